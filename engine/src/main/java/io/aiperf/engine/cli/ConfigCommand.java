@@ -1,0 +1,71 @@
+package io.aiperf.engine.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import io.aiperf.engine.config.BenchmarkConfig;
+import io.aiperf.engine.config.CliOverlay;
+import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.config.ConfigLoader;
+import io.aiperf.engine.export.Redaction;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code aiperf config validate|expand}: check a YAML file, or print the effective config it yields. */
+@Command(name = "config", mixinStandardHelpOptions = true, description = "Validate or expand an AIPerf YAML config.",
+        subcommands = {ConfigCommand.Validate.class, ConfigCommand.Expand.class})
+public final class ConfigCommand implements Runnable {
+    @Override
+    public void run() {
+        new picocli.CommandLine(this).usage(System.out);
+    }
+
+    abstract static class FileCommand implements Callable<Integer> {
+        @Option(names = {"-f", "--config", "--config-file"}, required = true, paramLabel = "FILE", description = "The YAML file.")
+        Path file;
+
+        BenchmarkConfig load() {
+            return ConfigLoader.load(file, new CliOverlay(), System.getenv());
+        }
+    }
+
+    @Command(name = "validate", mixinStandardHelpOptions = true, description = "Check a config; exit 2 with the field named when it is invalid.")
+    static final class Validate extends FileCommand {
+        @Override
+        public Integer call() {
+            try {
+                final BenchmarkConfig c = load();
+                c.warnings().forEach(w -> System.err.println("warning: " + w));
+                System.out.println(file + ": valid (" + c.phases().size() + " phase(s), model " + c.primaryModel() + ")");
+                return Main.OK;
+            } catch (ConfigException e) {
+                System.err.println("error: invalid configuration: " + e.getMessage());
+                return Main.USAGE;
+            }
+        }
+    }
+
+    @Command(name = "expand", mixinStandardHelpOptions = true, description = "Print the effective config with every default filled in (secrets redacted).")
+    static final class Expand extends FileCommand {
+        @Option(names = "--format", defaultValue = "yaml", paramLabel = "FORMAT", description = "yaml or json. Default: yaml.")
+        String format;
+
+        @Override
+        public Integer call() throws Exception {
+            try {
+                final BenchmarkConfig c = load();
+                final ObjectMapper mapper = format.equalsIgnoreCase("json")
+                        ? new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                        : new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
+                System.out.print(mapper.writeValueAsString(Redaction.redactedConfig(c.effectiveTree())));
+                return Main.OK;
+            } catch (ConfigException e) {
+                System.err.println("error: invalid configuration: " + e.getMessage());
+                return Main.USAGE;
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.aiperf.engine.cli;
+
+import io.aiperf.engine.mock.Fault;
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code aiperf mock-server}: the embedded OpenAI-compatible mock, for demos, tests and failure rehearsals. */
+@Command(name = "mock-server", mixinStandardHelpOptions = true,
+        description = "Serve a mock OpenAI-compatible API with a latency model, auth, admin routes and fault injection.")
+public final class MockServerCommand implements Callable<Integer> {
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Bind address. Default: 127.0.0.1.")
+    String host;
+    @Option(names = {"-p", "--port"}, defaultValue = "8000", description = "Port (0 = any free port). Default: 8000.")
+    int port;
+    @Option(names = {"-t", "--ttft"}, defaultValue = "20", description = "Time to first token, ms. Default: 20.")
+    double ttft;
+    @Option(names = "--itl", defaultValue = "5", description = "Inter-token latency, ms. Default: 5.")
+    double itl;
+    @Option(names = {"-f", "--fast"}, description = "All latencies zero.")
+    boolean fast;
+    @Option(names = "--ttft-jitter-cv", defaultValue = "0", description = "Lognormal TTFT jitter (coefficient of variation).")
+    double ttftJitter;
+    @Option(names = "--itl-jitter-cv", defaultValue = "0", description = "Lognormal ITL jitter (coefficient of variation).")
+    double itlJitter;
+    @Option(names = "--error-rate", defaultValue = "0", description = "Percent of inference requests answered with HTTP 500.")
+    double errorRate;
+    @Option(names = "--api-key", description = "Require this key (raw or Bearer) on inference routes.")
+    String apiKey;
+    @Option(names = "--random-seed", defaultValue = "0", description = "Seed for jitter and errors.")
+    long seed;
+    @Option(names = "--fault", paramLabel = "ROUTE=SPEC", description = "Inject a fault: /route=status:CODE[:N], delay:MS[:N], close[:N], garbage[:N], truncate[:N]; repeatable.")
+    List<String> faults = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+        final List<Fault> parsed = new ArrayList<>();
+        try {
+            faults.forEach(f -> parsed.add(Fault.parse(f)));
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: --fault: " + e.getMessage());
+            return Main.USAGE;
+        }
+        final MockServerConfig config = new MockServerConfig(host, port, fast ? 0 : ttft, fast ? 0 : itl, ttftJitter,
+                itlJitter, errorRate, apiKey, seed, parsed);
+        final MockServer server = MockServer.start(config);
+        System.out.println("aiperf mock server listening on " + server.url() + " (" + config + ")");
+        System.out.flush();
+        final CountDownLatch forever = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+        forever.await();
+        return Main.OK;
+    }
+}

@@ -1,0 +1,105 @@
+package io.aiperf.engine.cli;
+
+import io.aiperf.engine.client.RequestFactory;
+import io.aiperf.engine.config.BenchmarkConfig;
+import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.config.ConfigLoader;
+import io.aiperf.engine.config.PhaseConfig;
+import io.aiperf.engine.export.Redaction;
+import io.aiperf.engine.hooks.HttpControlTransport;
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.run.CancellationToken;
+import io.aiperf.engine.run.CellContext;
+import io.aiperf.engine.run.CellRunner;
+import io.aiperf.engine.time.Clock;
+import io.aiperf.engine.time.Sleeper;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code aiperf profile}: one benchmark cell against an OpenAI-compatible server. */
+@Command(name = "profile", mixinStandardHelpOptions = true,
+        description = "Run a benchmark against an OpenAI-compatible server and write AIPerf's export files.")
+public final class ProfileCommand implements Callable<Integer> {
+    @Mixin
+    ProfileOptions options;
+
+    @Option(names = "--mock", description = "Start the embedded mock server (TTFT 20 ms, ITL 5 ms) and benchmark it.")
+    boolean mock;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private final CancellationToken cancellation = new CancellationToken();
+
+    @Override
+    public Integer call() throws Exception {
+        final PrintStream out = spec.commandLine().getOut() == null ? System.out : new PrintStream(System.out, true);
+        final PrintStream err = System.err;
+        MockServer mockServer = null;
+        try {
+            if (mock) {
+                mockServer = MockServer.start(new MockServerConfig("127.0.0.1", 0, 20, 5, 0, 0, 0,
+                        options.apiKey, 0, List.of()));
+                options.urls = List.of(mockServer.url());
+                if (options.model == null && options.config == null) {
+                    options.model = "mock-model";
+                }
+                err.println("mock server listening on " + mockServer.url());
+            }
+            final BenchmarkConfig config;
+            try {
+                config = ConfigLoader.load(options.config, options.overlay(), System.getenv());
+            } catch (ConfigException e) {
+                err.println("error: invalid configuration: " + e.getMessage());
+                return Main.USAGE;
+            }
+            config.warnings().forEach(w -> err.println("warning: " + w));
+            final Path dir = artifactDir(config);
+            final Map<String, String> controlHeaders = new LinkedHashMap<>(config.endpoint().headers());
+            controlHeaders.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
+            final CellContext ctx = new CellContext(out, err, System.console() != null, Clock.SYSTEM, Sleeper.SYSTEM,
+                    new HttpControlTransport(controlHeaders), cancellation,
+                    Redaction.redactedCommand(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])));
+            final Interrupts interrupts = Interrupts.install(cancellation, err);
+            try {
+                final CellOutcome outcome = new CellRunner(config, dir, ctx).run();
+                return outcome.exitCode();
+            } finally {
+                interrupts.uninstall();
+            }
+        } finally {
+            if (mockServer != null) {
+                mockServer.close();
+            }
+        }
+    }
+
+    /** AIPerf's per-run subdirectory when the user did not name the directory (reference §7.1). */
+    static Path artifactDir(final BenchmarkConfig config) {
+        final Path base = Path.of(config.artifacts().dir());
+        if (config.artifacts().dirExplicit()) {
+            return base;
+        }
+        final String model = config.primaryModel().replace('/', '_') + (config.models().size() > 1 ? "_multi" : "");
+        final PhaseConfig p = config.firstProfilingPhase();
+        final String stimulus = p.type().isRate()
+                ? "request_rate" + trim(p.rate())
+                : "concurrency" + p.concurrency();
+        return base.resolve(model + "-openai-" + config.endpoint().type().wireName() + "-" + stimulus);
+    }
+
+    private static String trim(final double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%s", v);
+    }
+}

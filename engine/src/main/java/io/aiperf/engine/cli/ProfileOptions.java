@@ -1,0 +1,238 @@
+package io.aiperf.engine.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.config.CliOverlay;
+import io.aiperf.engine.config.ConfigException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * The options of {@code aiperf profile} with AIPerf's names, aliases and defaults (reference §3). Every
+ * option is boxed and defaults to null, so only typed values reach the {@link CliOverlay}.
+ */
+public final class ProfileOptions {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Option(names = {"-m", "--model", "--model-names"}, paramLabel = "MODEL", description = "Model name(s), comma separated.")
+    String model;
+    @Option(names = {"-u", "--url"}, paramLabel = "URL", description = "Server base URL; repeatable. Default: http://localhost:8000.")
+    List<String> urls;
+    @Option(names = "--endpoint-type", paramLabel = "TYPE", description = "chat, completions or embeddings. Default: chat.")
+    String endpointType;
+    @Option(names = {"--custom-endpoint", "--endpoint"}, paramLabel = "PATH", description = "Replace the endpoint path (\"\" appends nothing).")
+    String customEndpoint;
+    @Option(names = "--streaming", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Stream responses (SSE).")
+    Boolean streaming;
+    @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", description = "Request timeout. Default: 21600.")
+    Double requestTimeoutSeconds;
+    @Option(names = "--api-key", paramLabel = "KEY", description = "Sent as Authorization: Bearer KEY. Never written to any file.")
+    String apiKey;
+    @Option(names = {"-H", "--header"}, paramLabel = "NAME:VALUE", description = "Extra header (or a JSON object); repeatable.")
+    List<String> headers;
+    @Option(names = "--extra-inputs", paramLabel = "KEY:VALUE", description = "Body field (or a JSON object) merged into every request; repeatable.")
+    List<String> extraInputs;
+    @Option(names = "--use-server-token-count", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Take token counts from the server's usage.")
+    Boolean useServerTokenCount;
+    @Option(names = "--use-legacy-max-tokens", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Send max_tokens instead of max_completion_tokens for chat.")
+    Boolean useLegacyMaxTokens;
+
+    @Option(names = "--concurrency", paramLabel = "N", description = "Concurrent requests (closed loop), or the ceiling with --request-rate.")
+    Integer concurrency;
+    @Option(names = "--request-rate", paramLabel = "RPS", description = "Requests per second (open loop).")
+    Double requestRate;
+    @Option(names = {"--arrival-pattern", "--request-rate-mode"}, paramLabel = "PATTERN", description = "constant, poisson or gamma. Default: poisson.")
+    String arrivalPattern;
+    @Option(names = {"--arrival-smoothness", "--vllm-burstiness"}, paramLabel = "SHAPE", description = "Gamma shape; implies gamma.")
+    Double arrivalSmoothness;
+    @Option(names = {"--request-count", "--num-requests"}, paramLabel = "N", description = "Requests to send. Default: 10 when nothing else bounds the run.")
+    Integer requestCount;
+    @Option(names = "--benchmark-duration", paramLabel = "SECONDS", description = "Stop sending after this long.")
+    Double benchmarkDuration;
+    @Option(names = "--benchmark-grace-period", paramLabel = "SECONDS", description = "Wait for in-flight requests after the duration. Default: 30.")
+    String benchmarkGracePeriod;
+    @Option(names = {"--warmup-request-count", "--num-warmup-requests"}, paramLabel = "N", description = "Warmup requests before profiling (> 0).")
+    Integer warmupRequestCount;
+    @Option(names = "--warmup-duration", paramLabel = "SECONDS", description = "Warmup duration (> 0).")
+    Double warmupDuration;
+
+    @Option(names = {"--isl", "--synthetic-input-tokens-mean", "--prompt-input-tokens-mean"}, paramLabel = "TOKENS", description = "Mean input length. Default: 550.")
+    Integer isl;
+    @Option(names = {"--isl-stddev", "--synthetic-input-tokens-stddev"}, paramLabel = "TOKENS", description = "Input length stddev. Default: 0.")
+    Double islStddev;
+    @Option(names = {"--osl", "--output-tokens-mean"}, paramLabel = "TOKENS", description = "Mean output cap (sent as max_completion_tokens / max_tokens).")
+    Integer osl;
+    @Option(names = {"--osl-stddev", "--output-tokens-stddev"}, paramLabel = "TOKENS", description = "Output cap stddev. Default: 0.")
+    Double oslStddev;
+    @Option(names = {"--num-dataset-entries", "--num-prompts"}, paramLabel = "N", description = "Distinct prompts. Default: 100.")
+    Integer numDatasetEntries;
+    @Option(names = "--random-seed", paramLabel = "SEED", description = "Seed for prompts and arrivals.")
+    Long randomSeed;
+    @Option(names = "--tokenizer", paramLabel = "NAME", description = "Tokenizer; builtin = o200k_base. Default: builtin.")
+    String tokenizer;
+    @Option(names = "--goodput", paramLabel = "TAG:VALUE ...", description = "SLOs, e.g. \"time_to_first_token:100 inter_token_latency:20\".")
+    List<String> goodput;
+
+    @Option(names = {"--artifact-dir", "--output-artifact-dir"}, paramLabel = "DIR", description = "Export directory. Default: artifacts/<run name>.")
+    String artifactDir;
+    @Option(names = {"--profile-export-prefix", "--profile-export-file"}, paramLabel = "PREFIX", description = "Export file prefix.")
+    String profileExportPrefix;
+    @Option(names = {"--ui-type", "--ui"}, paramLabel = "UI", description = "dashboard, simple or none.")
+    String uiType;
+    @Option(names = {"-f", "--config"}, paramLabel = "FILE", description = "AIPerf YAML config; typed flags override it.")
+    Path config;
+
+    @Option(names = "--reset-kv-cache", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "POST {origin}/reset_prefix_cache once per cell, before any load.")
+    Boolean resetKvCache;
+    @Option(names = "--reset-kv-cache-path", paramLabel = "PATH", description = "Reset path (enables the reset).")
+    String resetKvCachePath;
+    @Option(names = "--reset-kv-cache-timeout-seconds", paramLabel = "SECONDS", description = "Per-attempt timeout (enables the reset). Default: 30.")
+    Double resetKvCacheTimeoutSeconds;
+    @Option(names = "--reset-kv-cache-max-retry-seconds", paramLabel = "SECONDS", description = "Retry budget (enables the reset). Default: 60.")
+    Double resetKvCacheMaxRetrySeconds;
+    @Option(names = "--server-profiler", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "POST start_profile / stop_profile around each profiling phase.")
+    Boolean serverProfiler;
+    @Option(names = "--server-profiler-start-path", paramLabel = "PATH", description = "Profiler start path (enables the profiler).")
+    String serverProfilerStartPath;
+    @Option(names = "--server-profiler-stop-path", paramLabel = "PATH", description = "Profiler stop path (enables the profiler).")
+    String serverProfilerStopPath;
+    @Option(names = "--server-profiler-timeout-seconds", paramLabel = "SECONDS", description = "Per-call timeout (enables the profiler). Default: 30.")
+    Double serverProfilerTimeoutSeconds;
+
+    /** The typed values as a canonical config tree. */
+    CliOverlay overlay() {
+        final CliOverlay o = new CliOverlay();
+        if (model != null) {
+            o.set("models", List.of(model.split("\\s*,\\s*")), "--model");
+        }
+        o.set("endpoint.urls", urls, "--url");
+        o.set("endpoint.type", endpointType, "--endpoint-type");
+        o.set("endpoint.path", customEndpoint, "--custom-endpoint");
+        o.set("endpoint.streaming", streaming, "--streaming");
+        o.set("endpoint.timeout", requestTimeoutSeconds, "--request-timeout-seconds");
+        if (requestTimeoutSeconds != null && !(requestTimeoutSeconds > 0)) {
+            throw new ConfigException("--request-timeout-seconds", "Input should be greater than 0");
+        }
+        o.set("endpoint.api_key", apiKey, "--api-key");
+        o.set("endpoint.headers", headers == null ? null : pairs("--header", headers, false), "--header");
+        o.set("endpoint.extra", extraInputs == null ? null : pairs("--extra-inputs", extraInputs, true), "--extra-inputs");
+        o.set("endpoint.use_server_token_count", useServerTokenCount, "--use-server-token-count");
+        o.set("endpoint.use_legacy_max_tokens", useLegacyMaxTokens, "--use-legacy-max-tokens");
+        hooks(o);
+        o.phase("profiling", "concurrency", concurrency, "--concurrency");
+        o.phase("profiling", "rate", requestRate, "--request-rate");
+        final String type = arrivalPattern != null ? arrivalPattern
+                : requestRate != null ? (arrivalSmoothness != null ? "gamma" : "poisson") : null;
+        o.phase("profiling", "type", type, "--arrival-pattern");
+        o.phase("profiling", "smoothness", arrivalSmoothness, "--arrival-smoothness");
+        o.phase("profiling", "requests", requestCount, "--request-count");
+        o.phase("profiling", "duration", benchmarkDuration, "--benchmark-duration");
+        o.phase("profiling", "grace_period", benchmarkGracePeriod == null ? null
+                : benchmarkGracePeriod.equalsIgnoreCase("inf") ? "inf" : parseDouble("--benchmark-grace-period", benchmarkGracePeriod),
+                "--benchmark-grace-period");
+        if (warmupRequestCount != null || warmupDuration != null) {
+            o.phase("warmup", "kind", "warmup", "--warmup-request-count");
+            o.phase("warmup", "requests", warmupRequestCount, "--warmup-request-count");
+            o.phase("warmup", "duration", warmupDuration, "--warmup-duration");
+        }
+        o.set("dataset.prompts.isl.mean", isl, "--isl");
+        o.set("dataset.prompts.isl.stddev", islStddev, "--isl-stddev");
+        o.set("dataset.prompts.osl.mean", osl, "--osl");
+        o.set("dataset.prompts.osl.stddev", oslStddev, "--osl-stddev");
+        if (oslStddev != null && osl == null) {
+            throw new ConfigException("--osl-stddev", "can only be used together with --osl");
+        }
+        o.set("dataset.entries", numDatasetEntries, "--num-dataset-entries");
+        o.randomSeed(randomSeed);
+        o.set("tokenizer.name", tokenizer, "--tokenizer");
+        if (goodput != null) {
+            o.set("slos", goodput(goodput), "--goodput");
+        }
+        o.set("artifacts.dir", artifactDir, "--artifact-dir");
+        o.set("artifacts.prefix", profileExportPrefix, "--profile-export-prefix");
+        o.set("runtime.ui", uiType, "--ui-type");
+        return o;
+    }
+
+    private void hooks(final CliOverlay o) {
+        final boolean resetOverride = resetKvCachePath != null || resetKvCacheTimeoutSeconds != null
+                || resetKvCacheMaxRetrySeconds != null;
+        if (Boolean.FALSE.equals(resetKvCache) && !resetOverride) {
+            o.set("endpoint.reset_kv_cache", false, "--reset-kv-cache");
+        } else if (Boolean.TRUE.equals(resetKvCache) && !resetOverride) {
+            o.set("endpoint.reset_kv_cache", true, "--reset-kv-cache");
+        }
+        o.set("endpoint.reset_kv_cache.path", resetKvCachePath, "--reset-kv-cache-path");
+        o.set("endpoint.reset_kv_cache.timeout_seconds", resetKvCacheTimeoutSeconds, "--reset-kv-cache-timeout-seconds");
+        o.set("endpoint.reset_kv_cache.max_retry_seconds", resetKvCacheMaxRetrySeconds, "--reset-kv-cache-max-retry-seconds");
+        final boolean profilerOverride = serverProfilerStartPath != null || serverProfilerStopPath != null
+                || serverProfilerTimeoutSeconds != null;
+        if (Boolean.FALSE.equals(serverProfiler) && !profilerOverride) {
+            o.set("endpoint.server_profiler", false, "--server-profiler");
+        } else if (Boolean.TRUE.equals(serverProfiler) && !profilerOverride) {
+            o.set("endpoint.server_profiler", true, "--server-profiler");
+        }
+        o.set("endpoint.server_profiler.start_path", serverProfilerStartPath, "--server-profiler-start-path");
+        o.set("endpoint.server_profiler.stop_path", serverProfilerStopPath, "--server-profiler-stop-path");
+        o.set("endpoint.server_profiler.timeout_seconds", serverProfilerTimeoutSeconds, "--server-profiler-timeout-seconds");
+    }
+
+    /** {@code Name:Value} pairs or JSON objects; with {@code typed}, values that parse as JSON keep their type. */
+    static ObjectNode pairs(final String flag, final List<String> items, final boolean typed) {
+        final ObjectNode out = JsonNodeFactory.instance.objectNode();
+        for (final String item : items) {
+            final String t = item.trim();
+            if (t.startsWith("{")) {
+                try {
+                    final JsonNode n = JSON.readTree(t);
+                    n.fields().forEachRemaining(e -> out.set(e.getKey(), typed ? e.getValue() : JsonNodeFactory.instance.textNode(e.getValue().asText())));
+                } catch (java.io.IOException e) {
+                    throw new ConfigException(flag, "invalid JSON object");
+                }
+                continue;
+            }
+            final int colon = t.indexOf(':');
+            if (colon <= 0) {
+                throw new ConfigException(flag, "expected KEY:VALUE, got '" + (typed ? t : "<redacted>") + "'");
+            }
+            final String key = t.substring(0, colon).trim();
+            final String value = t.substring(colon + 1).trim();
+            if (typed) {
+                try {
+                    out.set(key, JSON.readTree(value));
+                } catch (java.io.IOException e) {
+                    out.put(key, value);
+                }
+            } else {
+                out.put(key, value);
+            }
+        }
+        return out;
+    }
+
+    static ObjectNode goodput(final List<String> specs) {
+        final ObjectNode out = JsonNodeFactory.instance.objectNode();
+        final List<String> parts = new ArrayList<>();
+        specs.forEach(s -> parts.addAll(List.of(s.trim().split("\\s+"))));
+        for (final String p : parts) {
+            final int colon = p.indexOf(':');
+            if (colon <= 0) {
+                throw new ConfigException("--goodput", "expected TAG:VALUE, got '" + p + "'");
+            }
+            out.put(p.substring(0, colon), parseDouble("--goodput", p.substring(colon + 1)));
+        }
+        return out;
+    }
+
+    private static double parseDouble(final String flag, final String s) {
+        try {
+            return Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            throw new ConfigException(flag, "Input should be a valid number, got '" + s + "'");
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package io.aiperf.engine.client;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+
+/**
+ * Pulls what the metrics need out of one OpenAI response object (a streamed chunk or a whole body)
+ * without building a tree: content and reasoning text of the first choice, tool-call arguments, embedding
+ * data, and the usage counts. Reference §5.5: reasoning is {@code reasoning_content} or {@code reasoning}.
+ * Stateless and thread-safe; the {@link Chunk} it fills is not.
+ */
+public final class ChunkParser {
+    private static final JsonFactory JSON = new JsonFactory();
+
+    /** The fields of one response object; reset before each parse. */
+    public static final class Chunk {
+        public String content;
+        public String reasoning;
+        public boolean hasEmbedding;
+        public Integer promptTokens;
+        public Integer completionTokens;
+        public Integer totalTokens;
+        public Integer reasoningTokens;
+        public boolean hasUsage;
+
+        void reset() {
+            content = null;
+            reasoning = null;
+            hasEmbedding = false;
+            promptTokens = null;
+            completionTokens = null;
+            totalTokens = null;
+            reasoningTokens = null;
+            hasUsage = false;
+        }
+
+        /** A content response per reference §5.5: non-empty content, reasoning, tool call or embedding. */
+        public boolean isContentResponse() {
+            return (content != null && !content.isEmpty()) || (reasoning != null && !reasoning.isEmpty())
+                    || hasEmbedding;
+        }
+    }
+
+    private ChunkParser() {
+    }
+
+    /** Parses {@code buf[off, off+len)}; throws IOException for malformed JSON (callers skip the event). */
+    public static void parse(final byte[] buf, final int off, final int len, final Chunk out) throws IOException {
+        out.reset();
+        try (JsonParser p = JSON.createParser(buf, off, len)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("not a JSON object");
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                final String name = p.currentName();
+                final JsonToken t = p.nextToken();
+                if (name.equals("choices") && t == JsonToken.START_ARRAY) {
+                    choices(p, out);
+                } else if (name.equals("usage") && t == JsonToken.START_OBJECT) {
+                    usage(p, out);
+                } else if (name.equals("data") && t == JsonToken.START_ARRAY) {
+                    out.hasEmbedding = p.nextToken() != JsonToken.END_ARRAY;
+                    if (out.hasEmbedding) {
+                        p.skipChildren();
+                        skipRestOfArray(p);
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        }
+    }
+
+    private static void choices(final JsonParser p, final Chunk out) throws IOException {
+        boolean first = true;
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (first && t == JsonToken.START_OBJECT) {
+                first = false;
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    final String name = p.currentName();
+                    final JsonToken v = p.nextToken();
+                    if ((name.equals("delta") || name.equals("message")) && v == JsonToken.START_OBJECT) {
+                        message(p, out);
+                    } else if (name.equals("text") && v == JsonToken.VALUE_STRING) {
+                        out.content = p.getText();
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+    }
+
+    private static void message(final JsonParser p, final Chunk out) throws IOException {
+        String reasoningContent = null;
+        String reasoning = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            final String name = p.currentName();
+            final JsonToken v = p.nextToken();
+            if (v == JsonToken.VALUE_STRING && name.equals("content")) {
+                out.content = p.getText();
+            } else if (v == JsonToken.VALUE_STRING && name.equals("reasoning_content")) {
+                reasoningContent = p.getText();
+            } else if (v == JsonToken.VALUE_STRING && name.equals("reasoning")) {
+                reasoning = p.getText();
+            } else if (name.equals("tool_calls") && v == JsonToken.START_ARRAY) {
+                final String args = toolArguments(p);
+                if (!args.isEmpty() && (out.content == null || out.content.isEmpty())) {
+                    out.content = args;
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+        out.reasoning = reasoningContent != null && !reasoningContent.isEmpty() ? reasoningContent : reasoning;
+    }
+
+    /** Concatenated function names and argument fragments of a tool-call delta. */
+    private static String toolArguments(final JsonParser p) throws IOException {
+        final StringBuilder sb = new StringBuilder();
+        int depth = 1;
+        String field = null;
+        while (depth > 0) {
+            final JsonToken t = p.nextToken();
+            if (t == null) {
+                break;
+            }
+            switch (t) {
+                case START_OBJECT, START_ARRAY -> depth++;
+                case END_OBJECT, END_ARRAY -> depth--;
+                case FIELD_NAME -> field = p.currentName();
+                case VALUE_STRING -> {
+                    if ("name".equals(field) || "arguments".equals(field)) {
+                        sb.append(p.getText());
+                    }
+                }
+                default -> { }
+            }
+        }
+        return sb.toString();
+    }
+
+    private static void usage(final JsonParser p, final Chunk out) throws IOException {
+        out.hasUsage = true;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            final String name = p.currentName();
+            final JsonToken v = p.nextToken();
+            if (v == JsonToken.VALUE_NUMBER_INT) {
+                switch (name) {
+                    case "prompt_tokens", "input_tokens" -> out.promptTokens = p.getIntValue();
+                    case "completion_tokens", "output_tokens" -> out.completionTokens = p.getIntValue();
+                    case "total_tokens" -> out.totalTokens = p.getIntValue();
+                    default -> { }
+                }
+            } else if (name.equals("completion_tokens_details") && v == JsonToken.START_OBJECT) {
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    final String detail = p.currentName();
+                    final JsonToken dv = p.nextToken();
+                    if (detail.equals("reasoning_tokens") && dv == JsonToken.VALUE_NUMBER_INT) {
+                        out.reasoningTokens = p.getIntValue();
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+    }
+
+    private static void skipRestOfArray(final JsonParser p) throws IOException {
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY && t != null) {
+            p.skipChildren();
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package io.aiperf.engine.client;
+
+import io.aiperf.engine.record.ResponseData;
+import io.aiperf.engine.time.Clock;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.hc.client5.http.async.methods.BasicHttpRequests;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.core5.concurrent.FutureCallback;
+import org.apache.hc.core5.http.ConnectionClosedException;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpRequest;
+import org.apache.hc.core5.http.RequestNotExecutedException;
+import org.apache.hc.core5.http.nio.AsyncRequestProducer;
+import org.apache.hc.core5.http.nio.entity.AsyncEntityProducers;
+import org.apache.hc.core5.http.nio.support.BasicRequestProducer;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.reactor.IOReactorConfig;
+import org.apache.hc.core5.util.Timeout;
+
+/**
+ * Sends inference requests on a non-blocking keep-alive pool (Apache HttpClient 5 async, HTTP/1.1) and
+ * reports each outcome once. A request that fails before any response byte because a kept-alive connection
+ * was closed under it is resent once on a fresh connection; the failed attempt is neither an error nor part
+ * of the timing. Thread-safe.
+ */
+public final class InferenceClient implements AutoCloseable {
+    private final CloseableHttpAsyncClient http;
+    private final Clock clock;
+    private final RequestConfig requestConfig;
+
+    /**
+     * @param maxConnections pool size: the concurrency, or a generous ceiling in rate mode
+     * @param timeoutSeconds request timeout; 0 means none
+     */
+    public InferenceClient(final int maxConnections, final double timeoutSeconds, final Clock clock) {
+        this.clock = clock;
+        final Timeout timeout = timeoutSeconds <= 0 ? Timeout.DISABLED
+                : Timeout.ofMilliseconds((long) (timeoutSeconds * 1000));
+        final PoolingAsyncClientConnectionManager pool = PoolingAsyncClientConnectionManagerBuilder.create()
+                .setMaxConnTotal(maxConnections)
+                .setMaxConnPerRoute(maxConnections)
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.ofSeconds(30))
+                        .setSocketTimeout(timeout)
+                        .setValidateAfterInactivity(org.apache.hc.core5.util.TimeValue.ofSeconds(2))
+                        .build())
+                .build();
+        this.requestConfig = RequestConfig.custom().setResponseTimeout(timeout)
+                .setConnectionRequestTimeout(Timeout.DISABLED).build();
+        this.http = HttpAsyncClients.custom()
+                .setConnectionManager(pool)
+                .setIOReactorConfig(IOReactorConfig.custom()
+                        .setIoThreadCount(Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), 4)))
+                        .setTcpNoDelay(true)
+                        .setSoKeepAlive(true)
+                        .build())
+                .disableAutomaticRetries()
+                .disableRedirectHandling()
+                .disableCookieManagement()
+                .disableAuthCaching()
+                .useSystemProperties()
+                .build();
+        http.start();
+    }
+
+    /**
+     * Sends one request; {@code done} is called exactly once, on an I/O thread (or the caller's, when the
+     * request cannot even start).
+     *
+     * @param requestId sent as X-Request-ID
+     * @param correlationId sent as X-Correlation-ID and X-Session-Affinity
+     */
+    public void send(final PreparedRequest request, final String requestId, final String correlationId,
+                     final InFlight handle, final Consumer<ResponseData> done) {
+        attempt(request, requestId, correlationId, done, true, handle);
+    }
+
+    /** A request on the wire; {@link #cancel()} abandons it (its outcome is then a cancellation). */
+    public static final class InFlight {
+        private volatile java.util.concurrent.Future<?> current;
+
+        public void cancel() {
+            final java.util.concurrent.Future<?> f = current;
+            if (f != null) {
+                f.cancel(true);
+            }
+        }
+    }
+
+    private void attempt(final PreparedRequest request, final String requestId, final String correlationId,
+                         final Consumer<ResponseData> done, final boolean mayRetry, final InFlight handle) {
+        final HttpRequest httpRequest = BasicHttpRequests.post(request.uri());
+        for (final Header h : request.headers()) {
+            httpRequest.addHeader(h);
+        }
+        httpRequest.setHeader("X-Request-ID", requestId);
+        httpRequest.setHeader("X-Correlation-ID", correlationId);
+        httpRequest.setHeader("X-Session-Affinity", correlationId);
+        final AsyncRequestProducer producer = new BasicRequestProducer(httpRequest,
+                AsyncEntityProducers.create(request.body(), ContentType.APPLICATION_JSON));
+        final HttpClientContext context = HttpClientContext.create();
+        context.setRequestConfig(requestConfig);
+        final long start = clock.nanoTime();
+        final ResponseCollector collector = new ResponseCollector(clock, request.streaming(), start);
+        handle.current = http.execute(producer, collector, null, context, new FutureCallback<>() {
+            @Override
+            public void completed(final ResponseData result) {
+                done.accept(result);
+            }
+
+            @Override
+            public void failed(final Exception ex) {
+                if (mayRetry && !collector.receivedAnything() && isStaleConnection(ex)) {
+                    attempt(request, requestId, correlationId, done, false, handle);
+                } else {
+                    done.accept(collector.failure(ex));
+                }
+            }
+
+            @Override
+            public void cancelled() {
+                done.accept(collector.failure(new java.util.concurrent.CancellationException("request cancelled")));
+            }
+        });
+    }
+
+    /** A kept-alive connection closed by the server before our request got an answer. */
+    static boolean isStaleConnection(final Exception ex) {
+        return !(ex instanceof ConnectException)
+                && (ex instanceof ConnectionClosedException || ex instanceof RequestNotExecutedException
+                || ex instanceof SocketException);
+    }
+
+    /** A random UUID from a fast non-cryptographic source; ids only need to be unique, not secret. */
+    public static String fastUuid() {
+        final ThreadLocalRandom r = ThreadLocalRandom.current();
+        return new java.util.UUID((r.nextLong() & ~0xF000L) | 0x4000L,
+                (r.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L).toString();
+    }
+
+    @Override
+    public void close() {
+        http.close(CloseMode.IMMEDIATE);
+        try {
+            http.awaitShutdown(org.apache.hc.core5.util.TimeValue.of(5, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.aiperf.engine.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.config.EndpointConfig;
+import io.aiperf.engine.config.EndpointType;
+import io.aiperf.engine.config.Secret;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.message.BasicHeader;
+
+/**
+ * Builds request bodies and headers exactly as AIPerf does (reference §5.3, §5.4): generated fields first,
+ * then {@code extra} over them, then {@code stream_options.include_usage} forced on streaming chat and
+ * completions requests. Thread-safe.
+ */
+public final class RequestFactory {
+    /** Header names whose values never appear in any export or log (reference §5.3). */
+    public static final Set<String> SENSITIVE_HEADERS = Set.of("authorization", "proxy-authorization", "x-api-key",
+            "api-key", "ocp-apim-subscription-key", "x-goog-api-key", "x-functions-key", "aeg-sas-key",
+            "x-amz-security-token");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final EndpointConfig endpoint;
+    private final String userAgent;
+
+    public RequestFactory(final EndpointConfig endpoint, final String version) {
+        this.endpoint = endpoint;
+        this.userAgent = "aiperf-java/" + version;
+    }
+
+    /** The JSON body for one prompt. */
+    public ObjectNode body(final String model, final String prompt, final Integer maxTokens) {
+        final ObjectNode body = JSON.createObjectNode();
+        final EndpointType type = endpoint.type();
+        switch (type) {
+            case CHAT -> {
+                body.putArray("messages").addObject().put("role", "user").put("content", prompt);
+                body.put("model", model);
+                body.put("stream", endpoint.streaming());
+                if (maxTokens != null) {
+                    body.put(endpoint.useLegacyMaxTokens() ? "max_tokens" : "max_completion_tokens", maxTokens);
+                }
+            }
+            case COMPLETIONS -> {
+                body.put("prompt", prompt);
+                body.put("model", model);
+                body.put("stream", endpoint.streaming());
+                if (maxTokens != null && maxTokens > 0) {
+                    body.put("max_tokens", maxTokens);
+                }
+            }
+            case EMBEDDINGS -> {
+                body.put("model", model);
+                body.putArray("input").add(prompt);
+            }
+            default -> throw new IllegalStateException("unsupported endpoint " + type);
+        }
+        if (endpoint.extra() != null) {
+            final Iterator<Map.Entry<String, JsonNode>> it = endpoint.extra().fields();
+            while (it.hasNext()) {
+                final Map.Entry<String, JsonNode> e = it.next();
+                body.set(e.getKey(), e.getValue().deepCopy());
+            }
+        }
+        if (type != EndpointType.EMBEDDINGS && body.path("stream").asBoolean(false)) {
+            final JsonNode options = body.get("stream_options");
+            if (options == null || options.isNull()) {
+                body.putObject("stream_options").put("include_usage", true);
+            } else if (options.isObject() && !options.has("include_usage")) {
+                ((ObjectNode) options).put("include_usage", true);
+            }
+        }
+        return body;
+    }
+
+    public static byte[] bytes(final JsonNode body) {
+        try {
+            return JSON.writeValueAsBytes(body);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Headers shared by every request: user agent, user headers, auth, then transport headers, which win. */
+    public Header[] commonHeaders() {
+        final Map<String, String> h = new LinkedHashMap<>();
+        h.put("User-Agent", userAgent);
+        endpoint.headers().forEach(h::put);
+        authHeaders(endpoint.apiKey()).forEach(h::put);
+        h.entrySet().removeIf(e -> e.getKey().equalsIgnoreCase("accept") || e.getKey().equalsIgnoreCase("content-type"));
+        h.put("Accept", endpoint.streaming() ? "text/event-stream" : "application/json");
+        final List<Header> out = new ArrayList<>();
+        h.forEach((k, v) -> out.add(new BasicHeader(k, v)));
+        return out.toArray(new Header[0]);
+    }
+
+    /** Credential headers (OpenAI dialect); shared with the control-plane client (reference §1.9). */
+    public static Map<String, String> authHeaders(final Secret apiKey) {
+        return apiKey == null ? Map.of() : Map.of("Authorization", "Bearer " + apiKey.reveal());
+    }
+
+    public static boolean isSensitive(final String headerName) {
+        return SENSITIVE_HEADERS.contains(headerName.toLowerCase(Locale.ROOT));
+    }
+}

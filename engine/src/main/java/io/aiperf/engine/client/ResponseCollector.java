@@ -1,0 +1,210 @@
+package io.aiperf.engine.client;
+
+import io.aiperf.engine.record.ErrorDetails;
+import io.aiperf.engine.record.ResponseData;
+import io.aiperf.engine.record.Usage;
+import io.aiperf.engine.time.Clock;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.HttpResponse;
+import org.apache.hc.client5.http.async.methods.AbstractBinResponseConsumer;
+
+/**
+ * Consumes one inference response as its bytes arrive. The clock is read on entry to each callback, before
+ * any parsing, so TTFT never includes client work (reference §5.5). Streams are framed into SSE events and
+ * parsed one at a time; plain bodies are parsed once complete. Memory per request is the content text plus
+ * one timestamp per content response. Not thread-safe: used by one I/O thread.
+ */
+final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> {
+    private static final int MAX_ERROR_BODY = 4096;
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+
+    private final Clock clock;
+    private final boolean streaming;
+    private final long startPerfNanos;
+    private final ChunkParser.Chunk chunk = new ChunkParser.Chunk();
+    private final SseFramer framer = new SseFramer(this::onEvent);
+    private long ackNanos = -1;
+    private int status;
+    private String reason;
+    private boolean sse;
+    private ByteArrayOutputStream body;
+    private long[] contentNanos = new long[16];
+    private int contentCount;
+    private StringBuilder content;
+    private StringBuilder reasoning;
+    private Usage usage;
+    private long lastByteNanos = -1;
+
+    ResponseCollector(final Clock clock, final boolean streaming, final long startPerfNanos) {
+        this.clock = clock;
+        this.streaming = streaming;
+        this.startPerfNanos = startPerfNanos;
+    }
+
+    /** Whether any byte of a response arrived (decides whether a reuse failure may be retried). */
+    boolean receivedAnything() {
+        return ackNanos >= 0;
+    }
+
+    @Override
+    protected void start(final HttpResponse response, final ContentType contentType) throws HttpException, IOException {
+        ackNanos = clock.nanoTime();
+        status = response.getCode();
+        reason = response.getReasonPhrase();
+        final boolean ok = status >= 200 && status < 300;
+        sse = ok && streaming && (contentType == null || "text/event-stream".equalsIgnoreCase(contentType.getMimeType()));
+        if (!sse) {
+            body = new ByteArrayOutputStream(ok ? 1024 : 256);
+        }
+    }
+
+    @Override
+    protected int capacityIncrement() {
+        return 64 * 1024;
+    }
+
+    @Override
+    protected void data(final ByteBuffer src, final boolean endOfStream) throws IOException {
+        final long now = clock.nanoTime();
+        lastByteNanos = now;
+        if (sse) {
+            framer.feed(src, now);
+            if (endOfStream) {
+                framer.finish(now);
+            }
+            return;
+        }
+        final int n = src.remaining();
+        final boolean ok = status >= 200 && status < 300;
+        if (ok || body.size() < MAX_ERROR_BODY) {
+            final byte[] tmp = new byte[ok ? n : Math.min(n, MAX_ERROR_BODY - body.size())];
+            src.get(tmp);
+            body.write(tmp, 0, tmp.length);
+        }
+        src.position(src.limit());
+    }
+
+    private void onEvent(final byte[] buf, final int off, final int len, final long arrivalNanos) {
+        int dataStart = -1;
+        int dataEnd = -1;
+        byte[] joined = null;
+        int i = off;
+        final int end = off + len;
+        while (i < end) {
+            int lineEnd = i;
+            while (lineEnd < end && buf[lineEnd] != '\n' && buf[lineEnd] != '\r') {
+                lineEnd++;
+            }
+            if (lineEnd - i >= 5 && buf[i] == 'd' && buf[i + 1] == 'a' && buf[i + 2] == 't' && buf[i + 3] == 'a'
+                    && buf[i + 4] == ':') {
+                int s = i + 5;
+                if (s < lineEnd && buf[s] == ' ') {
+                    s++;
+                }
+                if (dataStart < 0) {
+                    dataStart = s;
+                    dataEnd = lineEnd;
+                } else {
+                    // Several data lines in one event are joined with '\n' (rare; copies once).
+                    final byte[] prev = joined != null ? joined : Arrays.copyOfRange(buf, dataStart, dataEnd);
+                    joined = Arrays.copyOf(prev, prev.length + 1 + (lineEnd - s));
+                    joined[prev.length] = '\n';
+                    System.arraycopy(buf, s, joined, prev.length + 1, lineEnd - s);
+                }
+            }
+            i = lineEnd + 1;
+        }
+        if (dataStart < 0) {
+            return;
+        }
+        final byte[] src = joined != null ? joined : buf;
+        final int from = joined != null ? 0 : dataStart;
+        final int length = joined != null ? joined.length : dataEnd - dataStart;
+        if (length == DONE.length && Arrays.equals(src, from, from + length, DONE, 0, DONE.length)) {
+            return;
+        }
+        try {
+            ChunkParser.parse(src, from, length, chunk);
+        } catch (IOException malformed) {
+            return; // a malformed event mid-stream is skipped, not fatal (reference §5.5)
+        }
+        accept(arrivalNanos);
+    }
+
+    private void accept(final long arrivalNanos) {
+        if (chunk.hasUsage) {
+            usage = new Usage(chunk.promptTokens, chunk.completionTokens, chunk.totalTokens, chunk.reasoningTokens);
+        }
+        if (!chunk.isContentResponse()) {
+            return;
+        }
+        if (contentCount == contentNanos.length) {
+            contentNanos = Arrays.copyOf(contentNanos, contentCount * 2);
+        }
+        contentNanos[contentCount++] = arrivalNanos;
+        if (chunk.content != null && !chunk.content.isEmpty()) {
+            if (content == null) {
+                content = new StringBuilder(256);
+            }
+            content.append(chunk.content);
+        }
+        if (chunk.reasoning != null && !chunk.reasoning.isEmpty()) {
+            if (reasoning == null) {
+                reasoning = new StringBuilder(256);
+            }
+            reasoning.append(chunk.reasoning);
+        }
+    }
+
+    @Override
+    protected ResponseData buildResult() {
+        ErrorDetails error = null;
+        if (status < 200 || status >= 300) {
+            final String text = body == null ? "" : body.toString(StandardCharsets.UTF_8);
+            error = new ErrorDetails(status, reason == null || reason.isEmpty() ? "HTTP " + status : reason, text);
+        } else if (!sse) {
+            final byte[] bytes = body.toByteArray();
+            try {
+                ChunkParser.parse(bytes, 0, bytes.length, chunk);
+                accept(lastByteNanos >= 0 ? lastByteNanos : ackNanos);
+            } catch (IOException malformed) {
+                error = new ErrorDetails(status, "InvalidResponseError",
+                        "Response body is not valid JSON: " + abbreviate(body.toString(StandardCharsets.UTF_8)));
+            }
+        }
+        if (error == null && contentCount == 0) {
+            error = new ErrorDetails(null, "InvalidInferenceResultError",
+                    "No responses with actual content were received from the server (only usage/metadata, "
+                            + "null/empty data, or [DONE] markers)");
+        }
+        return result(error);
+    }
+
+    /** The record of a request that failed in transport; keeps whatever arrived before the failure. */
+    ResponseData failure(final Exception cause) {
+        final String type = cause.getClass().getSimpleName();
+        final String message = cause.getMessage() == null ? type : cause.getMessage();
+        return result(new ErrorDetails(null, type, message));
+    }
+
+    private ResponseData result(final ErrorDetails error) {
+        return new ResponseData(startPerfNanos, ackNanos, contentNanos, contentCount,
+                content == null ? null : content.toString(), reasoning == null ? null : reasoning.toString(),
+                usage, error);
+    }
+
+    private static String abbreviate(final String s) {
+        return s.length() <= 200 ? s : s.substring(0, 200) + "...";
+    }
+
+    @Override
+    public void releaseResources() {
+        // nothing pooled
+    }
+}

@@ -1,0 +1,11 @@
+package io.aiperf.engine.config;
+
+/**
+ * Where exports go.
+ *
+ * @param dir the base directory
+ * @param dirExplicit whether the user named the directory (otherwise a per-run subdirectory is used, §7.1)
+ * @param prefix the export file prefix, or null for AIPerf's default names
+ */
+public record ArtifactsConfig(String dir, boolean dirExplicit, String prefix) {
+}

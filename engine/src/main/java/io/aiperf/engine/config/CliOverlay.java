@@ -1,0 +1,109 @@
+package io.aiperf.engine.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The explicitly typed CLI values as a canonical config tree, plus which flag set which path so errors can
+ * name the flag. Untyped flags never appear here, so they never override YAML (reference §2.5).
+ */
+public final class CliOverlay {
+    private final ObjectNode root = JsonNodeFactory.instance.objectNode();
+    private final Map<String, String> flags = new HashMap<>();
+    private boolean addsWarmup;
+
+    public ObjectNode tree() {
+        return root;
+    }
+
+    public Map<String, String> flags() {
+        return flags;
+    }
+
+    boolean addsWarmup() {
+        return addsWarmup;
+    }
+
+    /** Sets {@code benchmark.<dotted>} when {@code value} is non-null. */
+    public CliOverlay set(final String dotted, final Object value, final String flag) {
+        if (value == null) {
+            return this;
+        }
+        final String[] parts = dotted.split("\\.");
+        ObjectNode node = benchmark();
+        for (int i = 0; i < parts.length - 1; i++) {
+            node = node.has(parts[i]) && node.get(parts[i]).isObject() ? (ObjectNode) node.get(parts[i])
+                    : node.putObject(parts[i]);
+        }
+        node.set(parts[parts.length - 1], toNode(value));
+        flags.put("benchmark." + dotted, flag);
+        return this;
+    }
+
+    /** Sets a field of the profiling or warmup phase when {@code value} is non-null. */
+    public CliOverlay phase(final String phaseName, final String key, final Object value, final String flag) {
+        if (value == null) {
+            return this;
+        }
+        final ArrayNode phases = benchmark().has("phases") ? (ArrayNode) benchmark().get("phases")
+                : benchmark().putArray("phases");
+        ObjectNode target = null;
+        for (final JsonNode p : phases) {
+            if (p.path("name").asText().equals(phaseName)) {
+                target = (ObjectNode) p;
+            }
+        }
+        if (target == null) {
+            target = phases.addObject();
+            target.put("name", phaseName);
+            if (phaseName.equals("warmup")) {
+                addsWarmup = true;
+            }
+        }
+        target.set(key, toNode(value));
+        flags.put("benchmark.phases." + phaseName + "." + key, flag);
+        return this;
+    }
+
+    public CliOverlay randomSeed(final Long seed) {
+        if (seed != null) {
+            root.put("random_seed", seed);
+            flags.put("random_seed", "--random-seed");
+        }
+        return this;
+    }
+
+    private ObjectNode benchmark() {
+        return root.has("benchmark") ? (ObjectNode) root.get("benchmark") : root.putObject("benchmark");
+    }
+
+    private static JsonNode toNode(final Object value) {
+        return value instanceof JsonNode n ? n : plain(value);
+    }
+
+    private static JsonNode plain(final Object value) {
+        final JsonNodeFactory f = JsonNodeFactory.instance;
+        if (value instanceof Boolean b) {
+            return f.booleanNode(b);
+        }
+        if (value instanceof Integer i) {
+            return f.numberNode(i);
+        }
+        if (value instanceof Long l) {
+            return f.numberNode(l);
+        }
+        if (value instanceof Double d) {
+            return f.numberNode(d);
+        }
+        if (value instanceof Iterable<?> items) {
+            final ArrayNode arr = f.arrayNode();
+            items.forEach(item -> arr.add(String.valueOf(item)));
+            return arr;
+        }
+        return f.textNode(String.valueOf(value));
+    }
+}

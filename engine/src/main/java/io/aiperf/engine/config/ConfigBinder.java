@@ -1,0 +1,428 @@
+package io.aiperf.engine.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Turns the merged canonical tree into a validated {@link BenchmarkConfig}, writing defaults back into the
+ * tree. Every problem is a {@link ConfigException} naming the field (and the CLI flag when it came from one).
+ */
+public final class ConfigBinder {
+    /** Record metrics an SLO may name (reference §6.2), with their direction. */
+    public static final Map<String, Boolean> SLO_LARGER_IS_BETTER = Map.ofEntries(
+            Map.entry("request_latency", false), Map.entry("time_to_first_token", false),
+            Map.entry("time_to_second_token", false), Map.entry("time_to_first_output_token", false),
+            Map.entry("inter_token_latency", false), Map.entry("decode_duration", false),
+            Map.entry("output_token_throughput_per_user", true), Map.entry("prefill_throughput_per_user", true),
+            Map.entry("e2e_output_token_throughput", true), Map.entry("input_sequence_length", true),
+            Map.entry("output_sequence_length", true));
+
+    static final List<String> BENCHMARK_KEYS = List.of("models", "endpoint", "dataset", "phases", "artifacts",
+            "tokenizer", "slos", "runtime");
+    static final List<String> ENDPOINT_KEYS = List.of("urls", "type", "path", "streaming", "api_key", "headers",
+            "extra", "timeout", "use_server_token_count", "use_legacy_max_tokens", "url_strategy",
+            "reset_kv_cache", "server_profiler");
+    static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts");
+    static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size");
+    static final List<String> DIST_KEYS = List.of("mean", "stddev");
+    static final List<String> PHASE_KEYS = List.of("name", "kind", "type", "concurrency", "rate", "smoothness",
+            "requests", "duration", "grace_period", "seamless", "exclude_from_results");
+    static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix");
+    static final List<String> RESET_KEYS = List.of("path", "timeout_seconds", "max_retry_seconds");
+    static final List<String> PROFILER_KEYS = List.of("start_path", "stop_path", "timeout_seconds");
+    private static final Pattern PHASE_NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_-]*$");
+    private static final int DEFAULT_REQUEST_COUNT = 10;
+
+    private final Map<String, String> cliFlags;
+    private final List<String> warnings = new ArrayList<>();
+
+    private ConfigBinder(final Map<String, String> cliFlags) {
+        this.cliFlags = cliFlags;
+    }
+
+    /**
+     * @param tree the canonical merged envelope (modified: defaults are filled in)
+     * @param cliFlags canonical path to the CLI flag that set it, for error messages
+     */
+    public static BenchmarkConfig bind(final ObjectNode tree, final Map<String, String> cliFlags) {
+        return new ConfigBinder(cliFlags).bindEnvelope(tree);
+    }
+
+    private BenchmarkConfig bindEnvelope(final ObjectNode tree) {
+        final Section env = new Section(tree, "", cliFlags);
+        env.allowOnly(ConfigShapes.ENVELOPE_KEYS);
+        final Long seed = env.longValue("random_seed");
+        if (seed != null && seed < 0) {
+            throw env.error("random_seed", "Input should be greater than or equal to 0");
+        }
+        final Section b = env.section("benchmark");
+        b.allowOnly(BENCHMARK_KEYS);
+        final List<String> models = b.stringList("models");
+        if (models.isEmpty() || models.stream().anyMatch(String::isBlank)) {
+            throw b.error("models", "at least one model name is required (-m/--model)");
+        }
+        final EndpointConfig endpoint = endpoint(b.section("endpoint"));
+        final DatasetConfig dataset = dataset(b.section("dataset"));
+        final List<PhaseConfig> phases = phases(b);
+        final Section art = b.section("artifacts");
+        art.allowOnly(ARTIFACT_KEYS);
+        final boolean dirExplicit = art.has("dir");
+        final ArtifactsConfig artifacts = new ArtifactsConfig(art.string("dir", "artifacts"), dirExplicit,
+                art.string("prefix", null));
+        final Section tok = b.section("tokenizer");
+        tok.allowOnly(List.of("name"));
+        final String tokenizer = tok.string("name", "builtin");
+        if (!tokenizer.equals("builtin")) {
+            warnings.add("tokenizer '" + tokenizer + "' cannot be loaded offline; counting tokens with the builtin "
+                    + "o200k_base tokenizer instead");
+        }
+        final Map<String, Double> slos = slos(b.section("slos"));
+        final Section runtime = b.section("runtime");
+        runtime.allowOnly(List.of("ui"));
+        final String ui = runtime.string("ui", null);
+        if (ui != null && !List.of("dashboard", "simple", "none").contains(ui.toLowerCase(Locale.ROOT))) {
+            throw runtime.error("ui", "expected one of dashboard, simple, none; got '" + ui + "'");
+        }
+        return new BenchmarkConfig(List.copyOf(models), endpoint, dataset, phases, artifacts, tokenizer, slos,
+                seed, ui == null ? null : ui.toLowerCase(Locale.ROOT), List.copyOf(warnings), tree);
+    }
+
+    private EndpointConfig endpoint(final Section e) {
+        e.allowOnly(ENDPOINT_KEYS);
+        final List<String> raw = e.stringList("urls");
+        if (raw.isEmpty()) {
+            raw.add("http://localhost:8000");
+        }
+        final List<String> urls = new ArrayList<>();
+        for (int i = 0; i < raw.size(); i++) {
+            urls.add(normalizeUrl(e.field("urls") + (raw.size() > 1 ? "[" + i + "]" : ""), raw.get(i)));
+        }
+        final ArrayNode urlNode = e.node().putArray("urls");
+        urls.forEach(urlNode::add);
+        final EndpointType type = EndpointType.parse(e.field("type"), e.string("type", "chat"));
+        e.node().put("type", type.wireName());
+        final String path = e.string("path", null);
+        boolean streaming = e.bool("streaming", false);
+        if (streaming && !type.supportsStreaming()) {
+            warnings.add("streaming is not supported by the " + type.wireName() + " endpoint; sending without it");
+            streaming = false;
+        }
+        final String apiKey = e.string("api_key", null);
+        final Map<String, String> headers = new LinkedHashMap<>();
+        final JsonNode h = e.raw("headers");
+        if (h != null && !h.isNull()) {
+            if (!h.isObject()) {
+                throw e.error("headers", "expected a mapping of header names to values");
+            }
+            h.fields().forEachRemaining(f -> headers.put(f.getKey(), f.getValue().asText()));
+        }
+        final JsonNode extra = e.raw("extra");
+        if (extra != null && !extra.isNull() && !extra.isObject()) {
+            throw e.error("extra", "expected a mapping of body fields");
+        }
+        final double timeout = e.number("timeout", 21600.0);
+        if (!(timeout >= 0) || Double.isInfinite(timeout)) {
+            throw e.error("timeout", "Input should be greater than 0");
+        }
+        final String urlStrategy = e.string("url_strategy", "round_robin");
+        if (!urlStrategy.equals("round_robin")) {
+            throw e.error("url_strategy", "only round_robin is supported");
+        }
+        return new EndpointConfig(List.copyOf(urls), type, path, streaming,
+                apiKey == null || apiKey.isEmpty() ? null : new Secret(apiKey), headers,
+                extra == null || extra.isNull() ? null : (ObjectNode) extra, timeout,
+                e.bool("use_server_token_count", false), e.bool("use_legacy_max_tokens", false),
+                resetHook(e), profilerHook(e));
+    }
+
+    static String normalizeUrl(final String field, final String text) {
+        final String trimmed = text.trim();
+        final String withScheme = trimmed.contains("://") ? trimmed : "http://" + trimmed;
+        final URI uri;
+        try {
+            uri = new URI(withScheme);
+        } catch (URISyntaxException ex) {
+            throw new ConfigException(field, "invalid URL '" + redactUserInfo(text) + "': " + ex.getReason());
+        }
+        final String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw new ConfigException(field, "invalid URL '" + redactUserInfo(text)
+                    + "': only http and https are supported");
+        }
+        if (uri.getHost() == null || uri.getHost().isEmpty()) {
+            throw new ConfigException(field, "invalid URL '" + redactUserInfo(text) + "': a host is required");
+        }
+        return withScheme.endsWith("/") ? withScheme.substring(0, withScheme.length() - 1) : withScheme;
+    }
+
+    static String redactUserInfo(final String url) {
+        return url.replaceAll("://[^/@]*@", "://<redacted>@");
+    }
+
+    private ResetKvCacheConfig resetHook(final Section e) {
+        final JsonNode v = e.raw("reset_kv_cache");
+        if (v == null || v.isNull() || (v.isBoolean() && !v.booleanValue())) {
+            e.node().put("reset_kv_cache", false);
+            return null;
+        }
+        if (v.isBoolean()) {
+            e.node().putObject("reset_kv_cache");
+        } else if (!v.isObject()) {
+            throw e.error("reset_kv_cache", "Expected false | true | object for ResetKvCacheConfig, got "
+                    + Section.typeName(v));
+        }
+        final Section s = e.section("reset_kv_cache");
+        s.allowOnly(RESET_KEYS);
+        final String path = hookPath(s, "path", ResetKvCacheConfig.DEFAULT_PATH);
+        final double timeout = positive(s, "timeout_seconds", ResetKvCacheConfig.DEFAULT_TIMEOUT_SECONDS);
+        final double retry = s.number("max_retry_seconds", ResetKvCacheConfig.DEFAULT_MAX_RETRY_SECONDS);
+        if (!(retry >= 0) || Double.isInfinite(retry)) {
+            throw s.error("max_retry_seconds", "Input should be greater than or equal to 0 and finite, got "
+                    + s.raw("max_retry_seconds"));
+        }
+        return new ResetKvCacheConfig(path, timeout, retry);
+    }
+
+    private ServerProfilerConfig profilerHook(final Section e) {
+        final JsonNode v = e.raw("server_profiler");
+        if (v == null || v.isNull() || (v.isBoolean() && !v.booleanValue())) {
+            e.node().put("server_profiler", false);
+            return null;
+        }
+        if (v.isBoolean()) {
+            e.node().putObject("server_profiler");
+        } else if (!v.isObject()) {
+            throw e.error("server_profiler", "Expected false | true | object for ServerProfilerConfig, got "
+                    + Section.typeName(v));
+        }
+        final Section s = e.section("server_profiler");
+        s.allowOnly(PROFILER_KEYS);
+        return new ServerProfilerConfig(hookPath(s, "start_path", ServerProfilerConfig.DEFAULT_START_PATH),
+                hookPath(s, "stop_path", ServerProfilerConfig.DEFAULT_STOP_PATH),
+                positive(s, "timeout_seconds", ServerProfilerConfig.DEFAULT_TIMEOUT_SECONDS));
+    }
+
+    private static String hookPath(final Section s, final String key, final String def) {
+        String p = s.string(key, null);
+        if (p == null || p.isEmpty()) {
+            p = def;
+            s.node().put(key, def);
+        }
+        if (!p.startsWith("/") || p.contains("://")) {
+            throw s.error(key, s.pathOf(key) + " must be a relative path starting with '/', got '" + p + "'");
+        }
+        return p;
+    }
+
+    private static double positive(final Section s, final String key, final double def) {
+        final double v = s.number(key, def);
+        if (!(v > 0) || Double.isInfinite(v)) {
+            throw s.error(key, "Input should be greater than 0 and finite, got " + s.raw(key));
+        }
+        return v;
+    }
+
+    private DatasetConfig dataset(final Section d) {
+        d.allowOnly(DATASET_KEYS);
+        final String type = d.string("type", "synthetic");
+        if (!type.equals("synthetic")) {
+            throw d.error("type", "only synthetic datasets are supported, got '" + type + "'");
+        }
+        d.string("name", "default");
+        final int entries = d.integer("entries", 100);
+        if (entries < 1) {
+            throw d.error("entries", "Input should be greater than or equal to 1");
+        }
+        final Section prompts = d.section("prompts");
+        prompts.allowOnly(PROMPT_KEYS);
+        final Integer batch = prompts.integer("batch_size", 1);
+        if (batch != 1) {
+            throw prompts.error("batch_size", "only a batch size of 1 is supported");
+        }
+        final Section isl = prompts.section("isl");
+        isl.allowOnly(DIST_KEYS);
+        final double islMean = isl.number("mean", 550.0);
+        final double islStd = isl.number("stddev", 0.0);
+        if (!(islMean >= 1)) {
+            throw isl.error("mean", "Input should be greater than or equal to 1");
+        }
+        if (!(islStd >= 0)) {
+            throw isl.error("stddev", "Input should be greater than or equal to 0");
+        }
+        Double oslMean = null;
+        double oslStd = 0;
+        if (prompts.has("osl")) {
+            final Section osl = prompts.section("osl");
+            osl.allowOnly(DIST_KEYS);
+            oslMean = osl.number("mean", null);
+            oslStd = osl.number("stddev", 0.0);
+            if (oslMean == null || !(oslMean >= 1)) {
+                throw osl.error("mean", "Input should be greater than or equal to 1");
+            }
+            if (!(oslStd >= 0)) {
+                throw osl.error("stddev", "Input should be greater than or equal to 0");
+            }
+        } else if (prompts.node().has("osl")) {
+            prompts.node().remove("osl");
+        }
+        if (d.has("random_seed")) {
+            d.longValue("random_seed");
+        }
+        return new DatasetConfig(entries, islMean, islStd, oslMean, oslStd);
+    }
+
+    private List<PhaseConfig> phases(final Section b) {
+        JsonNode node = b.raw("phases");
+        if (node == null || node.isNull()) {
+            node = b.node().putArray("phases");
+        }
+        if (!node.isArray()) {
+            node = ConfigShapes.phaseList(node);
+            b.node().set("phases", node);
+        }
+        if (node.isEmpty()) {
+            final ObjectNode p = ((ArrayNode) node).addObject();
+            p.put("name", "profiling");
+        }
+        final List<PhaseConfig> out = new ArrayList<>();
+        final Set<String> seen = new HashSet<>();
+        int index = 0;
+        for (final JsonNode p : node) {
+            if (!p.isObject()) {
+                throw new ConfigException("benchmark.phases[" + index + "]", "expected a mapping");
+            }
+            final String name = p.path("name").asText("");
+            if (name.isEmpty()) {
+                throw new ConfigException("benchmark.phases[" + index + "].name", "a phase in list form needs a name");
+            }
+            final Section s = new Section((ObjectNode) p, "benchmark.phases." + name, cliFlags);
+            s.allowOnly(PHASE_KEYS);
+            if (!PHASE_NAME.matcher(name).matches()) {
+                throw s.error("name", "must match ^[A-Za-z_][A-Za-z0-9_-]*$, got '" + name + "'");
+            }
+            if (!seen.add(name.toLowerCase(Locale.ROOT))) {
+                throw s.error("name", "phase names must be unique (case-insensitive): '" + name + "'");
+            }
+            out.add(phase(s, name, index));
+            index++;
+        }
+        if (out.stream().noneMatch(p -> p.kind() == PhaseKind.PROFILING)) {
+            throw new ConfigException("benchmark.phases", "at least one phase of kind profiling is required");
+        }
+        return List.copyOf(out);
+    }
+
+    private PhaseConfig phase(final Section s, final String name, final int index) {
+        final PhaseKind implied = name.equals("warmup") ? PhaseKind.WARMUP
+                : name.equals("profiling") ? PhaseKind.PROFILING : null;
+        final String kindText = s.string("kind", implied == null ? null : implied.wireName());
+        if (kindText == null) {
+            throw s.error("kind", "a phase with a custom name needs kind: warmup or profiling");
+        }
+        final PhaseKind kind;
+        switch (kindText.toLowerCase(Locale.ROOT)) {
+            case "warmup" -> kind = PhaseKind.WARMUP;
+            case "profiling" -> kind = PhaseKind.PROFILING;
+            default -> throw s.error("kind", "expected warmup or profiling, got '" + kindText + "'");
+        }
+        if (implied != null && implied != kind) {
+            throw s.error("kind", "phase '" + name + "' must have kind " + implied.wireName());
+        }
+        if (s.has("exclude_from_results") && s.bool("exclude_from_results", false) != (kind == PhaseKind.WARMUP)) {
+            throw s.error("exclude_from_results", "must be " + (kind == PhaseKind.WARMUP) + " for a "
+                    + kind.wireName() + " phase");
+        }
+        final Integer concurrency = s.integer("concurrency", null);
+        if (concurrency != null && concurrency < 1) {
+            throw s.error("concurrency", "Input should be greater than or equal to 1");
+        }
+        final Double rate = s.number("rate", null);
+        final Double smoothness = s.number("smoothness", null);
+        final String typeText = s.string("type", rate != null ? (smoothness != null ? "gamma" : "poisson")
+                : "concurrency");
+        final LoadType type = LoadType.parse(s.field("type"), typeText);
+        s.node().put("type", type.wireName());
+        if (type.isRate()) {
+            if (rate == null) {
+                throw s.error("rate", "rate-controlled phases require rate or rate_series");
+            }
+            if (!(rate > 0) || Double.isInfinite(rate)) {
+                throw s.error("rate", "Input should be greater than 0");
+            }
+        } else if (rate != null) {
+            throw s.error("rate", "Extra inputs are not permitted: a concurrency phase has no rate");
+        }
+        if (smoothness != null) {
+            if (type != LoadType.GAMMA) {
+                throw s.error("smoothness", "--arrival-smoothness can only be used with --arrival-pattern gamma");
+            }
+            if (!(smoothness > 0)) {
+                throw s.error("smoothness", "Input should be greater than 0");
+            }
+        }
+        Integer requests = s.integer("requests", null);
+        if (requests != null && requests < 1) {
+            throw s.error("requests", "Input should be greater than 0");
+        }
+        final Double duration = s.seconds("duration");
+        if (duration != null && !(duration > 0)) {
+            throw s.error("duration", "Input should be greater than 0");
+        }
+        final Double grace = s.seconds("grace_period");
+        if (grace != null) {
+            if (duration == null) {
+                throw s.error("grace_period", kind == PhaseKind.PROFILING
+                        ? "--benchmark-grace-period can only be used with duration-based benchmarking"
+                        : "Phase '" + name + "': grace_period requires duration to be set");
+            }
+            if (!(grace >= 0)) {
+                throw s.error("grace_period", "Input should be greater than or equal to 0");
+            }
+        }
+        final boolean seamless = s.bool("seamless", false);
+        if (seamless && index == 0) {
+            throw s.error("seamless", "seamless is not allowed on the first phase");
+        }
+        if (requests == null && duration == null) {
+            requests = DEFAULT_REQUEST_COUNT;
+            s.node().put("requests", requests);
+            warnings.add("phase '" + name + "' has no stop condition (requests or duration); defaulting to "
+                    + DEFAULT_REQUEST_COUNT + " requests. Set --request-count or --benchmark-duration.");
+        }
+        if (type == LoadType.CONCURRENCY && concurrency == null) {
+            s.node().put("concurrency", 1);
+        }
+        final Integer width = type == LoadType.CONCURRENCY && concurrency == null ? Integer.valueOf(1) : concurrency;
+        final Double shape = type == LoadType.GAMMA && smoothness == null ? Double.valueOf(1.0) : smoothness;
+        return new PhaseConfig(name, kind, type, width, rate, shape, requests, duration, grace, seamless);
+    }
+
+    private static Map<String, Double> slos(final Section s) {
+        final Map<String, Double> out = new LinkedHashMap<>();
+        final Iterator<Map.Entry<String, JsonNode>> it = s.node().fields();
+        while (it.hasNext()) {
+            final Map.Entry<String, JsonNode> e = it.next();
+            if (!SLO_LARGER_IS_BETTER.containsKey(e.getKey())) {
+                throw s.error(e.getKey(), "unknown goodput metric" + Suggestions.didYouMean(e.getKey(),
+                        SLO_LARGER_IS_BETTER.keySet()) + "; valid: " + new java.util.TreeSet<>(SLO_LARGER_IS_BETTER.keySet()));
+            }
+            if (!e.getValue().isNumber()) {
+                throw s.error(e.getKey(), "expected a number in the metric's display unit");
+            }
+            out.put(e.getKey(), e.getValue().doubleValue());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,71 @@
+package io.aiperf.engine.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The one entry point from inputs to a validated config: defaults &lt; YAML &lt; explicitly typed CLI values.
+ */
+public final class ConfigLoader {
+    private static final List<String> INHERITED_BY_WARMUP = List.of("type", "concurrency", "rate", "smoothness");
+
+    private ConfigLoader() {
+    }
+
+    /**
+     * @param yamlFile the {@code -f} file, or null
+     * @param cliOverlay canonical tree of the typed CLI values ({@link CliOverlay} builds it)
+     * @param env environment for {@code ${VAR}} substitution
+     */
+    public static BenchmarkConfig load(final Path yamlFile, final CliOverlay cliOverlay, final Map<String, String> env) {
+        final ObjectNode base = yamlFile == null ? emptyEnvelope()
+                : ConfigShapes.canonical(YamlLoader.load(yamlFile, env));
+        return merge(base, cliOverlay);
+    }
+
+    /** Same as {@link #load} for YAML text already in memory (tests, {@code config validate -}). */
+    public static BenchmarkConfig fromYaml(final String yaml, final CliOverlay cliOverlay) {
+        return merge(ConfigShapes.canonical(YamlLoader.parse(yaml, "<yaml>", System.getenv())), cliOverlay);
+    }
+
+    private static BenchmarkConfig merge(final ObjectNode base, final CliOverlay cli) {
+        ConfigMerger.merge(base, cli.tree());
+        if (cli.addsWarmup()) {
+            inheritIntoWarmup(base);
+        }
+        return ConfigBinder.bind(base, cli.flags());
+    }
+
+    private static ObjectNode emptyEnvelope() {
+        final ObjectNode root = JsonNodeFactory.instance.objectNode();
+        root.putObject("benchmark");
+        return root;
+    }
+
+    /** A CLI-created warmup phase inherits the profiling load settings it does not set (reference §4.4). */
+    private static void inheritIntoWarmup(final ObjectNode root) {
+        final JsonNode phases = root.path("benchmark").path("phases");
+        ObjectNode warmup = null;
+        ObjectNode profiling = null;
+        for (final JsonNode p : phases) {
+            final String kind = p.has("kind") ? p.get("kind").asText() : p.path("name").asText();
+            if (kind.equals("warmup") && warmup == null) {
+                warmup = (ObjectNode) p;
+            } else if (kind.equals("profiling") && profiling == null) {
+                profiling = (ObjectNode) p;
+            }
+        }
+        if (warmup == null || profiling == null) {
+            return;
+        }
+        for (final String key : INHERITED_BY_WARMUP) {
+            if (!warmup.has(key) && profiling.has(key)) {
+                warmup.set(key, profiling.get(key).deepCopy());
+            }
+        }
+    }
+}

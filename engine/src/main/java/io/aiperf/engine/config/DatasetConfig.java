@@ -1,0 +1,11 @@
+package io.aiperf.engine.config;
+
+/**
+ * Synthetic prompts (reference §5.8).
+ *
+ * @param entries number of distinct dataset entries
+ * @param islMean mean input length in tokens
+ * @param oslMean mean output cap in tokens, or null for no cap
+ */
+public record DatasetConfig(int entries, double islMean, double islStddev, Double oslMean, double oslStddev) {
+}

@@ -1,0 +1,28 @@
+package io.aiperf.engine.config;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where and how inference requests are sent.
+ *
+ * @param urls base URLs with a scheme, in the order given
+ * @param customPath the path that replaces the endpoint's default, or null for the default ("" appends nothing)
+ * @param apiKey sent as {@code Authorization: Bearer}, or null
+ * @param headers user headers in the order given
+ * @param extra fields merged into every request body
+ * @param timeoutSeconds request timeout; 0 means none
+ * @param resetKvCache the reset hook, or null when disabled
+ * @param serverProfiler the profiler hook, or null when disabled
+ */
+public record EndpointConfig(List<String> urls, EndpointType type, String customPath, boolean streaming,
+                             Secret apiKey, Map<String, String> headers, ObjectNode extra,
+                             double timeoutSeconds, boolean useServerTokenCount, boolean useLegacyMaxTokens,
+                             ResetKvCacheConfig resetKvCache, ServerProfilerConfig serverProfiler) {
+
+    /** The path appended to each base URL. */
+    public String path() {
+        return customPath != null ? customPath : type.defaultPath();
+    }
+}

@@ -1,0 +1,31 @@
+package io.aiperf.engine.config;
+
+/**
+ * One phase of a cell (reference §2.3, §4.4). Durations in seconds; nulls mean "not set".
+ *
+ * @param concurrency the closed-loop width, or the ceiling in rate mode (null = unlimited)
+ * @param rate requests per second for rate types
+ * @param smoothness gamma shape
+ * @param requests stop after issuing this many requests
+ * @param durationSeconds stop issuing after this long
+ * @param gracePeriodSeconds how long in-flight requests may finish after the duration ends
+ * @param seamless the next phase starts when this one finishes sending
+ */
+public record PhaseConfig(String name, PhaseKind kind, LoadType type, Integer concurrency, Double rate,
+                          Double smoothness, Integer requests, Double durationSeconds,
+                          Double gracePeriodSeconds, boolean seamless) {
+
+    /** Default grace after a duration-bounded profiling phase (reference §4.4). */
+    public static final double DEFAULT_GRACE_SECONDS = 30.0;
+
+    /** Seconds to wait for in-flight requests after sending stops; infinite for warmup and count-bounded phases. */
+    public double effectiveGraceSeconds() {
+        if (gracePeriodSeconds != null) {
+            return gracePeriodSeconds;
+        }
+        if (kind == PhaseKind.PROFILING && durationSeconds != null) {
+            return DEFAULT_GRACE_SECONDS;
+        }
+        return Double.POSITIVE_INFINITY;
+    }
+}

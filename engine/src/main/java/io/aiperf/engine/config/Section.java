@@ -1,0 +1,224 @@
+package io.aiperf.engine.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A mapping in the config tree with its dotted path: typed reads that name the field on error, strict
+ * key checking, and defaults written back so the tree ends up as the effective config.
+ */
+final class Section {
+    private final ObjectNode node;
+    private final String path;
+    private final Map<String, String> cliFlags;
+
+    Section(final ObjectNode node, final String path, final Map<String, String> cliFlags) {
+        this.node = node;
+        this.path = path;
+        this.cliFlags = cliFlags;
+    }
+
+    ObjectNode node() {
+        return node;
+    }
+
+    String path() {
+        return path;
+    }
+
+    String pathOf(final String key) {
+        return path.isEmpty() ? key : path + "." + key;
+    }
+
+    /** A field name for messages: the dotted path, with the CLI flag when the value came from one. */
+    String field(final String key) {
+        final String p = pathOf(key);
+        final String flag = cliFlags.get(p);
+        return flag == null ? p : flag + " (" + p + ")";
+    }
+
+    ConfigException error(final String key, final String reason) {
+        return new ConfigException(field(key), reason);
+    }
+
+    /** Rejects keys outside {@code allowed} with AIPerf's wording plus a did-you-mean hint. */
+    void allowOnly(final List<String> allowed) {
+        final Iterator<String> names = node.fieldNames();
+        while (names.hasNext()) {
+            final String k = names.next();
+            if (!allowed.contains(k)) {
+                throw new ConfigException(pathOf(k), "Extra inputs are not permitted"
+                        + Suggestions.didYouMean(k, allowed) + "; known keys: " + allowed);
+            }
+        }
+    }
+
+    boolean has(final String key) {
+        final JsonNode v = node.get(key);
+        return v != null && !v.isNull();
+    }
+
+    JsonNode raw(final String key) {
+        return node.get(key);
+    }
+
+    Section section(final String key) {
+        JsonNode v = node.get(key);
+        if (v == null || v.isNull()) {
+            v = node.putObject(key);
+        }
+        if (!v.isObject()) {
+            throw error(key, "expected a mapping, got " + typeName(v));
+        }
+        return new Section((ObjectNode) v, pathOf(key), cliFlags);
+    }
+
+    String string(final String key, final String def) {
+        final JsonNode v = node.get(key);
+        if (v == null || v.isNull()) {
+            if (def != null) {
+                node.put(key, def);
+            }
+            return def;
+        }
+        if (!v.isValueNode() || v.isBoolean()) {
+            throw error(key, "expected a string, got " + typeName(v));
+        }
+        return v.asText();
+    }
+
+    boolean bool(final String key, final boolean def) {
+        final JsonNode v = node.get(key);
+        if (v == null || v.isNull()) {
+            node.put(key, def);
+            return def;
+        }
+        if (!v.isBoolean()) {
+            throw error(key, "expected true or false, got " + typeName(v));
+        }
+        return v.booleanValue();
+    }
+
+    Integer integer(final String key, final Integer def) {
+        final JsonNode v = node.get(key);
+        if (v == null || v.isNull()) {
+            if (def != null) {
+                node.put(key, def);
+            }
+            return def;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+            throw error(key, "Input should be a valid integer, got " + v);
+        }
+        return v.intValue();
+    }
+
+    Long longValue(final String key) {
+        final JsonNode v = node.get(key);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+            throw error(key, "Input should be a valid integer, got " + v);
+        }
+        return v.longValue();
+    }
+
+    Double number(final String key, final Double def) {
+        final JsonNode v = node.get(key);
+        if (v == null || v.isNull()) {
+            if (def != null) {
+                node.put(key, def);
+            }
+            return def;
+        }
+        if (v.isNumber()) {
+            return v.doubleValue();
+        }
+        if (v.isTextual() && v.textValue().equalsIgnoreCase("inf")) {
+            return Double.POSITIVE_INFINITY;
+        }
+        throw error(key, "Input should be a valid number, got " + v);
+    }
+
+    /** A duration in seconds: a number, or a string such as "30s", "5m", "1h", "inf". */
+    Double seconds(final String key) {
+        final JsonNode v = node.get(key);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (v.isNumber()) {
+            return v.doubleValue();
+        }
+        if (v.isTextual()) {
+            final String s = v.textValue().trim().toLowerCase();
+            if (s.equals("inf")) {
+                return Double.POSITIVE_INFINITY;
+            }
+            try {
+                if (s.endsWith("ms")) {
+                    return Double.parseDouble(s.substring(0, s.length() - 2)) / 1000.0;
+                }
+                final char unit = s.charAt(s.length() - 1);
+                final double factor = switch (unit) {
+                    case 's' -> 1;
+                    case 'm' -> 60;
+                    case 'h' -> 3600;
+                    default -> 0;
+                };
+                if (factor > 0) {
+                    return Double.parseDouble(s.substring(0, s.length() - 1)) * factor;
+                }
+                return Double.parseDouble(s);
+            } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+                // fall through to the error below
+            }
+        }
+        throw error(key, "expected a duration such as 30, \"30s\", \"5m\" or \"1h\", got " + v);
+    }
+
+    List<String> stringList(final String key) {
+        final JsonNode v = node.get(key);
+        final List<String> out = new ArrayList<>();
+        if (v == null || v.isNull()) {
+            return out;
+        }
+        if (v.isTextual()) {
+            out.add(v.textValue());
+            return out;
+        }
+        if (!v.isArray()) {
+            throw error(key, "expected a list of strings, got " + typeName(v));
+        }
+        for (final JsonNode item : v) {
+            if (!item.isValueNode() || item.isNull()) {
+                throw error(key, "expected a list of strings, got an item " + typeName(item));
+            }
+            out.add(item.asText());
+        }
+        return out;
+    }
+
+    static String typeName(final JsonNode v) {
+        if (v.isObject()) {
+            return "a mapping";
+        }
+        if (v.isArray()) {
+            return "a list";
+        }
+        if (v.isTextual()) {
+            return "a string";
+        }
+        if (v.isBoolean()) {
+            return "a boolean";
+        }
+        if (v.isNumber()) {
+            return "a number";
+        }
+        return v.getNodeType().name().toLowerCase();
+    }
+}

@@ -1,0 +1,2 @@
+/** Synthetic prompts and the builtin tokenizer. */
+package io.aiperf.engine.dataset;

@@ -1,0 +1,28 @@
+package io.aiperf.engine.export;
+
+import java.util.List;
+
+/**
+ * AIPerf's export file names and prefix rule (reference §7.2): with a prefix {@code foo} the summary is
+ * {@code foo.json} / {@code foo.csv} and the records {@code foo.jsonl}; known suffixes are stripped from the
+ * prefix given.
+ */
+public record ExportNames(String summaryJson, String summaryCsv, String recordsJsonl, String inputsJson) {
+    private static final List<String> KNOWN_SUFFIXES = List.of("_raw.jsonl", "_timeslices.csv", "_timeslices.json",
+            "_console.txt", ".jsonl", ".json", ".csv");
+
+    public static ExportNames of(final String prefix) {
+        if (prefix == null || prefix.isBlank()) {
+            return new ExportNames("profile_export_aiperf.json", "profile_export_aiperf.csv", "profile_export.jsonl",
+                    "inputs.json");
+        }
+        String p = prefix;
+        for (final String suffix : KNOWN_SUFFIXES) {
+            if (p.endsWith(suffix)) {
+                p = p.substring(0, p.length() - suffix.length());
+                break;
+            }
+        }
+        return new ExportNames(p + ".json", p + ".csv", p + ".jsonl", "inputs.json");
+    }
+}

@@ -1,0 +1,27 @@
+package io.aiperf.engine.export;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.List;
+
+/** {@code inputs.json} (reference §7.2): {@code {"data":[{"session_id", "payloads":[body]}]}}, pretty-printed. */
+public final class InputsJsonWriter {
+    private InputsJsonWriter() {
+    }
+
+    public static byte[] bytes(final List<RunReport.Input> inputs) {
+        final ObjectNode root = SummaryJsonWriter.JSON.createObjectNode();
+        final ArrayNode data = root.putArray("data");
+        try {
+            for (final RunReport.Input in : inputs) {
+                final ObjectNode item = data.addObject();
+                item.put("session_id", in.sessionId());
+                item.putArray("payloads").add(SummaryJsonWriter.JSON.readTree(in.body()));
+            }
+            return SummaryJsonWriter.JSON.writeValueAsBytes(root);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

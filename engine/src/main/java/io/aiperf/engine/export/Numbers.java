@@ -1,0 +1,16 @@
+package io.aiperf.engine.export;
+
+/** Number formatting shared by the exporters. */
+final class Numbers {
+    private Numbers() {
+    }
+
+    static boolean isIntegral(final double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15;
+    }
+
+    /** Two decimals, integers as integers (CSV rule, reference §7.4). */
+    static String csv(final double v) {
+        return isIntegral(v) ? Long.toString((long) v) : String.format(java.util.Locale.ROOT, "%.2f", v);
+    }
+}

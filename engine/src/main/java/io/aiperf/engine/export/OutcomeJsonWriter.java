@@ -1,0 +1,64 @@
+package io.aiperf.engine.export;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.record.HookCall;
+import io.aiperf.engine.record.CellOutcome;
+
+/** {@code cell_outcome.json}: the engine-to-CI contract for one cell. */
+public final class OutcomeJsonWriter {
+    public static final String FILE = "cell_outcome.json";
+    public static final String SCHEMA_VERSION = "1.0";
+
+    private OutcomeJsonWriter() {
+    }
+
+    public static ObjectNode toJson(final CellOutcome o, final String version) {
+        final ObjectNode root = SummaryJsonWriter.JSON.createObjectNode();
+        root.put("schema_version", SCHEMA_VERSION);
+        root.put("aiperf_version", version);
+        root.put("status", o.status());
+        root.put("exit_code", o.exitCode());
+        root.put("artifact_dir", o.artifactDir());
+        final ArrayNode hooks = root.putArray("hooks");
+        for (final HookCall c : o.hooks()) {
+            final ObjectNode h = hooks.addObject();
+            h.put("hook", c.hook());
+            h.put("origin", c.origin());
+            h.put("url", c.url());
+            h.put("attempts", c.attempts());
+            h.put("result", c.result());
+            if (c.statusCode() == null) {
+                h.putNull("status_code");
+            } else {
+                h.put("status_code", c.statusCode());
+            }
+            if (c.error() == null) {
+                h.putNull("error");
+            } else {
+                h.put("error", c.error());
+            }
+            h.put("elapsed_ms", c.elapsedMillis());
+        }
+        final ArrayNode warnings = root.putArray("warnings");
+        o.warnings().forEach(warnings::add);
+        if (o.error() == null) {
+            root.putNull("error");
+        } else {
+            root.put("error", o.error());
+        }
+        final ObjectNode counts = root.putObject("counts");
+        counts.put("requests_sent", o.requestsSent());
+        counts.put("valid", o.valid());
+        counts.put("errors", o.errors());
+        return root;
+    }
+
+    public static byte[] bytes(final CellOutcome o, final String version) {
+        try {
+            return SummaryJsonWriter.JSON.writeValueAsBytes(toJson(o, version));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

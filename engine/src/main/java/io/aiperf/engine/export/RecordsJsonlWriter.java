@@ -1,0 +1,122 @@
+package io.aiperf.engine.export;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.aiperf.engine.metrics.MetricRegistry;
+import io.aiperf.engine.metrics.MetricSpec;
+import io.aiperf.engine.metrics.RecordMetrics;
+import io.aiperf.engine.record.ErrorDetails;
+import io.aiperf.engine.record.RequestRecord;
+import io.aiperf.engine.record.ResponseData;
+import io.aiperf.engine.time.WallClock;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+
+/**
+ * {@code profile_export.jsonl} (reference §7.5): one line per profiling request,
+ * {@code {"metadata":{...},"metrics":{tag:{value,unit}},"error":null|{code,type,message}}}. Streams with a
+ * generator so memory stays flat for large runs.
+ */
+public final class RecordsJsonlWriter {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private RecordsJsonlWriter() {
+    }
+
+    public static void write(final OutputStream out, final List<RecordMetrics> records, final WallClock wall)
+            throws IOException {
+        try (JsonGenerator g = JSON.getFactory().createGenerator(out)) {
+            g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+            for (final RecordMetrics m : records) {
+                writeOne(g, m, wall);
+                g.flush();
+                out.write('\n');
+            }
+        }
+    }
+
+    private static void writeOne(final JsonGenerator g, final RecordMetrics m, final WallClock wall) throws IOException {
+        final RequestRecord r = m.record();
+        final ResponseData d = r.response();
+        g.writeStartObject();
+        g.writeObjectFieldStart("metadata");
+        g.writeNumberField("session_num", r.sessionNum());
+        g.writeStringField("x_request_id", r.xRequestId());
+        g.writeStringField("x_correlation_id", r.xCorrelationId());
+        g.writeStringField("conversation_id", r.conversationId());
+        g.writeNumberField("turn_index", 0);
+        g.writeNumberField("request_start_ns", r.startEpochNanos());
+        if (d.ackPerfNanos() >= 0) {
+            g.writeNumberField("request_ack_ns", wall.toEpochNanos(d.ackPerfNanos()));
+        }
+        if (d.hasContent()) {
+            g.writeNumberField("request_end_ns", wall.toEpochNanos(d.lastContentNanos()));
+        }
+        g.writeStringField("worker_id", "worker_0");
+        g.writeStringField("record_processor_id", "record_processor_0");
+        g.writeStringField("benchmark_phase", r.profiling() ? "profiling" : "warmup");
+        g.writeBooleanField("was_cancelled", r.wasCancelled());
+        g.writeEndObject();
+        g.writeObjectFieldStart("metrics");
+        if (m.valid()) {
+            number(g, MetricRegistry.REQUEST_LATENCY, m.latencyNanos());
+            number(g, MetricRegistry.TTFT, m.ttftNanos());
+            number(g, MetricRegistry.TTST, m.ttstNanos());
+            number(g, MetricRegistry.ITL, m.itlNanos());
+            if (m.iclNanos() != null) {
+                g.writeObjectFieldStart(MetricRegistry.ICL.tag());
+                g.writeArrayFieldStart("value");
+                for (final double v : m.iclNanos()) {
+                    g.writeNumber(v / MetricRegistry.ICL.nanosToDisplay());
+                }
+                g.writeEndArray();
+                g.writeStringField("unit", MetricRegistry.ICL.unit());
+                g.writeEndObject();
+            }
+            number(g, MetricRegistry.OTPS_USER, m.outputTokensPerSecondPerUser());
+            integer(g, MetricRegistry.ISL, m.isl());
+            integer(g, MetricRegistry.OSL, m.osl());
+            integer(g, MetricRegistry.OUTPUT_TOKENS, m.outputTokens());
+            integer(g, MetricRegistry.REASONING_TOKENS, m.reasoningTokens());
+        } else if (m.isl() >= 0) {
+            g.writeObjectFieldStart("error_isl");
+            g.writeNumberField("value", m.isl());
+            g.writeStringField("unit", "tokens");
+            g.writeEndObject();
+        }
+        g.writeEndObject();
+        if (m.valid()) {
+            g.writeNullField("error");
+        } else {
+            final ErrorDetails e = d.error() != null ? d.error()
+                    : new ErrorDetails(null, "InvalidInferenceResultError", "Invalid inference result");
+            g.writeObjectFieldStart("error");
+            if (e.code() != null) {
+                g.writeNumberField("code", e.code());
+            }
+            g.writeStringField("type", e.type());
+            g.writeStringField("message", e.message());
+            g.writeEndObject();
+        }
+        g.writeEndObject();
+    }
+
+    private static void number(final JsonGenerator g, final MetricSpec spec, final double stored) throws IOException {
+        if (Double.isFinite(stored)) {
+            g.writeObjectFieldStart(spec.tag());
+            g.writeNumberField("value", stored / spec.nanosToDisplay());
+            g.writeStringField("unit", spec.unit());
+            g.writeEndObject();
+        }
+    }
+
+    private static void integer(final JsonGenerator g, final MetricSpec spec, final int value) throws IOException {
+        if (value >= 0) {
+            g.writeObjectFieldStart(spec.tag());
+            g.writeNumberField("value", value);
+            g.writeStringField("unit", spec.unit());
+            g.writeEndObject();
+        }
+    }
+}

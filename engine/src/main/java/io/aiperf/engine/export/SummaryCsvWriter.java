@@ -1,0 +1,57 @@
+package io.aiperf.engine.export;
+
+import io.aiperf.engine.metrics.MetricValue;
+import io.aiperf.engine.metrics.MetricsSummary;
+import io.aiperf.engine.metrics.Stats;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code profile_export_aiperf.csv} (reference §7.4): CRLF lines; distributions sorted by tag under
+ * {@code Metric,avg,min,max,sum,p1,...,p99,std}; a blank line; then {@code Metric,Value} for single values.
+ */
+public final class SummaryCsvWriter {
+    private static final String CRLF = "\r\n";
+    private static final List<String> COLUMNS = List.of("avg", "min", "max", "sum", "p1", "p5", "p10", "p25", "p50",
+            "p75", "p90", "p95", "p99", "std");
+
+    private SummaryCsvWriter() {
+    }
+
+    public static byte[] bytes(final MetricsSummary summary) {
+        final StringBuilder sb = new StringBuilder();
+        final Map<String, MetricValue> sorted = new TreeMap<>(summary.metrics());
+        sb.append("Metric,").append(String.join(",", COLUMNS)).append(CRLF);
+        for (final MetricValue m : sorted.values()) {
+            if (m.stats() == null) {
+                continue;
+            }
+            final Stats s = m.stats();
+            sb.append(escape(name(m)));
+            for (final String c : COLUMNS) {
+                sb.append(',').append(Numbers.csv(s.get(c)));
+            }
+            sb.append(CRLF);
+        }
+        sb.append(CRLF).append("Metric,Value").append(CRLF);
+        for (final MetricValue m : sorted.values()) {
+            if (m.stats() == null) {
+                sb.append(escape(name(m))).append(',').append(Numbers.csv(m.value())).append(CRLF);
+            }
+        }
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** "Header (unit)" unless the unit is empty, count or requests. */
+    static String name(final MetricValue m) {
+        final String unit = m.spec().unit();
+        return unit.isEmpty() || unit.equals("count") || unit.equals("requests") ? m.spec().header()
+                : m.spec().header() + " (" + unit + ")";
+    }
+
+    private static String escape(final String s) {
+        return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
+    }
+}

@@ -1,0 +1,109 @@
+package io.aiperf.engine.export;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.metrics.ErrorSummaryEntry;
+import io.aiperf.engine.metrics.MetricValue;
+import io.aiperf.engine.metrics.MetricsSummary;
+import io.aiperf.engine.metrics.Stats;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * {@code profile_export_aiperf.json}, schema 1.5 (reference §7.3): metadata, one object per metric
+ * ({@code unit, avg, p1..p99, min, max, std, count, sum}; single values only {@code unit, avg}), then
+ * input_config, run_info, was_cancelled, error_summary, warmup_metrics.
+ */
+public final class SummaryJsonWriter {
+    public static final String SCHEMA_VERSION = "1.5";
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private SummaryJsonWriter() {
+    }
+
+    public static ObjectNode toJson(final RunReport r) {
+        final ObjectNode root = JSON.createObjectNode();
+        root.put("schema_version", SCHEMA_VERSION);
+        root.put("aiperf_version", r.version());
+        root.put("benchmark_id", r.benchmarkId());
+        metrics(root, r.profiling());
+        root.putObject("telemetry_data");
+        root.set("input_config", r.inputConfig().path("benchmark"));
+        final ObjectNode info = root.putObject("run_info");
+        info.put("benchmark_id", r.benchmarkId());
+        info.putNull("sweep_id");
+        if (r.randomSeed() == null) {
+            info.putNull("random_seed");
+        } else {
+            info.put("random_seed", r.randomSeed());
+        }
+        info.put("trial", 0);
+        info.put("run_label", "run_0001");
+        info.put("variation_label", "base");
+        info.put("variation_index", 0);
+        info.putObject("variation_values");
+        info.put("cli_command", r.cliCommand());
+        root.put("was_cancelled", r.wasCancelled());
+        root.set("error_summary", errors(r.profiling()));
+        if (r.warmup() != null) {
+            metrics(root.putObject("warmup_metrics"), r.warmup());
+        }
+        root.put("start_time", Instant.ofEpochSecond(0, r.startEpochNanos()).toString());
+        root.put("end_time", Instant.ofEpochSecond(0, r.endEpochNanos()).toString());
+        return root;
+    }
+
+    static void metrics(final ObjectNode into, final MetricsSummary summary) {
+        for (final Map.Entry<String, MetricValue> e : summary.metrics().entrySet()) {
+            final MetricValue m = e.getValue();
+            final ObjectNode o = into.putObject(e.getKey());
+            o.put("unit", m.spec().unit());
+            if (m.stats() == null) {
+                putNumber(o, "avg", m.value());
+                continue;
+            }
+            final Stats s = m.stats();
+            putNumber(o, "avg", s.avg());
+            for (final double p : Stats.PERCENTILES) {
+                final String name = "p" + (int) p;
+                putNumber(o, name, s.get(name));
+            }
+            putNumber(o, "min", s.min());
+            putNumber(o, "max", s.max());
+            putNumber(o, "std", s.std());
+            o.put("count", s.count());
+            putNumber(o, "sum", s.sum());
+        }
+    }
+
+    static void putNumber(final ObjectNode o, final String key, final double v) {
+        if (Double.isFinite(v)) {
+            o.put(key, v);
+        }
+    }
+
+    static ArrayNode errors(final MetricsSummary summary) {
+        final ArrayNode arr = JSON.createArrayNode();
+        for (final ErrorSummaryEntry e : summary.errorSummary()) {
+            final ObjectNode item = arr.addObject();
+            final ObjectNode d = item.putObject("error_details");
+            if (e.details().code() != null) {
+                d.put("code", e.details().code());
+            }
+            d.put("type", e.details().type());
+            d.put("message", e.details().message());
+            item.put("count", e.count());
+        }
+        return arr;
+    }
+
+    public static byte[] bytes(final RunReport r) {
+        try {
+            return JSON.writeValueAsBytes(toJson(r));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

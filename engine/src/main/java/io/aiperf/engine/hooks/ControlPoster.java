@@ -1,0 +1,33 @@
+package io.aiperf.engine.hooks;
+
+import io.aiperf.engine.time.Clock;
+import java.io.IOException;
+
+/** One control POST attempt turned into success or a {@link HookException} (reference §1.5). */
+final class ControlPoster {
+    private final ControlTransport transport;
+
+    ControlPoster(final ControlTransport transport) {
+        this.transport = transport;
+    }
+
+    /** @return the 2xx status; throws with {@code retryable} set per the reset retry classes */
+    int attempt(final String url, final double timeoutSeconds) throws HookException {
+        final int status;
+        try {
+            status = transport.post(url, timeoutSeconds);
+        } catch (IOException e) {
+            throw new HookException("control_plane POST " + Origins.redact(url) + " failed: "
+                    + e.getClass().getSimpleName() + ": " + Origins.redact(String.valueOf(e.getMessage())), null, true);
+        }
+        if (status < 200 || status >= 300) {
+            throw new HookException("control_plane POST " + Origins.redact(url) + " failed with status " + status,
+                    status, RetryPolicy.isRetryableStatus(status));
+        }
+        return status;
+    }
+
+    static long elapsedMillis(final Clock clock, final long startNanos) {
+        return (clock.nanoTime() - startNanos) / 1_000_000L;
+    }
+}

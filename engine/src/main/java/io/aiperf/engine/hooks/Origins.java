@@ -1,0 +1,39 @@
+package io.aiperf.engine.hooks;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Control-plane targets (reference §1.4): {@code scheme://host:port} of each endpoint URL, de-duplicated in
+ * order of first appearance, and the redaction used in every message.
+ */
+public final class Origins {
+    private Origins() {
+    }
+
+    public static List<String> of(final List<String> urls) {
+        final Set<String> seen = new LinkedHashSet<>();
+        for (final String u : urls) {
+            seen.add(origin(u));
+        }
+        return new ArrayList<>(seen);
+    }
+
+    static String origin(final String url) {
+        final URI uri = URI.create(url.contains("://") ? url : "http://" + url);
+        return uri.getScheme() + "://" + uri.getRawAuthority();
+    }
+
+    /** Origin without a trailing slash, plus the hook path. */
+    public static String join(final String origin, final String path) {
+        return (origin.endsWith("/") ? origin.substring(0, origin.length() - 1) : origin) + path;
+    }
+
+    /** The URL without userinfo, safe for logs and errors. */
+    public static String redact(final String url) {
+        return url.replaceAll("://[^/@]*@", "://");
+    }
+}

@@ -1,0 +1,7 @@
+package io.aiperf.engine.metrics;
+
+import io.aiperf.engine.record.ErrorDetails;
+
+/** One kind of error and how often it happened (reference §7.3 {@code error_summary}). */
+public record ErrorSummaryEntry(ErrorDetails details, long count) {
+}

@@ -1,0 +1,77 @@
+package io.aiperf.engine.metrics;
+
+import io.aiperf.engine.dataset.Tokenizer;
+import io.aiperf.engine.record.RequestRecord;
+import io.aiperf.engine.record.ResponseData;
+import io.aiperf.engine.record.Usage;
+
+/**
+ * Per-request metric values of one record (reference §6.2), in stored units (nanoseconds, tokens);
+ * negative or NaN means absent. Immutable.
+ */
+public record RecordMetrics(RequestRecord record, double latencyNanos, double ttftNanos, double ttstNanos,
+                            double itlNanos, double[] iclNanos, double outputTokensPerSecondPerUser, int isl,
+                            int osl, int outputTokens, int reasoningTokens) {
+
+    public boolean valid() {
+        return record.isValid();
+    }
+
+    /**
+     * @param streaming TTFT, TTST, ITL and ICL exist only for streamed responses
+     * @param serverTokens take ISL and output counts from the server's usage (reference §5.7)
+     */
+    public static RecordMetrics of(final RequestRecord r, final boolean streaming, final boolean serverTokens,
+                                   final Tokenizer tokenizer) {
+        final ResponseData d = r.response();
+        if (!r.isValid()) {
+            return new RecordMetrics(r, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, Double.NaN,
+                    r.inputTokens(), -1, -1, -1);
+        }
+        final double latency = d.lastContentNanos() - d.startPerfNanos();
+        int output;
+        int reasoning;
+        int isl;
+        if (serverTokens) {
+            final Usage u = d.usage();
+            reasoning = u == null || u.reasoningTokens() == null ? -1 : u.reasoningTokens();
+            output = u == null || u.completionTokens() == null ? -1
+                    : Math.max(0, u.completionTokens() - Math.max(reasoning, 0));
+            isl = u == null || u.promptTokens() == null ? -1 : u.promptTokens();
+        } else {
+            output = d.content() == null ? -1 : tokenizer.count(d.content());
+            reasoning = d.reasoning() == null ? -1 : tokenizer.count(d.reasoning());
+            isl = r.inputTokens();
+        }
+        if (output == 0) {
+            output = -1; // an output count of 0 is treated as absent (reference §5.7)
+        }
+        final int osl = output < 0 && reasoning < 0 ? -1 : Math.max(output, 0) + Math.max(reasoning, 0);
+        double ttft = Double.NaN;
+        double ttst = Double.NaN;
+        double itl = Double.NaN;
+        double perUser = Double.NaN;
+        double[] icl = null;
+        if (streaming) {
+            ttft = d.firstContentNanos() - d.startPerfNanos();
+            if (d.contentCount() >= 2) {
+                ttst = d.contentPerfNanos()[1] - d.contentPerfNanos()[0];
+                icl = new double[d.contentCount() - 1];
+                for (int i = 1; i < d.contentCount(); i++) {
+                    icl[i - 1] = d.contentPerfNanos()[i] - d.contentPerfNanos()[i - 1];
+                    if (icl[i - 1] < 0) {
+                        icl = null; // non-monotonic arrivals: suppressed (reference §6.2)
+                        break;
+                    }
+                }
+            }
+            if (osl >= 2) {
+                itl = (latency - ttft) / (osl - 1);
+                if (itl > 0) {
+                    perUser = 1e9 / itl;
+                }
+            }
+        }
+        return new RecordMetrics(r, latency, ttft, ttst, itl, icl, perUser, isl, osl, output, reasoning);
+    }
+}

@@ -1,0 +1,118 @@
+package io.aiperf.engine.mock;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the mock has seen, for tests and rehearsals: control-hook counters, inference count, an ordered
+ * event list, and the faults still armed. Thread-safe (one lock; the mock is never the hot path's bottleneck
+ * because events are appended in O(1)).
+ */
+public final class ControlState {
+    /** Cap on the event list so a long benchmark against the mock keeps constant memory. */
+    static final int MAX_EVENTS = 200_000;
+    private final List<String> events = new ArrayList<>();
+    private final Map<String, Integer> calls = new HashMap<>();
+    private final Map<String, List<Fault>> faults = new HashMap<>();
+    private int resetCount;
+    private int profilerStarts;
+    private int profilerStops;
+    private long inferenceRequests;
+    private boolean eventsTruncated;
+
+    synchronized void event(final String name) {
+        switch (name) {
+            case "reset" -> resetCount++;
+            case "start_profile" -> profilerStarts++;
+            case "stop_profile" -> profilerStops++;
+            case "inference" -> inferenceRequests++;
+            default -> { }
+        }
+        if (events.size() < MAX_EVENTS) {
+            events.add(name);
+        } else {
+            eventsTruncated = true;
+        }
+    }
+
+    /** Counts a call to {@code route} and returns the fault to apply to it, or null. */
+    synchronized Fault onCall(final String route) {
+        calls.merge(route, 1, Integer::sum);
+        final List<Fault> list = faults.get(route);
+        if (list == null) {
+            return null;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            final Fault f = list.get(i);
+            if (f.count() < 0) {
+                return f;
+            }
+            if (f.count() > 0) {
+                final Fault left = new Fault(f.route(), f.kind(), f.status(), f.count() - 1, f.delayMillis());
+                if (left.count() == 0) {
+                    list.remove(i);
+                } else {
+                    list.set(i, left);
+                }
+                return f;
+            }
+        }
+        return null;
+    }
+
+    public synchronized void addFault(final Fault fault) {
+        faults.computeIfAbsent(fault.route(), r -> new ArrayList<>()).add(fault);
+    }
+
+    /** Forgets counters, events and faults. */
+    public synchronized void clear() {
+        events.clear();
+        calls.clear();
+        faults.clear();
+        resetCount = 0;
+        profilerStarts = 0;
+        profilerStops = 0;
+        inferenceRequests = 0;
+        eventsTruncated = false;
+    }
+
+    public synchronized int resetCount() {
+        return resetCount;
+    }
+
+    public synchronized int profilerStarts() {
+        return profilerStarts;
+    }
+
+    public synchronized int profilerStops() {
+        return profilerStops;
+    }
+
+    public synchronized long inferenceRequests() {
+        return inferenceRequests;
+    }
+
+    public synchronized List<String> events() {
+        return List.copyOf(events);
+    }
+
+    public synchronized int calls(final String route) {
+        return calls.getOrDefault(route, 0);
+    }
+
+    /** The document served at {@code GET /admin/control-state}. */
+    synchronized Map<String, Object> snapshot() {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("reset_count", resetCount);
+        m.put("profiler_starts", profilerStarts);
+        m.put("profiler_stops", profilerStops);
+        m.put("inference_requests", inferenceRequests);
+        m.put("calls", new HashMap<>(calls));
+        m.put("events", List.copyOf(events));
+        m.put("events_truncated", eventsTruncated);
+        return m;
+    }
+}

@@ -1,0 +1,44 @@
+package io.aiperf.engine.mock;
+
+import java.util.List;
+
+/**
+ * Settings of the mock server (reference §8.1). Latencies in milliseconds.
+ *
+ * @param ttftMillis delay before the first token
+ * @param itlMillis delay between tokens
+ * @param ttftJitterCv coefficient of variation of a lognormal TTFT factor (0 = exact)
+ * @param errorRatePercent share of inference requests answered with HTTP 500
+ * @param apiKey required on inference routes when set
+ * @param faults faults armed at start
+ */
+public record MockServerConfig(String host, int port, double ttftMillis, double itlMillis, double ttftJitterCv,
+                               double itlJitterCv, double errorRatePercent, String apiKey, long randomSeed,
+                               List<Fault> faults) {
+
+    public static MockServerConfig fast() {
+        return new MockServerConfig("127.0.0.1", 0, 0, 0, 0, 0, 0, null, 0, List.of());
+    }
+
+    public MockServerConfig withLatency(final double ttft, final double itl) {
+        return new MockServerConfig(host, port, ttft, itl, ttftJitterCv, itlJitterCv, errorRatePercent, apiKey,
+                randomSeed, faults);
+    }
+
+    public MockServerConfig withApiKey(final String key) {
+        return new MockServerConfig(host, port, ttftMillis, itlMillis, ttftJitterCv, itlJitterCv, errorRatePercent,
+                key, randomSeed, faults);
+    }
+
+    public MockServerConfig withErrorRate(final double percent) {
+        return new MockServerConfig(host, port, ttftMillis, itlMillis, ttftJitterCv, itlJitterCv, percent, apiKey,
+                randomSeed, faults);
+    }
+
+    @Override
+    public String toString() {
+        return "MockServerConfig[host=" + host + ", port=" + port + ", ttftMillis=" + ttftMillis + ", itlMillis="
+                + itlMillis + ", errorRatePercent=" + errorRatePercent + ", apiKey=" + (apiKey == null ? "none" : "<redacted>")
+                + ", faults=" + faults + "]";
+    }
+}

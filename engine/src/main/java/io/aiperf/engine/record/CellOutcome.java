@@ -1,0 +1,17 @@
+package io.aiperf.engine.record;
+
+import java.util.List;
+
+/**
+ * How one cell ended, as written to {@code cell_outcome.json} (control-hooks contract, outcome section).
+ *
+ * @param status completed, failed or cancelled
+ * @param error what failed the cell, or null
+ */
+public record CellOutcome(String status, int exitCode, String artifactDir, List<HookCall> hooks,
+                          List<String> warnings, String error, long requestsSent, long valid, long errors,
+                          long inferenceRequestsBeforeFailure) {
+    public static final String COMPLETED = "completed";
+    public static final String FAILED = "failed";
+    public static final String CANCELLED = "cancelled";
+}

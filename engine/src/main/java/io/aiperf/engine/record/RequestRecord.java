@@ -1,0 +1,23 @@
+package io.aiperf.engine.record;
+
+/**
+ * One request of a phase, immutable: what was sent and what came back.
+ *
+ * @param phaseName the phase that issued it
+ * @param profiling whether the phase's records are measured
+ * @param sessionNum request index within the phase (single-turn: one session per request)
+ * @param startEpochNanos wall-clock stamp of {@code response.startPerfNanos()}
+ * @param inputTokens ISL of the prompt sent, or -1 when the endpoint has no input text
+ * @param requestedOsl the token cap sent, or null
+ * @param wasCancelled the run was stopped before this request finished
+ */
+public record RequestRecord(String phaseName, boolean profiling, int sessionNum, String xRequestId,
+                            String xCorrelationId, String conversationId, String model, long startEpochNanos,
+                            int inputTokens, Integer requestedOsl, ResponseData response, boolean wasCancelled) {
+
+    /** Valid per reference §5.6: no error, at least one content response, ordered timestamps. */
+    public boolean isValid() {
+        return response.error() == null && response.hasContent()
+                && response.firstContentNanos() >= response.startPerfNanos();
+    }
+}

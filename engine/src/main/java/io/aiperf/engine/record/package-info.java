@@ -1,0 +1,2 @@
+/** Immutable per-request records shared by the client, the metrics and the exporters. */
+package io.aiperf.engine.record;

@@ -1,0 +1,14 @@
+package io.aiperf.engine.run;
+
+import io.aiperf.engine.hooks.ControlTransport;
+import io.aiperf.engine.time.Clock;
+import io.aiperf.engine.time.Sleeper;
+import java.io.PrintStream;
+
+/**
+ * What a cell needs from outside: output streams, the clock and sleeper, the control transport, the
+ * cancellation token, and the redacted command line for the exports.
+ */
+public record CellContext(PrintStream out, PrintStream err, boolean liveProgress, Clock clock, Sleeper sleeper,
+                          ControlTransport controlTransport, CancellationToken cancellation, String cliCommand) {
+}

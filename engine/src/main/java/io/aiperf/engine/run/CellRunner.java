@@ -1,0 +1,181 @@
+package io.aiperf.engine.run;
+
+import io.aiperf.engine.client.InferenceClient;
+import io.aiperf.engine.config.BenchmarkConfig;
+import io.aiperf.engine.config.PhaseConfig;
+import io.aiperf.engine.dataset.DatasetEntry;
+import io.aiperf.engine.dataset.SyntheticDataset;
+import io.aiperf.engine.dataset.Tokenizer;
+import io.aiperf.engine.export.AtomicFiles;
+import io.aiperf.engine.export.ConsoleTable;
+import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.export.InputsJsonWriter;
+import io.aiperf.engine.export.OutcomeJsonWriter;
+import io.aiperf.engine.export.RecordsJsonlWriter;
+import io.aiperf.engine.export.Redaction;
+import io.aiperf.engine.export.RunReport;
+import io.aiperf.engine.export.SummaryCsvWriter;
+import io.aiperf.engine.export.SummaryJsonWriter;
+import io.aiperf.engine.hooks.HookException;
+import io.aiperf.engine.hooks.HookLog;
+import io.aiperf.engine.hooks.KvCacheReset;
+import io.aiperf.engine.hooks.Origins;
+import io.aiperf.engine.hooks.ProfilerSession;
+import io.aiperf.engine.hooks.ServerProfiler;
+import io.aiperf.engine.metrics.MetricsCalculator;
+import io.aiperf.engine.metrics.MetricsSummary;
+import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.HookCall;
+import io.aiperf.engine.record.RequestRecord;
+import io.aiperf.engine.time.WallClock;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * One cell end to end (design.md data flow): KV-cache reset, phases with the profiler around profiling,
+ * metrics, exports and {@code cell_outcome.json}. Failures of the hooks follow the contract's failure policy;
+ * exports are written even when the user cancels, flagged {@code was_cancelled}.
+ */
+public final class CellRunner {
+    private final BenchmarkConfig config;
+    private final Path dir;
+    private final CellContext ctx;
+    private final HookLog hookLog = new HookLog();
+
+    public CellRunner(final BenchmarkConfig config, final Path artifactDir, final CellContext ctx) {
+        this.config = config;
+        this.dir = artifactDir;
+        this.ctx = ctx;
+    }
+
+    public CellOutcome run() throws InterruptedException {
+        final WallClock wall = new WallClock(ctx.clock());
+        final long cellStart = wall.toEpochNanos(ctx.clock().nanoTime());
+        final List<DatasetEntry> entries = SyntheticDataset.generate(config.dataset(), config.randomSeed(),
+                Tokenizer.builtin());
+        final RequestSource source = new RequestSource(config, entries, Version.VALUE);
+        final List<String> origins = Origins.of(config.endpoint().urls());
+        if (config.endpoint().resetKvCache() != null) {
+            try {
+                new KvCacheReset(ctx.controlTransport(), ctx.clock(), ctx.sleeper(), hookLog)
+                        .run(origins, config.endpoint().resetKvCache());
+            } catch (HookException e) {
+                return finish(CellOutcome.FAILED, 1, "reset_kv_cache failed: " + e.getMessage(), 0, 0, 0);
+            }
+        }
+        final ProfilerSession profiler = new ProfilerSession(config.endpoint().serverProfiler() == null ? null
+                : new ServerProfiler(ctx.controlTransport(), ctx.clock(), hookLog, origins,
+                config.endpoint().serverProfiler()));
+        final long seed = config.randomSeed() == null ? System.nanoTime() : config.randomSeed();
+        final List<PhaseResult> results;
+        final PhaseOrchestrator orchestrator;
+        try (InferenceClient client = new InferenceClient(poolSize(), config.endpoint().timeoutSeconds(), ctx.clock())) {
+            orchestrator = new PhaseOrchestrator(config.phases(),
+                    phase -> new PhaseRunner(phase, source, client, ctx.clock(), wall, ctx.cancellation(),
+                            seed + phase.name().hashCode()),
+                    profiler, ctx.cancellation());
+            try (ProgressReporter progress = new ProgressReporter(ctx.err(), ctx.liveProgress(),
+                    orchestrator::startedPhases)) {
+                progress.start();
+                results = orchestrator.run();
+            } catch (HookException e) {
+                final long sent = orchestrator.startedPhases().stream()
+                        .mapToLong(p -> p instanceof PhaseRunner r ? r.issuedCount() : 0).sum();
+                return finish(CellOutcome.FAILED, 1, "server_profiler start failed: " + e.getMessage(), sent, 0, 0);
+            }
+        }
+        orchestrator.warnings().forEach(w -> ctx.err().println("warning: " + w));
+        final List<RequestRecord> profiling = new ArrayList<>();
+        final List<RequestRecord> warmup = new ArrayList<>();
+        long sent = 0;
+        boolean cancelled = ctx.cancellation().isCancelled();
+        for (final PhaseResult r : results) {
+            (r.phase().kind() == io.aiperf.engine.config.PhaseKind.PROFILING ? profiling : warmup).addAll(r.records());
+            sent += r.sent();
+            cancelled |= r.cancelled();
+        }
+        final boolean streaming = config.endpoint().streaming();
+        final boolean serverTokens = config.endpoint().useServerTokenCount();
+        final MetricsSummary profilingMetrics = MetricsCalculator.compute(profiling, streaming, serverTokens,
+                config.goodputSlos());
+        final MetricsSummary warmupMetrics = warmup.isEmpty() ? null
+                : MetricsCalculator.compute(warmup, streaming, serverTokens, config.goodputSlos());
+        final List<RunReport.Input> inputs = new ArrayList<>();
+        for (int i = 0; i < entries.size(); i++) {
+            inputs.add(new RunReport.Input(entries.get(i).conversationId(), source.body(i)));
+        }
+        final RunReport report = new RunReport(Version.VALUE, UUID.randomUUID().toString(),
+                Redaction.redactedConfig(config.effectiveTree()), ctx.cliCommand(), config.randomSeed(),
+                profilingMetrics, warmupMetrics, cancelled, inputs, cellStart,
+                wall.toEpochNanos(ctx.clock().nanoTime()), config.warnings());
+        writeExports(report, profilingMetrics, wall);
+        printSummary(report, profilingMetrics);
+        final long valid = profilingMetrics.records().stream().filter(m -> m.valid()).count();
+        final long errors = profilingMetrics.records().size() - valid;
+        return cancelled ? finish(CellOutcome.CANCELLED, 130, "cancelled by the user", sent, valid, errors)
+                : finish(CellOutcome.COMPLETED, 0, null, sent, valid, errors);
+    }
+
+    private int poolSize() {
+        int max = 1;
+        for (final PhaseConfig p : config.phases()) {
+            max = Math.max(max, p.concurrency() != null ? p.concurrency() : 1024);
+        }
+        return max;
+    }
+
+    private void writeExports(final RunReport report, final MetricsSummary metrics, final WallClock wall) {
+        final ExportNames names = ExportNames.of(config.artifacts().prefix());
+        AtomicFiles.write(dir.resolve(names.recordsJsonl()), out -> RecordsJsonlWriter.write(out, metrics.records(), wall));
+        AtomicFiles.write(dir.resolve(names.inputsJson()), InputsJsonWriter.bytes(report.inputs()));
+        AtomicFiles.write(dir.resolve(names.summaryCsv()), SummaryCsvWriter.bytes(metrics));
+        AtomicFiles.write(dir.resolve(names.summaryJson()), SummaryJsonWriter.bytes(report));
+    }
+
+    private void printSummary(final RunReport report, final MetricsSummary metrics) {
+        ctx.out().println();
+        ctx.out().print(ConsoleTable.render("AIPerf (Java) | LLM Metrics", metrics));
+        if (!metrics.errorSummary().isEmpty()) {
+            ctx.out().println("Errors:");
+            metrics.errorSummary().forEach(e -> ctx.out().println("  " + e.count() + " x "
+                    + (e.details().code() == null ? "" : e.details().code() + " ") + e.details().type() + ": "
+                    + abbreviate(e.details().message())));
+        }
+        if (report.wasCancelled()) {
+            ctx.out().println("The profile run was cancelled early. Results shown may be incomplete or inaccurate.");
+        }
+        ctx.out().println("Exports: " + dir.toAbsolutePath());
+    }
+
+    private CellOutcome finish(final String status, final int exitCode, final String error, final long sent,
+                               final long valid, final long errors) {
+        final List<String> warnings = new ArrayList<>(hookLog.warnings());
+        final CellOutcome outcome = new CellOutcome(status, exitCode, dir.toAbsolutePath().toString(),
+                hookLog.calls(), warnings, error, sent, valid, errors, 0);
+        AtomicFiles.write(dir.resolve(OutcomeJsonWriter.FILE), OutcomeJsonWriter.bytes(outcome, io.aiperf.engine.run.Version.VALUE));
+        printHooks(outcome);
+        if (error != null && exitCode == 1) {
+            ctx.err().println("error: " + error);
+        }
+        return outcome;
+    }
+
+    private void printHooks(final CellOutcome outcome) {
+        if (outcome.hooks().isEmpty()) {
+            return;
+        }
+        ctx.out().println("Control hooks:");
+        for (final HookCall c : outcome.hooks()) {
+            ctx.out().println("  " + c.hook() + " " + c.url() + ": " + c.result()
+                    + (c.statusCode() == null ? "" : " (" + c.statusCode() + ")")
+                    + (c.attempts() > 1 ? ", " + c.attempts() + " attempts" : ""));
+        }
+        outcome.warnings().forEach(w -> ctx.out().println("  warning: " + w));
+    }
+
+    private static String abbreviate(final String s) {
+        return s == null ? "" : s.length() <= 160 ? s : s.substring(0, 160) + "...";
+    }
+}

@@ -1,0 +1,304 @@
+package io.aiperf.engine.run;
+
+import io.aiperf.engine.client.InferenceClient;
+import io.aiperf.engine.config.PhaseConfig;
+import io.aiperf.engine.config.PhaseKind;
+import io.aiperf.engine.dataset.DatasetEntry;
+import io.aiperf.engine.record.RequestRecord;
+import io.aiperf.engine.record.ResponseData;
+import io.aiperf.engine.time.Clock;
+import io.aiperf.engine.time.WallClock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Runs one phase (reference §4.2-4.4). Concurrency phases are a closed loop driven from completion
+ * callbacks (no thread hand-off per request). Rate phases are an open loop on an absolute schedule: the
+ * n-th target is the previous target plus a drawn interval, computed before issuing, with at most 10 ms of
+ * catch-up so a stall re-anchors instead of bursting; concurrency, when set, is a ceiling. Sending stops at
+ * the request count, at the duration, or on cancellation; then in-flight requests get the grace period.
+ * {@link #startSending()} returns at once; {@link #awaitSendComplete()} and {@link #awaitDrain()} block.
+ */
+public final class PhaseRunner implements Phase {
+    private static final long MAX_CATCHUP_NANOS = 10_000_000L;
+    private static final double CANCEL_GRACE_SECONDS = 30.0;
+
+    private final PhaseConfig phase;
+    private final RequestSource source;
+    private final InferenceClient client;
+    private final Clock clock;
+    private final WallClock wall;
+    private final CancellationToken cancellation;
+    private final long seed;
+    private final ConcurrentLinkedQueue<RequestRecord> records = new ConcurrentLinkedQueue<>();
+    private final Map<Integer, InferenceClient.InFlight> inFlight = new ConcurrentHashMap<>();
+    private final AtomicInteger issued = new AtomicInteger();
+    private final AtomicInteger pendingIssues = new AtomicInteger();
+    private final AtomicInteger draining = new AtomicInteger();
+    private final AtomicLong completed = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
+    private final Recorder latencyMicros = new Recorder(3);
+    private final Object monitor = new Object();
+    private volatile boolean sendingStopped;
+    private volatile boolean closed;
+    private volatile long phaseStartNanos;
+    private volatile long maxLagNanos;
+    private Semaphore ceiling;
+    private Thread issuer;
+
+    public PhaseRunner(final PhaseConfig phase, final RequestSource source, final InferenceClient client,
+                       final Clock clock, final WallClock wall, final CancellationToken cancellation, final long seed) {
+        this.phase = phase;
+        this.source = source;
+        this.client = client;
+        this.clock = clock;
+        this.wall = wall;
+        this.cancellation = cancellation;
+        this.seed = seed;
+    }
+
+    @Override
+    public PhaseConfig phase() {
+        return phase;
+    }
+
+    /** Starts issuing requests and returns at once. */
+    @Override
+    public void startSending() {
+        phaseStartNanos = clock.nanoTime();
+        if (phase.type().isRate()) {
+            if (phase.concurrency() != null) {
+                ceiling = new Semaphore(phase.concurrency());
+            }
+            issuer = new Thread(this::openLoop, "issuer-" + phase.name());
+            issuer.setDaemon(true);
+            issuer.start();
+        } else {
+            pendingIssues.addAndGet(phase.concurrency());
+            drainIssues();
+        }
+    }
+
+    /** Blocks until no more requests will be issued (count reached, duration over, or cancelled). */
+    @Override
+    public void awaitSendComplete() throws InterruptedException {
+        synchronized (monitor) {
+            while (!sendingStopped) {
+                if (durationOver() || cancellation.isCancelled()) {
+                    sendingStopped = true;
+                    break;
+                }
+                monitor.wait(20);
+            }
+        }
+    }
+
+    /**
+     * Blocks until every issued request finished, or the grace period ran out (then the rest are abandoned
+     * and excluded), and returns the phase's records.
+     */
+    @Override
+    public PhaseResult awaitDrain() throws InterruptedException {
+        awaitSendComplete();
+        final double grace = cancellation.isCancelled()
+                ? Math.min(phase.effectiveGraceSeconds(), CANCEL_GRACE_SECONDS) : phase.effectiveGraceSeconds();
+        final long graceEnd = Double.isInfinite(grace) ? Long.MAX_VALUE : graceStart() + (long) (grace * 1e9);
+        synchronized (monitor) {
+            while (!inFlight.isEmpty()) {
+                final long now = clock.nanoTime();
+                if (now >= graceEnd) {
+                    break;
+                }
+                if (cancellation.isCancelled() && graceEnd == Long.MAX_VALUE) {
+                    break;
+                }
+                monitor.wait(Math.max(1, Math.min(100, (graceEnd - now) / 1_000_000L)));
+            }
+            closed = true;
+        }
+        final long abandoned = inFlight.size();
+        inFlight.values().forEach(InferenceClient.InFlight::cancel);
+        inFlight.clear();
+        if (issuer != null) {
+            issuer.join(1000);
+        }
+        final List<RequestRecord> out = new ArrayList<>(records);
+        return new PhaseResult(phase, out, issued.get(), abandoned, cancellation.isCancelled(), maxLagNanos);
+    }
+
+    private long graceStart() {
+        if (cancellation.isCancelled()) {
+            return clock.nanoTime();
+        }
+        return phase.durationSeconds() != null ? phaseStartNanos + (long) (phase.durationSeconds() * 1e9)
+                : clock.nanoTime();
+    }
+
+    public long issuedCount() {
+        return issued.get();
+    }
+
+    public long completedCount() {
+        return completed.get();
+    }
+
+    public long errorCount() {
+        return errors.get();
+    }
+
+    public int inFlightCount() {
+        return inFlight.size();
+    }
+
+    public long startNanos() {
+        return phaseStartNanos;
+    }
+
+    /** Latency of requests completed since the last call, in microseconds (live view only). */
+    public org.HdrHistogram.Histogram intervalLatencyMicros() {
+        return latencyMicros.getIntervalHistogram();
+    }
+
+    private boolean durationOver() {
+        return phase.durationSeconds() != null
+                && clock.nanoTime() - phaseStartNanos >= (long) (phase.durationSeconds() * 1e9);
+    }
+
+    /** Claims the next request index, or -1 when sending has stopped. */
+    private int claim() {
+        if (sendingStopped) {
+            return -1;
+        }
+        if (cancellation.isCancelled() || durationOver()) {
+            stopSending();
+            return -1;
+        }
+        final int index = issued.getAndIncrement();
+        if (phase.requests() != null && index >= phase.requests()) {
+            issued.decrementAndGet();
+            stopSending();
+            return -1;
+        }
+        if (phase.requests() != null && index == phase.requests() - 1) {
+            stopSending();
+        }
+        return index;
+    }
+
+    private void stopSending() {
+        synchronized (monitor) {
+            sendingStopped = true;
+            monitor.notifyAll();
+        }
+    }
+
+    /** Closed-loop trampoline: completions add credits; one thread at a time turns credits into sends. */
+    private void drainIssues() {
+        if (draining.getAndIncrement() != 0) {
+            return;
+        }
+        do {
+            while (pendingIssues.get() > 0) {
+                pendingIssues.decrementAndGet();
+                final int index = claim();
+                if (index < 0) {
+                    pendingIssues.set(0);
+                    break;
+                }
+                send(index);
+            }
+        } while (draining.decrementAndGet() != 0);
+    }
+
+    private void openLoop() {
+        final ArrivalIntervals intervals = new ArrivalIntervals(phase.type(), phase.rate(),
+                phase.smoothness() == null ? 1.0 : phase.smoothness(), seed);
+        long target = phaseStartNanos;
+        while (!sendingStopped) {
+            target += (long) intervals.nextNanos();
+            long now = clock.nanoTime();
+            if (target < now - MAX_CATCHUP_NANOS) {
+                target = now;
+            }
+            while ((now = clock.nanoTime()) < target) {
+                if (cancellation.isCancelled() || durationOver()) {
+                    stopSending();
+                    return;
+                }
+                LockSupport.parkNanos(Math.min(target - now, 50_000_000L));
+            }
+            if (ceiling != null) {
+                try {
+                    while (!ceiling.tryAcquire(20, TimeUnit.MILLISECONDS)) {
+                        if (cancellation.isCancelled() || durationOver()) {
+                            stopSending();
+                            return;
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            final int index = claim();
+            if (index < 0) {
+                if (ceiling != null) {
+                    ceiling.release();
+                }
+                return;
+            }
+            final long lag = clock.nanoTime() - target;
+            if (lag > maxLagNanos) {
+                maxLagNanos = lag;
+            }
+            send(index);
+        }
+    }
+
+    private void send(final int index) {
+        final DatasetEntry entry = source.entry(index);
+        final String requestId = InferenceClient.fastUuid();
+        final String correlationId = InferenceClient.fastUuid();
+        final String model = source.model(index);
+        final InferenceClient.InFlight handle = new InferenceClient.InFlight();
+        inFlight.put(index, handle); // before sending: the completion may run before send() returns
+        client.send(source.request(index), requestId, correlationId, handle,
+                response -> complete(index, entry, requestId, correlationId, model, response));
+    }
+
+    private void complete(final int index, final DatasetEntry entry, final String requestId,
+                          final String correlationId, final String model, final ResponseData response) {
+        final boolean wasOpen = inFlight.remove(index) != null;
+        if (!closed && wasOpen) {
+            records.add(new RequestRecord(phase.name(), phase.kind() == PhaseKind.PROFILING, index, requestId,
+                    correlationId, entry.conversationId(), model, wall.toEpochNanos(response.startPerfNanos()),
+                    entry.inputTokens(), entry.outputTokens(), response, false));
+            completed.incrementAndGet();
+            if (response.error() != null) {
+                errors.incrementAndGet();
+            } else if (response.hasContent()) {
+                latencyMicros.recordValue(Math.max(0, (response.lastContentNanos() - response.startPerfNanos()) / 1000));
+            }
+        }
+        if (ceiling != null) {
+            ceiling.release();
+        } else if (!phase.type().isRate()) {
+            pendingIssues.incrementAndGet();
+            drainIssues();
+        }
+        if (inFlight.isEmpty() && sendingStopped) {
+            synchronized (monitor) {
+                monitor.notifyAll();
+            }
+        }
+    }
+}

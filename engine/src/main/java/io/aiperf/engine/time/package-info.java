@@ -1,0 +1,2 @@
+/** Monotonic clock, sleeper and wall-clock mapping: the only sources of time in the engine. */
+package io.aiperf.engine.time;
