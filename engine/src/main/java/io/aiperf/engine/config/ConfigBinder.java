@@ -73,6 +73,8 @@ public final class ConfigBinder {
         if (models.isEmpty() || models.stream().anyMatch(String::isBlank)) {
             throw b.error("models", "at least one model name is required (-m/--model)");
         }
+        final ArrayNode modelNode = b.node().putArray("models");
+        models.forEach(modelNode::add);
         final EndpointConfig endpoint = endpoint(b.section("endpoint"));
         final DatasetConfig dataset = dataset(b.section("dataset"));
         final List<PhaseConfig> phases = phases(b);

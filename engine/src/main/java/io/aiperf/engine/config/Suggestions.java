@@ -18,7 +18,7 @@ public final class Suggestions {
                 best = c;
             }
         }
-        final int limit = Math.max(2, given.length() / 3);
+        final int limit = Math.max(2, Math.max(given.length(), best == null ? 0 : best.length()) / 2);
         return best != null && bestDistance <= limit ? " (did you mean '" + best + "'?)" : "";
     }
 

@@ -22,6 +22,16 @@ public final class ControlState {
     private int profilerStops;
     private long inferenceRequests;
     private boolean eventsTruncated;
+    private int authorizedAdminCalls;
+
+    /** An admin call carried the inference credential (control POSTs must, reference §1.9). */
+    synchronized void authorizedAdminCall() {
+        authorizedAdminCalls++;
+    }
+
+    public synchronized int authorizedAdminCalls() {
+        return authorizedAdminCalls;
+    }
 
     synchronized void event(final String name) {
         switch (name) {
@@ -77,6 +87,7 @@ public final class ControlState {
         profilerStops = 0;
         inferenceRequests = 0;
         eventsTruncated = false;
+        authorizedAdminCalls = 0;
     }
 
     public synchronized int resetCount() {
@@ -110,6 +121,7 @@ public final class ControlState {
         m.put("profiler_starts", profilerStarts);
         m.put("profiler_stops", profilerStops);
         m.put("inference_requests", inferenceRequests);
+        m.put("authorized_admin_calls", authorizedAdminCalls);
         m.put("calls", new HashMap<>(calls));
         m.put("events", List.copyOf(events));
         m.put("events_truncated", eventsTruncated);

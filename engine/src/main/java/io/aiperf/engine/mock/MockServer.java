@@ -142,6 +142,9 @@ public final class MockServer implements AutoCloseable {
             send(ex, 405, "{\"error\":\"Method Not Allowed\"}");
             return;
         }
+        if (config.apiKey() != null && authorized(ex)) {
+            state.authorizedAdminCall();
+        }
         state.event(event);
         send(ex, 200, "{\"success\":true}");
     }

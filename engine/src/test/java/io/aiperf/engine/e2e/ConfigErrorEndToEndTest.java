@@ -1,0 +1,93 @@
+package io.aiperf.engine.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad input: one clear error naming the field, exit 2, no artifact directory, no traffic. */
+class ConfigErrorEndToEndTest {
+    static MockServer mock;
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void start() throws Exception {
+        mock = MockServer.start(MockServerConfig.fast());
+    }
+
+    @AfterAll
+    static void stop() {
+        mock.close();
+    }
+
+    static Stream<Arguments> cases() {
+        return Stream.of(
+                Arguments.of("malformed YAML", "benchmark:\n  model: [a, b\n", List.of(), "malformed YAML"),
+                Arguments.of("unknown key", "benchmark:\n  model: m\n  endpoint:\n    strem: true\n", List.of(),
+                        "benchmark.endpoint.strem: Extra inputs are not permitted (did you mean 'streaming'?)"),
+                Arguments.of("bad URL", null, List.of("--url", "ftp://host:1"), "--url (benchmark.endpoint.urls): invalid URL"),
+                Arguments.of("concurrency 0", null, List.of("--concurrency", "0"),
+                        "--concurrency (benchmark.phases.profiling.concurrency): Input should be greater than or equal to 1"),
+                Arguments.of("warmup count 0", null, List.of("--warmup-request-count", "0"),
+                        "--warmup-request-count (benchmark.phases.warmup.requests): Input should be greater than 0"),
+                Arguments.of("hook absolute path", null, List.of("--reset-kv-cache-path", "http://evil/x"),
+                        "must be a relative path starting with '/'"),
+                Arguments.of("hook timeout 0", "benchmark:\n  model: m\n  endpoint:\n    reset_kv_cache:\n      timeout_seconds: 0\n",
+                        List.of(), "benchmark.endpoint.reset_kv_cache.timeout_seconds: Input should be greater than 0"),
+                Arguments.of("hook retry -1", "benchmark:\n  model: m\n  endpoint:\n    reset_kv_cache:\n      max_retry_seconds: -1\n",
+                        List.of(), "benchmark.endpoint.reset_kv_cache.max_retry_seconds: Input should be greater than or equal to 0"),
+                Arguments.of("hook unknown key", "benchmark:\n  model: m\n  endpoint:\n    reset_kv_cache:\n      paht: /x\n",
+                        List.of(), "benchmark.endpoint.reset_kv_cache.paht: Extra inputs are not permitted (did you mean 'path'?)"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void rejectsBeforeAnyTraffic(final String name, final String yaml, final List<String> flags, final String message)
+            throws Exception {
+        final long before = mock.controlState().inferenceRequests() + mock.controlState().resetCount();
+        final Path dir = tmp.resolve("out");
+        final List<String> args = new ArrayList<>(List.of("profile", "-m", "m", "--artifact-dir", dir.toString(),
+                "--request-count", "3", "--reset-kv-cache"));
+        if (!flags.contains("--url")) {
+            args.addAll(List.of("--url", mock.url()));
+        }
+        if (yaml != null) {
+            final Path f = tmp.resolve("c.yaml");
+            Files.writeString(f, yaml);
+            args.addAll(List.of("-f", f.toString()));
+        }
+        args.addAll(flags);
+        final Runs.Result r = Runs.aiperf(args.toArray(new String[0]));
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains(message);
+        assertThat(r.err().lines().filter(l -> l.startsWith("error:")).count()).isEqualTo(1);
+        assertThat(dir).doesNotExist();
+        assertThat(mock.controlState().inferenceRequests() + mock.controlState().resetCount()).isEqualTo(before);
+    }
+
+    @ParameterizedTest(name = "config validate: {0}")
+    @MethodSource("cases")
+    void configValidateReportsTheSameYamlErrors(final String name, final String yaml, final List<String> flags,
+                                                final String message) throws Exception {
+        if (yaml == null) {
+            return; // CLI-only cases have no file to validate
+        }
+        final Path f = tmp.resolve("v.yaml");
+        Files.writeString(f, yaml);
+        final Runs.Result r = Runs.aiperf("config", "validate", "-f", f.toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains(message);
+    }
+}

@@ -1,0 +1,69 @@
+package io.aiperf.engine.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.aiperf.engine.cli.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Runs the real CLI in-process, capturing what it prints, and reads what it wrote. */
+final class Runs {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    record Result(int exitCode, String out, String err) {
+        String all() {
+            return out + err;
+        }
+    }
+
+    private Runs() {
+    }
+
+    static synchronized Result aiperf(final String... args) {
+        final PrintStream oldOut = System.out;
+        final PrintStream oldErr = System.err;
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            final int code = Main.run(args);
+            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+            oldOut.print(out.toString(StandardCharsets.UTF_8));
+            oldErr.print(err.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    static JsonNode json(final Path file) throws IOException {
+        return JSON.readTree(file.toFile());
+    }
+
+    static List<JsonNode> jsonl(final Path file) throws IOException {
+        final List<JsonNode> out = new ArrayList<>();
+        for (final String line : Files.readAllLines(file)) {
+            out.add(JSON.readTree(line));
+        }
+        return out;
+    }
+
+    /** Every file under {@code dir} as text, for secret scans. */
+    static String allText(final Path dir) throws IOException {
+        final StringBuilder sb = new StringBuilder();
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (final Path p : files.filter(Files::isRegularFile).toList()) {
+                sb.append(Files.readString(p));
+            }
+        }
+        return sb.toString();
+    }
+}
