@@ -10,16 +10,25 @@ public final class Suggestions {
     /** The closest candidate within a small edit distance, as " (did you mean 'x'?)", or "". */
     public static String didYouMean(final String given, final Collection<String> candidates) {
         String best = null;
-        int bestDistance = Integer.MAX_VALUE;
+        int bestScore = Integer.MAX_VALUE;
+        final String g = given.toLowerCase();
         for (final String c : candidates) {
-            final int d = distance(given.toLowerCase(), c.toLowerCase());
-            if (d < bestDistance) {
-                bestDistance = d;
+            // Edit distance, discounted by a shared prefix: typos keep the start of a word.
+            final int score = distance(g, c.toLowerCase()) - commonPrefix(g, c.toLowerCase());
+            if (score < bestScore) {
+                bestScore = score;
                 best = c;
             }
         }
-        final int limit = Math.max(2, Math.max(given.length(), best == null ? 0 : best.length()) / 2);
-        return best != null && bestDistance <= limit ? " (did you mean '" + best + "'?)" : "";
+        return best != null && bestScore <= Math.max(1, given.length() / 3) ? " (did you mean '" + best + "'?)" : "";
+    }
+
+    private static int commonPrefix(final String a, final String b) {
+        int i = 0;
+        while (i < a.length() && i < b.length() && a.charAt(i) == b.charAt(i)) {
+            i++;
+        }
+        return i;
     }
 
     static int distance(final String a, final String b) {

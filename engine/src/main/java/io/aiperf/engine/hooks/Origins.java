@@ -22,9 +22,10 @@ public final class Origins {
         return new ArrayList<>(seen);
     }
 
+    /** {@code scheme://host:port}; userinfo is dropped (the HTTP client refuses it in request URIs). */
     static String origin(final String url) {
         final URI uri = URI.create(url.contains("://") ? url : "http://" + url);
-        return uri.getScheme() + "://" + uri.getRawAuthority();
+        return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() >= 0 ? ":" + uri.getPort() : "");
     }
 
     /** Origin without a trailing slash, plus the hook path. */
