@@ -26,7 +26,7 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
 
     private final Clock clock;
     private final boolean streaming;
-    private final long startPerfNanos;
+    private long startPerfNanos;
     private final ChunkParser.Chunk chunk = new ChunkParser.Chunk();
     private final SseFramer framer = new SseFramer(this::onEvent);
     private long ackNanos = -1;
@@ -45,6 +45,14 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         this.clock = clock;
         this.streaming = streaming;
         this.startPerfNanos = startPerfNanos;
+    }
+
+    /**
+     * Stamps the moment the request head is handed to the connection, which is what latencies are measured
+     * from; the earlier stamp taken when the request was issued stays as the fallback.
+     */
+    void markSent(final long nanos) {
+        startPerfNanos = nanos;
     }
 
     /** Whether any byte of a response arrived (decides whether a reuse failure may be retried). */

@@ -1,67 +1,59 @@
 package io.aiperf.engine.mock;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * An OpenAI-compatible mock inference server with AIPerf's latency model (reference §8) and the admin routes
- * of the control-hooks contract. Tokens are sent at absolute deadlines (start + TTFT + i x ITL), so the
- * latency it shows does not drift with scheduling noise. Runs on the JDK's HTTP server with one thread per
- * in-flight request (streams sleep between tokens). Thread-safe; start with {@link #start}, stop with
+ * of the control-hooks contract. Every response is planned when the request arrives: streamed tokens are
+ * written at absolute deadlines (arrival + TTFT + i x ITL), so the latency it shows does not drift with load.
+ * Runs on {@link MiniHttpServer}'s non-blocking loops. Thread-safe; start with {@link #start}, stop with
  * {@link #close}.
  */
 public final class MockServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int EMBEDDING_DIM = 768;
+    private static final String JSON_TYPE = "application/json";
 
     private final MockServerConfig config;
     private final ControlState state = new ControlState();
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private final MiniHttpServer server;
     private final SplittableRandom seedSource;
     private final AtomicInteger ids = new AtomicInteger();
 
     private MockServer(final MockServerConfig config) throws IOException {
         this.config = config;
         this.seedSource = new SplittableRandom(config.randomSeed());
-        // Without TCP_NODELAY small SSE writes wait for delayed ACKs and TTFT gains tens of milliseconds.
-        System.setProperty("sun.net.httpserver.nodelay", "true");
-        this.server = HttpServer.create(new InetSocketAddress(config.host(), config.port()), 4096);
-        final AtomicInteger threads = new AtomicInteger();
-        this.executor = Executors.newCachedThreadPool(r -> {
-            final Thread t = new Thread(r, "mock-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(executor);
-        server.createContext("/", this::handle);
         config.faults().forEach(state::addFault);
+        this.server = new MiniHttpServer(config.host(), config.port(),
+                loopThreads(config), this::handle);
+    }
+
+    /**
+     * One loop when latencies are modelled (fewer threads keep deadlines sharp on small machines), up to two
+     * in zero-latency mode, where throughput matters.
+     */
+    private static int loopThreads(final MockServerConfig config) {
+        final boolean modelled = config.ttftMillis() > 0 || config.itlMillis() > 0;
+        return modelled ? 1 : Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors() / 2 + 1));
     }
 
     public static MockServer start(final MockServerConfig config) throws IOException {
-        final MockServer s = new MockServer(config);
-        s.server.start();
-        return s;
+        return new MockServer(config);
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
     public String url() {
@@ -74,192 +66,175 @@ public final class MockServer implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
-        try {
-            executor.awaitTermination(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        server.close();
     }
 
-    /** Thrown to make the JDK server drop the connection without a (complete) response. */
-    private static final class DropConnection extends RuntimeException {
-        DropConnection() {
-            super("mock: dropping connection", null, false, false);
-        }
-    }
-
-    private void handle(final HttpExchange ex) throws IOException {
-        final long arrival = System.nanoTime(); // latency is modelled from the moment the request is handed to us
-        final String path = ex.getRequestURI().getPath();
-        final String method = ex.getRequestMethod();
-        final byte[] body;
-        try (InputStream in = ex.getRequestBody()) {
-            body = in.readAllBytes();
-        }
+    private MiniHttpServer.Response handle(final MiniHttpServer.Request req) {
+        final String path = req.path();
         final Fault fault = state.onCall(path);
+        final long start = fault != null && fault.kind() == Fault.Kind.DELAY
+                ? req.arrivalNanos() + fault.delayMillis() * 1_000_000L : req.arrivalNanos();
         if (fault != null) {
             switch (fault.kind()) {
                 case STATUS -> {
-                    send(ex, fault.status(), "{\"error\":\"injected fault\"}");
-                    return;
+                    return json(start, fault.status(), "{\"error\":\"injected fault\"}", null);
                 }
-                case CLOSE -> throw new DropConnection();
-                case DELAY -> sleepMillis(fault.delayMillis());
+                case CLOSE -> {
+                    return new MiniHttpServer.Response(List.of(new MiniHttpServer.Step(start, null, true)), true, null);
+                }
                 default -> { }
             }
         }
-        switch (path) {
-            case "/v1/chat/completions", "/v1/completions", "/v1/embeddings" -> {
-                if (!method.equals("POST")) {
-                    send(ex, 405, "{\"error\":\"Method Not Allowed\"}");
-                } else if (!authorized(ex)) {
-                    send(ex, 401, "{\"error\": \"Unauthorized\"}");
-                } else {
-                    inference(ex, path, body, fault, arrival);
-                }
-            }
-            case "/reset_prefix_cache", "/flush_cache" -> admin(ex, method, "reset");
-            case "/start_profile" -> admin(ex, method, "start_profile");
-            case "/stop_profile" -> admin(ex, method, "stop_profile");
-            case "/admin/control-state" -> send(ex, 200, JSON.writeValueAsString(state.snapshot()));
-            case "/admin/faults" -> adminFault(ex, body);
-            case "/admin/clear" -> {
-                state.clear();
-                send(ex, 200, "{\"cleared\":true}");
-            }
-            case "/v1/models" -> send(ex, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"mock-model\",\"object\":\"model\"}]}");
-            case "/health" -> send(ex, 200, JSON.writeValueAsString(Map.of("status", "healthy",
-                    "ttft_ms", config.ttftMillis(), "itl_ms", config.itlMillis(),
-                    "auth", config.apiKey() != null)));
-            default -> send(ex, 404, "{\"error\":\"Not Found\"}");
-        }
-    }
-
-    private void admin(final HttpExchange ex, final String method, final String event) throws IOException {
-        if (!method.equals("POST")) {
-            send(ex, 405, "{\"error\":\"Method Not Allowed\"}");
-            return;
-        }
-        if (config.apiKey() != null && authorized(ex)) {
-            state.authorizedAdminCall();
-        }
-        state.event(event);
-        send(ex, 200, "{\"success\":true}");
-    }
-
-    private void adminFault(final HttpExchange ex, final byte[] body) throws IOException {
         try {
-            final JsonNode spec = JSON.readTree(body);
-            state.addFault(Fault.parse(spec.path("fault").asText()));
-            send(ex, 200, "{\"armed\":true}");
-        } catch (IOException | IllegalArgumentException e) {
-            send(ex, 400, JSON.writeValueAsString(Map.of("error", String.valueOf(e.getMessage()))));
+            return switch (path) {
+                case "/v1/chat/completions", "/v1/completions", "/v1/embeddings" -> {
+                    if (!req.method().equals("POST")) {
+                        yield json(start, 405, "{\"error\":\"Method Not Allowed\"}", null);
+                    }
+                    if (!authorized(req)) {
+                        yield json(start, 401, "{\"error\": \"Unauthorized\"}", null);
+                    }
+                    yield inference(req, path, fault, start);
+                }
+                case "/reset_prefix_cache", "/flush_cache" -> admin(req, "reset", start);
+                case "/start_profile" -> admin(req, "start_profile", start);
+                case "/stop_profile" -> admin(req, "stop_profile", start);
+                case "/admin/control-state" -> json(start, 200, JSON.writeValueAsString(state.snapshot()), null);
+                case "/admin/faults" -> adminFault(req, start);
+                case "/admin/clear" -> {
+                    state.clear();
+                    yield json(start, 200, "{\"cleared\":true}", null);
+                }
+                case "/v1/models" -> json(start, 200,
+                        "{\"object\":\"list\",\"data\":[{\"id\":\"mock-model\",\"object\":\"model\"}]}", null);
+                case "/health" -> json(start, 200, JSON.writeValueAsString(Map.of("status", "healthy",
+                        "ttft_ms", config.ttftMillis(), "itl_ms", config.itlMillis(),
+                        "auth", config.apiKey() != null)), null);
+                default -> json(start, 404, "{\"error\":\"Not Found\"}", null);
+            };
+        } catch (JsonProcessingException e) {
+            return json(start, 500, "{\"error\":\"mock serialization failed\"}", null);
         }
     }
 
-    private boolean authorized(final HttpExchange ex) {
+    private MiniHttpServer.Response admin(final MiniHttpServer.Request req, final String event, final long at) {
+        if (!req.method().equals("POST")) {
+            return json(at, 405, "{\"error\":\"Method Not Allowed\"}", null);
+        }
+        return json(at, 200, "{\"success\":true}", () -> {
+            if (config.apiKey() != null && authorized(req)) {
+                state.authorizedAdminCall();
+            }
+            state.event(event);
+        });
+    }
+
+    private MiniHttpServer.Response adminFault(final MiniHttpServer.Request req, final long at) throws JsonProcessingException {
+        try {
+            final JsonNode spec = JSON.readTree(req.body());
+            state.addFault(Fault.parse(spec.path("fault").asText()));
+            return json(at, 200, "{\"armed\":true}", null);
+        } catch (IOException | IllegalArgumentException e) {
+            return json(at, 400, JSON.writeValueAsString(Map.of("error", String.valueOf(e.getMessage()))), null);
+        }
+    }
+
+    private boolean authorized(final MiniHttpServer.Request req) {
         if (config.apiKey() == null) {
             return true;
         }
-        final String given = ex.getRequestHeaders().getFirst("Authorization");
+        final String given = req.headers().get("authorization");
         return given != null && (given.equals(config.apiKey()) || given.equals("Bearer " + config.apiKey()));
     }
 
-    private void inference(final HttpExchange ex, final String path, final byte[] body, final Fault fault,
-                           final long arrival) throws IOException {
+    private MiniHttpServer.Response inference(final MiniHttpServer.Request http, final String path, final Fault fault,
+                                              final long arrival) throws JsonProcessingException {
+        final Runnable counted = () -> state.event("inference");
         final JsonNode req;
         try {
-            req = JSON.readTree(body);
+            req = JSON.readTree(http.body());
         } catch (IOException e) {
-            send(ex, 400, "{\"error\":\"invalid JSON body\"}");
-            return;
+            return json(arrival, 400, "{\"error\":\"invalid JSON body\"}", counted);
         }
         final SplittableRandom random;
         synchronized (seedSource) {
             random = seedSource.split();
         }
         if (config.errorRatePercent() > 0 && random.nextDouble() * 100 < config.errorRatePercent()) {
-            send(ex, 500, "{\"error\":{\"message\":\"mock: injected error\",\"type\":\"server_error\"}}");
-            state.event("inference");
-            return;
+            return json(arrival, 500, "{\"error\":{\"message\":\"mock: injected error\",\"type\":\"server_error\"}}", counted);
         }
+        final boolean stream = req.path("stream").asBoolean(false);
         if (fault != null && fault.kind() == Fault.Kind.GARBAGE) {
-            final boolean stream = req.path("stream").asBoolean(false);
-            ex.getResponseHeaders().set("Content-Type", stream ? "text/event-stream" : "application/json");
-            send(ex, 200, stream ? "data: {not json\n\ndata: [DONE]\n\n" : "<html>garbage</html>");
-            state.event("inference");
-            return;
+            final String body = stream ? "data: {not json\n\ndata: [DONE]\n\n" : "<html>garbage</html>";
+            final byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            return once(arrival, MiniHttpServer.head(200, stream ? "text/event-stream" : JSON_TYPE, bytes.length, false),
+                    bytes, counted);
         }
         final String model = req.path("model").asText("mock-model");
         if (path.equals("/v1/embeddings")) {
-            embeddings(ex, req, model, arrival);
-            state.event("inference");
-            return;
+            return embeddings(req, model, arrival, counted);
         }
         final boolean chat = path.equals("/v1/chat/completions");
-        final String prompt = chat ? req.path("messages").path(req.path("messages").size() - 1).path("content").asText("")
+        final JsonNode messages = req.path("messages");
+        final String prompt = chat ? messages.path(messages.size() - 1).path("content").asText("")
                 : req.path("prompt").asText("");
         final int tokens = replyLength(req, prompt);
         final int seed = prompt.hashCode();
-        final double ttftFactor = jitter(random, config.ttftJitterCv());
-        final long firstTokenAt = arrival + (long) (config.ttftMillis() * ttftFactor * 1_000_000L);
-        final long itlNanos = (long) (config.itlMillis() * 1_000_000L);
+        final long firstTokenAt = arrival + (long) (config.ttftMillis() * jitter(random, config.ttftJitterCv()) * 1e6);
+        final long itlNanos = (long) (config.itlMillis() * 1e6);
         final String id = (chat ? "chatcmpl-" : "cmpl-") + ids.incrementAndGet();
         final int promptTokens = Math.max(1, prompt.length() / 4);
-        if (req.path("stream").asBoolean(false)) {
+        if (stream) {
             final boolean usage = req.path("stream_options").path("include_usage").asBoolean(false);
-            stream(ex, chat, id, model, tokens, seed, firstTokenAt, itlNanos, random, usage, promptTokens,
-                    fault != null && fault.kind() == Fault.Kind.TRUNCATE);
-        } else {
-            sleepUntil(firstTokenAt + itlNanos * tokens);
-            final StringBuilder text = new StringBuilder();
-            for (int i = 0; i < tokens; i++) {
-                text.append(ReplyWords.token(seed, i));
-            }
-            final ObjectNode resp = JSON.createObjectNode();
-            resp.put("id", id).put("object", chat ? "chat.completion" : "text_completion").put("model", model);
-            final ObjectNode choice = resp.putArray("choices").addObject().put("index", 0);
-            if (chat) {
-                choice.putObject("message").put("role", "assistant").put("content", text.toString());
-            } else {
-                choice.put("text", text.toString());
-            }
-            choice.put("finish_reason", "length");
-            usage(resp.putObject("usage"), promptTokens, tokens);
-            send(ex, 200, JSON.writeValueAsString(resp));
+            return stream(chat, id, model, tokens, seed, arrival, firstTokenAt, itlNanos, random, usage, promptTokens,
+                    fault != null && fault.kind() == Fault.Kind.TRUNCATE, counted);
         }
-        state.event("inference");
+        final StringBuilder text = new StringBuilder();
+        for (int i = 0; i < tokens; i++) {
+            text.append(ReplyWords.token(seed, i));
+        }
+        final ObjectNode resp = JSON.createObjectNode();
+        resp.put("id", id).put("object", chat ? "chat.completion" : "text_completion").put("model", model);
+        final ObjectNode choice = resp.putArray("choices").addObject().put("index", 0);
+        if (chat) {
+            choice.putObject("message").put("role", "assistant").put("content", text.toString());
+        } else {
+            choice.put("text", text.toString());
+        }
+        choice.put("finish_reason", "length");
+        usage(resp.putObject("usage"), promptTokens, tokens);
+        return json(firstTokenAt + itlNanos * tokens, 200, JSON.writeValueAsString(resp), counted);
     }
 
-    private void stream(final HttpExchange ex, final boolean chat, final String id, final String model,
-                        final int tokens, final int seed, final long firstTokenAt, final long itlNanos,
-                        final SplittableRandom random, final boolean includeUsage, final int promptTokens,
-                        final boolean truncate) throws IOException {
-        ex.getResponseHeaders().set("Content-Type", "text/event-stream");
-        ex.getResponseHeaders().set("Cache-Control", "no-cache");
-        ex.sendResponseHeaders(200, 0);
-        final OutputStream out = ex.getResponseBody();
-        final String prefix = "data: {\"id\":\"" + id + "\",\"object\":\"" + (chat ? "chat.completion.chunk" : "text_completion")
-                + "\",\"model\":" + JSON.writeValueAsString(model) + ",\"choices\":[{\"index\":0,";
+    private MiniHttpServer.Response stream(final boolean chat, final String id, final String model, final int tokens,
+                                           final int seed, final long arrival, final long firstTokenAt,
+                                           final long itlNanos, final SplittableRandom random,
+                                           final boolean includeUsage, final int promptTokens, final boolean truncate,
+                                           final Runnable onDone) throws JsonProcessingException {
+        final List<MiniHttpServer.Step> steps = new ArrayList<>(tokens + 3);
+        final byte[] head = MiniHttpServer.head(200, "text/event-stream", -1, false);
+        // The arrival stamp (monotonic ns) lets a client on the same host measure its own send latency.
+        final byte[] stamped = new String(head, StandardCharsets.ISO_8859_1)
+                .replace("\r\n\r\n", "\r\nX-Mock-Arrival-Ns: " + arrival + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        steps.add(new MiniHttpServer.Step(arrival, stamped, false));
+        final String prefix = "data: {\"id\":\"" + id + "\",\"object\":\""
+                + (chat ? "chat.completion.chunk" : "text_completion") + "\",\"model\":"
+                + JSON.writeValueAsString(model) + ",\"choices\":[{\"index\":0,";
         long due = firstTokenAt;
         for (int i = 0; i < tokens; i++) {
             if (i > 0) {
                 due += (long) (itlNanos * jitter(random, config.itlJitterCv()));
             }
-            sleepUntil(due);
             if (truncate && i == tokens / 2) {
-                out.flush();
-                throw new DropConnection();
+                steps.add(new MiniHttpServer.Step(due, null, true));
+                return new MiniHttpServer.Response(steps, true, onDone);
             }
             final String word = ReplyWords.token(seed, i);
             final String event = chat
                     ? prefix + "\"delta\":{" + (i == 0 ? "\"role\":\"assistant\"," : "") + "\"content\":\"" + word
                     + "\"},\"finish_reason\":null}]}\n\n"
                     : prefix + "\"text\":\"" + word + "\",\"finish_reason\":null}]}\n\n";
-            out.write(event.getBytes(StandardCharsets.UTF_8));
-            out.flush();
+            steps.add(new MiniHttpServer.Step(due, MiniHttpServer.chunk(event.getBytes(StandardCharsets.UTF_8)), false));
         }
         final StringBuilder tail = new StringBuilder();
         tail.append(prefix).append(chat ? "\"delta\":{}," : "\"text\":\"\",").append("\"finish_reason\":\"length\"}]}\n\n");
@@ -270,17 +245,19 @@ public final class MockServer implements AutoCloseable {
             tail.append("data: ").append(JSON.writeValueAsString(u)).append("\n\n");
         }
         tail.append("data: [DONE]\n\n");
-        out.write(tail.toString().getBytes(StandardCharsets.UTF_8));
-        out.close();
+        final byte[] tailChunk = MiniHttpServer.chunk(tail.toString().getBytes(StandardCharsets.UTF_8));
+        final byte[] end = new byte[tailChunk.length + MiniHttpServer.LAST_CHUNK.length];
+        System.arraycopy(tailChunk, 0, end, 0, tailChunk.length);
+        System.arraycopy(MiniHttpServer.LAST_CHUNK, 0, end, tailChunk.length, MiniHttpServer.LAST_CHUNK.length);
+        steps.add(new MiniHttpServer.Step(due, end, false));
+        return new MiniHttpServer.Response(steps, false, onDone);
     }
 
-    private void embeddings(final HttpExchange ex, final JsonNode req, final String model, final long arrival)
-            throws IOException {
+    private MiniHttpServer.Response embeddings(final JsonNode req, final String model, final long arrival,
+                                               final Runnable onDone) throws JsonProcessingException {
         final JsonNode input = req.path("input");
         final int n = input.isArray() ? input.size() : 1;
-        if (config.ttftMillis() > 0) {
-            sleepUntil(arrival + (long) ((10 + 2.0 * n) * 1_000_000L));
-        }
+        final long at = config.ttftMillis() > 0 ? arrival + (long) ((10 + 2.0 * n) * 1e6) : arrival;
         final ObjectNode resp = JSON.createObjectNode();
         resp.put("object", "list").put("model", model);
         final ArrayNode data = resp.putArray("data");
@@ -293,7 +270,7 @@ public final class MockServer implements AutoCloseable {
             }
         }
         usage(resp.putObject("usage"), 1, 0);
-        send(ex, 200, JSON.writeValueAsString(resp));
+        return json(at, 200, JSON.writeValueAsString(resp), onDone);
     }
 
     /** The cap from the request, else 0.8-1.2 x the prompt length (at least 16), deterministic per prompt. */
@@ -317,34 +294,20 @@ public final class MockServer implements AutoCloseable {
             return 1.0;
         }
         final double sigma2 = Math.log(1 + cv * cv);
-        final double gaussian = gaussian(random);
+        final double u1 = Math.max(random.nextDouble(), 1e-12);
+        final double gaussian = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * random.nextDouble());
         return Math.exp(-sigma2 / 2 + Math.sqrt(sigma2) * gaussian);
     }
 
-    private static double gaussian(final SplittableRandom r) {
-        final double u1 = Math.max(r.nextDouble(), 1e-12);
-        return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * r.nextDouble());
-    }
-
-    private static void sleepUntil(final long deadlineNanos) {
-        long left;
-        while ((left = deadlineNanos - System.nanoTime()) > 0) {
-            LockSupport.parkNanos(left);
-        }
-    }
-
-    private static void sleepMillis(final long millis) {
-        sleepUntil(System.nanoTime() + millis * 1_000_000L);
-    }
-
-    private static void send(final HttpExchange ex, final int status, final String body) throws IOException {
+    private static MiniHttpServer.Response json(final long at, final int status, final String body, final Runnable onDone) {
         final byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        if (!ex.getResponseHeaders().containsKey("Content-Type")) {
-            ex.getResponseHeaders().set("Content-Type", "application/json");
-        }
-        ex.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(bytes);
-        }
+        return once(at, MiniHttpServer.head(status, JSON_TYPE, bytes.length, false), bytes, onDone);
+    }
+
+    private static MiniHttpServer.Response once(final long at, final byte[] head, final byte[] body, final Runnable onDone) {
+        final byte[] all = new byte[head.length + body.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        System.arraycopy(body, 0, all, head.length, body.length);
+        return new MiniHttpServer.Response(List.of(new MiniHttpServer.Step(at, all, false)), false, onDone);
     }
 }
