@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** The {@code aiperf} command: parses, dispatches, exits with the subcommand's code. */
 @Command(name = "aiperf", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         description = "AIPerf-compatible benchmark engine for LLM inference servers (Java).",
-        subcommands = {ProfileCommand.class, ConfigCommand.class, MockServerCommand.class,
+        subcommands = {ProfileCommand.class, ConfigCommand.class, MockServerCommand.class, GateCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** Exit codes (documented in src-docs/cli.md). */

@@ -37,6 +37,12 @@ public final class ProfileCommand implements Callable<Integer> {
     @Option(names = "--mock", description = "Start the embedded mock server (TTFT 20 ms, ITL 5 ms) and benchmark it.")
     boolean mock;
 
+    @Option(names = "--gate", paramLabel = "RULES", description = "Run the regression gate with these rules after the run.")
+    Path gateRules;
+
+    @Option(names = "--baseline", paramLabel = "RUN", description = "Baseline run for --gate; repeat for the mean of several.")
+    List<Path> baselines = new java.util.ArrayList<>();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -57,6 +63,14 @@ public final class ProfileCommand implements Callable<Integer> {
                 }
                 err.println("mock server listening on " + mockServer.url());
             }
+            if (gateRules != null) {
+                try {
+                    io.aiperf.engine.gate.GateRulesLoader.load(gateRules); // rule errors stop us before any traffic
+                } catch (ConfigException e) {
+                    err.println("error: invalid configuration: --gate: " + e.getMessage());
+                    return Main.USAGE;
+                }
+            }
             final BenchmarkConfig config;
             try {
                 config = ConfigLoader.load(options.config, options.overlay(), System.getenv());
@@ -74,7 +88,11 @@ public final class ProfileCommand implements Callable<Integer> {
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {
                 final CellOutcome outcome = new CellRunner(config, dir, ctx).run();
-                return outcome.exitCode();
+                if (gateRules == null || outcome.exitCode() != Main.OK) {
+                    return outcome.exitCode();
+                }
+                // The gate reads the exports; a failing gate never removes them.
+                return GateCommand.run(gateRules, baselines, dir, dir);
             } finally {
                 interrupts.uninstall();
             }

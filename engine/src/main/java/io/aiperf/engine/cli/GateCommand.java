@@ -1,0 +1,41 @@
+package io.aiperf.engine.cli;
+
+import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.gate.GateRunner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code aiperf gate}: pass, unstable or fail a candidate run against a baseline. */
+@Command(name = "gate", mixinStandardHelpOptions = true,
+        description = "Compare a candidate run with baseline runs under regression rules; exit 0 passed, 3 unstable, 1 failed.")
+public final class GateCommand implements Callable<Integer> {
+    @Option(names = "--rules", required = true, paramLabel = "FILE", description = "The rules YAML file.")
+    Path rules;
+    @Option(names = "--baseline", paramLabel = "RUN", description = "Baseline run directory or summary JSON; repeat for the mean of several.")
+    List<Path> baselines = new ArrayList<>();
+    @Option(names = "--candidate", required = true, paramLabel = "RUN", description = "Candidate run directory or summary JSON.")
+    Path candidate;
+    @Option(names = "--output-dir", paramLabel = "DIR", description = "Where the reports go. Default: the candidate's directory.")
+    Path outputDir;
+
+    @Override
+    public Integer call() {
+        return run(rules, baselines, candidate, outputDir);
+    }
+
+    static int run(final Path rules, final List<Path> baselines, final Path candidate, final Path outputDir) {
+        try {
+            final Path out = outputDir != null ? outputDir
+                    : Files.isDirectory(candidate) ? candidate : candidate.toAbsolutePath().getParent();
+            return GateRunner.run(rules, baselines, candidate, out, System.out).exitCode();
+        } catch (ConfigException e) {
+            System.err.println("error: gate: " + e.getMessage());
+            return Main.USAGE;
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package io.aiperf.engine.gate;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/**
+ * The gate's three reports: {@code gate_result.json} (everything), {@code gate_junit.xml} (one test case per
+ * rule and cell, for Jenkins' junit step and other CI), and {@code gate_summary.md} (a table to read in ten
+ * seconds). Stateless.
+ */
+public final class GateReports {
+    public static final String JSON_FILE = "gate_result.json";
+    public static final String JUNIT_FILE = "gate_junit.xml";
+    public static final String MARKDOWN_FILE = "gate_summary.md";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private GateReports() {
+    }
+
+    public static byte[] json(final GateResult result) {
+        final ObjectNode root = JSON.createObjectNode();
+        root.put("verdict", result.verdict().wireName());
+        root.put("exit_code", result.exitCode());
+        final ArrayNode rules = root.putArray("rules");
+        for (final RuleResult r : result.results()) {
+            final ObjectNode o = rules.addObject();
+            o.put("metric", r.rule().metric());
+            o.put("stat", r.rule().stat());
+            o.put("cell", r.cell());
+            o.put("unit", r.unit());
+            o.put("direction", r.rule().direction().name().toLowerCase(Locale.ROOT));
+            o.put("criticality", r.rule().criticality().name().toLowerCase(Locale.ROOT));
+            number(o, "baseline", r.baseline());
+            o.put("baseline_trials", r.baselineTrials());
+            number(o, "candidate", r.candidate());
+            o.put("candidate_trials", r.candidateTrials());
+            number(o, "delta", r.delta());
+            number(o, "delta_pct", r.deltaPct());
+            o.put("limit", r.rule().limitText());
+            number(o, "noise_floor", r.rule().noiseFloor() == null ? Double.NaN : r.rule().noiseFloor());
+            number(o, "p_value", r.pValue());
+            number(o, "effect_size", r.effectSize());
+            o.put("status", r.status().wireName());
+            o.put("message", r.message());
+        }
+        try {
+            return JSON.writeValueAsBytes(root);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void number(final ObjectNode o, final String key, final double v) {
+        if (Double.isFinite(v)) {
+            o.put(key, v);
+        } else {
+            o.putNull(key);
+        }
+    }
+
+    /** JUnit XML in the common schema: failed and unstable rules are failures, inactive ones are skipped. */
+    public static byte[] junit(final GateResult result) {
+        int failures = 0;
+        int skipped = 0;
+        for (final RuleResult r : result.results()) {
+            if (r.status() == Status.FAILED || r.status() == Status.UNSTABLE) {
+                failures++;
+            } else if (r.status() == Status.INACTIVE) {
+                skipped++;
+            }
+        }
+        final int tests = result.results().size();
+        final StringBuilder sb = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        sb.append(String.format(Locale.ROOT,
+                "<testsuites name=\"aiperf-gate\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\" time=\"0\">%n",
+                tests, failures, skipped));
+        sb.append(String.format(Locale.ROOT,
+                "  <testsuite name=\"aiperf.gate\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\" time=\"0\">%n",
+                tests, failures, skipped));
+        for (final RuleResult r : result.results()) {
+            sb.append("    <testcase classname=\"").append(xml("aiperf.gate." + r.cell())).append("\" name=\"")
+                    .append(xml(r.rule().title() + " (" + r.rule().limitText() + ")")).append("\" time=\"0\"");
+            switch (r.status()) {
+                case FAILED, UNSTABLE -> sb.append(">\n      <failure message=\"").append(xml(r.message()))
+                        .append("\" type=\"").append(r.status().wireName()).append("\">")
+                        .append(xml(r.message())).append("</failure>\n    </testcase>\n");
+                case INACTIVE -> sb.append(">\n      <skipped message=\"").append(xml(r.message()))
+                        .append("\"/>\n    </testcase>\n");
+                default -> sb.append(">\n      <system-out>").append(xml(r.message()))
+                        .append("</system-out>\n    </testcase>\n");
+            }
+        }
+        sb.append("  </testsuite>\n</testsuites>\n");
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    public static byte[] markdown(final GateResult result) {
+        final StringBuilder sb = new StringBuilder();
+        sb.append("# Performance gate: ").append(result.verdict().wireName().toUpperCase(Locale.ROOT)).append("\n\n");
+        sb.append("| status | cell | rule | baseline | candidate | change | limit | p |\n");
+        sb.append("|---|---|---|---|---|---|---|---|\n");
+        for (final RuleResult r : result.results()) {
+            sb.append("| ").append(icon(r.status())).append(' ').append(r.status().wireName())
+                    .append(" | ").append(r.cell())
+                    .append(" | ").append(r.rule().title())
+                    .append(" | ").append(GateEvaluator.fmt(r.baseline(), r.unit()))
+                    .append(" | ").append(GateEvaluator.fmt(r.candidate(), r.unit()))
+                    .append(" | ").append(Double.isNaN(r.deltaPct()) ? "n/a" : String.format(Locale.ROOT, "%+.1f%%", r.deltaPct()))
+                    .append(" | ").append(r.rule().limitText())
+                    .append(" | ").append(Double.isNaN(r.pValue()) ? "" : String.format(Locale.ROOT, "%.3g", r.pValue()))
+                    .append(" |\n");
+        }
+        sb.append('\n');
+        for (final RuleResult r : result.results()) {
+            if (r.status() != Status.PASSED) {
+                sb.append("- **").append(r.status().wireName()).append("** ").append(r.cell()).append(": ")
+                        .append(r.message().replace("|", "\\|")).append('\n');
+            }
+        }
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String icon(final Status s) {
+        return switch (s) {
+            case PASSED -> "✅";
+            case INACTIVE -> "⚪";
+            case UNSTABLE -> "🟡";
+            case FAILED -> "❌";
+        };
+    }
+
+    static String xml(final String s) {
+        final StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            final char c = s.charAt(i);
+            switch (c) {
+                case '<' -> sb.append("&lt;");
+                case '>' -> sb.append("&gt;");
+                case '&' -> sb.append("&amp;");
+                case '"' -> sb.append("&quot;");
+                case '\'' -> sb.append("&apos;");
+                default -> {
+                    if (c >= 0x20 || c == '\n' || c == '\t') {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,33 @@
+package io.aiperf.engine.gate;
+
+import io.aiperf.engine.export.AtomicFiles;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Rules + baselines + candidate to the three report files and an exit code. */
+public final class GateRunner {
+    private GateRunner() {
+    }
+
+    /**
+     * @param baselines zero or more run directories or summary files (several: their mean)
+     * @return the gate's exit code: 0 passed or inactive, 3 unstable, 1 failed
+     */
+    public static GateResult run(final Path rules, final List<Path> baselines, final Path candidate,
+                                 final Path outputDir, final PrintStream out) {
+        final List<GateRule> parsed = GateRulesLoader.load(rules);
+        final RunData base = baselines.isEmpty() ? null : RunData.load(baselines);
+        final RunData cand = RunData.load(List.of(candidate));
+        final GateResult result = GateEvaluator.evaluate(parsed, base, cand);
+        AtomicFiles.write(outputDir.resolve(GateReports.JSON_FILE), GateReports.json(result));
+        AtomicFiles.write(outputDir.resolve(GateReports.JUNIT_FILE), GateReports.junit(result));
+        AtomicFiles.write(outputDir.resolve(GateReports.MARKDOWN_FILE), GateReports.markdown(result));
+        out.println("Gate: " + result.verdict().wireName().toUpperCase(java.util.Locale.ROOT));
+        for (final RuleResult r : result.results()) {
+            out.println("  [" + r.status().wireName() + "] " + r.cell() + ": " + r.message());
+        }
+        out.println("Gate reports: " + outputDir.resolve(GateReports.MARKDOWN_FILE));
+        return result;
+    }
+}

@@ -1,0 +1,124 @@
+package io.aiperf.engine.gate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.aiperf.engine.config.ConfigException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The metric values of one or more runs, by cell: for each cell label, metric tag and stat, one value per
+ * trial. Reads run directories (every {@code profile_export_aiperf.json} below them; {@code run_NNNN},
+ * {@code trial_NNNN} and {@code profile_runs} path segments are trials, not cells), summary JSON files, and
+ * AIPerf aggregate JSON files ({@code <tag>_<stat>} keys). Immutable after loading.
+ */
+public final class RunData {
+    public static final String BASE_CELL = "base";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern TRIAL_SEGMENT = Pattern.compile("run_\\d+|trial_\\d+|profile_runs|aggregate");
+    private final Map<String, Map<String, List<Double>>> cells = new TreeMap<>();
+
+    /** Loads and pools every source: several baselines become "the mean of the last N". */
+    public static RunData load(final List<Path> sources) {
+        final RunData data = new RunData();
+        for (final Path p : sources) {
+            data.add(p);
+        }
+        return data;
+    }
+
+    private void add(final Path source) {
+        if (Files.isDirectory(source)) {
+            final List<Path> files;
+            try (Stream<Path> walk = Files.walk(source)) {
+                files = walk.filter(f -> f.getFileName().toString().equals("profile_export_aiperf.json")
+                        || f.getFileName().toString().equals("profile_export_aiperf_aggregate.json")).sorted().toList();
+            } catch (IOException e) {
+                throw new ConfigException(source.toString(), "cannot read: " + e.getMessage());
+            }
+            if (files.isEmpty()) {
+                throw new ConfigException(source.toString(), "holds no profile_export_aiperf.json");
+            }
+            for (final Path f : files) {
+                addFile(f, label(source.relativize(f.getParent())));
+            }
+        } else if (Files.isRegularFile(source)) {
+            addFile(source, BASE_CELL);
+        } else {
+            throw new ConfigException(source.toString(), "no such run directory or summary file");
+        }
+    }
+
+    static String label(final Path relative) {
+        final List<String> parts = new ArrayList<>();
+        for (final Path seg : relative) {
+            final String s = seg.toString();
+            if (!s.isEmpty() && !TRIAL_SEGMENT.matcher(s).matches()) {
+                parts.add(s);
+            }
+        }
+        return parts.isEmpty() ? BASE_CELL : String.join("/", parts);
+    }
+
+    private void addFile(final Path file, final String cell) {
+        final JsonNode root;
+        try {
+            root = JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new ConfigException(file.toString(), "not a readable JSON summary: " + e.getMessage());
+        }
+        final Map<String, List<Double>> values = cells.computeIfAbsent(cell, c -> new TreeMap<>());
+        if (root.has("metrics") && root.path("metadata").has("aggregation_type")) {
+            final Iterator<Map.Entry<String, JsonNode>> it = root.get("metrics").fields();
+            while (it.hasNext()) {
+                final Map.Entry<String, JsonNode> e = it.next();
+                final JsonNode mean = e.getValue().get("mean");
+                if (mean != null && mean.isNumber()) {
+                    values.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(mean.doubleValue());
+                }
+            }
+            return;
+        }
+        final Iterator<Map.Entry<String, JsonNode>> it = root.fields();
+        while (it.hasNext()) {
+            final Map.Entry<String, JsonNode> e = it.next();
+            final JsonNode metric = e.getValue();
+            if (!metric.isObject() || !metric.has("unit")) {
+                continue;
+            }
+            final Iterator<Map.Entry<String, JsonNode>> stats = metric.fields();
+            while (stats.hasNext()) {
+                final Map.Entry<String, JsonNode> s = stats.next();
+                if (s.getValue().isNumber()) {
+                    values.computeIfAbsent(e.getKey() + "_" + s.getKey(), k -> new ArrayList<>())
+                            .add(s.getValue().doubleValue());
+                }
+            }
+        }
+    }
+
+    public List<String> cells() {
+        return new ArrayList<>(cells.keySet());
+    }
+
+    /** One value per trial of {@code tag stat} in {@code cell}; empty when absent. */
+    public double[] values(final String cell, final String tag, final String stat) {
+        final Map<String, List<Double>> m = cells.get(cell);
+        if (m == null) {
+            return new double[0];
+        }
+        List<Double> v = m.get(tag + "_" + stat);
+        if (v == null && stat.equals("value")) {
+            v = m.get(tag + "_avg");
+        }
+        return v == null ? new double[0] : v.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+}
