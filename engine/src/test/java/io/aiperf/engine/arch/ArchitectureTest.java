@@ -1,0 +1,56 @@
+package io.aiperf.engine.arch;
+
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** Pins the dependency directions of design.md. */
+class ArchitectureTest {
+    private static final JavaClasses ENGINE = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("io.aiperf.engine");
+
+    @Test
+    void configDependsOnNoOtherEnginePackage() {
+        noClasses().that().resideInAPackage("..engine.config..")
+                .should().dependOnClassesThat().resideInAnyPackage("..engine.cli..", "..engine.run..",
+                        "..engine.client..", "..engine.metrics..", "..engine.export..", "..engine.hooks..",
+                        "..engine.mock..", "..engine.gate..", "..engine.dataset..")
+                .check(ENGINE);
+    }
+
+    @Test
+    void metricsKnowNothingOfHttp() {
+        noClasses().that().resideInAPackage("..engine.metrics..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.apache.hc..", "..engine.client..",
+                        "..engine.mock..", "java.net..")
+                .check(ENGINE);
+    }
+
+    @Test
+    void onlyTheCliUsesPicocli() {
+        noClasses().that().resideOutsideOfPackage("..engine.cli..")
+                .should().dependOnClassesThat().resideInAPackage("picocli..").check(ENGINE);
+    }
+
+    @Test
+    void noJenkinsTypesInTheEngine() {
+        noClasses().should().dependOnClassesThat().resideInAnyPackage("hudson..", "jenkins..", "org.jenkinsci..")
+                .check(ENGINE);
+    }
+
+    @Test
+    void hooksKnowNothingOfPhases() {
+        noClasses().that().resideInAPackage("..engine.hooks..")
+                .should().dependOnClassesThat().resideInAnyPackage("..engine.run..", "..engine.cli..")
+                .check(ENGINE);
+    }
+
+    @Test
+    void packagesHaveNoCycles() {
+        slices().matching("io.aiperf.engine.(*)..").should().beFreeOfCycles().check(ENGINE);
+    }
+}
