@@ -1,0 +1,53 @@
+package io.aiperf.engine.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Ctrl-C on a real engine process: stop sending, finish in-flight requests, write partial results, exit 130. */
+@EnabledOnOs(OS.LINUX)
+class CancelEndToEndTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void sigintWritesPartialResultsFlaggedCancelled() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(50, 10))) {
+            final Path dir = tmp.resolve("cancelled");
+            final Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), "io.aiperf.engine.cli.Main", "profile", "-m", "m",
+                    "-u", mock.url(), "--streaming", "--concurrency", "4", "--request-count", "1000", "--isl", "16",
+                    "--osl", "100", "--artifact-dir", dir.toString()))
+                    .redirectErrorStream(true).redirectOutput(tmp.resolve("log.txt").toFile()).start();
+            try {
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (mock.controlState().inferenceRequests() < 8 && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertThat(mock.controlState().inferenceRequests()).isGreaterThanOrEqualTo(8);
+                new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+                assertThat(p.waitFor(40, TimeUnit.SECONDS)).as("exited after SIGINT").isTrue();
+                assertThat(p.exitValue()).isEqualTo(130);
+            } finally {
+                p.destroyForcibly();
+            }
+            final JsonNode summary = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(summary.path("was_cancelled").asBoolean()).isTrue();
+            final int count = summary.path("request_count").path("avg").asInt();
+            assertThat(count).isBetween(8, 999);
+            assertThat(Files.readAllLines(dir.resolve("profile_export.jsonl"))).hasSize(count);
+            assertThat(Runs.json(dir.resolve("cell_outcome.json")).path("status").asText()).isEqualTo("cancelled");
+            assertThat(Files.readString(tmp.resolve("log.txt"))).contains("cancelled early");
+        }
+    }
+}
