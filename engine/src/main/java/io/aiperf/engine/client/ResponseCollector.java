@@ -28,13 +28,13 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private final boolean streaming;
     private long startPerfNanos;
     private final ChunkParser.Chunk chunk = new ChunkParser.Chunk();
-    private final SseFramer framer = new SseFramer(this::onEvent);
+    private SseFramer framer; // only for event streams
     private long ackNanos = -1;
     private int status;
     private String reason;
     private boolean sse;
     private ByteArrayOutputStream body;
-    private long[] contentNanos = new long[16];
+    private long[] contentNanos = new long[4];
     private int contentCount;
     private StringBuilder content;
     private StringBuilder reasoning;
@@ -67,7 +67,9 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         reason = response.getReasonPhrase();
         final boolean ok = status >= 200 && status < 300;
         sse = ok && streaming && (contentType == null || "text/event-stream".equalsIgnoreCase(contentType.getMimeType()));
-        if (!sse) {
+        if (sse) {
+            framer = new SseFramer(this::onEvent);
+        } else {
             body = new ByteArrayOutputStream(ok ? 1024 : 256);
         }
     }

@@ -53,7 +53,6 @@ public final class PhaseRunner implements Phase {
     private volatile long phaseStartNanos;
     private volatile long maxLagNanos;
     private Semaphore ceiling;
-    private final java.util.concurrent.ExecutorService closedLoopIssuer;
     private Thread issuer;
 
     public PhaseRunner(final PhaseConfig phase, final RequestSource source, final InferenceClient client,
@@ -65,11 +64,6 @@ public final class PhaseRunner implements Phase {
         this.wall = wall;
         this.cancellation = cancellation;
         this.seed = seed;
-        this.closedLoopIssuer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-            final Thread t = new Thread(r, "issuer-" + phase.name());
-            t.setDaemon(true);
-            return t;
-        });
     }
 
     @Override
@@ -137,7 +131,6 @@ public final class PhaseRunner implements Phase {
         if (issuer != null) {
             issuer.join(1000);
         }
-        closedLoopIssuer.shutdown();
         final List<RequestRecord> out = new ArrayList<>(records);
         return new PhaseResult(phase, out, issued.get(), abandoned, cancellation.isCancelled(), maxLagNanos);
     }
@@ -303,13 +296,7 @@ public final class PhaseRunner implements Phase {
             ceiling.release();
         } else if (!phase.type().isRate()) {
             pendingIssues.incrementAndGet();
-            // Hand the next send to the issuer thread: a request executed from inside an I/O callback is only
-            // written after the reactor's current round, which added ~1 ms to every latency on small machines.
-            try {
-                closedLoopIssuer.execute(this::drainIssues);
-            } catch (java.util.concurrent.RejectedExecutionException phaseOver) {
-                // the phase has drained; nothing more to send
-            }
+            drainIssues();
         }
         if (inFlight.isEmpty() && sendingStopped) {
             synchronized (monitor) {
