@@ -34,7 +34,7 @@ public final class MockServerCommand implements Callable<Integer> {
     String apiKey;
     @Option(names = "--random-seed", defaultValue = "0", description = "Seed for jitter and errors.")
     long seed;
-    @Option(names = "--fault", paramLabel = "ROUTE=SPEC", description = "Inject a fault: /route=status:CODE[:N], delay:MS[:N], close[:N], garbage[:N], truncate[:N]; repeatable.")
+    @Option(names = "--fault", paramLabel = "ROUTE=SPEC", description = "Inject a fault: /route=status:CODE[:N], delay:MS[:N], close[:N], garbage[:N], truncate[:N], close-after[:N]; repeatable.")
     List<String> faults = new ArrayList<>();
 
     @Override

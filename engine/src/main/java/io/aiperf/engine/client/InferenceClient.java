@@ -37,6 +37,7 @@ public final class InferenceClient implements AutoCloseable {
     private final org.apache.hc.client5.http.impl.async.MinimalHttpAsyncClient http;
     private final Clock clock;
     private final RequestConfig requestConfig;
+    private final PoolingAsyncClientConnectionManager pool;
 
     /**
      * @param maxConnections pool size: the concurrency, or a generous ceiling in rate mode
@@ -46,7 +47,7 @@ public final class InferenceClient implements AutoCloseable {
         this.clock = clock;
         final Timeout timeout = timeoutSeconds <= 0 ? Timeout.DISABLED
                 : Timeout.ofMilliseconds((long) (timeoutSeconds * 1000));
-        final PoolingAsyncClientConnectionManager pool = PoolingAsyncClientConnectionManagerBuilder.create()
+        this.pool = PoolingAsyncClientConnectionManagerBuilder.create()
                 .setMaxConnTotal(maxConnections)
                 .setMaxConnPerRoute(maxConnections)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
@@ -124,6 +125,8 @@ public final class InferenceClient implements AutoCloseable {
             @Override
             public void failed(final Exception ex) {
                 if (mayRetry && !collector.receivedAnything() && isStaleConnection(ex)) {
+                    // Idle connections may be just as stale: drop them so the retry opens a fresh one.
+                    pool.closeIdle(org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS);
                     attempt(request, requestId, correlationId, done, false, handle);
                 } else {
                     done.accept(collector.failure(ex));

@@ -10,11 +10,15 @@ import java.util.Locale;
  * @param delayMillis for {@link Kind#DELAY}: wait this long, then answer normally
  */
 public record Fault(String route, Kind kind, int status, int count, long delayMillis) {
-    public enum Kind { STATUS, DELAY, CLOSE, GARBAGE, TRUNCATE }
+    public enum Kind {
+        STATUS, DELAY, CLOSE, GARBAGE, TRUNCATE,
+        /** Answer normally, then close the kept-alive connection without a Connection: close header. */
+        CLOSE_AFTER
+    }
 
     /**
      * Parses {@code ROUTE=status:CODE[:COUNT]}, {@code ROUTE=delay:MS[:COUNT]}, {@code ROUTE=close[:COUNT]},
-     * {@code ROUTE=garbage[:COUNT]} or {@code ROUTE=truncate[:COUNT]}.
+     * {@code ROUTE=garbage[:COUNT]}, {@code ROUTE=truncate[:COUNT]} or {@code ROUTE=close-after[:COUNT]}.
      */
     public static Fault parse(final String spec) {
         final int eq = spec.indexOf('=');
@@ -25,10 +29,10 @@ public record Fault(String route, Kind kind, int status, int count, long delayMi
         final String[] parts = spec.substring(eq + 1).split(":");
         final Kind kind;
         try {
-            kind = Kind.valueOf(parts[0].toUpperCase(Locale.ROOT));
+            kind = Kind.valueOf(parts[0].toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("fault kind '" + parts[0]
-                    + "' is not one of status, delay, close, garbage, truncate");
+                    + "' is not one of status, delay, close, garbage, truncate, close-after");
         }
         try {
             return switch (kind) {

@@ -365,6 +365,9 @@ final class MiniHttpServer implements AutoCloseable {
             }
             final Step step = t.response().steps().get(t.index());
             if (step.drop()) {
+                if (t.response().onDone() != null) {
+                    t.response().onDone().run();
+                }
                 drop();
                 return;
             }

@@ -24,6 +24,7 @@ public final class MockServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int EMBEDDING_DIM = 768;
     private static final String JSON_TYPE = "application/json";
+    private static final long CLOSE_AFTER_DELAY_NANOS = 3_000_000L;
 
     private final MockServerConfig config;
     private final ControlState state = new ControlState();
@@ -149,6 +150,21 @@ public final class MockServer implements AutoCloseable {
 
     private MiniHttpServer.Response inference(final MiniHttpServer.Request http, final String path, final Fault fault,
                                               final long arrival) throws JsonProcessingException {
+        final MiniHttpServer.Response response = plannedInference(http, path, fault, arrival);
+        if (fault != null && fault.kind() == Fault.Kind.CLOSE_AFTER) {
+            // Like servers that drop a kept-alive connection after every stream without saying so: the drop
+            // comes a moment later, so a client that reuses the connection at once loses its next request.
+            final List<MiniHttpServer.Step> steps = new ArrayList<>(response.steps());
+            final long lastAt = steps.get(steps.size() - 1).atNanos();
+            steps.add(new MiniHttpServer.Step(lastAt + CLOSE_AFTER_DELAY_NANOS, null, true));
+            return new MiniHttpServer.Response(steps, true, response.onDone());
+        }
+        return response;
+    }
+
+    private MiniHttpServer.Response plannedInference(final MiniHttpServer.Request http, final String path,
+                                                     final Fault fault, final long arrival)
+            throws JsonProcessingException {
         final Runnable counted = () -> state.event("inference");
         final JsonNode req;
         try {

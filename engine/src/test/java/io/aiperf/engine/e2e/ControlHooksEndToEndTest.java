@@ -197,4 +197,29 @@ class ControlHooksEndToEndTest {
             assertThat(r.all()).doesNotContain(key);
         }
     }
+
+    @Test
+    void profilerStopWaitsForTheDrainWhenTheNextPhaseIsSeamless() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(30, 2))) {
+            final Path yaml = tmp.resolve("drain.yaml");
+            Files.writeString(yaml, """
+                    benchmark:
+                      model: m
+                      endpoint: {url: %s, streaming: true, server_profiler: true}
+                      dataset: {isl: 16, osl: 5}
+                      phases:
+                        - {name: measured, kind: profiling, concurrency: 4, requests: 8}
+                        - {name: tail, kind: warmup, concurrency: 4, requests: 40, seamless: true}
+                      artifacts: {dir: %s}
+                    """.formatted(mock.url(), tmp.resolve("drain")));
+            final Runs.Result r = Runs.aiperf("profile", "-f", yaml.toString());
+            assertThat(r.exitCode()).isZero();
+            final List<String> events = mock.controlState().events();
+            final int stop = events.indexOf("stop_profile");
+            // All 8 measured requests completed before the stop, and the seamless phase was still running.
+            assertThat(events.subList(0, stop).stream().filter("inference"::equals).count()).isGreaterThanOrEqualTo(8);
+            assertThat(stop).isLessThan(events.size() - 1);
+            assertThat(mock.controlState().profilerStops()).isEqualTo(1);
+        }
+    }
 }

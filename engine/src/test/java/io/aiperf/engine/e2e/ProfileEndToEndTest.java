@@ -182,4 +182,39 @@ class ProfileEndToEndTest {
             assertThat((System.nanoTime() - start) / 1e9).isLessThan(20);
         }
     }
+
+    @Test
+    void connectionsClosedAfterEveryStreamAreRetriedNotCountedAsErrors() throws Exception {
+        final MockServerConfig cfg = new MockServerConfig("127.0.0.1", 0, 0, 0, 0, 0, 0, null, 1,
+                List.of(Fault.parse("/v1/chat/completions=close-after")));
+        try (MockServer mock = MockServer.start(cfg)) {
+            final Path dir = tmp.resolve("close-after");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--concurrency", "4",
+                    "--request-count", "200", "--isl", "16", "--osl", "4", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).isZero();
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(s.path("error_summary").size()).as(s.path("error_summary").toString()).isZero();
+            assertThat(s.path("request_count").path("avg").asInt()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void goodputCountsRequestsMeetingEverySlo() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 1))) {
+            final Path dir = tmp.resolve("goodput");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--concurrency", "2",
+                    "--request-count", "20", "--isl", "16", "--osl", "8", "--artifact-dir", dir.toString(),
+                    "--goodput", "time_to_first_token:1000 inter_token_latency:1000");
+            assertThat(r.exitCode()).isZero();
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(s.path("good_request_count").path("avg").asInt()).isEqualTo(20);
+            assertThat(s.path("goodput").path("avg").asDouble())
+                    .isCloseTo(s.path("request_throughput").path("avg").asDouble(), org.assertj.core.data.Offset.offset(1e-6));
+            final Path strict = tmp.resolve("goodput-strict");
+            Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--request-count", "5", "--isl", "16",
+                    "--osl", "8", "--artifact-dir", strict.toString(), "--goodput", "time_to_first_token:0.001");
+            assertThat(Runs.json(strict.resolve("profile_export_aiperf.json")).path("good_request_count").path("avg").asInt())
+                    .isZero();
+        }
+    }
 }
