@@ -162,19 +162,8 @@ class ControlHooksEndToEndTest {
     @Test
     void seamlessPhaseStopsProfilerAfterItsDrain() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(20, 2))) {
-            final Path yaml = tmp.resolve("seamless.yaml");
-            Files.writeString(yaml, """
-                    benchmark:
-                      model: m
-                      endpoint: {url: %s, streaming: true, server_profiler: true}
-                      dataset: {isl: 16, osl: 5}
-                      phases:
-                        - {name: first, kind: profiling, concurrency: 4, requests: 8}
-                        - {name: second, kind: profiling, concurrency: 4, requests: 8, seamless: true}
-                      artifacts: {dir: %s}
-                    """.formatted(mock.url(), tmp.resolve("seamless")));
-            final Runs.Result r = Runs.aiperf("profile", "-f", yaml.toString());
-            assertThat(r.exitCode()).isZero();
+            assertThat(twoPhases(mock, "- {name: second, kind: profiling, concurrency: 4, requests: 8, seamless: true}")
+                    .exitCode()).isZero();
             final List<String> events = mock.controlState().events();
             // Overlapping profiling phases share one session: one start before any request, one stop after all.
             assertThat(events.get(0)).isEqualTo("start_profile");
@@ -182,6 +171,22 @@ class ControlHooksEndToEndTest {
             assertThat(events.stream().filter("inference"::equals).count()).isEqualTo(16);
             assertThat(mock.controlState().profilerStops()).isEqualTo(1);
         }
+    }
+
+    /** A YAML run of one profiling phase of 8 requests followed by {@code second} (a phase list item). */
+    private Runs.Result twoPhases(final MockServer mock, final String second) throws Exception {
+        final Path yaml = tmp.resolve("phases.yaml");
+        Files.writeString(yaml, """
+                benchmark:
+                  model: m
+                  endpoint: {url: %s, streaming: true, server_profiler: true}
+                  dataset: {isl: 16, osl: 5}
+                  phases:
+                    - {name: first, kind: profiling, concurrency: 4, requests: 8}
+                    %s
+                  artifacts: {dir: %s}
+                """.formatted(mock.url(), second, tmp.resolve("phases-out")));
+        return Runs.aiperf("profile", "-f", yaml.toString());
     }
 
     @Test
@@ -201,19 +206,8 @@ class ControlHooksEndToEndTest {
     @Test
     void profilerStopWaitsForTheDrainWhenTheNextPhaseIsSeamless() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(30, 2))) {
-            final Path yaml = tmp.resolve("drain.yaml");
-            Files.writeString(yaml, """
-                    benchmark:
-                      model: m
-                      endpoint: {url: %s, streaming: true, server_profiler: true}
-                      dataset: {isl: 16, osl: 5}
-                      phases:
-                        - {name: measured, kind: profiling, concurrency: 4, requests: 8}
-                        - {name: tail, kind: warmup, concurrency: 4, requests: 40, seamless: true}
-                      artifacts: {dir: %s}
-                    """.formatted(mock.url(), tmp.resolve("drain")));
-            final Runs.Result r = Runs.aiperf("profile", "-f", yaml.toString());
-            assertThat(r.exitCode()).isZero();
+            assertThat(twoPhases(mock, "- {name: tail, kind: warmup, concurrency: 4, requests: 40, seamless: true}")
+                    .exitCode()).isZero();
             final List<String> events = mock.controlState().events();
             final int stop = events.indexOf("stop_profile");
             // All 8 measured requests completed before the stop, and the seamless phase was still running.

@@ -217,4 +217,48 @@ class ProfileEndToEndTest {
                     .isZero();
         }
     }
+
+    @Test
+    void unboundedRunDefaultsToTenRequestsWithAWarning() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("default10");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--concurrency", "3",
+                    "--isl", "8", "--osl", "2", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).isZero();
+            assertThat(r.err()).contains("warning: phase 'profiling' has no stop condition").contains("10 requests");
+            assertThat(Files.readAllLines(dir.resolve("profile_export.jsonl"))).hasSize(10);
+        }
+    }
+
+    @Test
+    void extraInputsHeadersAndServerTokenCounts() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("extra");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--request-count", "4",
+                    "--isl", "40", "--osl", "6", "--extra-inputs", "ignore_eos:true", "--extra-inputs", "{\"temperature\": 0.5}",
+                    "-H", "X-Team:perf", "--use-server-token-count", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).isZero();
+            final JsonNode payload = Runs.json(dir.resolve("inputs.json")).path("data").get(0).path("payloads").get(0);
+            assertThat(payload.path("ignore_eos").asBoolean()).isTrue();
+            assertThat(payload.path("temperature").asDouble()).isEqualTo(0.5);
+            assertThat(payload.path("max_completion_tokens").asInt()).isEqualTo(6);
+            assertThat(payload.path("stream_options").path("include_usage").asBoolean()).isTrue();
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            // The mock reports prompt_tokens as characters / 4, so server counts differ from the exact 40.
+            assertThat(s.path("input_sequence_length").path("avg").asDouble()).isNotEqualTo(40.0);
+            assertThat(s.path("output_sequence_length").path("avg").asDouble()).isEqualTo(6.0);
+            assertThat(s.path("input_config").path("endpoint").path("headers").path("X-Team").asText()).isEqualTo("perf");
+        }
+    }
+
+    @Test
+    void configExpandPrintsTheEffectiveConfigWithoutSecrets() throws Exception {
+        final Path yaml = tmp.resolve("expand.yaml");
+        Files.writeString(yaml, "benchmark:\n  model: m\n  endpoint:\n    url: h:1\n    apiKey: sk-expand-SECRET\n"
+                + "  phases: {concurrency: 2, requests: 5}\n");
+        final Runs.Result r = Runs.aiperf("config", "expand", "-f", yaml.toString());
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("http://h:1").contains("timeout: 21600.0").contains("entries: 100")
+                .contains("requests: 5").doesNotContain("sk-expand-SECRET").contains("<redacted>");
+    }
 }

@@ -1,0 +1,57 @@
+package io.aiperf.engine.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** Delta extraction as AIPerf does it (reference §5.5). */
+class ChunkParserTest {
+    private static ChunkParser.Chunk parse(final String json) throws Exception {
+        final ChunkParser.Chunk c = new ChunkParser.Chunk();
+        final byte[] b = json.getBytes(StandardCharsets.UTF_8);
+        ChunkParser.parse(b, 0, b.length, c);
+        return c;
+    }
+
+    @Test
+    void reasoningContentWinsOverReasoningAndKeepsContent() throws Exception {
+        final ChunkParser.Chunk c = parse("{\"choices\":[{\"delta\":{\"content\":\"a\",\"reasoning\":\"r1\",\"reasoning_content\":\"r2\"}}]}");
+        assertThat(c.reasoning).isEqualTo("r2");
+        assertThat(c.content).isEqualTo("a");
+        assertThat(parse("{\"choices\":[{\"delta\":{\"reasoning\":\"r1\",\"reasoning_content\":\"\"}}]}").reasoning)
+                .isEqualTo("r1");
+    }
+
+    @Test
+    void roleOnlyAndEmptyDeltasAreNotContentButWhitespaceIs() throws Exception {
+        assertThat(parse("{\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}").isContentResponse()).isFalse();
+        assertThat(parse("{\"choices\":[{\"delta\":{\"content\":\"\"}}]}").isContentResponse()).isFalse();
+        assertThat(parse("{\"choices\":[{\"delta\":{\"content\":\" \"}}]}").isContentResponse()).isTrue();
+    }
+
+    @Test
+    void usageOnlyChunkCarriesCountsButNoContent() throws Exception {
+        final ChunkParser.Chunk c = parse("{\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":7,"
+                + "\"total_tokens\":12,\"completion_tokens_details\":{\"reasoning_tokens\":2}}}");
+        assertThat(c.isContentResponse()).isFalse();
+        assertThat(c.hasUsage).isTrue();
+        assertThat(c.promptTokens).isEqualTo(5);
+        assertThat(c.completionTokens).isEqualTo(7);
+        assertThat(c.reasoningTokens).isEqualTo(2);
+    }
+
+    @Test
+    void completionsTextToolCallsAndEmbeddings() throws Exception {
+        assertThat(parse("{\"choices\":[{\"text\":\"hi\"}]}").content).isEqualTo("hi");
+        assertThat(parse("{\"choices\":[{\"delta\":{\"tool_calls\":[{\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}}]}")
+                .content).isEqualTo("f{}");
+        assertThat(parse("{\"data\":[{\"embedding\":[0.1]}]}").isContentResponse()).isTrue();
+    }
+
+    @Test
+    void malformedJsonThrowsSoTheEventIsSkipped() {
+        assertThatThrownBy(() -> parse("{not json")).isInstanceOf(java.io.IOException.class);
+    }
+}
