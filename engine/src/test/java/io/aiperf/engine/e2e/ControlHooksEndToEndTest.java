@@ -216,4 +216,22 @@ class ControlHooksEndToEndTest {
             assertThat(mock.controlState().profilerStops()).isEqualTo(1);
         }
     }
+
+    @Test
+    void sglangStyleFlushPathWithQueryAndControlStateOverHttp() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("flush");
+            final Runs.Result r = profile(dir, "--url", mock.url(), "--request-count", "3",
+                    "--reset-kv-cache-path", "/flush_cache?timeout=30");
+            assertThat(r.exitCode()).isZero();
+            assertThat(mock.controlState().calls("/flush_cache")).isEqualTo(1);
+            final java.net.http.HttpResponse<String> state = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(mock.url() + "/admin/control-state")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            final JsonNode json = Runs.JSON.readTree(state.body());
+            assertThat(json.path("reset_count").asInt()).isEqualTo(1);
+            assertThat(json.path("inference_requests").asInt()).isEqualTo(3);
+            assertThat(json.path("events").get(0).asText()).isEqualTo("reset");
+        }
+    }
 }
