@@ -50,7 +50,7 @@ public final class ProfileCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        final PrintStream out = spec.commandLine().getOut() == null ? System.out : new PrintStream(System.out, true);
+        final PrintStream out = System.out;
         final PrintStream err = System.err;
         MockServer mockServer = null;
         try {

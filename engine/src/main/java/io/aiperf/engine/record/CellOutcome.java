@@ -9,8 +9,7 @@ import java.util.List;
  * @param error what failed the cell, or null
  */
 public record CellOutcome(String status, int exitCode, String artifactDir, List<HookCall> hooks,
-                          List<String> warnings, String error, long requestsSent, long valid, long errors,
-                          long inferenceRequestsBeforeFailure) {
+                          List<String> warnings, String error, long requestsSent, long valid, long errors) {
     public static final String COMPLETED = "completed";
     public static final String FAILED = "failed";
     public static final String CANCELLED = "cancelled";

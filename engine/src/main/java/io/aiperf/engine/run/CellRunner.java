@@ -153,8 +153,8 @@ public final class CellRunner {
                                final long valid, final long errors) {
         final List<String> warnings = new ArrayList<>(hookLog.warnings());
         final CellOutcome outcome = new CellOutcome(status, exitCode, dir.toAbsolutePath().toString(),
-                hookLog.calls(), warnings, error, sent, valid, errors, 0);
-        AtomicFiles.write(dir.resolve(OutcomeJsonWriter.FILE), OutcomeJsonWriter.bytes(outcome, io.aiperf.engine.run.Version.VALUE));
+                hookLog.calls(), warnings, error, sent, valid, errors);
+        AtomicFiles.write(dir.resolve(OutcomeJsonWriter.FILE), OutcomeJsonWriter.bytes(outcome, Version.VALUE));
         printHooks(outcome);
         if (error != null && exitCode == 1) {
             ctx.err().println("error: " + error);
