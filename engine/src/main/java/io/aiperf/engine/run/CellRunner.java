@@ -143,6 +143,10 @@ public final class CellRunner {
                     + (e.details().code() == null ? "" : e.details().code() + " ") + e.details().type() + ": "
                     + abbreviate(e.details().message())));
         }
+        if (metrics.get("request_count") == null && !metrics.errorSummary().isEmpty()) {
+            ctx.out().println("All requests failed. Check the URL, --endpoint-type and the request format "
+                    + "(see the errors above and profile_export.jsonl).");
+        }
         if (report.wasCancelled()) {
             ctx.out().println("The profile run was cancelled early. Results shown may be incomplete or inaccurate.");
         }

@@ -129,6 +129,7 @@ class ProfileEndToEndTest {
             assertThat(s.path("error_summary").get(0).path("error_details").path("code").asInt()).isEqualTo(401);
             assertThat(s.path("error_summary").get(0).path("count").asInt()).isEqualTo(3);
             assertThat(s.has("request_count")).isFalse();
+            assertThat(r.out()).contains("All requests failed");
         }
     }
 
