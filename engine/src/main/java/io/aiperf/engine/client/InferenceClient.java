@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.hc.client5.http.async.methods.BasicHttpRequests;
 import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
@@ -36,7 +35,10 @@ import org.apache.hc.core5.util.Timeout;
 public final class InferenceClient implements AutoCloseable {
     private final org.apache.hc.client5.http.impl.async.MinimalHttpAsyncClient http;
     private final Clock clock;
-    private final RequestConfig requestConfig;
+    private final long timeoutNanos;
+    private final String timeoutText;
+    /** Fires request timeouts: the whole request is bounded, not just each read (reference §5.6). */
+    private final java.util.concurrent.ScheduledThreadPoolExecutor timer = timer();
     private final PoolingAsyncClientConnectionManager pool;
 
     /**
@@ -56,8 +58,8 @@ public final class InferenceClient implements AutoCloseable {
                         .setValidateAfterInactivity(org.apache.hc.core5.util.TimeValue.ofSeconds(2))
                         .build())
                 .build();
-        this.requestConfig = RequestConfig.custom().setResponseTimeout(timeout)
-                .setConnectionRequestTimeout(Timeout.DISABLED).build();
+        this.timeoutNanos = timeoutSeconds <= 0 ? 0 : (long) (timeoutSeconds * 1e9);
+        this.timeoutText = timeoutSeconds <= 0 ? "" : String.valueOf(timeoutSeconds);
         // The minimal client skips the redirect, auth, cookie and proxy machinery of the full one: twice the
         // request rate per core, which is what a load generator on a shared machine needs.
         this.http = HttpAsyncClients.createMinimal(org.apache.hc.core5.http2.config.H2Config.DEFAULT,
@@ -81,12 +83,38 @@ public final class InferenceClient implements AutoCloseable {
      */
     public void send(final PreparedRequest request, final String requestId, final String correlationId,
                      final InFlight handle, final Consumer<ResponseData> done) {
-        attempt(request, requestId, correlationId, done, true, handle);
+        if (timeoutNanos > 0) {
+            final java.util.concurrent.ScheduledFuture<?> expiry = timer.schedule(handle::expire, timeoutNanos,
+                    TimeUnit.NANOSECONDS);
+            final Consumer<ResponseData> inner = done;
+            attempt(request, requestId, correlationId, result -> {
+                expiry.cancel(false);
+                inner.accept(result);
+            }, true, handle);
+        } else {
+            attempt(request, requestId, correlationId, done, true, handle);
+        }
+    }
+
+    private static java.util.concurrent.ScheduledThreadPoolExecutor timer() {
+        final java.util.concurrent.ScheduledThreadPoolExecutor t = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+            final Thread th = new Thread(r, "request-timeouts");
+            th.setDaemon(true);
+            return th;
+        });
+        t.setRemoveOnCancelPolicy(true);
+        return t;
     }
 
     /** A request on the wire; {@link #cancel()} abandons it (its outcome is then a cancellation). */
     public static final class InFlight {
         private volatile java.util.concurrent.Future<?> current;
+        private volatile boolean expired;
+
+        void expire() {
+            expired = true;
+            cancel();
+        }
 
         public void cancel() {
             final java.util.concurrent.Future<?> f = current;
@@ -135,7 +163,10 @@ public final class InferenceClient implements AutoCloseable {
 
             @Override
             public void cancelled() {
-                done.accept(collector.failure(new java.util.concurrent.CancellationException("request cancelled")));
+                done.accept(handle.expired
+                        ? collector.failure(new java.util.concurrent.TimeoutException(
+                                "Request timed out after " + timeoutText + " seconds"))
+                        : collector.failure(new java.util.concurrent.CancellationException("request cancelled")));
             }
         });
     }
@@ -164,6 +195,7 @@ public final class InferenceClient implements AutoCloseable {
 
     @Override
     public void close() {
+        timer.shutdownNow();
         http.close(CloseMode.IMMEDIATE);
         try {
             http.awaitShutdown(org.apache.hc.core5.util.TimeValue.of(5, TimeUnit.SECONDS));

@@ -262,4 +262,22 @@ class ProfileEndToEndTest {
         assertThat(r.out()).contains("http://h:1").contains("timeout: 21600.0").contains("entries: 100")
                 .contains("requests: 5").doesNotContain("sk-expand-SECRET").contains("<redacted>");
     }
+
+    @Test
+    void requestTimeoutBoundsTheWholeRequest() throws Exception {
+        // TTFT 100 ms then 20 tokens 100 ms apart: every read is quick, the request is not.
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(100, 100))) {
+            final Path dir = tmp.resolve("timeout");
+            final long t0 = System.nanoTime();
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--concurrency", "2",
+                    "--request-count", "4", "--isl", "8", "--osl", "20", "--request-timeout-seconds", "0.5",
+                    "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).isZero();
+            assertThat((System.nanoTime() - t0) / 1e9).isLessThan(5);
+            final JsonNode summary = Runs.json(dir.resolve("profile_export_aiperf.json")).path("error_summary").get(0);
+            assertThat(summary.path("error_details").path("type").asText()).isEqualTo("TimeoutException");
+            assertThat(summary.path("error_details").path("message").asText()).contains("timed out after 0.5 seconds");
+            assertThat(summary.path("count").asInt()).isEqualTo(4);
+        }
+    }
 }
