@@ -10,11 +10,24 @@ import java.util.List;
  * @param inputConfig the effective config, secrets already redacted
  * @param warmup metrics of the warmup records, or null when there was no warmup
  * @param inputs the exact request body of each dataset entry with its conversation id
- * @param startEpochNanos, endEpochNanos wall-clock bounds of the cell
+ * @param startEpochNanos wall-clock start of the cell
+ * @param endEpochNanos wall-clock end of the cell
+ * @param health the generator's own health
  */
 public record RunReport(String version, String benchmarkId, ObjectNode inputConfig, String cliCommand, Long randomSeed,
                         MetricsSummary profiling, MetricsSummary warmup, boolean wasCancelled,
-                        List<Input> inputs, long startEpochNanos, long endEpochNanos, List<String> warnings) {
+                        List<Input> inputs, long startEpochNanos, long endEpochNanos, List<String> warnings,
+                        ClientHealth health) {
+
+    /**
+     * How the load generator itself fared, so a bad number can be told apart from a busy client.
+     *
+     * @param maxScheduleLagMillis worst lateness of an open-loop send against its schedule (0 in closed loop)
+     * @param clientCpuSeconds CPU time the engine process used during the cell
+     * @param abandonedRequests requests still in flight when a grace period ran out (excluded from metrics)
+     */
+    public record ClientHealth(double maxScheduleLagMillis, double clientCpuSeconds, long abandonedRequests) {
+    }
 
     /** One dataset entry as sent. */
     public record Input(String sessionId, byte[] body) {

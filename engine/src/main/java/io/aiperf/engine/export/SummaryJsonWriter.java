@@ -51,6 +51,10 @@ public final class SummaryJsonWriter {
             metrics(root.putObject("warmup_metrics"), r.warmup());
         }
         root.put("start_time", Instant.ofEpochSecond(0, r.startEpochNanos()).toString());
+        final ObjectNode health = root.putObject("client_health");
+        health.put("max_schedule_lag_ms", r.health().maxScheduleLagMillis());
+        health.put("client_cpu_seconds", r.health().clientCpuSeconds());
+        health.put("abandoned_requests", r.health().abandonedRequests());
         root.put("end_time", Instant.ofEpochSecond(0, r.endEpochNanos()).toString());
         return root;
     }

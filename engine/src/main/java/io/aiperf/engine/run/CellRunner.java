@@ -52,6 +52,7 @@ public final class CellRunner {
 
     public CellOutcome run() throws InterruptedException {
         final WallClock wall = new WallClock(ctx.clock());
+        final long cpuStartNanos = processCpuNanos();
         final long cellStart = wall.toEpochNanos(ctx.clock().nanoTime());
         final List<DatasetEntry> entries = SyntheticDataset.generate(config.dataset(), config.randomSeed(),
                 Tokenizer.builtin());
@@ -90,8 +91,12 @@ public final class CellRunner {
         final List<RequestRecord> profiling = new ArrayList<>();
         final List<RequestRecord> warmup = new ArrayList<>();
         long sent = 0;
+        long abandoned = 0;
+        long maxLagNanos = 0;
         boolean cancelled = ctx.cancellation().isCancelled();
         for (final PhaseResult r : results) {
+            abandoned += r.abandoned();
+            maxLagNanos = Math.max(maxLagNanos, r.maxScheduleLagNanos());
             (r.phase().kind() == io.aiperf.engine.config.PhaseKind.PROFILING ? profiling : warmup).addAll(r.records());
             sent += r.sent();
             cancelled |= r.cancelled();
@@ -109,13 +114,19 @@ public final class CellRunner {
         final RunReport report = new RunReport(Version.VALUE, UUID.randomUUID().toString(),
                 Redaction.redactedConfig(config.effectiveTree()), ctx.cliCommand(), config.randomSeed(),
                 profilingMetrics, warmupMetrics, cancelled, inputs, cellStart,
-                wall.toEpochNanos(ctx.clock().nanoTime()), config.warnings());
+                wall.toEpochNanos(ctx.clock().nanoTime()), config.warnings(),
+                new RunReport.ClientHealth(maxLagNanos / 1e6, (processCpuNanos() - cpuStartNanos) / 1e9, abandoned));
         writeExports(report, profilingMetrics, wall);
         printSummary(report, profilingMetrics);
         final long valid = profilingMetrics.records().stream().filter(m -> m.valid()).count();
         final long errors = profilingMetrics.records().size() - valid;
         return cancelled ? finish(CellOutcome.CANCELLED, 130, "cancelled by the user", sent, valid, errors)
                 : finish(CellOutcome.COMPLETED, 0, null, sent, valid, errors);
+    }
+
+    private static long processCpuNanos() {
+        final java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : 0;
     }
 
     private int poolSize() {

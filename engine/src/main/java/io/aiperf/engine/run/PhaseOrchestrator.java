@@ -87,16 +87,24 @@ public final class PhaseOrchestrator {
         }
     }
 
+    /** Drains the phase, stops the profiler if this phase owns it, and only then reports the phase done. */
     private void drain(final Phase phase, final boolean owner, final CompletableFuture<PhaseResult> into) {
+        PhaseResult result = null;
+        Throwable failure = null;
         try {
-            into.complete(phase.awaitDrain());
+            result = phase.awaitDrain();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            into.completeExceptionally(e);
+            failure = e;
         } catch (RuntimeException e) {
-            into.completeExceptionally(e);
+            failure = e;
         } finally {
             releaseIfOwner(owner);
+        }
+        if (failure != null) {
+            into.completeExceptionally(failure);
+        } else {
+            into.complete(result);
         }
     }
 

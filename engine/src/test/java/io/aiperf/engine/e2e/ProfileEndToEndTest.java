@@ -31,6 +31,8 @@ class ProfileEndToEndTest {
             assertThat(summary.path("schema_version").asText()).isEqualTo("1.5");
             assertThat(summary.path("was_cancelled").asBoolean()).isFalse();
             assertThat(summary.path("error_summary").size()).isZero();
+            assertThat(summary.path("client_health").path("client_cpu_seconds").asDouble()).isPositive();
+            assertThat(summary.path("client_health").path("abandoned_requests").asInt()).isZero();
             assertThat(summary.path("time_to_first_token").path("p50").isNumber()).isTrue();
             assertThat(Files.readString(dir.resolve("profile_export_aiperf.csv"))).startsWith(
                     "Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n");
