@@ -16,8 +16,7 @@ import java.util.List;
  */
 public record RunReport(String version, String benchmarkId, ObjectNode inputConfig, String cliCommand, Long randomSeed,
                         MetricsSummary profiling, MetricsSummary warmup, boolean wasCancelled,
-                        List<Input> inputs, long startEpochNanos, long endEpochNanos, List<String> warnings,
-                        ClientHealth health) {
+                        List<Input> inputs, long startEpochNanos, long endEpochNanos, ClientHealth health) {
 
     /**
      * How the load generator itself fared, so a bad number can be told apart from a busy client.

@@ -114,7 +114,7 @@ public final class CellRunner {
         final RunReport report = new RunReport(Version.VALUE, UUID.randomUUID().toString(),
                 Redaction.redactedConfig(config.effectiveTree()), ctx.cliCommand(), config.randomSeed(),
                 profilingMetrics, warmupMetrics, cancelled, inputs, cellStart,
-                wall.toEpochNanos(ctx.clock().nanoTime()), config.warnings(),
+                wall.toEpochNanos(ctx.clock().nanoTime()),
                 new RunReport.ClientHealth(maxLagNanos / 1e6, (processCpuNanos() - cpuStartNanos) / 1e9, abandoned));
         writeExports(report, profilingMetrics, wall);
         printSummary(report, profilingMetrics);

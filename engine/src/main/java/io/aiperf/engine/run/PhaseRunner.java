@@ -159,10 +159,6 @@ public final class PhaseRunner implements Phase {
         return inFlight.size();
     }
 
-    public long startNanos() {
-        return phaseStartNanos;
-    }
-
     /** Latency of requests completed since the last call, in microseconds (live view only). */
     public org.HdrHistogram.Histogram intervalLatencyMicros() {
         return latencyMicros.getIntervalHistogram();

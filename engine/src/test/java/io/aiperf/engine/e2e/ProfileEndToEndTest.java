@@ -282,4 +282,19 @@ class ProfileEndToEndTest {
             assertThat(summary.path("count").asInt()).isEqualTo(4);
         }
     }
+
+    @Test
+    void mockErrorRateProducesServerErrorsAmongValidRecords() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withErrorRate(50))) {
+            final Path dir = tmp.resolve("error-rate");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--concurrency", "4",
+                    "--request-count", "200", "--isl", "8", "--osl", "2", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).isZero();
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(s.path("error_request_count").path("avg").asInt()).isBetween(60, 140);
+            assertThat(s.path("request_count").path("avg").asInt() + s.path("error_request_count").path("avg").asInt())
+                    .isEqualTo(200);
+            assertThat(s.path("request_error_rate").path("avg").asDouble()).isBetween(30.0, 70.0);
+        }
+    }
 }
