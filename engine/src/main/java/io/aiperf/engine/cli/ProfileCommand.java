@@ -9,10 +9,9 @@ import io.aiperf.engine.export.Redaction;
 import io.aiperf.engine.hooks.HttpControlTransport;
 import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
-import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.run.CancellationToken;
 import io.aiperf.engine.run.CellContext;
-import io.aiperf.engine.run.CellRunner;
+import io.aiperf.engine.sweep.MultiRunner;
 import io.aiperf.engine.time.Clock;
 import io.aiperf.engine.time.Sleeper;
 import java.io.PrintStream;
@@ -87,9 +86,9 @@ public final class ProfileCommand implements Callable<Integer> {
                     Redaction.redactedCommand(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])));
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {
-                final CellOutcome outcome = new CellRunner(config, dir, ctx).run();
-                if (gateRules == null || outcome.exitCode() != Main.OK) {
-                    return outcome.exitCode();
+                final int exit = MultiRunner.run(config, dir, ctx);
+                if (gateRules == null || exit != Main.OK) {
+                    return exit;
                 }
                 // The gate reads the exports; a failing gate never removes them.
                 return GateCommand.run(gateRules, baselines, dir, dir);

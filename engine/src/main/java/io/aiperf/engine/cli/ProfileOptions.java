@@ -86,6 +86,15 @@ public final class ProfileOptions {
     @Option(names = {"-f", "--config"}, paramLabel = "FILE", description = "AIPerf YAML config; typed flags override it.")
     Path config;
 
+    @Option(names = "--num-profile-runs", paramLabel = "N", description = "Trials of the same configuration (1-10), aggregated with confidence intervals. Default: 1.")
+    Integer numProfileRuns;
+    @Option(names = "--profile-run-cooldown-seconds", paramLabel = "SECONDS", description = "Pause between trials. Default: 0.")
+    Double profileRunCooldownSeconds;
+    @Option(names = "--confidence-level", paramLabel = "LEVEL", description = "Confidence level of the trial intervals. Default: 0.95.")
+    Double confidenceLevel;
+    @Option(names = "--profile-run-disable-warmup-after-first", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Warm up only before the first trial. Default: true.")
+    Boolean disableWarmupAfterFirst;
+
     @Option(names = "--reset-kv-cache", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "POST {origin}/reset_prefix_cache once per cell, before any load.")
     Boolean resetKvCache;
     @Option(names = "--reset-kv-cache-path", paramLabel = "PATH", description = "Reset path (enables the reset).")
@@ -148,6 +157,10 @@ public final class ProfileOptions {
         }
         o.set("dataset.entries", numDatasetEntries, "--num-dataset-entries");
         o.randomSeed(randomSeed);
+        o.multiRun("num_runs", numProfileRuns, "--num-profile-runs");
+        o.multiRun("cooldown_seconds", profileRunCooldownSeconds, "--profile-run-cooldown-seconds");
+        o.multiRun("confidence_level", confidenceLevel, "--confidence-level");
+        o.multiRun("disable_warmup_after_first", disableWarmupAfterFirst, "--profile-run-disable-warmup-after-first");
         o.set("tokenizer.name", tokenizer, "--tokenizer");
         if (goodput != null) {
             o.set("slos", goodput(goodput), "--goodput");

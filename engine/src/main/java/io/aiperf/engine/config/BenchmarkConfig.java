@@ -16,7 +16,23 @@ import java.util.Map;
 public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, DatasetConfig dataset,
                               List<PhaseConfig> phases, ArtifactsConfig artifacts, String tokenizer,
                               Map<String, Double> goodputSlos, Long randomSeed, String uiType,
-                              List<String> warnings, ObjectNode effectiveTree) {
+                              MultiRunConfig multiRun, List<String> warnings, ObjectNode effectiveTree) {
+
+    /** The same config for one trial: another seed, and optionally without warmup phases. */
+    public BenchmarkConfig forTrial(final Long seed, final boolean dropWarmup) {
+        final List<PhaseConfig> kept = dropWarmup
+                ? phases.stream().filter(p -> p.kind() != PhaseKind.WARMUP).toList() : phases;
+        final List<PhaseConfig> fixed = kept.isEmpty() || !kept.get(0).seamless() ? kept
+                : java.util.stream.Stream.concat(java.util.stream.Stream.of(unseamless(kept.get(0))),
+                        kept.stream().skip(1)).toList();
+        return new BenchmarkConfig(models, endpoint, dataset, fixed, artifacts, tokenizer, goodputSlos, seed, uiType,
+                multiRun, warnings, effectiveTree);
+    }
+
+    private static PhaseConfig unseamless(final PhaseConfig p) {
+        return new PhaseConfig(p.name(), p.kind(), p.type(), p.concurrency(), p.rate(), p.smoothness(), p.requests(),
+                p.durationSeconds(), p.gracePeriodSeconds(), false);
+    }
 
     public String primaryModel() {
         return models.get(0);

@@ -69,6 +69,17 @@ public final class CliOverlay {
         return this;
     }
 
+    /** Sets {@code multi_run.<key>} when {@code value} is non-null. */
+    public CliOverlay multiRun(final String key, final Object value, final String flag) {
+        if (value == null) {
+            return this;
+        }
+        final ObjectNode m = root.has("multi_run") ? (ObjectNode) root.get("multi_run") : root.putObject("multi_run");
+        m.set(key, plain(value));
+        flags.put("multi_run." + key, flag);
+        return this;
+    }
+
     public CliOverlay randomSeed(final Long seed) {
         if (seed != null) {
             root.put("random_seed", seed);

@@ -97,8 +97,29 @@ public final class ConfigBinder {
         if (ui != null && !List.of("dashboard", "simple", "none").contains(ui.toLowerCase(Locale.ROOT))) {
             throw runtime.error("ui", "expected one of dashboard, simple, none; got '" + ui + "'");
         }
+        final MultiRunConfig multiRun = multiRun(env.section("multi_run"));
+        final Long effectiveSeed = seed == null && multiRun.numRuns() > 1 && multiRun.setConsistentSeed() ? Long.valueOf(42) : seed;
         return new BenchmarkConfig(List.copyOf(models), endpoint, dataset, phases, artifacts, tokenizer, slos,
-                seed, ui == null ? null : ui.toLowerCase(Locale.ROOT), List.copyOf(warnings), tree);
+                effectiveSeed, ui == null ? null : ui.toLowerCase(Locale.ROOT), multiRun, List.copyOf(warnings), tree);
+    }
+
+    private static MultiRunConfig multiRun(final Section m) {
+        m.allowOnly(List.of("num_runs", "cooldown_seconds", "confidence_level", "disable_warmup_after_first",
+                "set_consistent_seed"));
+        final int runs = m.integer("num_runs", 1);
+        if (runs < 1 || runs > 10) {
+            throw m.error("num_runs", "Input should be between 1 and 10");
+        }
+        final double cooldown = m.number("cooldown_seconds", 0.0);
+        if (!(cooldown >= 0) || Double.isInfinite(cooldown)) {
+            throw m.error("cooldown_seconds", "Input should be greater than or equal to 0");
+        }
+        final double level = m.number("confidence_level", 0.95);
+        if (!(level > 0 && level < 1)) {
+            throw m.error("confidence_level", "Input should be between 0 and 1 (exclusive)");
+        }
+        return new MultiRunConfig(runs, cooldown, level, m.bool("disable_warmup_after_first", true),
+                m.bool("set_consistent_seed", true));
     }
 
     private EndpointConfig endpoint(final Section e) {

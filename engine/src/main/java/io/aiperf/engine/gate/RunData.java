@@ -47,7 +47,13 @@ public final class RunData {
             if (files.isEmpty()) {
                 throw new ConfigException(source.toString(), "holds no profile_export_aiperf.json");
             }
+            // Per-trial summaries are the data; an aggregate beside them is derived from them and is used only
+            // when it is all there is.
+            final boolean perTrial = files.stream().anyMatch(f -> f.getFileName().toString().equals("profile_export_aiperf.json"));
             for (final Path f : files) {
+                if (perTrial && f.getFileName().toString().equals("profile_export_aiperf_aggregate.json")) {
+                    continue;
+                }
                 addFile(f, label(source.relativize(f.getParent())));
             }
         } else if (Files.isRegularFile(source)) {

@@ -1,0 +1,114 @@
+package io.aiperf.engine.sweep;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.math.SpecialFunctions;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Confidence aggregation over trials (reference §9.3): inputs are the per-trial summary statistics, keyed
+ * {@code <tag>_<stat>}; for each key the mean, sample std, min, max, cv, standard error and the Student-t
+ * interval at the configured level. Stateless.
+ */
+public final class TrialAggregator {
+    public static final String FILE = "profile_export_aiperf_aggregate.json";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One trial's summary JSON, or its error. */
+    public record Trial(String label, JsonNode summary, String error) {
+    }
+
+    private TrialAggregator() {
+    }
+
+    /** @throws IllegalArgumentException when fewer than two trials succeeded */
+    public static ObjectNode aggregate(final List<Trial> trials, final double confidenceLevel, final double cooldownSeconds) {
+        final List<Trial> ok = trials.stream().filter(t -> t.summary() != null).toList();
+        if (ok.size() < 2) {
+            throw new IllegalArgumentException("Insufficient successful runs for confidence intervals. Got "
+                    + ok.size() + " successful run(s), but need at least 2.");
+        }
+        final ObjectNode root = JSON.createObjectNode();
+        final ObjectNode meta = root.putObject("metadata");
+        meta.put("aggregation_type", "confidence");
+        meta.put("num_profile_runs", trials.size());
+        meta.put("num_successful_runs", ok.size());
+        final ArrayNode failed = meta.putArray("failed_runs");
+        trials.stream().filter(t -> t.summary() == null)
+                .forEach(t -> failed.addObject().put("label", t.label()).put("error", t.error()));
+        meta.put("confidence_level", confidenceLevel);
+        final ArrayNode labels = meta.putArray("run_labels");
+        ok.forEach(t -> labels.add(t.label()));
+        meta.put("cooldown_seconds", cooldownSeconds);
+
+        final Map<String, List<Double>> values = new LinkedHashMap<>();
+        final Map<String, String> units = new LinkedHashMap<>();
+        for (final Trial t : ok) {
+            final Iterator<Map.Entry<String, JsonNode>> it = t.summary().fields();
+            while (it.hasNext()) {
+                final Map.Entry<String, JsonNode> metric = it.next();
+                if (!metric.getValue().isObject() || !metric.getValue().has("unit")) {
+                    continue;
+                }
+                final Iterator<Map.Entry<String, JsonNode>> stats = metric.getValue().fields();
+                while (stats.hasNext()) {
+                    final Map.Entry<String, JsonNode> s = stats.next();
+                    if (s.getValue().isNumber()) {
+                        final String key = metric.getKey() + "_" + s.getKey();
+                        values.computeIfAbsent(key, k -> new ArrayList<>()).add(s.getValue().doubleValue());
+                        units.put(key, metric.getValue().get("unit").asText());
+                    }
+                }
+            }
+        }
+        final ObjectNode metrics = root.putObject("metrics");
+        values.forEach((key, v) -> {
+            if (v.size() >= 2) {
+                metrics.set(key, confidence(v, confidenceLevel, units.get(key)));
+            }
+        });
+        return root;
+    }
+
+    static ObjectNode confidence(final List<Double> v, final double level, final String unit) {
+        final int n = v.size();
+        double sum = 0;
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (final double d : v) {
+            sum += d;
+            min = Math.min(min, d);
+            max = Math.max(max, d);
+        }
+        final double mean = sum / n;
+        double sq = 0;
+        for (final double d : v) {
+            sq += (d - mean) * (d - mean);
+        }
+        final double std = Math.sqrt(sq / (n - 1));
+        final double se = std / Math.sqrt(n);
+        final double t = SpecialFunctions.studentTQuantile(1 - (1 - level) / 2, n - 1);
+        final ObjectNode o = JSON.createObjectNode();
+        o.put("mean", mean);
+        o.put("std", std);
+        o.put("min", min);
+        o.put("max", max);
+        if (mean != 0) {
+            o.put("cv", std / Math.abs(mean));
+        } else {
+            o.putNull("cv");
+        }
+        o.put("se", se);
+        o.put("t_critical", t);
+        o.put("ci_low", mean - t * se);
+        o.put("ci_high", mean + t * se);
+        o.put("unit", unit);
+        return o;
+    }
+}
