@@ -28,7 +28,8 @@ public final class Main implements Runnable {
 
     public static CommandLine commandLine() {
         final CommandLine cl = new CommandLine(new Main());
-        cl.setExitCodeExceptionMapper(t -> t instanceof io.aiperf.engine.config.ConfigException ? USAGE : FAILED);
+        cl.setExitCodeExceptionMapper(t -> t instanceof io.aiperf.engine.config.ConfigException
+                || t instanceof CommandLine.ParameterException ? USAGE : FAILED);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         return cl;
     }

@@ -90,4 +90,12 @@ class ConfigErrorEndToEndTest {
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains(message);
     }
+
+    @org.junit.jupiter.api.Test
+    void unknownFlagsAndMalformedValuesAreUsageErrors() {
+        assertThat(Runs.aiperf("profile", "-m", "m", "--bogus").exitCode()).isEqualTo(2);
+        final Runs.Result sweep = Runs.aiperf("profile", "-m", "m", "--concurrency", "8,16");
+        assertThat(sweep.exitCode()).isEqualTo(2);
+        assertThat(sweep.err()).contains("--concurrency");
+    }
 }
