@@ -110,7 +110,7 @@ public final class ProfileCommand implements Callable<Integer> {
         }
         final String model = config.primaryModel().replace('/', '_') + (config.models().size() > 1 ? "_multi" : "");
         final PhaseConfig p = config.firstProfilingPhase();
-        final String stimulus = p.type().isRate()
+        final String stimulus = config.isSweep() ? "sweep" : p.type().isRate()
                 ? "request_rate" + trim(p.rate())
                 : "concurrency" + p.concurrency();
         return base.resolve(model + "-openai-" + config.endpoint().type().wireName() + "-" + stimulus);

@@ -41,18 +41,18 @@ public final class ProfileOptions {
     @Option(names = "--use-legacy-max-tokens", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Send max_tokens instead of max_completion_tokens for chat.")
     Boolean useLegacyMaxTokens;
 
-    @Option(names = "--concurrency", paramLabel = "N", description = "Concurrent requests (closed loop), or the ceiling with --request-rate.")
-    Integer concurrency;
-    @Option(names = "--request-rate", paramLabel = "RPS", description = "Requests per second (open loop).")
-    Double requestRate;
+    @Option(names = "--concurrency", paramLabel = "N", description = "Concurrent requests (closed loop), or the ceiling with --request-rate. A comma list sweeps.")
+    String concurrency;
+    @Option(names = "--request-rate", paramLabel = "RPS", description = "Requests per second (open loop). A comma list sweeps.")
+    String requestRate;
     @Option(names = {"--arrival-pattern", "--request-rate-mode"}, paramLabel = "PATTERN", description = "constant, poisson or gamma. Default: poisson.")
     String arrivalPattern;
     @Option(names = {"--arrival-smoothness", "--vllm-burstiness"}, paramLabel = "SHAPE", description = "Gamma shape; implies gamma.")
     Double arrivalSmoothness;
-    @Option(names = {"--request-count", "--num-requests"}, paramLabel = "N", description = "Requests to send. Default: 10 when nothing else bounds the run.")
-    Integer requestCount;
-    @Option(names = "--benchmark-duration", paramLabel = "SECONDS", description = "Stop sending after this long.")
-    Double benchmarkDuration;
+    @Option(names = {"--request-count", "--num-requests"}, paramLabel = "N", description = "Requests to send. Default: 10 when nothing else bounds the run. A comma list sweeps.")
+    String requestCount;
+    @Option(names = "--benchmark-duration", paramLabel = "SECONDS", description = "Stop sending after this long. A comma list sweeps.")
+    String benchmarkDuration;
     @Option(names = "--benchmark-grace-period", paramLabel = "SECONDS", description = "Wait for in-flight requests after the duration. Default: 30.")
     String benchmarkGracePeriod;
     @Option(names = {"--warmup-request-count", "--num-warmup-requests"}, paramLabel = "N", description = "Warmup requests before profiling (> 0).")
@@ -60,12 +60,12 @@ public final class ProfileOptions {
     @Option(names = "--warmup-duration", paramLabel = "SECONDS", description = "Warmup duration (> 0).")
     Double warmupDuration;
 
-    @Option(names = {"--isl", "--synthetic-input-tokens-mean", "--prompt-input-tokens-mean"}, paramLabel = "TOKENS", description = "Mean input length. Default: 550.")
-    Integer isl;
+    @Option(names = {"--isl", "--synthetic-input-tokens-mean", "--prompt-input-tokens-mean"}, paramLabel = "TOKENS", description = "Mean input length. Default: 550. A comma list sweeps.")
+    String isl;
     @Option(names = {"--isl-stddev", "--synthetic-input-tokens-stddev"}, paramLabel = "TOKENS", description = "Input length stddev. Default: 0.")
     Double islStddev;
-    @Option(names = {"--osl", "--output-tokens-mean"}, paramLabel = "TOKENS", description = "Mean output cap (sent as max_completion_tokens / max_tokens).")
-    Integer osl;
+    @Option(names = {"--osl", "--output-tokens-mean"}, paramLabel = "TOKENS", description = "Mean output cap (sent as max_completion_tokens / max_tokens). A comma list sweeps.")
+    String osl;
     @Option(names = {"--osl-stddev", "--output-tokens-stddev"}, paramLabel = "TOKENS", description = "Output cap stddev. Default: 0.")
     Double oslStddev;
     @Option(names = {"--num-dataset-entries", "--num-prompts"}, paramLabel = "N", description = "Distinct prompts. Default: 100.")
@@ -86,6 +86,8 @@ public final class ProfileOptions {
     @Option(names = {"-f", "--config"}, paramLabel = "FILE", description = "AIPerf YAML config; typed flags override it.")
     Path config;
 
+    @Option(names = "--sweep-type", paramLabel = "TYPE", description = "How comma lists combine: grid (every combination) or zip (in lockstep). Default: grid.")
+    String sweepType;
     @Option(names = "--num-profile-runs", paramLabel = "N", description = "Trials of the same configuration (1-10), aggregated with confidence intervals. Default: 1.")
     Integer numProfileRuns;
     @Option(names = "--profile-run-cooldown-seconds", paramLabel = "SECONDS", description = "Pause between trials. Default: 0.")
@@ -132,14 +134,16 @@ public final class ProfileOptions {
         o.set("endpoint.use_server_token_count", useServerTokenCount, "--use-server-token-count");
         o.set("endpoint.use_legacy_max_tokens", useLegacyMaxTokens, "--use-legacy-max-tokens");
         hooks(o);
-        o.phase("profiling", "concurrency", concurrency, "--concurrency");
-        o.phase("profiling", "rate", requestRate, "--request-rate");
+        magic(o, "--concurrency", concurrency, true, "concurrency", v -> o.phase("profiling", "concurrency", v, "--concurrency"));
+        magic(o, "--request-rate", requestRate, false, "rate", v -> o.phase("profiling", "rate", v, "--request-rate"));
         final String type = arrivalPattern != null ? arrivalPattern
                 : requestRate != null ? (arrivalSmoothness != null ? "gamma" : "poisson") : null;
         o.phase("profiling", "type", type, "--arrival-pattern");
         o.phase("profiling", "smoothness", arrivalSmoothness, "--arrival-smoothness");
-        o.phase("profiling", "requests", requestCount, "--request-count");
-        o.phase("profiling", "duration", benchmarkDuration, "--benchmark-duration");
+        magic(o, "--request-count", requestCount, true, "requests", v -> o.phase("profiling", "requests", v, "--request-count"));
+        magic(o, "--benchmark-duration", benchmarkDuration, false, "duration",
+                v -> o.phase("profiling", "duration", v, "--benchmark-duration"));
+        o.sweepType(sweepType);
         o.phase("profiling", "grace_period", benchmarkGracePeriod == null ? null
                 : benchmarkGracePeriod.equalsIgnoreCase("inf") ? "inf" : parseDouble("--benchmark-grace-period", benchmarkGracePeriod),
                 "--benchmark-grace-period");
@@ -148,9 +152,9 @@ public final class ProfileOptions {
             o.phase("warmup", "requests", warmupRequestCount, "--warmup-request-count");
             o.phase("warmup", "duration", warmupDuration, "--warmup-duration");
         }
-        o.set("dataset.prompts.isl.mean", isl, "--isl");
+        magic(o, "--isl", isl, true, "isl", v -> o.set("dataset.prompts.isl.mean", v, "--isl"));
         o.set("dataset.prompts.isl.stddev", islStddev, "--isl-stddev");
-        o.set("dataset.prompts.osl.mean", osl, "--osl");
+        magic(o, "--osl", osl, true, "osl", v -> o.set("dataset.prompts.osl.mean", v, "--osl"));
         o.set("dataset.prompts.osl.stddev", oslStddev, "--osl-stddev");
         if (oslStddev != null && osl == null) {
             throw new ConfigException("--osl-stddev", "can only be used together with --osl");
@@ -192,6 +196,31 @@ public final class ProfileOptions {
         o.set("endpoint.server_profiler.start_path", serverProfilerStartPath, "--server-profiler-start-path");
         o.set("endpoint.server_profiler.stop_path", serverProfilerStopPath, "--server-profiler-stop-path");
         o.set("endpoint.server_profiler.timeout_seconds", serverProfilerTimeoutSeconds, "--server-profiler-timeout-seconds");
+    }
+
+    /**
+     * AIPerf's "magic list" flags: one value sets the field; a comma list becomes a sweep axis (reference §2.5).
+     */
+    private static void magic(final CliOverlay o, final String flag, final String text, final boolean integer,
+                              final String axis, final java.util.function.Consumer<Number> single) {
+        if (text == null) {
+            return;
+        }
+        final List<Number> values = new ArrayList<>();
+        for (final String part : text.split(",")) {
+            final String t = part.trim();
+            try {
+                values.add(integer ? (Number) Integer.valueOf(t) : (Number) Double.valueOf(t));
+            } catch (NumberFormatException e) {
+                throw new ConfigException(flag, "Input should be a valid " + (integer ? "integer" : "number")
+                        + ", got '" + t + "'");
+            }
+        }
+        if (values.size() == 1) {
+            single.accept(values.get(0));
+        } else {
+            o.sweepAxis(axis, values, flag);
+        }
     }
 
     /** {@code Name:Value} pairs or JSON objects; with {@code typed}, values that parse as JSON keep their type. */

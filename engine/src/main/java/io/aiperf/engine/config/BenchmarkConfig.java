@@ -12,11 +12,18 @@ import java.util.Map;
  * @param randomSeed the seed, or null for entropy
  * @param effectiveTree the merged configuration tree, for {@code config expand} and the exports
  *                      (secrets not yet redacted)
+ * @param variations the sweep's points, each with its full config; empty without a sweep
  */
 public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, DatasetConfig dataset,
                               List<PhaseConfig> phases, ArtifactsConfig artifacts, String tokenizer,
                               Map<String, Double> goodputSlos, Long randomSeed, String uiType,
-                              MultiRunConfig multiRun, List<String> warnings, ObjectNode effectiveTree) {
+                              MultiRunConfig multiRun, List<String> warnings, ObjectNode effectiveTree,
+                              List<Variation> variations) {
+
+    /** Whether a sweep expands this config into several variations. */
+    public boolean isSweep() {
+        return !variations.isEmpty();
+    }
 
     /** The same config for one trial: another seed, and optionally without warmup phases. */
     public BenchmarkConfig forTrial(final Long seed, final boolean dropWarmup) {
@@ -26,7 +33,7 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
                 : java.util.stream.Stream.concat(java.util.stream.Stream.of(unseamless(kept.get(0))),
                         kept.stream().skip(1)).toList();
         return new BenchmarkConfig(models, endpoint, dataset, fixed, artifacts, tokenizer, goodputSlos, seed, uiType,
-                multiRun, warnings, effectiveTree);
+                multiRun, warnings, effectiveTree, variations);
     }
 
     private static PhaseConfig unseamless(final PhaseConfig p) {

@@ -80,6 +80,23 @@ public final class CliOverlay {
         return this;
     }
 
+    /** Adds a sweep axis ({@code name} is a sweep path or shorthand such as {@code concurrency}). */
+    public CliOverlay sweepAxis(final String name, final java.util.List<? extends Number> values, final String flag) {
+        final ObjectNode sweep = root.has("sweep") ? (ObjectNode) root.get("sweep") : root.putObject("sweep");
+        final ObjectNode params = sweep.has("parameters") ? (ObjectNode) sweep.get("parameters") : sweep.putObject("parameters");
+        final ArrayNode arr = params.putArray(name);
+        values.forEach(v -> arr.add(plain(v)));
+        flags.put("sweep.parameters." + name, flag);
+        return this;
+    }
+
+    public CliOverlay sweepType(final String type) {
+        if (type != null) {
+            (root.has("sweep") ? (ObjectNode) root.get("sweep") : root.putObject("sweep")).put("type", type);
+        }
+        return this;
+    }
+
     public CliOverlay randomSeed(final Long seed) {
         if (seed != null) {
             root.put("random_seed", seed);

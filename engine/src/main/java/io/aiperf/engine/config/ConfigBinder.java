@@ -100,7 +100,8 @@ public final class ConfigBinder {
         final MultiRunConfig multiRun = multiRun(env.section("multi_run"));
         final Long effectiveSeed = seed == null && multiRun.numRuns() > 1 && multiRun.setConsistentSeed() ? Long.valueOf(42) : seed;
         return new BenchmarkConfig(List.copyOf(models), endpoint, dataset, phases, artifacts, tokenizer, slos,
-                effectiveSeed, ui == null ? null : ui.toLowerCase(Locale.ROOT), multiRun, List.copyOf(warnings), tree);
+                effectiveSeed, ui == null ? null : ui.toLowerCase(Locale.ROOT), multiRun, List.copyOf(warnings), tree,
+                List.of());
     }
 
     private static MultiRunConfig multiRun(final Section m) {

@@ -37,7 +37,17 @@ public final class ConfigLoader {
         if (cli.addsWarmup()) {
             inheritIntoWarmup(base);
         }
-        return ConfigBinder.bind(base, cli.flags());
+        final JsonNode sweep = base.remove("sweep");
+        if (sweep == null || sweep.isNull()) {
+            return ConfigBinder.bind(base, cli.flags());
+        }
+        // Each point is bound (and validated) on its own; the first stands for the run as a whole.
+        final java.util.List<Variation> variations = SweepExpander.expand(base, sweep, cli.flags());
+        final BenchmarkConfig config = variations.get(0).config();
+        config.effectiveTree().set("sweep", sweep);
+        return new BenchmarkConfig(config.models(), config.endpoint(), config.dataset(), config.phases(),
+                config.artifacts(), config.tokenizer(), config.goodputSlos(), config.randomSeed(), config.uiType(),
+                config.multiRun(), config.warnings(), config.effectiveTree(), variations);
     }
 
     private static ObjectNode emptyEnvelope() {

@@ -16,7 +16,8 @@ import java.util.Set;
  * mapping or envelope form into a named list. Unknown keys are left in place for the binder to reject.
  */
 final class ConfigShapes {
-    static final List<String> ENVELOPE_KEYS = List.of("schema_version", "benchmark", "random_seed", "multi_run");
+    static final List<String> ENVELOPE_KEYS = List.of("schema_version", "benchmark", "random_seed", "multi_run",
+            "sweep");
     private static final Set<String> CANONICAL_PHASES = Set.of("warmup", "profiling");
 
     private ConfigShapes() {

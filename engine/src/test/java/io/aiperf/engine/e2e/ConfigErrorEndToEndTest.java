@@ -94,8 +94,8 @@ class ConfigErrorEndToEndTest {
     @org.junit.jupiter.api.Test
     void unknownFlagsAndMalformedValuesAreUsageErrors() {
         assertThat(Runs.aiperf("profile", "-m", "m", "--bogus").exitCode()).isEqualTo(2);
-        final Runs.Result sweep = Runs.aiperf("profile", "-m", "m", "--concurrency", "8,16");
-        assertThat(sweep.exitCode()).isEqualTo(2);
-        assertThat(sweep.err()).contains("--concurrency");
+        final Runs.Result bad = Runs.aiperf("profile", "-m", "m", "--concurrency", "8,x");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--concurrency: Input should be a valid integer, got 'x'");
     }
 }

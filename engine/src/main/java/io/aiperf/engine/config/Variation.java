@@ -1,0 +1,13 @@
+package io.aiperf.engine.config;
+
+import java.util.Map;
+
+/**
+ * One point of a parameter sweep (reference §9.1).
+ *
+ * @param label directory name, {@code <name>_<value>} joined by {@code __}
+ * @param values parameter name to value, in axis order
+ * @param config the full config of this point
+ */
+public record Variation(String label, int index, Map<String, Object> values, BenchmarkConfig config) {
+}

@@ -1,0 +1,121 @@
+package io.aiperf.engine.sweep;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.config.Variation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code sweep_aggregate/profile_export_aiperf_sweep.json} (reference §9.3): each combination's metrics, the
+ * best configurations, and the Pareto-optimal set (maximize request throughput, minimize p99 TTFT, or p99
+ * request latency when there is no TTFT). Stateless.
+ */
+public final class SweepAggregator {
+    public static final String FILE = "profile_export_aiperf_sweep.json";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One combination and its metrics ({@code <tag>_<stat>} to an object with at least {@code mean}). */
+    public record Point(Variation variation, JsonNode metrics) {
+    }
+
+    private SweepAggregator() {
+    }
+
+    public static ObjectNode aggregate(final List<Point> points, final int trialsPerValue, final double confidenceLevel) {
+        final ObjectNode root = JSON.createObjectNode();
+        final ObjectNode meta = root.putObject("metadata");
+        meta.put("aggregation_type", "sweep");
+        final ArrayNode params = meta.putArray("sweep_parameters");
+        if (!points.isEmpty()) {
+            for (final String name : points.get(0).variation().values().keySet()) {
+                final ArrayNode values = params.addObject().put("name", name).putArray("values");
+                points.stream().map(p -> p.variation().values().get(name)).distinct()
+                        .forEach(v -> values.addPOJO(v));
+            }
+        }
+        meta.put("num_combinations", points.size());
+        meta.put("num_trials_per_value", trialsPerValue);
+        meta.put("sweep_mode", "repeated");
+        meta.put("confidence_level", confidenceLevel);
+        final ArrayNode per = root.putArray("per_combination_metrics");
+        for (final Point p : points) {
+            final ObjectNode item = per.addObject();
+            item.set("parameters", parameters(p.variation()));
+            item.put("label", p.variation().label());
+            item.set("metrics", p.metrics());
+        }
+        final ObjectNode best = root.putObject("best_configurations");
+        best(best, "best_throughput", points, "request_throughput_avg", true);
+        best(best, "best_latency_p99", points, latencyKey(points), false);
+        final ArrayNode pareto = root.putArray("pareto_optimal");
+        for (final Point p : pareto(points, latencyKey(points))) {
+            pareto.add(parameters(p.variation()));
+        }
+        return root;
+    }
+
+    private static String latencyKey(final List<Point> points) {
+        return points.stream().anyMatch(p -> p.metrics().has("time_to_first_token_p99"))
+                ? "time_to_first_token_p99" : "request_latency_p99";
+    }
+
+    private static ObjectNode parameters(final Variation v) {
+        final ObjectNode o = JSON.createObjectNode();
+        for (final Map.Entry<String, Object> e : v.values().entrySet()) {
+            o.putPOJO(e.getKey(), e.getValue());
+        }
+        return o;
+    }
+
+    private static double mean(final Point p, final String key) {
+        final JsonNode m = p.metrics().path(key).path("mean");
+        return m.isNumber() ? m.doubleValue() : Double.NaN;
+    }
+
+    private static void best(final ObjectNode into, final String name, final List<Point> points, final String key,
+                             final boolean maximize) {
+        Point best = null;
+        for (final Point p : points) {
+            final double v = mean(p, key);
+            if (!Double.isNaN(v) && (best == null || (maximize ? v > mean(best, key) : v < mean(best, key)))) {
+                best = p;
+            }
+        }
+        if (best != null) {
+            final ObjectNode o = into.putObject(name);
+            o.set("parameters", parameters(best.variation()));
+            o.put("metric", key);
+            o.put("value", mean(best, key));
+            o.put("unit", best.metrics().path(key).path("unit").asText());
+        }
+    }
+
+    /** Points no other point beats on both throughput (higher) and latency (lower). */
+    static List<Point> pareto(final List<Point> points, final String latencyKey) {
+        final List<Point> out = new ArrayList<>();
+        for (final Point p : points) {
+            final double tp = mean(p, "request_throughput_avg");
+            final double lat = mean(p, latencyKey);
+            if (Double.isNaN(tp) || Double.isNaN(lat)) {
+                continue;
+            }
+            boolean dominated = false;
+            for (final Point q : points) {
+                final double qtp = mean(q, "request_throughput_avg");
+                final double qlat = mean(q, latencyKey);
+                if (q != p && qtp >= tp && qlat <= lat && (qtp > tp || qlat < lat)) {
+                    dominated = true;
+                    break;
+                }
+            }
+            if (!dominated) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,87 @@
+package io.aiperf.engine.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Comma lists and YAML sweeps: one cell per point, each reset, a sweep aggregate with a Pareto set. */
+class SweepEndToEndTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void concurrencyListRunsOneCellPerValue() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(20, 1))) {
+            final Path dir = tmp.resolve("sweep");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming",
+                    "--concurrency", "1,4", "--request-count", "12", "--isl", "16", "--osl", "4", "--reset-kv-cache",
+                    "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).isZero();
+            for (final String cell : new String[] {"concurrency_1", "concurrency_4"}) {
+                assertThat(Files.readAllLines(dir.resolve(cell).resolve("profile_export.jsonl"))).hasSize(12);
+            }
+            assertThat(mock.controlState().resetCount()).isEqualTo(2);
+            final JsonNode sweep = Runs.json(dir.resolve("sweep_aggregate/profile_export_aiperf_sweep.json"));
+            assertThat(sweep.path("metadata").path("num_combinations").asInt()).isEqualTo(2);
+            assertThat(sweep.path("per_combination_metrics").get(1).path("parameters").path("concurrency").asInt())
+                    .isEqualTo(4);
+            assertThat(sweep.path("best_configurations").path("best_throughput").path("parameters").path("concurrency")
+                    .asInt()).isEqualTo(4);
+            assertThat(sweep.path("pareto_optimal").size()).isBetween(1, 2);
+            assertThat(Runs.json(dir.resolve("run_outcome.json")).path("cells").size()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void yamlZipSweepWithTrialsAndAPerCellGate() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(10, 1))) {
+            final Path yaml = tmp.resolve("sweep.yaml");
+            final Path dir = tmp.resolve("zip");
+            Files.writeString(yaml, """
+                    multi_run: {num_runs: 2}
+                    sweep:
+                      type: zip
+                      parameters:
+                        phases.profiling.concurrency: [1, 2]
+                        isl: [16, 32]
+                    benchmark:
+                      model: m
+                      endpoint: {url: %s, streaming: true}
+                      dataset: {osl: 4}
+                      phases: [{name: profiling, requests: 6}]
+                      artifacts: {dir: %s}
+                    """.formatted(mock.url(), dir));
+            assertThat(Runs.aiperf("profile", "-f", yaml.toString()).exitCode()).isZero();
+            final Path cell = dir.resolve("profile_runs/trial_0002/concurrency_2__isl_32");
+            assertThat(Runs.json(cell.resolve("profile_export_aiperf.json")).path("input_sequence_length")
+                    .path("avg").asInt()).isEqualTo(32);
+            assertThat(dir.resolve("aggregate/concurrency_1__isl_16/profile_export_aiperf_aggregate.json")).exists();
+            final Path rules = tmp.resolve("rules.yaml");
+            Files.writeString(rules, "rules:\n  - {metric: input_sequence_length, stat: avg, max: 20, cell: 'concurrency_2*'}\n");
+            final Runs.Result gate = Runs.aiperf("gate", "--rules", rules.toString(), "--candidate", dir.toString());
+            assertThat(gate.exitCode()).isEqualTo(1);
+            final JsonNode result = Runs.json(dir.resolve("gate_result.json")).path("rules");
+            assertThat(result.size()).isEqualTo(1);
+            assertThat(result.get(0).path("cell").asText()).isEqualTo("concurrency_2__isl_32");
+            assertThat(result.get(0).path("candidate_trials").asInt()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void duplicateAndUnequalSweepValuesAreConfigErrors() throws Exception {
+        final Runs.Result dup = Runs.aiperf("profile", "-m", "m", "--concurrency", "2,2", "--artifact-dir",
+                tmp.resolve("x").toString());
+        assertThat(dup.exitCode()).isEqualTo(2);
+        assertThat(dup.err()).contains("duplicate value 2");
+        final Runs.Result zip = Runs.aiperf("profile", "-m", "m", "--concurrency", "1,2", "--isl", "8,16,32",
+                "--sweep-type", "zip", "--artifact-dir", tmp.resolve("y").toString());
+        assertThat(zip.exitCode()).isEqualTo(2);
+        assertThat(zip.err()).contains("zip sweep parameters must all have equal length");
+    }
+}
