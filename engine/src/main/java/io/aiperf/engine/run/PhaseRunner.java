@@ -111,7 +111,7 @@ public final class PhaseRunner implements Phase {
         awaitSendComplete();
         final double grace = cancellation.isCancelled()
                 ? Math.min(phase.effectiveGraceSeconds(), CANCEL_GRACE_SECONDS) : phase.effectiveGraceSeconds();
-        final long graceEnd = Double.isInfinite(grace) ? Long.MAX_VALUE : graceStart() + (long) (grace * 1e9);
+        long graceEnd = Double.isInfinite(grace) ? Long.MAX_VALUE : graceStart() + (long) (grace * 1e9);
         synchronized (monitor) {
             while (!inFlight.isEmpty()) {
                 final long now = clock.nanoTime();
@@ -119,7 +119,7 @@ public final class PhaseRunner implements Phase {
                     break;
                 }
                 if (cancellation.isCancelled() && graceEnd == Long.MAX_VALUE) {
-                    break;
+                    graceEnd = now + (long) (CANCEL_GRACE_SECONDS * 1e9); // Ctrl-C while draining: bounded wait
                 }
                 monitor.wait(Math.max(1, Math.min(100, (graceEnd - now) / 1_000_000L)));
             }
@@ -276,8 +276,8 @@ public final class PhaseRunner implements Phase {
 
     private void complete(final int index, final DatasetEntry entry, final String requestId,
                           final String correlationId, final String model, final ResponseData response) {
-        final boolean wasOpen = inFlight.remove(index) != null;
-        if (!closed && wasOpen) {
+        // Record before leaving the in-flight set: a drain that sees the set empty must also see the record.
+        if (!closed && inFlight.containsKey(index)) {
             records.add(new RequestRecord(phase.name(), phase.kind() == PhaseKind.PROFILING, index, requestId,
                     correlationId, entry.conversationId(), model, wall.toEpochNanos(response.startPerfNanos()),
                     entry.inputTokens(), entry.outputTokens(), response, false));
@@ -288,6 +288,7 @@ public final class PhaseRunner implements Phase {
                 latencyMicros.recordValue(Math.max(0, (response.lastContentNanos() - response.startPerfNanos()) / 1000));
             }
         }
+        inFlight.remove(index);
         if (ceiling != null) {
             ceiling.release();
         } else if (!phase.type().isRate()) {
