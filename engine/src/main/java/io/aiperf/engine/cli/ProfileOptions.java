@@ -32,6 +32,8 @@ public final class ProfileOptions {
     Double requestTimeoutSeconds;
     @Option(names = "--api-key", paramLabel = "KEY", description = "Sent as Authorization: Bearer KEY. Never written to any file.")
     String apiKey;
+    @Option(names = "--api-key-env", paramLabel = "VAR", description = "Read the API key from this environment variable, so it stays off the command line (CI).")
+    String apiKeyEnv;
     @Option(names = {"-H", "--header"}, paramLabel = "NAME:VALUE", description = "Extra header (or a JSON object); repeatable.")
     List<String> headers;
     @Option(names = "--extra-inputs", paramLabel = "KEY:VALUE", description = "Body field (or a JSON object) merged into every request; repeatable.")
@@ -127,6 +129,16 @@ public final class ProfileOptions {
         o.set("endpoint.timeout", requestTimeoutSeconds, "--request-timeout-seconds");
         if (requestTimeoutSeconds != null && !(requestTimeoutSeconds > 0)) {
             throw new ConfigException("--request-timeout-seconds", "Input should be greater than 0");
+        }
+        if (apiKeyEnv != null) {
+            final String fromEnv = System.getenv(apiKeyEnv);
+            if (fromEnv == null || fromEnv.isEmpty()) {
+                throw new ConfigException("--api-key-env", "environment variable " + apiKeyEnv + " is not set");
+            }
+            if (apiKey != null) {
+                throw new ConfigException("--api-key-env", "give either --api-key or --api-key-env, not both");
+            }
+            o.set("endpoint.api_key", fromEnv, "--api-key-env");
         }
         o.set("endpoint.api_key", apiKey, "--api-key");
         o.set("endpoint.headers", headers == null ? null : pairs("--header", headers, false), "--header");

@@ -1,0 +1,50 @@
+package io.aiperf.engine.ci;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Which export files to archive: every regular file under the export directory that matches an include glob
+ * and no exclude glob, as sorted paths relative to the directory. Stateless.
+ */
+public final class ArchivePlanner {
+    /** The default: everything the engine writes. */
+    public static final List<String> DEFAULT_INCLUDES = List.of("**");
+
+    private ArchivePlanner() {
+    }
+
+    public static List<String> plan(final Path exportDir, final List<String> includes, final List<String> excludes) {
+        if (!Files.isDirectory(exportDir)) {
+            return List.of();
+        }
+        final List<PathMatcher> in = matchers(includes.isEmpty() ? DEFAULT_INCLUDES : includes);
+        final List<PathMatcher> out = matchers(excludes);
+        try (Stream<Path> walk = Files.walk(exportDir)) {
+            return walk.filter(Files::isRegularFile)
+                    .map(exportDir::relativize)
+                    .filter(rel -> in.stream().anyMatch(m -> matches(m, rel)) && out.stream().noneMatch(m -> matches(m, rel)))
+                    .map(rel -> rel.toString().replace('\\', '/'))
+                    .filter(rel -> !rel.contains("/.") && !rel.startsWith(".")) // temp files of atomic writes
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<PathMatcher> matchers(final List<String> globs) {
+        return globs.stream().map(g -> FileSystems.getDefault().getPathMatcher("glob:" + g)).toList();
+    }
+
+    /** {@code **} also matches files at the top level. */
+    private static boolean matches(final PathMatcher m, final Path rel) {
+        return m.matches(rel) || m.matches(Path.of("_").resolve(rel));
+    }
+}

@@ -1,0 +1,84 @@
+package io.aiperf.engine.ci;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Turns the engine's exit code and outcome files into a build verdict (control-hooks contract, outcome
+ * section): fatal hooks and failed cells fail the build, a failed profiler stop is a visible warning that
+ * changes nothing unless {@code unstableOnWarnings}, an unstable gate is UNSTABLE, Ctrl-C is ABORTED.
+ * Stateless.
+ */
+public final class OutcomeClassifier {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private OutcomeClassifier() {
+    }
+
+    public static Classification classify(final int exitCode, final Path exportDir, final boolean unstableOnWarnings) {
+        final List<String> reasons = new ArrayList<>();
+        final List<String> warnings = new ArrayList<>();
+        for (final JsonNode cell : cellOutcomes(exportDir)) {
+            cell.path("warnings").forEach(w -> warnings.add(w.asText()));
+            if (!cell.path("error").isNull() && !cell.path("error").isMissingNode()) {
+                reasons.add(cell.path("error").asText());
+            }
+        }
+        final JsonNode gate = read(exportDir.resolve("gate_result.json"));
+        if (gate != null) {
+            gate.path("rules").forEach(r -> {
+                final String status = r.path("status").asText();
+                if (status.equals("failed") || status.equals("unstable")) {
+                    reasons.add("gate " + status + ": " + r.path("message").asText());
+                }
+            });
+        }
+        final Verdict verdict = switch (exitCode) {
+            case EngineInvocation.OK -> unstableOnWarnings && !warnings.isEmpty() ? Verdict.UNSTABLE : Verdict.SUCCESS;
+            case EngineInvocation.GATE_UNSTABLE -> Verdict.UNSTABLE;
+            case EngineInvocation.CANCELLED -> Verdict.ABORTED;
+            default -> Verdict.FAILURE;
+        };
+        if (exitCode == EngineInvocation.USAGE) {
+            reasons.add("the engine rejected its configuration (exit 2); see the log");
+        } else if (verdict == Verdict.FAILURE && reasons.isEmpty()) {
+            reasons.add("the engine exited with code " + exitCode);
+        }
+        if (verdict == Verdict.UNSTABLE && unstableOnWarnings && exitCode == EngineInvocation.OK) {
+            reasons.addAll(warnings);
+        }
+        return new Classification(verdict, List.copyOf(reasons), List.copyOf(warnings));
+    }
+
+    private static List<JsonNode> cellOutcomes(final Path dir) {
+        final List<JsonNode> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.filter(p -> p.getFileName().toString().equals("cell_outcome.json")).sorted().forEach(p -> {
+                final JsonNode n = read(p);
+                if (n != null) {
+                    out.add(n);
+                }
+            });
+        } catch (IOException e) {
+            return out;
+        }
+        return out;
+    }
+
+    private static JsonNode read(final Path file) {
+        try {
+            return Files.isRegularFile(file) ? JSON.readTree(file.toFile()) : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}
