@@ -20,6 +20,12 @@ public record MockServerConfig(String host, int port, double ttftMillis, double 
         return new MockServerConfig("127.0.0.1", 0, 0, 0, 0, 0, 0, null, 0, List.of());
     }
 
+    /** The same settings with faults armed, each given as {@link Fault#parse} takes it. */
+    public MockServerConfig withFaults(final String... specs) {
+        return new MockServerConfig(host, port, ttftMillis, itlMillis, ttftJitterCv, itlJitterCv, errorRatePercent,
+                apiKey, randomSeed, java.util.Arrays.stream(specs).map(Fault::parse).toList());
+    }
+
     public MockServerConfig withLatency(final double ttft, final double itl) {
         return new MockServerConfig(host, port, ttft, itl, ttftJitterCv, itlJitterCv, errorRatePercent, apiKey,
                 randomSeed, faults);

@@ -24,11 +24,9 @@ class CancelEndToEndTest {
     void sigintWritesPartialResultsFlaggedCancelled() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(50, 10))) {
             final Path dir = tmp.resolve("cancelled");
-            final Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), "io.aiperf.engine.cli.Main", "profile", "-m", "m",
-                    "-u", mock.url(), "--streaming", "--concurrency", "4", "--request-count", "1000", "--isl", "16",
-                    "--osl", "100", "--artifact-dir", dir.toString()))
-                    .redirectErrorStream(true).redirectOutput(tmp.resolve("log.txt").toFile()).start();
+            final Process p = Runs.engineProcess(List.of("profile", "-m", "m", "-u", mock.url(), "--streaming",
+                    "--concurrency", "4", "--request-count", "1000", "--isl", "16", "--osl", "100",
+                    "--artifact-dir", dir.toString()), tmp.resolve("log.txt")).start();
             try {
                 final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                 while (mock.controlState().inferenceRequests() < 8 && System.nanoTime() < deadline) {

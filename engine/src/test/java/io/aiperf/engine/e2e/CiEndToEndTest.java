@@ -9,7 +9,6 @@ import io.aiperf.engine.ci.InvocationPlanner;
 import io.aiperf.engine.ci.OutcomeClassifier;
 import io.aiperf.engine.ci.ProfileSpec;
 import io.aiperf.engine.ci.Verdict;
-import io.aiperf.engine.mock.Fault;
 import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
 import java.nio.file.Path;
@@ -24,8 +23,7 @@ class CiEndToEndTest {
 
     @Test
     void profilerStopFailureIsAWarningAndTheExportsAreArchived() throws Exception {
-        final MockServerConfig cfg = new MockServerConfig("127.0.0.1", 0, 0, 0, 0, 0, 0, null, 0,
-                List.of(Fault.parse("/stop_profile=status:500")));
+        final MockServerConfig cfg = MockServerConfig.fast().withFaults("/stop_profile=status:500");
         try (MockServer mock = MockServer.start(cfg)) {
             final Path dir = tmp.resolve("ci-run");
             final ProfileSpec spec = new ProfileSpec(null, "m", List.of(mock.url()), "chat", true, "2", null, "6", null,
@@ -46,12 +44,9 @@ class CiEndToEndTest {
         final String key = "sk-env-SECRET-77";
         try (MockServer mock = MockServer.start(MockServerConfig.fast().withApiKey(key))) {
             final Path dir = tmp.resolve("env-key");
-            final ProcessBuilder pb = new ProcessBuilder(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                    System.getProperty("java.class.path"), "io.aiperf.engine.cli.Main", "profile", "-m", "m",
-                    "-u", mock.url(), "--request-count", "3", "--isl", "8", "--osl", "2",
-                    "--api-key-env", "AIPERF_TEST_KEY", "--reset-kv-cache", "--artifact-dir", dir.toString()))
-                    .redirectErrorStream(true).redirectOutput(tmp.resolve("env-log.txt").toFile());
+            final ProcessBuilder pb = Runs.engineProcess(List.of("profile", "-m", "m", "-u", mock.url(),
+                    "--request-count", "3", "--isl", "8", "--osl", "2", "--api-key-env", "AIPERF_TEST_KEY",
+                    "--reset-kv-cache", "--artifact-dir", dir.toString()), tmp.resolve("env-log.txt"));
             pb.environment().put("AIPERF_TEST_KEY", key);
             final Process p = pb.start();
             assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();

@@ -3,13 +3,11 @@ package io.aiperf.engine.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.aiperf.engine.mock.Fault;
 import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,8 +18,7 @@ class ControlHooksEndToEndTest {
     Path tmp;
 
     private static MockServerConfig withFaults(final String... faults) {
-        return new MockServerConfig("127.0.0.1", 0, 0, 0, 0, 0, 0, null, 0,
-                Arrays.stream(faults).map(Fault::parse).toList());
+        return MockServerConfig.fast().withFaults(faults);
     }
 
     private Runs.Result profile(final Path dir, final String... extra) {

@@ -3,7 +3,6 @@ package io.aiperf.engine.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.aiperf.engine.mock.Fault;
 import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
 import java.nio.file.Files;
@@ -65,9 +64,8 @@ class ProfileEndToEndTest {
 
     @Test
     void serverErrorsBecomeErrorRecordsAndTheRunGoesOn() throws Exception {
-        final MockServerConfig cfg = new MockServerConfig("127.0.0.1", 0, 0, 0, 0, 0, 0, null, 1,
-                List.of(Fault.parse("/v1/chat/completions=status:500:3"), Fault.parse("/v1/chat/completions=garbage:2"),
-                        Fault.parse("/v1/chat/completions=truncate:2")));
+        final MockServerConfig cfg = MockServerConfig.fast().withFaults("/v1/chat/completions=status:500:3",
+                "/v1/chat/completions=garbage:2", "/v1/chat/completions=truncate:2");
         try (MockServer mock = MockServer.start(cfg)) {
             final Path dir = tmp.resolve("errors");
             final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming",
@@ -188,8 +186,7 @@ class ProfileEndToEndTest {
 
     @Test
     void connectionsClosedAfterEveryStreamAreRetriedNotCountedAsErrors() throws Exception {
-        final MockServerConfig cfg = new MockServerConfig("127.0.0.1", 0, 0, 0, 0, 0, 0, null, 1,
-                List.of(Fault.parse("/v1/chat/completions=close-after")));
+        final MockServerConfig cfg = MockServerConfig.fast().withFaults("/v1/chat/completions=close-after");
         try (MockServer mock = MockServer.start(cfg)) {
             final Path dir = tmp.resolve("close-after");
             final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--concurrency", "4",
