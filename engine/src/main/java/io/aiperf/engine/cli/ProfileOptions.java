@@ -243,7 +243,7 @@ public final class ProfileOptions {
             if (t.startsWith("{")) {
                 try {
                     final JsonNode n = JSON.readTree(t);
-                    n.fields().forEachRemaining(e -> out.set(e.getKey(), typed ? e.getValue() : JsonNodeFactory.instance.textNode(e.getValue().asText())));
+                    n.properties().forEach(e -> out.set(e.getKey(), typed ? e.getValue() : JsonNodeFactory.instance.textNode(e.getValue().asText())));
                 } catch (java.io.IOException e) {
                     throw new ConfigException(flag, "invalid JSON object");
                 }

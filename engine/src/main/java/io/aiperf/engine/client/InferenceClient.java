@@ -7,7 +7,6 @@ import java.net.SocketException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.apache.hc.client5.http.async.methods.BasicHttpRequests;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
@@ -126,7 +125,7 @@ public final class InferenceClient implements AutoCloseable {
 
     private void attempt(final PreparedRequest request, final String requestId, final String correlationId,
                          final Consumer<ResponseData> done, final boolean mayRetry, final InFlight handle) {
-        final HttpRequest httpRequest = BasicHttpRequests.post(request.uri());
+        final HttpRequest httpRequest = new org.apache.hc.core5.http.message.BasicHttpRequest("POST", request.uri());
         for (final Header h : request.headers()) {
             httpRequest.addHeader(h);
         }

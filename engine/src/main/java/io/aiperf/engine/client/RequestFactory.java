@@ -64,7 +64,7 @@ public final class RequestFactory {
             default -> throw new IllegalStateException("unsupported endpoint " + type);
         }
         if (endpoint.extra() != null) {
-            final Iterator<Map.Entry<String, JsonNode>> it = endpoint.extra().fields();
+            final Iterator<Map.Entry<String, JsonNode>> it = endpoint.extra().properties().iterator();
             while (it.hasNext()) {
                 final Map.Entry<String, JsonNode> e = it.next();
                 body.set(e.getKey(), e.getValue().deepCopy());

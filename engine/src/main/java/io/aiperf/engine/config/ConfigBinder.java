@@ -150,7 +150,7 @@ public final class ConfigBinder {
             if (!h.isObject()) {
                 throw e.error("headers", "expected a mapping of header names to values");
             }
-            h.fields().forEachRemaining(f -> headers.put(f.getKey(), f.getValue().asText()));
+            h.properties().forEach(f -> headers.put(f.getKey(), f.getValue().asText()));
         }
         final JsonNode extra = e.raw("extra");
         if (extra != null && !extra.isNull() && !extra.isObject()) {
@@ -435,7 +435,7 @@ public final class ConfigBinder {
 
     private static Map<String, Double> slos(final Section s) {
         final Map<String, Double> out = new LinkedHashMap<>();
-        final Iterator<Map.Entry<String, JsonNode>> it = s.node().fields();
+        final Iterator<Map.Entry<String, JsonNode>> it = s.node().properties().iterator();
         while (it.hasNext()) {
             final Map.Entry<String, JsonNode> e = it.next();
             if (!SLO_LARGER_IS_BETTER.containsKey(e.getKey())) {

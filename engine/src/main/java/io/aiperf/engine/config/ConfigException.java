@@ -5,6 +5,7 @@ package io.aiperf.engine.config;
  * exits with code 2.
  */
 public final class ConfigException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
     private final String field;
     private final String reason;
 

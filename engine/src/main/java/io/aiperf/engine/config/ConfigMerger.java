@@ -18,7 +18,7 @@ public final class ConfigMerger {
 
     /** Merges {@code overlay} into {@code base} in place and returns {@code base}. */
     public static ObjectNode merge(final ObjectNode base, final ObjectNode overlay) {
-        final Iterator<Map.Entry<String, JsonNode>> it = overlay.fields();
+        final Iterator<Map.Entry<String, JsonNode>> it = overlay.properties().iterator();
         while (it.hasNext()) {
             final Map.Entry<String, JsonNode> e = it.next();
             final String key = e.getKey();

@@ -121,7 +121,7 @@ final class ConfigShapes {
         }
         final ArrayNode out = JsonNodeFactory.instance.arrayNode();
         boolean envelope = phases.size() > 0;
-        final Iterator<Map.Entry<String, JsonNode>> check = phases.fields();
+        final Iterator<Map.Entry<String, JsonNode>> check = phases.properties().iterator();
         while (check.hasNext()) {
             final Map.Entry<String, JsonNode> e = check.next();
             envelope &= CANONICAL_PHASES.contains(e.getKey()) && e.getValue().isObject();

@@ -45,7 +45,7 @@ final class SweepExpander {
             throw new ConfigException("sweep.parameters", "needs at least one parameter with a list of values");
         }
         final List<Axis> axes = new ArrayList<>();
-        final Iterator<Map.Entry<String, JsonNode>> it = params.fields();
+        final Iterator<Map.Entry<String, JsonNode>> it = params.properties().iterator();
         while (it.hasNext()) {
             final Map.Entry<String, JsonNode> e = it.next();
             final String field = "sweep.parameters." + e.getKey();

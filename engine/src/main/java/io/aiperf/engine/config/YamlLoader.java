@@ -70,7 +70,7 @@ public final class YamlLoader {
         if (node.isObject()) {
             final ObjectNode out = JsonNodeFactory.instance.objectNode();
             final boolean userMap = USER_MAPS.contains(path);
-            final Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+            final Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
             while (it.hasNext()) {
                 final Map.Entry<String, JsonNode> e = it.next();
                 final String key = userMap ? e.getKey() : snakeCase(e.getKey());

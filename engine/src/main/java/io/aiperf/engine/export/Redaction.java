@@ -23,7 +23,7 @@ public final class Redaction {
             }
             final JsonNode headers = e.get("headers");
             if (headers != null && headers.isObject()) {
-                final Iterator<Map.Entry<String, JsonNode>> it = headers.fields();
+                final Iterator<Map.Entry<String, JsonNode>> it = headers.properties().iterator();
                 while (it.hasNext()) {
                     final Map.Entry<String, JsonNode> h = it.next();
                     if (RequestFactory.isSensitive(h.getKey())) {

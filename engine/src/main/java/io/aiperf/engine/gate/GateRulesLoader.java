@@ -125,7 +125,7 @@ public final class GateRulesLoader {
     }
 
     private static void keys(final JsonNode node, final List<String> allowed, final String prefix) {
-        final Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+        final Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
         while (it.hasNext()) {
             final String k = it.next().getKey();
             if (!allowed.contains(k)) {

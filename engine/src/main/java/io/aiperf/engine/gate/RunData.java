@@ -83,7 +83,7 @@ public final class RunData {
         }
         final Map<String, List<Double>> values = cells.computeIfAbsent(cell, c -> new TreeMap<>());
         if (root.has("metrics") && root.path("metadata").has("aggregation_type")) {
-            final Iterator<Map.Entry<String, JsonNode>> it = root.get("metrics").fields();
+            final Iterator<Map.Entry<String, JsonNode>> it = root.get("metrics").properties().iterator();
             while (it.hasNext()) {
                 final Map.Entry<String, JsonNode> e = it.next();
                 final JsonNode mean = e.getValue().get("mean");
@@ -93,14 +93,14 @@ public final class RunData {
             }
             return;
         }
-        final Iterator<Map.Entry<String, JsonNode>> it = root.fields();
+        final Iterator<Map.Entry<String, JsonNode>> it = root.properties().iterator();
         while (it.hasNext()) {
             final Map.Entry<String, JsonNode> e = it.next();
             final JsonNode metric = e.getValue();
             if (!metric.isObject() || !metric.has("unit")) {
                 continue;
             }
-            final Iterator<Map.Entry<String, JsonNode>> stats = metric.fields();
+            final Iterator<Map.Entry<String, JsonNode>> stats = metric.properties().iterator();
             while (stats.hasNext()) {
                 final Map.Entry<String, JsonNode> s = stats.next();
                 if (s.getValue().isNumber()) {

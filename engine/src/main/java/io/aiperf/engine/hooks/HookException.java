@@ -2,6 +2,7 @@ package io.aiperf.engine.hooks;
 
 /** A control POST failed; the message names the redacted URL and the status, never the response body. */
 public final class HookException extends Exception {
+    private static final long serialVersionUID = 1L;
     private final Integer statusCode;
     private final boolean retryable;
 

@@ -95,6 +95,12 @@ final class MiniHttpServer implements AutoCloseable {
 
     /** Head of a response. */
     static byte[] head(final int status, final String contentType, final long contentLength, final boolean close) {
+        return head(status, contentType, contentLength, close, null);
+    }
+
+    /** Head of a response with one more header line ({@code Name: value}), or none when null. */
+    static byte[] head(final int status, final String contentType, final long contentLength, final boolean close,
+                       final String extraHeader) {
         final StringBuilder sb = new StringBuilder(128);
         sb.append("HTTP/1.1 ").append(status).append(' ').append(reason(status)).append("\r\n");
         sb.append("Content-Type: ").append(contentType).append("\r\n");
@@ -105,6 +111,9 @@ final class MiniHttpServer implements AutoCloseable {
         }
         if (close) {
             sb.append("Connection: close\r\n");
+        }
+        if (extraHeader != null) {
+            sb.append(extraHeader).append("\r\n");
         }
         sb.append("\r\n");
         return sb.toString().getBytes(StandardCharsets.ISO_8859_1);

@@ -228,11 +228,9 @@ public final class MockServer implements AutoCloseable {
                                            final boolean includeUsage, final int promptTokens, final boolean truncate,
                                            final Runnable onDone) throws JsonProcessingException {
         final List<MiniHttpServer.Step> steps = new ArrayList<>(tokens + 3);
-        final byte[] head = MiniHttpServer.head(200, "text/event-stream", -1, false);
         // The arrival stamp (monotonic ns) lets a client on the same host measure its own send latency.
-        final byte[] stamped = new String(head, StandardCharsets.ISO_8859_1)
-                .replace("\r\n\r\n", "\r\nX-Mock-Arrival-Ns: " + arrival + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
-        steps.add(new MiniHttpServer.Step(arrival, stamped, false));
+        steps.add(new MiniHttpServer.Step(arrival,
+                MiniHttpServer.head(200, "text/event-stream", -1, false, "X-Mock-Arrival-Ns: " + arrival), false));
         final String prefix = "data: {\"id\":\"" + id + "\",\"object\":\""
                 + (chat ? "chat.completion.chunk" : "text_completion") + "\",\"model\":"
                 + JSON.writeValueAsString(model) + ",\"choices\":[{\"index\":0,";

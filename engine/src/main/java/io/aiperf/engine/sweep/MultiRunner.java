@@ -146,9 +146,9 @@ public final class MultiRunner {
         if (t.summary() == null) {
             return out;
         }
-        t.summary().fields().forEachRemaining(metric -> {
+        t.summary().properties().forEach(metric -> {
             if (metric.getValue().isObject() && metric.getValue().has("unit")) {
-                metric.getValue().fields().forEachRemaining(stat -> {
+                metric.getValue().properties().forEach(stat -> {
                     if (stat.getValue().isNumber()) {
                         out.putObject(metric.getKey() + "_" + stat.getKey()).put("mean", stat.getValue().doubleValue())
                                 .put("unit", metric.getValue().get("unit").asText());

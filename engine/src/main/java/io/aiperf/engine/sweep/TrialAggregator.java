@@ -50,13 +50,13 @@ public final class TrialAggregator {
         final Map<String, List<Double>> values = new LinkedHashMap<>();
         final Map<String, String> units = new LinkedHashMap<>();
         for (final Trial t : ok) {
-            final Iterator<Map.Entry<String, JsonNode>> it = t.summary().fields();
+            final Iterator<Map.Entry<String, JsonNode>> it = t.summary().properties().iterator();
             while (it.hasNext()) {
                 final Map.Entry<String, JsonNode> metric = it.next();
                 if (!metric.getValue().isObject() || !metric.getValue().has("unit")) {
                     continue;
                 }
-                final Iterator<Map.Entry<String, JsonNode>> stats = metric.getValue().fields();
+                final Iterator<Map.Entry<String, JsonNode>> stats = metric.getValue().properties().iterator();
                 while (stats.hasNext()) {
                     final Map.Entry<String, JsonNode> s = stats.next();
                     if (s.getValue().isNumber()) {
