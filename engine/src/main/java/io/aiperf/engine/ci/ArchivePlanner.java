@@ -6,7 +6,9 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -16,6 +18,12 @@ import java.util.stream.Stream;
 public final class ArchivePlanner {
     /** The default: everything the engine writes. */
     public static final List<String> DEFAULT_INCLUDES = List.of("**");
+    /** Where {@code aiperfAggregate} archives the merged run. */
+    public static final String AGGREGATE_PREFIX = "aiperf/aggregate/";
+    /** Where {@code aiperfProfile} calls that ran single cells archive them; {@code aiperfAggregate} reads them back. */
+    public static final String CELLS_PREFIX = "aiperf/cells/";
+    /** What the gate reads from a baseline build's archive (Ant-style globs, comma separated). */
+    public static final String BASELINE_INCLUDES = "**/profile_export_aiperf.json,**/profile_export_aiperf_aggregate.json";
 
     private ArchivePlanner() {
     }
@@ -37,6 +45,29 @@ public final class ArchivePlanner {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The archive folder of one {@code aiperfProfile} call, so several calls per build (stages, parallel
+     * branches on several agents) never overwrite each other: {@code aiperf/run/} for a whole run,
+     * {@code aiperf/cells/<ids>/} when only some cells ran. Earlier builds are read back from the same folder.
+     */
+    public static String prefix(final ProfileSpec spec) {
+        if (spec.cells() == null || spec.cells().isEmpty()) {
+            return "aiperf/run/";
+        }
+        return CELLS_PREFIX + String.join("+", spec.cells()).replaceAll("[^A-Za-z0-9._+=-]", "_") + "/";
+    }
+
+    /**
+     * The map a CI artifact store takes: archive path ({@code prefix} + path in the export directory) to the
+     * path relative to the workspace, both with {@code /}.
+     */
+    public static Map<String, String> artifacts(final String exportDir, final List<String> files, final String prefix) {
+        final String base = exportDir.replace('\\', '/').replaceAll("/+$", "");
+        final Map<String, String> out = new LinkedHashMap<>();
+        files.forEach(f -> out.put(prefix + f, base.isEmpty() || base.equals(".") ? f : base + "/" + f));
+        return out;
     }
 
     private static List<PathMatcher> matchers(final List<String> globs) {

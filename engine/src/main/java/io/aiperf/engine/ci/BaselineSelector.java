@@ -18,6 +18,11 @@ public final class BaselineSelector {
     private BaselineSelector() {
     }
 
+    /** As {@link #select(List, Policy, int)}, with the step's {@code baseline} text. */
+    public static List<String> select(final List<Build> history, final BaselineChoice choice) {
+        return select(history, choice.policy(), choice.argument());
+    }
+
     /**
      * @param history earlier builds, newest first (the current build excluded)
      * @param argument the build number for BUILD_NUMBER, N for MEAN_OF_LAST (successful builds), unused otherwise
@@ -43,5 +48,17 @@ public final class BaselineSelector {
             }
         }
         return out;
+    }
+
+    /**
+     * How many builds of the history to look at before giving up: the glue walks back at most this far, so a job
+     * with thousands of builds never loads them all.
+     */
+    public static int searchDepth(final BaselineChoice choice) {
+        return switch (choice.policy()) {
+            case BUILD_NUMBER -> Integer.MAX_VALUE;
+            case MEAN_OF_LAST -> Math.max(50, choice.argument() * 5);
+            default -> 50;
+        };
     }
 }

@@ -3,13 +3,14 @@ package io.aiperf.engine.ci;
 import java.util.List;
 
 /**
- * How to start the engine for a spec: the argument vector (no secrets), the directory its exports land in,
- * and the exit codes it may answer with.
+ * How to start the engine for a spec: the argument vector (no secrets), the environment variable that must hold
+ * the API key (null when none), and the directory its exports land in.
  *
  * @param argv the full command, starting with the launcher
+ * @param apiKeyVariable the variable the CI sets to the secret in the engine's environment only, or null
  * @param exportDir where the run's files appear, relative to the working directory
  */
-public record EngineInvocation(List<String> argv, String exportDir) {
+public record EngineInvocation(List<String> argv, String apiKeyVariable, String exportDir) {
     /** Engine exit codes (src-docs/cli.md). */
     public static final int OK = 0;
     public static final int FAILED = 1;

@@ -2,21 +2,24 @@ package io.aiperf.engine.ci;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** Turns a {@link ProfileSpec} into the engine command. Stateless. */
 public final class InvocationPlanner {
+    /** The variable that carries the API key into the engine's environment (never its command line). */
+    public static final String API_KEY_VARIABLE = "AIPERF_API_KEY";
+
     private InvocationPlanner() {
     }
 
     /**
      * @param launcher the engine command prefix, e.g. {@code ["java", "-jar", "/path/aiperf.jar"]}
+     * @param baselines baseline run directories for the gate (from {@link BaselineSelector}), empty for none
      * @throws IllegalArgumentException with the spec's problems when it is invalid
      */
-    public static EngineInvocation plan(final ProfileSpec spec, final List<String> launcher) {
-        final Map<String, String> problems = spec.validate();
+    public static EngineInvocation plan(final ProfileSpec spec, final List<String> launcher, final List<String> baselines) {
+        final java.util.Map<String, String> problems = spec.validate();
         if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("invalid aiperf step: " + problems);
+            throw new IllegalArgumentException("invalid aiperfProfile settings: " + problems);
         }
         final List<String> argv = new ArrayList<>(launcher);
         argv.add("profile");
@@ -26,33 +29,73 @@ public final class InvocationPlanner {
             spec.urls().forEach(u -> add(argv, "--url", u));
         }
         add(argv, "--endpoint-type", spec.endpointType());
-        if (spec.streaming() != null) {
-            argv.add("--streaming=" + spec.streaming());
-        }
+        flag(argv, "--streaming", spec.streaming());
         add(argv, "--concurrency", spec.concurrency());
         add(argv, "--request-rate", spec.requestRate());
         add(argv, "--request-count", spec.requestCount());
         add(argv, "--benchmark-duration", spec.benchmarkDuration());
         add(argv, "--warmup-request-count", spec.warmupRequestCount());
         add(argv, "--num-profile-runs", spec.numProfileRuns());
-        if (spec.resetKvCache() != null) {
-            argv.add("--reset-kv-cache=" + spec.resetKvCache());
-        }
-        if (spec.serverProfiler() != null) {
-            argv.add("--server-profiler=" + spec.serverProfiler());
-        }
-        add(argv, "--api-key-env", spec.apiKeyVariable());
+        flag(argv, "--reset-kv-cache", spec.resetKvCache());
+        flag(argv, "--server-profiler", spec.serverProfiler());
+        final String keyVariable = ProfileSpec.isBlank(spec.credentialsId()) ? null : API_KEY_VARIABLE;
+        add(argv, "--api-key-env", keyVariable);
         add(argv, "--artifact-dir", spec.artifactDir());
-        if (spec.gateRules() != null && !spec.gateRules().isBlank()) {
-            add(argv, "--gate", spec.gateRules());
-            if (spec.baselines() != null) {
-                spec.baselines().forEach(b -> add(argv, "--baseline", b));
-            }
+        if (spec.cells() != null) {
+            spec.cells().forEach(c -> add(argv, "--cell", c));
+        }
+        if (!ProfileSpec.isBlank(spec.gate())) {
+            add(argv, "--gate", spec.gate());
+            baselines.forEach(b -> add(argv, "--baseline", b));
         }
         if (spec.extraArgs() != null) {
             argv.addAll(spec.extraArgs());
         }
-        return new EngineInvocation(List.copyOf(argv), spec.artifactDir());
+        return new EngineInvocation(List.copyOf(argv), keyVariable, spec.artifactDir());
+    }
+
+    /**
+     * The command that merges cells run apart and gates the result ({@code aiperfAggregate}).
+     *
+     * @param inputs directories holding the cells
+     * @param gate a rules file, or null
+     */
+    public static EngineInvocation aggregate(final List<String> launcher, final List<String> inputs,
+                                             final String outputDir, final String gate, final List<String> baselines) {
+        final String dirProblem = ProfileSpec.artifactDirProblem(outputDir);
+        if (dirProblem != null) {
+            throw new IllegalArgumentException("invalid aiperfAggregate settings: {artifactDir=" + dirProblem + "}");
+        }
+        final List<String> argv = new ArrayList<>(launcher);
+        argv.add("aggregate");
+        argv.addAll(inputs);
+        add(argv, "--output-dir", outputDir);
+        if (!ProfileSpec.isBlank(gate)) {
+            add(argv, "--gate", gate);
+            baselines.forEach(b -> add(argv, "--baseline", b));
+        }
+        return new EngineInvocation(List.copyOf(argv), null, outputDir);
+    }
+
+    /** The command that lists a config's cell ids, one per line on stdout ({@code aiperfCells}). */
+    public static List<String> cells(final List<String> launcher, final String config) {
+        if (ProfileSpec.isBlank(config)) {
+            throw new IllegalArgumentException("invalid aiperfCells settings: {config=a config file is required}");
+        }
+        final List<String> argv = new ArrayList<>(launcher);
+        argv.addAll(List.of("config", "expand", "--config", config, "--cells"));
+        return List.copyOf(argv);
+    }
+
+    /** The engine's output of {@link #cells}, as ids. */
+    public static List<String> parseCells(final String stdout) {
+        return stdout.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+    }
+
+    private static void flag(final List<String> argv, final String flag, final Boolean value) {
+        if (value != null) {
+            argv.add(flag + "=" + value);
+        }
     }
 
     private static void add(final List<String> argv, final String flag, final Object value) {

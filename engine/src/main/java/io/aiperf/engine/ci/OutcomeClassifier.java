@@ -1,7 +1,6 @@
 package io.aiperf.engine.ci;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +15,6 @@ import java.util.stream.Stream;
  * Stateless.
  */
 public final class OutcomeClassifier {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private OutcomeClassifier() {
     }
 
@@ -30,7 +27,7 @@ public final class OutcomeClassifier {
                 reasons.add(cell.path("error").asText());
             }
         }
-        final JsonNode gate = read(exportDir.resolve("gate_result.json"));
+        final JsonNode gate = KeyMetrics.read(exportDir.resolve("gate_result.json"));
         if (gate != null) {
             gate.path("rules").forEach(r -> {
                 final String status = r.path("status").asText();
@@ -58,27 +55,24 @@ public final class OutcomeClassifier {
 
     private static List<JsonNode> cellOutcomes(final Path dir) {
         final List<JsonNode> out = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return out;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.filter(p -> p.getFileName().toString().equals("cell_outcome.json")).sorted().forEach(p -> {
-                final JsonNode n = read(p);
-                if (n != null) {
-                    out.add(n);
-                }
-            });
-        } catch (IOException e) {
-            return out;
+        for (final Path p : outcomeFiles(dir)) {
+            final JsonNode n = KeyMetrics.read(p);
+            if (n != null) {
+                out.add(n);
+            }
         }
         return out;
     }
 
-    private static JsonNode read(final Path file) {
-        try {
-            return Files.isRegularFile(file) ? JSON.readTree(file.toFile()) : null;
+    /** Every {@code cell_outcome.json} under the directory, sorted; none when it is missing or unreadable. */
+    static List<Path> outcomeFiles(final Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            return walk.filter(p -> p.getFileName().toString().equals("cell_outcome.json")).sorted().toList();
         } catch (IOException e) {
-            return null;
+            return List.of();
         }
     }
 }

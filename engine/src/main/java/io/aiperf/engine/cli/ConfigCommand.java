@@ -9,6 +9,7 @@ import io.aiperf.engine.config.CliOverlay;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.ConfigLoader;
 import io.aiperf.engine.export.Redaction;
+import io.aiperf.engine.sweep.CellPlan;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -53,10 +54,17 @@ public final class ConfigCommand implements Runnable {
         @Option(names = "--format", defaultValue = "yaml", paramLabel = "FORMAT", description = "yaml or json. Default: yaml.")
         String format;
 
+        @Option(names = "--cells", description = "Print only the config's cell ids, one per line (for `profile --cell`).")
+        boolean cells;
+
         @Override
         public Integer call() throws Exception {
             try {
                 final BenchmarkConfig c = load();
+                if (cells) {
+                    CellPlan.ids(c).forEach(System.out::println);
+                    return Main.OK;
+                }
                 final ObjectMapper mapper = format.equalsIgnoreCase("json")
                         ? new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                         : new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));

@@ -11,6 +11,7 @@ import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
 import io.aiperf.engine.run.CancellationToken;
 import io.aiperf.engine.run.CellContext;
+import io.aiperf.engine.sweep.CellPlan;
 import io.aiperf.engine.sweep.MultiRunner;
 import io.aiperf.engine.time.Clock;
 import io.aiperf.engine.time.Sleeper;
@@ -42,6 +43,14 @@ public final class ProfileCommand implements Callable<Integer> {
     @Option(names = "--baseline", paramLabel = "RUN", description = "Baseline run for --gate; repeat for the mean of several.")
     List<Path> baselines = new java.util.ArrayList<>();
 
+    @Option(names = "--cell", paramLabel = "ID", description = "Run only this cell (an id from `config expand --cells`); "
+            + "repeatable. Merge cells run apart with `aiperf aggregate`.")
+    List<String> cells = new java.util.ArrayList<>();
+
+    @Option(names = "--pid-file", paramLabel = "FILE", description = "Write this process's id here while it runs "
+            + "(for CI integrations that stop a run with SIGINT).")
+    Path pidFile;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -52,6 +61,9 @@ public final class ProfileCommand implements Callable<Integer> {
         final PrintStream out = System.out;
         final PrintStream err = System.err;
         MockServer mockServer = null;
+        if (pidFile != null) {
+            java.nio.file.Files.writeString(pidFile, Long.toString(ProcessHandle.current().pid()));
+        }
         try {
             if (mock) {
                 mockServer = MockServer.start(new MockServerConfig("127.0.0.1", 0, 20, 5, 0, 0, 0,
@@ -71,8 +83,10 @@ public final class ProfileCommand implements Callable<Integer> {
                 }
             }
             final BenchmarkConfig config;
+            final List<CellPlan.Cell> selected;
             try {
                 config = ConfigLoader.load(options.config, options.overlay(), System.getenv());
+                selected = CellPlan.select(config, cells);
             } catch (ConfigException e) {
                 err.println("error: invalid configuration: " + e.getMessage());
                 return Main.USAGE;
@@ -86,7 +100,7 @@ public final class ProfileCommand implements Callable<Integer> {
                     Redaction.redactedCommand(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])));
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {
-                final int exit = MultiRunner.run(config, dir, ctx);
+                final int exit = MultiRunner.run(config, selected, dir, ctx);
                 if (gateRules == null || exit != Main.OK) {
                     return exit;
                 }
@@ -98,6 +112,9 @@ public final class ProfileCommand implements Callable<Integer> {
         } finally {
             if (mockServer != null) {
                 mockServer.close();
+            }
+            if (pidFile != null) {
+                java.nio.file.Files.deleteIfExists(pidFile);
             }
         }
     }

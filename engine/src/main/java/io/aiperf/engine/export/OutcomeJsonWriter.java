@@ -3,6 +3,7 @@ package io.aiperf.engine.export;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.record.HookCall;
+import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 
 /** {@code cell_outcome.json}: the engine-to-CI contract for one cell. */
@@ -51,7 +52,27 @@ public final class OutcomeJsonWriter {
         counts.put("requests_sent", o.requestsSent());
         counts.put("valid", o.valid());
         counts.put("errors", o.errors());
+        root.set("cell", cell(o.cell()));
         return root;
+    }
+
+    private static ObjectNode cell(final CellIdentity c) {
+        final ObjectNode cell = SummaryJsonWriter.JSON.createObjectNode();
+        cell.put("index", c.index());
+        cell.put("id", c.id());
+        cell.put("path", c.path());
+        if (c.variation() == null) {
+            cell.putNull("variation");
+        } else {
+            cell.put("variation", c.variation());
+        }
+        final ObjectNode params = cell.putObject("parameters");
+        c.parameters().forEach(params::putPOJO);
+        cell.put("trial", c.trial());
+        cell.put("num_trials", c.numTrials());
+        cell.put("confidence_level", c.confidenceLevel());
+        cell.put("cooldown_seconds", c.cooldownSeconds());
+        return cell;
     }
 
     public static byte[] bytes(final CellOutcome o, final String version) {

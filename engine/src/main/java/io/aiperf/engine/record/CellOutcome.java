@@ -7,9 +7,11 @@ import java.util.List;
  *
  * @param status completed, failed or cancelled
  * @param error what failed the cell, or null
+ * @param cell which cell of the run this is
  */
 public record CellOutcome(String status, int exitCode, String artifactDir, List<HookCall> hooks,
-                          List<String> warnings, String error, long requestsSent, long valid, long errors) {
+                          List<String> warnings, String error, long requestsSent, long valid, long errors,
+                          CellIdentity cell) {
     public static final String COMPLETED = "completed";
     public static final String FAILED = "failed";
     public static final String CANCELLED = "cancelled";

@@ -24,6 +24,7 @@ import io.aiperf.engine.hooks.ProfilerSession;
 import io.aiperf.engine.hooks.ServerProfiler;
 import io.aiperf.engine.metrics.MetricsCalculator;
 import io.aiperf.engine.metrics.MetricsSummary;
+import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.HookCall;
 import io.aiperf.engine.record.RequestRecord;
@@ -42,12 +43,15 @@ public final class CellRunner {
     private final BenchmarkConfig config;
     private final Path dir;
     private final CellContext ctx;
+    private final CellIdentity identity;
     private final HookLog hookLog = new HookLog();
 
-    public CellRunner(final BenchmarkConfig config, final Path artifactDir, final CellContext ctx) {
+    public CellRunner(final BenchmarkConfig config, final Path artifactDir, final CellContext ctx,
+                      final CellIdentity identity) {
         this.config = config;
         this.dir = artifactDir;
         this.ctx = ctx;
+        this.identity = identity;
     }
 
     public CellOutcome run() throws InterruptedException {
@@ -168,7 +172,7 @@ public final class CellRunner {
                                final long valid, final long errors) {
         final List<String> warnings = new ArrayList<>(hookLog.warnings());
         final CellOutcome outcome = new CellOutcome(status, exitCode, dir.toAbsolutePath().toString(),
-                hookLog.calls(), warnings, error, sent, valid, errors);
+                hookLog.calls(), warnings, error, sent, valid, errors, identity);
         AtomicFiles.write(dir.resolve(OutcomeJsonWriter.FILE), OutcomeJsonWriter.bytes(outcome, Version.VALUE));
         printHooks(outcome);
         if (error != null && exitCode == 1) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.aiperf.engine.config.Variation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +18,7 @@ public final class SweepAggregator {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One combination and its metrics ({@code <tag>_<stat>} to an object with at least {@code mean}). */
-    public record Point(Variation variation, JsonNode metrics) {
+    public record Point(String label, Map<String, Object> parameters, JsonNode metrics) {
     }
 
     private SweepAggregator() {
@@ -31,9 +30,9 @@ public final class SweepAggregator {
         meta.put("aggregation_type", "sweep");
         final ArrayNode params = meta.putArray("sweep_parameters");
         if (!points.isEmpty()) {
-            for (final String name : points.get(0).variation().values().keySet()) {
+            for (final String name : points.get(0).parameters().keySet()) {
                 final ArrayNode values = params.addObject().put("name", name).putArray("values");
-                points.stream().map(p -> p.variation().values().get(name)).distinct()
+                points.stream().map(p -> p.parameters().get(name)).distinct()
                         .forEach(v -> values.addPOJO(v));
             }
         }
@@ -44,8 +43,8 @@ public final class SweepAggregator {
         final ArrayNode per = root.putArray("per_combination_metrics");
         for (final Point p : points) {
             final ObjectNode item = per.addObject();
-            item.set("parameters", parameters(p.variation()));
-            item.put("label", p.variation().label());
+            item.set("parameters", parameters(p));
+            item.put("label", p.label());
             item.set("metrics", p.metrics());
         }
         final ObjectNode best = root.putObject("best_configurations");
@@ -53,7 +52,7 @@ public final class SweepAggregator {
         best(best, "best_latency_p99", points, latencyKey(points), false);
         final ArrayNode pareto = root.putArray("pareto_optimal");
         for (final Point p : pareto(points, latencyKey(points))) {
-            pareto.add(parameters(p.variation()));
+            pareto.add(parameters(p));
         }
         return root;
     }
@@ -63,9 +62,9 @@ public final class SweepAggregator {
                 ? "time_to_first_token_p99" : "request_latency_p99";
     }
 
-    private static ObjectNode parameters(final Variation v) {
+    private static ObjectNode parameters(final Point p) {
         final ObjectNode o = JSON.createObjectNode();
-        for (final Map.Entry<String, Object> e : v.values().entrySet()) {
+        for (final Map.Entry<String, Object> e : p.parameters().entrySet()) {
             o.putPOJO(e.getKey(), e.getValue());
         }
         return o;
@@ -87,7 +86,7 @@ public final class SweepAggregator {
         }
         if (best != null) {
             final ObjectNode o = into.putObject(name);
-            o.set("parameters", parameters(best.variation()));
+            o.set("parameters", parameters(best));
             o.put("metric", key);
             o.put("value", mean(best, key));
             o.put("unit", best.metrics().path(key).path("unit").asText());

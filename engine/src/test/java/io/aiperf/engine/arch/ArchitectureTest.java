@@ -1,6 +1,7 @@
 package io.aiperf.engine.arch;
 
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -38,7 +39,16 @@ class ArchitectureTest {
 
     @Test
     void noJenkinsTypesInTheEngine() {
-        noClasses().should().dependOnClassesThat().resideInAnyPackage("hudson..", "jenkins..", "org.jenkinsci..")
+        noClasses().should().dependOnClassesThat().resideInAnyPackage("hudson..", "jenkins..", "org.jenkinsci..",
+                "org.kohsuke..").check(ENGINE);
+    }
+
+    /** The Jenkins plugin loads the ci package in the controller and agent JVMs: it must need only Jackson. */
+    @Test
+    void theCiPackageNeedsOnlyTheJdkAndJackson() {
+        classes().that().resideInAPackage("..engine.ci..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "javax..", "com.fasterxml.jackson..",
+                        "io.aiperf.engine.ci..")
                 .check(ENGINE);
     }
 

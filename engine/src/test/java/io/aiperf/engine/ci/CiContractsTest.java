@@ -8,6 +8,7 @@ import io.aiperf.engine.ci.BaselineSelector.Policy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,32 +17,69 @@ class CiContractsTest {
     @TempDir
     Path tmp;
 
-    private static ProfileSpec spec(final String apiKeyVariable, final List<String> extra) {
+    private static ProfileSpec spec(final String credentialsId, final List<String> extra, final List<String> cells) {
         return new ProfileSpec(null, "m", List.of("http://h:1", "http://h:2"), "chat", true, "8,16", null, "100",
-                null, 10, 3, true, true, apiKeyVariable, "artifacts/run", "gate.yaml", List.of("base/a"), extra);
+                null, 10, 3, true, true, credentialsId, "artifacts/run", true, "gate.yaml", "lastN:3", false, extra,
+                cells);
     }
 
     @Test
     void planBuildsTheCommandWithoutSecrets() {
-        final EngineInvocation inv = InvocationPlanner.plan(spec("OPENAI_KEY", List.of("--osl", "50")),
-                List.of("java", "-jar", "aiperf.jar"));
+        final EngineInvocation inv = InvocationPlanner.plan(spec("openai-key", List.of("--osl", "50"),
+                List.of("trial_0001/concurrency_8")), List.of("java", "-jar", "aiperf.jar"), List.of("base/a"));
         assertThat(inv.argv()).containsExactly("java", "-jar", "aiperf.jar", "profile", "--model", "m",
                 "--url", "http://h:1", "--url", "http://h:2", "--endpoint-type", "chat", "--streaming=true",
                 "--concurrency", "8,16", "--request-count", "100", "--warmup-request-count", "10",
                 "--num-profile-runs", "3", "--reset-kv-cache=true", "--server-profiler=true",
-                "--api-key-env", "OPENAI_KEY", "--artifact-dir", "artifacts/run", "--gate", "gate.yaml",
-                "--baseline", "base/a", "--osl", "50");
+                "--api-key-env", "AIPERF_API_KEY", "--artifact-dir", "artifacts/run",
+                "--cell", "trial_0001/concurrency_8", "--gate", "gate.yaml", "--baseline", "base/a", "--osl", "50");
+        assertThat(inv.argv()).doesNotContain("openai-key");
+        assertThat(inv.apiKeyVariable()).isEqualTo(InvocationPlanner.API_KEY_VARIABLE);
         assertThat(inv.exportDir()).isEqualTo("artifacts/run");
+        assertThat(InvocationPlanner.plan(spec(null, null, List.of()), List.of("aiperf"), List.of()).apiKeyVariable())
+                .isNull();
     }
 
     @Test
     void invalidSpecsNameTheirFields() {
         final ProfileSpec bad = new ProfileSpec(null, null, List.of(), null, null, null, null, null, null, 0, 11,
-                null, null, "not a var", "", null, List.of("x"), List.of("--api-key=sk-1"));
-        assertThat(bad.validate()).containsOnlyKeys("model", "urls", "artifactDir", "apiKeyVariable",
-                "warmupRequestCount", "numProfileRuns", "extraArgs", "baselines");
-        assertThatThrownBy(() -> InvocationPlanner.plan(bad, List.of("aiperf"))).hasMessageContaining("artifactDir")
-                .hasMessageNotContaining("sk-1");
+                null, null, null, "../outside", true, null, "lastN:5", false, List.of("--api-key=sk-1"), List.of(" "));
+        assertThat(bad.validate()).containsOnlyKeys("model", "urls", "artifactDir", "warmupRequestCount",
+                "numProfileRuns", "extraArgs", "baseline", "cells");
+        assertThatThrownBy(() -> InvocationPlanner.plan(bad, List.of("aiperf"), List.of()))
+                .hasMessageContaining("artifactDir").hasMessageNotContaining("sk-1");
+        assertThat(ProfileSpec.artifactDirProblem("/abs")).contains("inside the workspace");
+        assertThat(ProfileSpec.artifactDirProblem("out/run")).isNull();
+    }
+
+    @Test
+    void baselineSettingsParseOrSayWhatIsAccepted() {
+        assertThat(BaselineChoice.parse(null)).isEqualTo(new BaselineChoice(Policy.PREVIOUS_SUCCESSFUL, 0));
+        assertThat(BaselineChoice.parse("previousNotFailed").policy()).isEqualTo(Policy.PREVIOUS_NOT_FAILED);
+        assertThat(BaselineChoice.parse("42")).isEqualTo(new BaselineChoice(Policy.BUILD_NUMBER, 42));
+        assertThat(BaselineChoice.parse("lastN:5")).isEqualTo(new BaselineChoice(Policy.MEAN_OF_LAST, 5));
+        assertThat(BaselineChoice.problem("lastN:0")).contains("previousSuccessful, previousNotFailed");
+        assertThat(BaselineChoice.problem("yesterday")).contains("'yesterday' is not a baseline");
+        assertThat(BaselineSelector.searchDepth(BaselineChoice.parse("lastN:20"))).isEqualTo(100);
+    }
+
+    @Test
+    void formTextSplitsIntoWordsKeepingQuotedSpaces() {
+        assertThat(ProfileSpec.words("--osl 50  --extra-inputs 'a b' \"c d\"\n--x")).containsExactly("--osl", "50",
+                "--extra-inputs", "a b", "c d", "--x");
+        assertThat(ProfileSpec.words(null)).isEmpty();
+    }
+
+    @Test
+    void aggregateAndCellsCommands() {
+        assertThat(InvocationPlanner.aggregate(List.of("aiperf"), List.of("in/a", "in/b"), "merged", "g.yaml",
+                List.of("base")).argv()).containsExactly("aiperf", "aggregate", "in/a", "in/b", "--output-dir",
+                "merged", "--gate", "g.yaml", "--baseline", "base");
+        assertThatThrownBy(() -> InvocationPlanner.aggregate(List.of("aiperf"), List.of("x"), "/tmp/x", null, List.of()))
+                .hasMessageContaining("artifactDir");
+        assertThat(InvocationPlanner.cells(List.of("aiperf"), "b.yaml")).containsExactly("aiperf", "config", "expand",
+                "--config", "b.yaml", "--cells");
+        assertThat(InvocationPlanner.parseCells("run_0001\r\nrun_0002\n\n")).containsExactly("run_0001", "run_0002");
     }
 
     @Test
@@ -80,6 +118,16 @@ class CiContractsTest {
                 "profile_export_aiperf.json", "profile_runs/run_0001/cell_outcome.json");
         assertThat(ArchivePlanner.plan(dir, List.of("**/*.json"), List.of("**/cell_outcome.json")))
                 .containsExactly("profile_export_aiperf.json");
+    }
+
+    @Test
+    void archivePathsKeepCallsApart() {
+        assertThat(ArchivePlanner.prefix(spec(null, null, List.of()))).isEqualTo("aiperf/run/");
+        assertThat(ArchivePlanner.prefix(spec(null, null, List.of("trial_0001/concurrency_8", "x y"))))
+                .isEqualTo("aiperf/cells/trial_0001_concurrency_8+x_y/");
+        assertThat(ArchivePlanner.artifacts("out/run/", List.of("a.json", "d/b.json"), "aiperf/run/"))
+                .containsExactly(Map.entry("aiperf/run/a.json", "out/run/a.json"),
+                        Map.entry("aiperf/run/d/b.json", "out/run/d/b.json"));
     }
 
     @Test

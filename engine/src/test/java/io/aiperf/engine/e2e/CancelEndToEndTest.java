@@ -22,20 +22,33 @@ class CancelEndToEndTest {
 
     @Test
     void sigintWritesPartialResultsFlaggedCancelled() throws Exception {
+        cancelWith("INT");
+    }
+
+    /** What a CI system sends to stop a job (Jenkins' abort, {@code timeout}); the pid comes from --pid-file. */
+    @Test
+    void sigtermIsAGracefulCancelToo() throws Exception {
+        cancelWith("TERM");
+    }
+
+    private void cancelWith(final String signal) throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(50, 10))) {
             final Path dir = tmp.resolve("cancelled");
+            final Path pidFile = tmp.resolve("aiperf.pid");
             final Process p = Runs.engineProcess(List.of("profile", "-m", "m", "-u", mock.url(), "--streaming",
                     "--concurrency", "4", "--request-count", "1000", "--isl", "16", "--osl", "100",
-                    "--artifact-dir", dir.toString()), tmp.resolve("log.txt")).start();
+                    "--pid-file", pidFile.toString(), "--artifact-dir", dir.toString()), tmp.resolve("log.txt")).start();
             try {
                 final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                 while (mock.controlState().inferenceRequests() < 8 && System.nanoTime() < deadline) {
                     Thread.sleep(50);
                 }
                 assertThat(mock.controlState().inferenceRequests()).isGreaterThanOrEqualTo(8);
-                new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
-                assertThat(p.waitFor(40, TimeUnit.SECONDS)).as("exited after SIGINT").isTrue();
+                assertThat(Files.readString(pidFile)).isEqualTo(Long.toString(p.pid()));
+                new ProcessBuilder("kill", "-" + signal, Files.readString(pidFile)).start().waitFor();
+                assertThat(p.waitFor(40, TimeUnit.SECONDS)).as("exited after SIG" + signal).isTrue();
                 assertThat(p.exitValue()).isEqualTo(130);
+                assertThat(pidFile).doesNotExist();
             } finally {
                 p.destroyForcibly();
             }

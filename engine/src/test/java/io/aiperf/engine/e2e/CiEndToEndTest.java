@@ -8,11 +8,13 @@ import io.aiperf.engine.ci.EngineInvocation;
 import io.aiperf.engine.ci.InvocationPlanner;
 import io.aiperf.engine.ci.OutcomeClassifier;
 import io.aiperf.engine.ci.ProfileSpec;
+import io.aiperf.engine.ci.StepSummary;
 import io.aiperf.engine.ci.Verdict;
 import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,17 +27,53 @@ class CiEndToEndTest {
     void profilerStopFailureIsAWarningAndTheExportsAreArchived() throws Exception {
         final MockServerConfig cfg = MockServerConfig.fast().withFaults("/stop_profile=status:500");
         try (MockServer mock = MockServer.start(cfg)) {
-            final Path dir = tmp.resolve("ci-run");
             final ProfileSpec spec = new ProfileSpec(null, "m", List.of(mock.url()), "chat", true, "2", null, "6", null,
-                    null, null, true, true, null, dir.toString(), null, List.of(), List.of("--isl", "8", "--osl", "2"));
-            final EngineInvocation inv = InvocationPlanner.plan(spec, List.of("aiperf"));
-            final List<String> args = inv.argv().subList(1, inv.argv().size());
-            final Runs.Result r = Runs.aiperf(args.toArray(new String[0]));
-            final Classification c = OutcomeClassifier.classify(r.exitCode(), Path.of(inv.exportDir()), false);
+                    null, null, true, true, null, "ci-run", true, null, null, false, List.of("--isl", "8", "--osl", "2"),
+                    List.of());
+            final EngineInvocation inv = InvocationPlanner.plan(spec, Runs.engineLauncher(), List.of());
+            // As the Jenkins step does: the workspace is the working directory, the export dir is relative to it.
+            final Process p = new ProcessBuilder(inv.argv()).directory(tmp.toFile()).redirectErrorStream(true)
+                    .redirectOutput(tmp.resolve("log.txt").toFile()).start();
+            assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            final Path dir = tmp.resolve(inv.exportDir());
+            final Classification c = OutcomeClassifier.classify(p.exitValue(), dir, false);
             assertThat(c.verdict()).isEqualTo(Verdict.SUCCESS);
             assertThat(c.warnings()).singleElement().asString().startsWith("server_profiler stop failed for 1 origin(s)");
-            assertThat(ArchivePlanner.plan(dir, List.of(), List.of())).contains("cell_outcome.json",
-                    "profile_export.jsonl", "profile_export_aiperf.json", "profile_export_aiperf.csv", "inputs.json");
+            final List<String> files = ArchivePlanner.plan(dir, List.of(), List.of());
+            assertThat(files).contains("cell_outcome.json", "profile_export.jsonl", "profile_export_aiperf.json",
+                    "profile_export_aiperf.csv", "inputs.json");
+            final Map<String, String> archive = ArchivePlanner.artifacts(inv.exportDir(), files, ArchivePlanner.prefix(spec));
+            assertThat(archive).containsEntry("aiperf/run/cell_outcome.json", "ci-run/cell_outcome.json");
+
+            final Map<String, Object> summary = StepSummary.of(p.exitValue(), dir, false, List.copyOf(archive.keySet()));
+            assertThat(summary).containsEntry(StepSummary.VERDICT, "SUCCESS").containsEntry(StepSummary.GATE, "none");
+            assertThat(StepSummary.metrics(summary)).containsKeys("time_to_first_token_p50", "time_to_first_token_p99",
+                    "inter_token_latency_avg", "request_throughput_avg", "output_token_throughput_avg")
+                    .containsEntry("error_rate", 0.0);
+            assertThat((List<?>) summary.get(StepSummary.HOOKS)).hasSize(3);
+            final List<?> cells = (List<?>) summary.get(StepSummary.CELLS);
+            assertThat(cells).hasSize(1);
+            final Map<?, ?> cell = (Map<?, ?>) cells.get(0);
+            assertThat(cell.get("id")).isEqualTo("default");
+            assertThat(cell.get("status")).isEqualTo("completed");
+            assertThat(cell.get("requests")).isEqualTo(6L);
+            assertPlainJdkValues(summary);
+        }
+    }
+
+    /** What crosses a remoting channel and a Pipeline sandbox: JDK values only. */
+    private static void assertPlainJdkValues(final Object value) {
+        if (value instanceof Map<?, ?> m) {
+            assertThat(value).isInstanceOf(java.util.LinkedHashMap.class);
+            m.forEach((k, v) -> {
+                assertThat(k).isInstanceOf(String.class);
+                assertPlainJdkValues(v);
+            });
+        } else if (value instanceof List<?> l) {
+            assertThat(value).isInstanceOf(java.util.ArrayList.class);
+            l.forEach(CiEndToEndTest::assertPlainJdkValues);
+        } else if (value != null) {
+            assertThat(value).isInstanceOfAny(String.class, Integer.class, Long.class, Double.class, Boolean.class);
         }
     }
 

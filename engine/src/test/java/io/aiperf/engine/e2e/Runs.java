@@ -46,10 +46,15 @@ final class Runs {
 
     /** The engine CLI in a child JVM on the test classpath (for signals and environment variables). */
     static ProcessBuilder engineProcess(final List<String> args, final Path log) {
-        final List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "io.aiperf.engine.cli.Main"));
+        final List<String> cmd = new ArrayList<>(engineLauncher());
         cmd.addAll(args);
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    }
+
+    /** The command prefix that starts the engine CLI in a child JVM, as a CI integration's launcher. */
+    static List<String> engineLauncher() {
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), "io.aiperf.engine.cli.Main");
     }
 
     static JsonNode json(final Path file) throws IOException {

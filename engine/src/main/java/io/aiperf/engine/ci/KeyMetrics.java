@@ -1,0 +1,86 @@
+package io.aiperf.engine.ci;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The few numbers a build page, a script and a trend show: TTFT p50/p99, ITL average, request and output-token
+ * throughput (AIPerf's tags and units), and the error rate. Read from a cell's summary, or from the trial
+ * aggregate's means. Stateless.
+ */
+public final class KeyMetrics {
+    /** Key to (AIPerf tag, statistic). The error rate comes from the outcome counts. */
+    public static final List<String> KEYS = List.of("time_to_first_token_p50", "time_to_first_token_p99",
+            "inter_token_latency_avg", "request_throughput_avg", "output_token_throughput_avg", "error_rate");
+    /** Display units of {@link #KEYS}, in order. */
+    public static final List<String> UNITS = List.of("ms", "ms", "ms", "requests/sec", "tokens/sec", "%");
+    static final String SUMMARY = "profile_export_aiperf.json";
+    static final String AGGREGATE = "aggregate/profile_export_aiperf_aggregate.json";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private KeyMetrics() {
+    }
+
+    /**
+     * A run directory's key metrics: its own summary (one cell) or its trial aggregate's means; empty for a
+     * sweep, whose cells each have their own.
+     *
+     * @param errorRatePct the error share in percent, or NaN when unknown
+     */
+    public static Map<String, Double> of(final Path runDir, final double errorRatePct) {
+        final Map<String, Double> out = new LinkedHashMap<>();
+        final JsonNode summary = read(runDir.resolve(SUMMARY));
+        final JsonNode aggregate = summary == null ? read(runDir.resolve(AGGREGATE)) : null;
+        for (final String key : KEYS.subList(0, KEYS.size() - 1)) {
+            final int cut = key.lastIndexOf('_');
+            final JsonNode v = summary != null ? summary.path(key.substring(0, cut)).path(key.substring(cut + 1))
+                    : aggregate != null ? aggregate.path("metrics").path(key).path("mean") : null;
+            if (v != null && v.isNumber()) {
+                out.put(key, v.doubleValue());
+            }
+        }
+        if (!out.isEmpty() && Double.isFinite(errorRatePct)) {
+            out.put("error_rate", errorRatePct);
+        }
+        return out;
+    }
+
+    /** A run directory's key metrics, the error rate counted over all its cells. */
+    public static Map<String, Double> ofRun(final Path runDir) {
+        long valid = 0;
+        long errors = 0;
+        for (final Path file : OutcomeClassifier.outcomeFiles(runDir)) {
+            final JsonNode o = read(file);
+            if (o != null) {
+                valid += o.path("counts").path("valid").asLong();
+                errors += o.path("counts").path("errors").asLong();
+            }
+        }
+        return of(runDir, errorRate(valid, errors));
+    }
+
+    /** The error share in percent, NaN without requests. */
+    static double errorRate(final long valid, final long errors) {
+        return valid + errors == 0 ? Double.NaN : 100.0 * errors / (valid + errors);
+    }
+
+    /** The unit of a key of {@link #KEYS}, or "" for another key. */
+    public static String unit(final String key) {
+        final int i = KEYS.indexOf(key);
+        return i < 0 ? "" : UNITS.get(i);
+    }
+
+    static JsonNode read(final Path file) {
+        try {
+            return Files.isRegularFile(file) ? JSON.readTree(file.toFile()) : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}

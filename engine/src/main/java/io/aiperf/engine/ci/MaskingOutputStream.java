@@ -1,0 +1,88 @@
+package io.aiperf.engine.ci;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Replaces secrets with {@code ****} in a byte stream before it reaches a build log: the engine never prints the
+ * API key, but a server may echo it in an error body. Works line by line (a secret never spans lines); a line
+ * longer than 64 KiB is passed on in pieces that keep enough bytes back to catch a secret across the cut.
+ * Not thread-safe: one writer.
+ */
+public final class MaskingOutputStream extends OutputStream {
+    private static final int MAX_PENDING = 1 << 16;
+    private static final byte[] MASK = "****".getBytes(StandardCharsets.UTF_8);
+    private final OutputStream out;
+    private final List<byte[]> secrets;
+    private final int keepBack;
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+
+    /** @param secrets the values to hide; blank ones are ignored */
+    public MaskingOutputStream(final OutputStream out, final List<String> secrets) {
+        this.out = out;
+        this.secrets = secrets.stream().filter(s -> s != null && !s.isBlank())
+                .map(s -> s.getBytes(StandardCharsets.UTF_8)).toList();
+        this.keepBack = this.secrets.stream().mapToInt(s -> s.length).max().orElse(1) - 1;
+    }
+
+    @Override
+    public void write(final int b) throws IOException {
+        line.write(b);
+        if (b == '\n') {
+            emit(line.size());
+        } else if (line.size() >= MAX_PENDING) {
+            emit(line.size() - keepBack);
+        }
+    }
+
+    @Override
+    public void write(final byte[] b, final int off, final int len) throws IOException {
+        for (int i = off; i < off + len; i++) {
+            write(b[i]);
+        }
+    }
+
+    @Override
+    public void flush() throws IOException {
+        out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+        emit(line.size());
+        out.close();
+    }
+
+    /** Masks the pending bytes and passes on the first {@code count} of them, keeping the rest pending. */
+    private void emit(final int count) throws IOException {
+        final byte[] pending = line.toByteArray();
+        line.reset();
+        final ByteArrayOutputStream masked = new ByteArrayOutputStream(pending.length);
+        int i = 0;
+        int passed = 0;
+        while (i < count) {
+            final byte[] hit = secretAt(pending, i);
+            if (hit != null) {
+                masked.write(MASK);
+                i += hit.length;
+            } else {
+                masked.write(pending[i++]);
+            }
+            passed = i;
+        }
+        masked.writeTo(out);
+        line.write(pending, passed, pending.length - passed);
+    }
+
+    private byte[] secretAt(final byte[] data, final int at) {
+        for (final byte[] s : secrets) {
+            if (at + s.length <= data.length && java.util.Arrays.equals(data, at, at + s.length, s, 0, s.length)) {
+                return s;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,113 @@
+package io.aiperf.engine.ci;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a CI step returns to its script and shows on the build page, built from the engine's exit code and files.
+ * Only JDK types (String, Integer, Long, Double, Boolean, ArrayList, LinkedHashMap), so it crosses a remoting
+ * channel, persists and is readable from a sandboxed Pipeline script. Stateless.
+ */
+public final class StepSummary {
+    public static final String VERDICT = "verdict";
+    public static final String EXIT_CODE = "exitCode";
+    public static final String REASONS = "reasons";
+    public static final String WARNINGS = "warnings";
+    public static final String GATE = "gate";
+    public static final String GATE_RULES = "gateRules";
+    public static final String CELLS = "cells";
+    public static final String HOOKS = "hooks";
+    public static final String METRICS = "metrics";
+    public static final String ARCHIVED = "archived";
+    /** The gate status when no gate ran. */
+    public static final String NO_GATE = "none";
+
+    private StepSummary() {
+    }
+
+    /**
+     * @param exportDir the run directory the engine wrote
+     * @param archived archive paths of the files archived, empty when archiving is off
+     */
+    public static LinkedHashMap<String, Object> of(final int exitCode, final Path exportDir,
+                                                   final boolean unstableOnWarnings, final List<String> archived) {
+        final Classification c = OutcomeClassifier.classify(exitCode, exportDir, unstableOnWarnings);
+        final LinkedHashMap<String, Object> out = new LinkedHashMap<>();
+        out.put(VERDICT, c.verdict().name());
+        out.put(EXIT_CODE, exitCode);
+        out.put(REASONS, new ArrayList<>(c.reasons()));
+        out.put(WARNINGS, new ArrayList<>(c.warnings()));
+        final JsonNode gate = KeyMetrics.read(exportDir.resolve("gate_result.json"));
+        out.put(GATE, gate == null ? NO_GATE : gate.path("verdict").asText());
+        final ArrayList<LinkedHashMap<String, Object>> rules = new ArrayList<>();
+        if (gate != null) {
+            gate.path("rules").forEach(r -> {
+                final LinkedHashMap<String, Object> rule = new LinkedHashMap<>();
+                rule.put("metric", r.path("metric").asText() + "_" + r.path("stat").asText());
+                rule.put("cell", r.path("cell").asText());
+                rule.put("status", r.path("status").asText());
+                rule.put("message", r.path("message").asText());
+                rules.add(rule);
+            });
+        }
+        out.put(GATE_RULES, rules);
+        final ArrayList<LinkedHashMap<String, Object>> cells = new ArrayList<>();
+        final ArrayList<LinkedHashMap<String, Object>> hooks = new ArrayList<>();
+        for (final Path file : OutcomeClassifier.outcomeFiles(exportDir)) {
+            final JsonNode o = KeyMetrics.read(file);
+            if (o == null) {
+                continue;
+            }
+            final String id = o.path("cell").path("id").asText(exportDir.relativize(file.getParent()).toString());
+            final long cellValid = o.path("counts").path("valid").asLong();
+            final long cellErrors = o.path("counts").path("errors").asLong();
+            final LinkedHashMap<String, Object> cell = new LinkedHashMap<>();
+            cell.put("id", id);
+            cell.put("status", o.path("status").asText());
+            cell.put("error", o.path("error").isTextual() ? o.path("error").asText() : null);
+            cell.put("warnings", o.path("warnings").size());
+            cell.put("requests", cellValid + cellErrors);
+            cell.put("errors", cellErrors);
+            cell.put(METRICS, new LinkedHashMap<>(KeyMetrics.of(file.getParent(), KeyMetrics.errorRate(cellValid, cellErrors))));
+            cells.add(cell);
+            o.path("hooks").forEach(h -> {
+                final LinkedHashMap<String, Object> hook = new LinkedHashMap<>();
+                hook.put("cell", id);
+                hook.put("hook", h.path("hook").asText());
+                hook.put("url", h.path("url").asText());
+                hook.put("result", h.path("result").asText());
+                hook.put("statusCode", h.path("status_code").isNumber() ? h.path("status_code").asInt() : null);
+                hooks.add(hook);
+            });
+        }
+        out.put(CELLS, cells);
+        out.put(HOOKS, hooks);
+        out.put(METRICS, new LinkedHashMap<>(KeyMetrics.ofRun(exportDir)));
+        out.put(ARCHIVED, new ArrayList<>(archived));
+        return out;
+    }
+
+    /**
+     * The key metrics a build contributes to a trend, from the summaries of its calls keyed by archive folder: the
+     * merged run's when there is one, else the first call's that has any.
+     */
+    public static Map<String, Double> trendMetrics(final Map<String, ? extends Map<String, Object>> calls) {
+        final Map<String, Object> merged = calls.get(ArchivePlanner.AGGREGATE_PREFIX);
+        if (merged != null && !metrics(merged).isEmpty()) {
+            return metrics(merged);
+        }
+        return calls.values().stream().map(StepSummary::metrics).filter(m -> !m.isEmpty()).findFirst().orElse(Map.of());
+    }
+
+    /** The summary's key metrics, typed (an empty map when absent). */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Double> metrics(final Map<String, Object> summary) {
+        final Object m = summary.get(METRICS);
+        return m instanceof Map<?, ?> map ? (Map<String, Double>) map : Map.of();
+    }
+
+}

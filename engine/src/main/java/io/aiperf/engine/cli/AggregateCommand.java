@@ -1,0 +1,60 @@
+package io.aiperf.engine.cli;
+
+import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.sweep.CellMerger;
+import io.aiperf.engine.sweep.RunAssembler;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code aiperf aggregate}: merge cells run apart into one run directory, with the run's aggregates. */
+@Command(name = "aggregate", mixinStandardHelpOptions = true,
+        description = "Merge cell directories run apart (profile --cell, other machines) into one run with its "
+                + "aggregates; optionally gate the result. Exit 0, 1 (a cell failed or the gate failed), 2, 3.")
+public final class AggregateCommand implements Callable<Integer> {
+    @Parameters(arity = "1..*", paramLabel = "DIR", description = "Directories holding cells (searched recursively).")
+    List<Path> inputs = new ArrayList<>();
+
+    @Option(names = "--output-dir", required = true, paramLabel = "OUT", description = "The merged run directory.")
+    Path outputDir;
+
+    @Option(names = "--prefix", paramLabel = "NAME", description = "The export file prefix the cells used. Default: profile_export.")
+    String prefix;
+
+    @Option(names = "--gate", paramLabel = "RULES", description = "Gate the merged run with these rules.")
+    Path gateRules;
+
+    @Option(names = "--baseline", paramLabel = "RUN", description = "Baseline run for --gate; repeat for the mean of several.")
+    List<Path> baselines = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        final List<CellOutcome> cells;
+        try {
+            if (gateRules != null) {
+                io.aiperf.engine.gate.GateRulesLoader.load(gateRules);
+            }
+            cells = CellMerger.merge(inputs, outputDir);
+        } catch (ConfigException e) {
+            System.err.println("error: aggregate: " + e.getMessage());
+            return Main.USAGE;
+        } catch (UncheckedIOException e) {
+            System.err.println("error: aggregate: " + e.getMessage());
+            return Main.FAILED;
+        }
+        System.err.println("merged " + cells.size() + " cell(s) into " + outputDir.toAbsolutePath());
+        final int exit = RunAssembler.assemble(outputDir, cells, false, false,
+                ExportNames.of(prefix).summaryJson(), System.out, System.err);
+        if (gateRules == null || exit != Main.OK) {
+            return exit;
+        }
+        return GateCommand.run(gateRules, baselines, outputDir, outputDir);
+    }
+}

@@ -1,0 +1,105 @@
+package io.aiperf.engine.sweep;
+
+import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.export.OutcomeJsonReader;
+import io.aiperf.engine.export.OutcomeJsonWriter;
+import io.aiperf.engine.record.CellOutcome;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Collects cells run apart (other processes, other machines, archived by CI) into one run directory in the
+ * normal layout, each cell where {@link CellPlan} puts it. Cells are found by their {@code cell_outcome.json};
+ * a cell's files are the files beside it. Stateless.
+ */
+public final class CellMerger {
+    private CellMerger() {
+    }
+
+    /**
+     * @return the merged cells' outcomes, pointing at their new directories
+     * @throws ConfigException when there is no cell, a cell appears twice, or the cells come from different plans
+     */
+    public static List<CellOutcome> merge(final List<Path> inputs, final Path outDir) {
+        final Map<String, Path> sources = new LinkedHashMap<>();
+        final List<CellOutcome> merged = new ArrayList<>();
+        for (final Path input : inputs) {
+            if (!Files.isDirectory(input)) {
+                throw new ConfigException("DIR", input + " is not a directory");
+            }
+            for (final Path file : outcomeFiles(input)) {
+                final Path cellDir = file.getParent();
+                final CellOutcome found = read(file, cellDir);
+                if (found == null) {
+                    continue;
+                }
+                final String id = found.cell().id();
+                final Path earlier = sources.putIfAbsent(id, cellDir);
+                if (earlier != null) {
+                    throw new ConfigException("DIR", "cell " + id + " appears twice: in " + earlier + " and in " + cellDir);
+                }
+                if (!merged.isEmpty() && !samePlan(merged.get(0), found)) {
+                    throw new ConfigException("DIR", "cell " + id + " in " + cellDir + " comes from another plan ("
+                            + found.cell().numTrials() + " trial(s), sweep " + (found.cell().variation() != null)
+                            + ") than cell " + merged.get(0).cell().id());
+                }
+                final Path target = outDir.resolve(found.cell().path()).normalize();
+                copyFiles(cellDir, target);
+                merged.add(read(target.resolve(OutcomeJsonWriter.FILE), target));
+            }
+        }
+        if (merged.isEmpty()) {
+            throw new ConfigException("DIR", "no cell found (no cell_outcome.json with a cell id) under "
+                    + inputs.stream().map(Path::toString).toList());
+        }
+        return merged;
+    }
+
+    private static boolean samePlan(final CellOutcome a, final CellOutcome b) {
+        return a.cell().numTrials() == b.cell().numTrials()
+                && (a.cell().variation() == null) == (b.cell().variation() == null)
+                && a.cell().parameters().keySet().equals(b.cell().parameters().keySet());
+    }
+
+    private static List<Path> outcomeFiles(final Path root) {
+        try (Stream<Path> walk = Files.walk(root)) {
+            return walk.filter(p -> p.getFileName().toString().equals(OutcomeJsonWriter.FILE)).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static CellOutcome read(final Path file, final Path dir) {
+        try {
+            return OutcomeJsonReader.read(file, dir);
+        } catch (IOException e) {
+            throw new ConfigException("DIR", "cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** The cell's own files (cells write no subdirectories); the same directory in and out is left alone. */
+    private static void copyFiles(final Path from, final Path to) {
+        try {
+            if (Files.isDirectory(to) && Files.isSameFile(from, to)) {
+                return;
+            }
+            Files.createDirectories(to);
+            try (Stream<Path> files = Files.list(from)) {
+                for (final Path f : files.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().startsWith("."))
+                        .toList()) {
+                    Files.copy(f, to.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot copy " + from + " to " + to + ": " + e.getMessage(), e);
+        }
+    }
+}

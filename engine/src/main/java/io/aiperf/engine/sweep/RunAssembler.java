@@ -1,0 +1,176 @@
+package io.aiperf.engine.sweep;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.export.AtomicFiles;
+import io.aiperf.engine.record.CellIdentity;
+import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.run.Version;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Turns the cells of one run into its run-level files: the per-point trial aggregates, the sweep aggregate and
+ * {@code run_outcome.json}. The same code serves cells just run ({@link MultiRunner}) and cells merged from
+ * several machines ({@code aiperf aggregate}), so both give the same files. Stateless.
+ */
+public final class RunAssembler {
+    public static final String RUN_OUTCOME_FILE = "run_outcome.json";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private RunAssembler() {
+    }
+
+    /**
+     * @param cells the cells' outcomes (each carrying its identity), in any order
+     * @param partial true when only some of the run's cells ran here: no aggregates, only the outcome
+     * @param summaryName the summary JSON's file name (honours the export prefix)
+     * @return the run's exit code: 130 if cancelled, 1 if any cell failed, else 0
+     */
+    public static int assemble(final Path dir, final List<CellOutcome> cells, final boolean partial,
+                               final boolean cancelled, final String summaryName, final PrintStream out,
+                               final PrintStream err) {
+        final List<CellOutcome> ordered = cells.stream()
+                .sorted(Comparator.comparingInt(o -> o.cell().index())).toList();
+        if (!partial && !ordered.isEmpty()) {
+            writeAggregates(dir, ordered, summaryName, out, err);
+        }
+        final int exit = cancelled || ordered.stream().anyMatch(o -> o.exitCode() == 130) ? 130
+                : ordered.stream().anyMatch(o -> o.exitCode() != 0) ? 1 : 0;
+        writeRunOutcome(dir, ordered, exit);
+        return exit;
+    }
+
+    private static void writeAggregates(final Path dir, final List<CellOutcome> cells, final String summaryName,
+                                        final PrintStream out, final PrintStream err) {
+        final CellIdentity first = cells.get(0).cell();
+        final Map<String, List<CellOutcome>> byPoint = new LinkedHashMap<>();
+        cells.forEach(o -> byPoint.computeIfAbsent(String.valueOf(o.cell().variation()), k -> new ArrayList<>()).add(o));
+        final boolean sweep = first.variation() != null;
+        final List<SweepAggregator.Point> points = new ArrayList<>();
+        for (final List<CellOutcome> point : byPoint.values()) {
+            final List<TrialAggregator.Trial> trials = point.stream().map(o -> trial(o, summaryName)).toList();
+            final CellIdentity id = point.get(0).cell();
+            final Path aggDir = sweep ? dir.resolve("aggregate").resolve(id.variation()) : dir.resolve("aggregate");
+            final ObjectNode agg = id.numTrials() > 1 ? aggregate(trials, id, aggDir, out, err) : null;
+            if (sweep) {
+                points.add(new SweepAggregator.Point(id.variation(), id.parameters(),
+                        agg != null ? agg.path("metrics") : singleTrialMetrics(trials.get(0))));
+            }
+        }
+        if (sweep) {
+            final Path file = dir.resolve("sweep_aggregate").resolve(SweepAggregator.FILE);
+            try {
+                AtomicFiles.write(file, JSON.writeValueAsBytes(
+                        SweepAggregator.aggregate(points, first.numTrials(), first.confidenceLevel())));
+                out.println("Sweep aggregate: " + file.toAbsolutePath());
+            } catch (IOException e) {
+                err.println("warning: no sweep aggregate: " + e.getMessage());
+            }
+        }
+    }
+
+    private static TrialAggregator.Trial trial(final CellOutcome o, final String summaryName) {
+        final Path summary = Path.of(o.artifactDir()).resolve(summaryName);
+        JsonNode json = null;
+        if (CellOutcome.COMPLETED.equals(o.status()) && Files.isRegularFile(summary)) {
+            try {
+                json = JSON.readTree(summary.toFile());
+            } catch (IOException e) {
+                json = null;
+            }
+        }
+        return new TrialAggregator.Trial(o.cell().id(), json, json == null ? o.error() : null);
+    }
+
+    /** One trial's summary as {@code <tag>_<stat>: {mean, unit}}, so sweeps without trials read like aggregates. */
+    private static JsonNode singleTrialMetrics(final TrialAggregator.Trial t) {
+        final ObjectNode out = JSON.createObjectNode();
+        if (t.summary() == null) {
+            return out;
+        }
+        t.summary().properties().forEach(metric -> {
+            if (metric.getValue().isObject() && metric.getValue().has("unit")) {
+                metric.getValue().properties().forEach(stat -> {
+                    if (stat.getValue().isNumber()) {
+                        out.putObject(metric.getKey() + "_" + stat.getKey()).put("mean", stat.getValue().doubleValue())
+                                .put("unit", metric.getValue().get("unit").asText());
+                    }
+                });
+            }
+        });
+        return out;
+    }
+
+    private static ObjectNode aggregate(final List<TrialAggregator.Trial> trials, final CellIdentity id,
+                                        final Path aggDir, final PrintStream out, final PrintStream err) {
+        try {
+            final ObjectNode agg = TrialAggregator.aggregate(trials, id.confidenceLevel(), id.cooldownSeconds());
+            final Path file = aggDir.resolve(TrialAggregator.FILE);
+            AtomicFiles.write(file, JSON.writeValueAsBytes(agg));
+            printHighlights(agg, id, file, out);
+            return agg;
+        } catch (IllegalArgumentException | IOException e) {
+            err.println("warning: no aggregate in " + aggDir.toAbsolutePath() + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    private static void printHighlights(final ObjectNode agg, final CellIdentity id, final Path file,
+                                        final PrintStream out) {
+        out.println();
+        out.printf(Locale.ROOT, "Across %d trials%s (%.0f%% confidence):%n",
+                agg.path("metadata").path("num_successful_runs").asInt(),
+                id.variation() == null ? "" : " of " + id.variation(),
+                agg.path("metadata").path("confidence_level").asDouble() * 100);
+        for (final String key : List.of("time_to_first_token_p50", "inter_token_latency_avg", "request_latency_p50",
+                "request_throughput_avg", "output_token_throughput_avg")) {
+            final JsonNode m = agg.path("metrics").path(key);
+            if (m.isObject()) {
+                out.printf(Locale.ROOT, "  %-30s %10.2f %-14s [%.2f, %.2f]%n", key, m.path("mean").asDouble(),
+                        m.path("unit").asText(), m.path("ci_low").asDouble(), m.path("ci_high").asDouble());
+            }
+        }
+        out.println("Aggregate: " + file.toAbsolutePath());
+    }
+
+    private static void writeRunOutcome(final Path dir, final List<CellOutcome> outcomes, final int exit) {
+        final ObjectNode root = JSON.createObjectNode();
+        root.put("schema_version", "1.0");
+        root.put("aiperf_version", Version.VALUE);
+        root.put("status", exit == 0 ? CellOutcome.COMPLETED : exit == 130 ? CellOutcome.CANCELLED : CellOutcome.FAILED);
+        root.put("exit_code", exit);
+        final ArrayNode cells = root.putArray("cells");
+        for (final CellOutcome o : outcomes) {
+            final ObjectNode c = cells.addObject();
+            c.put("id", o.cell().id());
+            c.put("label", o.cell().id());
+            c.put("path", o.cell().path());
+            c.put("status", o.status());
+            c.put("exit_code", o.exitCode());
+            c.put("artifact_dir", o.artifactDir());
+            c.put("warnings", o.warnings().size());
+            if (o.error() == null) {
+                c.putNull("error");
+            } else {
+                c.put("error", o.error());
+            }
+        }
+        try {
+            AtomicFiles.write(dir.resolve(RUN_OUTCOME_FILE), JSON.writeValueAsBytes(root));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.aiperf.engine.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/** {@code aiperf report --trend} over recorded run directories: a well-formed SVG with every series and axis labels. */
+class TrendReportEndToEndTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void trendOfThreeRecordedRunsShowsEverySeriesWithLabelledAxes() throws Exception {
+        final List<String> runs = new ArrayList<>();
+        final int[] ttftMillis = {10, 25, 40};
+        for (int i = 0; i < ttftMillis.length; i++) {
+            try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(ttftMillis[i], 1))) {
+                final Path dir = tmp.resolve("build-" + (i + 1));
+                assertThat(Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--concurrency", "2",
+                        "--request-count", "8", "--isl", "8", "--osl", "3", "--artifact-dir", dir.toString())
+                        .exitCode()).isZero();
+                runs.add(dir.toString());
+            }
+        }
+        final Path svg = tmp.resolve("trend.svg");
+        final List<String> args = new ArrayList<>(List.of("report", "--trend"));
+        args.addAll(runs);
+        args.addAll(List.of("--output", svg.toString()));
+        assertThat(Runs.aiperf(args.toArray(new String[0])).exitCode()).isZero();
+
+        final DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(true);
+        final Document doc = f.newDocumentBuilder().parse(svg.toFile());
+        assertThat(doc.getDocumentElement().getLocalName()).isEqualTo("svg");
+        final List<Element> panels = byClass(doc, "g", "panel");
+        assertThat(panels).extracting(p -> p.getAttribute("data-metric")).containsExactly("time_to_first_token_p50",
+                "time_to_first_token_p99", "inter_token_latency_avg", "request_throughput_avg",
+                "output_token_throughput_avg", "error_rate");
+        for (final Element panel : panels) {
+            final Element series = byClass(panel, "polyline", "series").get(0);
+            assertThat(series.getAttribute("points").split(" ")).hasSize(3);
+            assertThat(text(panel, "x-label")).containsExactly("build");
+            assertThat(text(panel, "y-label")).singleElement().asString().isNotBlank();
+            assertThat(text(panel, "x-tick")).containsExactly("build-1", "build-3");
+            assertThat(text(panel, "y-tick")).hasSize(2);
+            assertThat(byClass(panel, "line", "x-axis")).hasSize(1);
+            assertThat(byClass(panel, "line", "y-axis")).hasSize(1);
+        }
+        assertThat(text(panels.get(0), "y-label")).containsExactly("ms");
+        // A slower server draws a rising TTFT line: SVG's y grows downwards.
+        final String[] ttft = byClass(panels.get(0), "polyline", "series").get(0).getAttribute("points").split(" ");
+        assertThat(y(ttft[0])).isGreaterThan(y(ttft[1]));
+        assertThat(y(ttft[1])).isGreaterThan(y(ttft[2]));
+        assertThat(java.nio.file.Files.readString(svg)).doesNotContain("<script").doesNotContain("onload");
+    }
+
+    private static double y(final String point) {
+        return Double.parseDouble(point.split(",")[1]);
+    }
+
+    private static List<Element> byClass(final Object root, final String tag, final String cls) {
+        final NodeList nodes = root instanceof Document d ? d.getElementsByTagNameNS("*", tag)
+                : ((Element) root).getElementsByTagNameNS("*", tag);
+        final List<Element> out = new ArrayList<>();
+        for (int i = 0; i < nodes.getLength(); i++) {
+            final Element e = (Element) nodes.item(i);
+            if (e.getAttribute("class").equals(cls)) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    private static List<String> text(final Element panel, final String cls) {
+        return byClass(panel, "text", cls).stream().map(Element::getTextContent).toList();
+    }
+}
