@@ -1,0 +1,71 @@
+package io.aiperf.jenkins;
+
+import hudson.FilePath;
+import hudson.model.Result;
+import hudson.model.Run;
+import io.aiperf.engine.ci.ArchivePlanner;
+import io.aiperf.engine.ci.BaselineChoice;
+import io.aiperf.engine.ci.BaselineSelector;
+import io.aiperf.engine.ci.Verdict;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Baselines from earlier builds of the same job: their archived summaries under the same archive folder, chosen
+ * by {@link BaselineSelector}, copied to the agent for the engine's gate. No match is no baseline: relative rules
+ * are then inactive, so the first build of a job passes them.
+ */
+final class Baselines {
+    private Baselines() {
+    }
+
+    /** @return the agent directories holding the chosen baselines, newest first; empty for none */
+    static List<String> fetch(final EngineRun engine, final String prefix, final String gate, final String baseline)
+            throws IOException, InterruptedException {
+        if (gate == null || gate.isBlank()) {
+            return List.of();
+        }
+        final BaselineChoice choice = BaselineChoice.parse(baseline);
+        final List<BaselineSelector.Build> history = new ArrayList<>();
+        final Map<String, Run<?, ?>> byNumber = new HashMap<>();
+        int depth = BaselineSelector.searchDepth(choice);
+        for (Run<?, ?> b = engine.run().getPreviousBuild(); b != null && depth-- > 0; b = b.getPreviousBuild()) {
+            final Result result = b.getResult();
+            if (result == null) {
+                continue; // still running
+            }
+            final String key = Integer.toString(b.getNumber());
+            final boolean hasSummaries = !ArchivedFiles.list(b, prefix, ArchivePlanner.BASELINE_INCLUDES).isEmpty();
+            history.add(new BaselineSelector.Build(b.getNumber(), verdict(result), hasSummaries ? key : null));
+            byNumber.put(key, b);
+        }
+        final List<String> chosen = BaselineSelector.select(history, choice);
+        if (chosen.isEmpty()) {
+            engine.listener().getLogger().println("aiperf: no baseline build matches '" + choice.policy()
+                    + "' with archived results under " + prefix + "; relative gate rules are inactive");
+            return List.of();
+        }
+        final List<String> dirs = new ArrayList<>();
+        for (final String key : chosen) {
+            final Run<?, ?> b = byNumber.get(key);
+            final FilePath target = engine.scratch().child("baseline-" + key);
+            ArchivedFiles.copy(b, prefix, ArchivePlanner.BASELINE_INCLUDES, target);
+            engine.listener().getLogger().println("aiperf: baseline: build #" + key);
+            dirs.add(target.getRemote());
+        }
+        return dirs;
+    }
+
+    private static Verdict verdict(final Result result) {
+        if (result == Result.SUCCESS) {
+            return Verdict.SUCCESS;
+        }
+        if (result == Result.UNSTABLE) {
+            return Verdict.UNSTABLE;
+        }
+        return result == Result.ABORTED ? Verdict.ABORTED : Verdict.FAILURE;
+    }
+}

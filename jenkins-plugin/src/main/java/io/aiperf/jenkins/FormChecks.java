@@ -1,0 +1,63 @@
+package io.aiperf.jenkins;
+
+import com.cloudbees.plugins.credentials.CredentialsMatchers;
+import com.cloudbees.plugins.credentials.CredentialsProvider;
+import com.cloudbees.plugins.credentials.common.StandardListBoxModel;
+import hudson.model.Item;
+import hudson.security.ACL;
+import hudson.util.FormValidation;
+import hudson.util.ListBoxModel;
+import io.aiperf.engine.ci.ProfileSpec;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import jenkins.model.Jenkins;
+import org.jenkinsci.plugins.plaincredentials.StringCredentials;
+
+/** What the forms' field checks and the credentials dropdown share. The rules themselves are {@link ProfileSpec}'s. */
+final class FormChecks {
+    private FormChecks() {
+    }
+
+    /** Only users who may configure the item (or Jenkins, outside an item) get answers. */
+    static void checkConfigure(final Item item) {
+        if (item == null) {
+            Jenkins.get().checkPermission(Jenkins.ADMINISTER);
+        } else {
+            item.checkPermission(Item.CONFIGURE);
+        }
+    }
+
+    /** A form from name, value pairs; values may be null (a field the browser did not send). */
+    static Map<String, String> form(final String... namesAndValues) {
+        final Map<String, String> form = new HashMap<>();
+        for (int i = 0; i + 1 < namesAndValues.length; i += 2) {
+            form.put(namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return form;
+    }
+
+    /** The problem {@link ProfileSpec#validate()} reports for one field of a form, or OK. */
+    static FormValidation check(final Item item, final String field, final Map<String, String> form) {
+        checkConfigure(item);
+        try {
+            final String problem = ProfileSpec.fromForm(form).validate().get(field);
+            return problem == null ? FormValidation.ok() : FormValidation.error(problem);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage().startsWith(field + ":") ? FormValidation.error(e.getMessage()) : FormValidation.ok();
+        }
+    }
+
+    /** Secret text credentials the user may use in this item; the current value is kept for everyone else. */
+    static ListBoxModel credentials(final Item item, final String current) {
+        final StandardListBoxModel model = new StandardListBoxModel();
+        if (item == null ? !Jenkins.get().hasPermission(Jenkins.ADMINISTER)
+                : !item.hasAnyPermission(Item.EXTENDED_READ, CredentialsProvider.USE_ITEM)) {
+            model.includeCurrentValue(current == null ? "" : current);
+            return model;
+        }
+        model.includeEmptyValue().includeMatchingAs(ACL.SYSTEM2, item, StringCredentials.class, List.of(),
+                CredentialsMatchers.always());
+        return model;
+    }
+}

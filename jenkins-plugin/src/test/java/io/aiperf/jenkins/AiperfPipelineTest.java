@@ -1,0 +1,206 @@
+package io.aiperf.jenkins;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import hudson.model.Result;
+import hudson.slaves.DumbSlave;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.Set;
+import org.jenkinsci.plugins.workflow.actions.WarningAction;
+import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
+import org.jenkinsci.plugins.workflow.graph.FlowNode;
+import org.jenkinsci.plugins.workflow.job.WorkflowJob;
+import org.jenkinsci.plugins.workflow.job.WorkflowRun;
+import org.junit.jupiter.api.Test;
+import org.jvnet.hudson.test.JenkinsRule;
+import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
+
+/** {@code aiperfProfile}, {@code aiperfCells} and {@code aiperfAggregate} in real Pipelines on agents, against the mock. */
+@WithJenkins
+class AiperfPipelineTest {
+    private static final String LOAD = "streaming: true, requestCount: '8', concurrency: '2', "
+            + "extraArgs: ['--isl', '8', '--osl', '2']";
+
+    private static WorkflowRun build(final JenkinsRule j, final String name, final String script, final Result expected)
+            throws Exception {
+        final WorkflowJob p = j.jenkins.getItemByFullName(name, WorkflowJob.class) != null
+                ? j.jenkins.getItemByFullName(name, WorkflowJob.class) : j.createProject(WorkflowJob.class, name);
+        p.setDefinition(new CpsFlowDefinition(script, true));
+        return j.buildAndAssertStatus(expected, p);
+    }
+
+    @Test
+    void successArchivesTheExportsAndReturnsTheSummary(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = j.createOnlineSlave();
+        try (MockServerProcess mock = MockServerProcess.start(5)) {
+            final WorkflowRun r = build(j, "ok", "node('" + agent.getNodeName() + "') {\n"
+                    + "  def s = aiperfProfile(model: 'm', urls: ['" + mock.url() + "'], " + LOAD
+                    + ", resetKvCache: true, serverProfiler: true)\n"
+                    + "  echo \"verdict=${s.verdict} gate=${s.gate} cells=${s.cells.size()} ttft=${s.metrics.time_to_first_token_p50 > 0}\"\n"
+                    + "}", Result.SUCCESS);
+            j.assertLogContains("verdict=SUCCESS gate=none cells=1 ttft=true", r);
+            assertTrue(r.getArtifactManager().root().child("aiperf/run/profile_export_aiperf.json").exists());
+            assertTrue(r.getArtifactManager().root().child("aiperf/run/cell_outcome.json").exists());
+            final AiperfBuildAction action = r.getAction(AiperfBuildAction.class);
+            assertNotNull(action);
+            assertEquals("SUCCESS", action.getVerdict());
+            assertFalse(action.getTrendMetrics().isEmpty());
+        }
+    }
+
+    @Test
+    void aFailedKvCacheResetFailsTheBuild(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = j.createOnlineSlave();
+        try (MockServerProcess mock = MockServerProcess.start(5, "--fault", "/reset_prefix_cache=status:404")) {
+            final WorkflowRun r = build(j, "reset", "node('" + agent.getNodeName() + "') {\n"
+                    + "  aiperfProfile(model: 'm', urls: ['" + mock.url() + "'], " + LOAD + ", resetKvCache: true)\n"
+                    + "}", Result.FAILURE);
+            j.assertLogContains("reset_kv_cache failed", r);
+            assertTrue(r.getArtifactManager().root().child("aiperf/run/cell_outcome.json").exists());
+        }
+    }
+
+    @Test
+    void aFailedProfilerStopIsAWarningOrUnstableOnRequest(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = j.createOnlineSlave();
+        try (MockServerProcess mock = MockServerProcess.start(5, "--fault", "/stop_profile=status:500")) {
+            final String step = "aiperfProfile(model: 'm', urls: ['" + mock.url() + "'], " + LOAD + ", serverProfiler: true";
+            final WorkflowRun ok = build(j, "stop", "node('" + agent.getNodeName() + "') { " + step + ") }",
+                    Result.SUCCESS);
+            j.assertLogContains("aiperf warning: server_profiler stop failed", ok);
+            final String page = j.createWebClient().getPage(ok, "aiperf/").asNormalizedText();
+            assertTrue(page.contains("server_profiler stop failed"), page);
+
+            final WorkflowRun unstable = build(j, "stop-unstable", "node('" + agent.getNodeName() + "') { " + step
+                    + ", unstableOnWarnings: true) }", Result.UNSTABLE);
+            assertEquals(Result.UNSTABLE, warningOn(unstable, "aiperfProfile").getResult());
+        }
+    }
+
+    @Test
+    void aGateRegressionIsUnstableOrFailureAgainstTheLastSuccessfulBuild(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = j.createOnlineSlave();
+        final String rules = "rules:\\n  - {metric: time_to_first_token, stat: p50, max_increase_pct: 50, criticality: %s}\\n";
+        final String script = "node('" + agent.getNodeName() + "') {\n"
+                + "  writeFile file: 'gate.yaml', text: \"" + rules + "\"\n"
+                + "  def s = aiperfProfile(model: 'm', urls: ['%s'], " + LOAD + ", gate: 'gate.yaml')\n"
+                + "  echo \"gate=${s.gate}\"\n"
+                + "}";
+        try (MockServerProcess fast = MockServerProcess.start(5)) {
+            final WorkflowRun first = build(j, "gated", String.format(script, "unstable", fast.url()), Result.SUCCESS);
+            j.assertLogContains("relative gate rules are inactive", first);
+        }
+        try (MockServerProcess slow = MockServerProcess.start(60)) {
+            final WorkflowRun regressed = build(j, "gated", String.format(script, "unstable", slow.url()), Result.UNSTABLE);
+            j.assertLogContains("baseline: build #1", regressed);
+            j.assertLogContains("gate=unstable", regressed);
+            assertEquals(Result.UNSTABLE, warningOn(regressed, "aiperfProfile").getResult());
+            // build #2 is UNSTABLE, so previousSuccessful still compares with build #1
+            final WorkflowRun failed = build(j, "gated", String.format(script, "failure", slow.url()), Result.FAILURE);
+            j.assertLogContains("baseline: build #1", failed);
+            j.assertLogContains("gate failed", failed);
+        }
+    }
+
+    @Test
+    void theApiKeyReachesTheServerButNoLogNoFileAndNoCommandLine(final JenkinsRule j) throws Exception {
+        final String secret = "sk-test-VERY-SECRET-4711";
+        final DumbSlave agent = j.createOnlineSlave();
+        final WorkflowJob setup = j.createProject(WorkflowJob.class, "setup");
+        setup.setDefinition(new CpsFlowDefinition(
+                "com.cloudbees.plugins.credentials.SystemCredentialsProvider.getInstance().getCredentials().add("
+                        + "new org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl("
+                        + "com.cloudbees.plugins.credentials.CredentialsScope.GLOBAL, 'api-key', 'test key', "
+                        + "hudson.util.Secret.fromString('" + secret + "')))", false));
+        j.buildAndAssertSuccess(setup);
+        try (MockServerProcess mock = MockServerProcess.start(5, "--api-key", secret)) {
+            final WorkflowRun r = build(j, "secret", "node('" + agent.getNodeName() + "') {\n"
+                    + "  def s = aiperfProfile(model: 'm', urls: ['" + mock.url() + "'], " + LOAD
+                    + ", credentialsId: 'api-key', resetKvCache: true)\n"
+                    + "  echo \"errors=${s.metrics.error_rate}\"\n"
+                    + "}", Result.SUCCESS);
+            j.assertLogContains("errors=0.0", r); // the server accepted the key
+            j.assertLogContains("--api-key-env AIPERF_API_KEY", r);
+            j.assertLogNotContains(secret, r);
+            assertFalse(Files.readString(new File(r.getRootDir(), "build.xml").toPath(), StandardCharsets.UTF_8)
+                    .contains(secret));
+            try (var in = r.getArtifactManager().root().child("aiperf/run/profile_export_aiperf.json").open()) {
+                assertFalse(new String(in.readAllBytes(), StandardCharsets.UTF_8).contains(secret));
+            }
+        }
+    }
+
+    @Test
+    void cellsSpreadOverTwoAgentsWithParallelAndMerge(final JenkinsRule j) throws Exception {
+        j.createOnlineSlave(j.jenkins.getLabel("bench"));
+        j.createOnlineSlave(j.jenkins.getLabel("bench"));
+        try (MockServerProcess mock = MockServerProcess.start(5)) {
+            final String yaml = "multi_run: {num_runs: 2}\\nbenchmark:\\n  model: m\\n  endpoint: {url: '" + mock.url()
+                    + "', streaming: true}\\n  dataset: {isl: 8, osl: 2}\\n  phases: [{name: profiling, requests: 6}]\\n";
+            final WorkflowRun r = build(j, "cells", "def ids\n"
+                    + "node('bench') { writeFile file: 'b.yaml', text: \"" + yaml + "\"; ids = aiperfCells(config: 'b.yaml') }\n"
+                    + "echo \"cells=${ids}\"\n"
+                    + "def branches = [:]\n"
+                    + "for (id in ids) { def cell = id; branches[cell] = { node('bench') {\n"
+                    + "  writeFile file: 'b.yaml', text: \"" + yaml + "\"\n"
+                    + "  aiperfProfile(config: 'b.yaml', cells: [cell]) } } }\n"
+                    + "parallel branches\n"
+                    + "node('bench') { def s = aiperfAggregate(); echo \"merged=${s.cells.size()} verdict=${s.verdict}\" }\n",
+                    Result.SUCCESS);
+            j.assertLogContains("cells=[run_0001, run_0002]", r);
+            j.assertLogContains("merged=2 verdict=SUCCESS", r);
+            assertTrue(r.getArtifactManager().root().child("aiperf/cells/run_0001/profile_runs/run_0001/cell_outcome.json").exists());
+            assertTrue(r.getArtifactManager().root()
+                    .child("aiperf/aggregate/aggregate/profile_export_aiperf_aggregate.json").exists());
+        }
+    }
+
+    @Test
+    void anAbortStopsTheEngineWhichKeepsItsPartialResults(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = j.createOnlineSlave();
+        try (MockServerProcess mock = MockServerProcess.start(200)) {
+            final WorkflowJob p = j.createProject(WorkflowJob.class, "abort");
+            p.setDefinition(new CpsFlowDefinition("node('" + agent.getNodeName() + "') {\n"
+                    + "  aiperfProfile(model: 'm', urls: ['" + mock.url() + "'], streaming: true, concurrency: '2', "
+                    + "requestCount: '100000', extraArgs: ['--isl', '8', '--osl', '50'])\n"
+                    + "}", true));
+            final WorkflowRun r = p.scheduleBuild2(0).waitForStart();
+            final long deadline = System.nanoTime() + 120_000_000_000L;
+            while (mock.inferenceRequests() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertTrue(mock.inferenceRequests() >= 4, "the engine is sending");
+            r.getExecutor().interrupt();
+            j.assertBuildStatus(Result.ABORTED, j.waitForCompletion(r));
+            j.assertLogContains("stopping the engine so it writes its partial results", r);
+            try (var in = r.getArtifactManager().root().child("aiperf/run/profile_export_aiperf.json").open()) {
+                assertTrue(new String(in.readAllBytes(), StandardCharsets.UTF_8).matches("(?s).*\"was_cancelled\"\\s*:\\s*true.*"));
+            }
+        }
+    }
+
+    /** The WarningAction on the first node of the named step, walking the graph back from the heads. */
+    private static WarningAction warningOn(final WorkflowRun r, final String function) {
+        final Deque<FlowNode> todo = new ArrayDeque<>(r.getExecution().getCurrentHeads());
+        final Set<String> seen = new HashSet<>();
+        while (!todo.isEmpty()) {
+            final FlowNode n = todo.pop();
+            if (!seen.add(n.getId())) {
+                continue;
+            }
+            if (function.equals(n.getDisplayFunctionName()) && n.getPersistentAction(WarningAction.class) != null) {
+                return n.getPersistentAction(WarningAction.class);
+            }
+            todo.addAll(n.getParents());
+        }
+        throw new AssertionError("no " + function + " node with a WarningAction");
+    }
+}
