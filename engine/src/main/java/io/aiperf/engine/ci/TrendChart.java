@@ -66,9 +66,13 @@ public final class TrendChart {
                 max = Math.max(max, v);
             }
         }
-        if (max - min < 1e-9 * Math.max(1, Math.abs(max))) { // a flat line sits mid-panel
-            min -= Math.max(1e-9, Math.abs(min) * 0.05);
-            max += Math.max(1e-9, Math.abs(max) * 0.05);
+        if (max - min < 1e-9 * Math.max(1, Math.abs(max))) { // a flat line: zero sits on the axis, others mid-panel
+            if (min == 0) {
+                max = 1;
+            } else {
+                min -= Math.abs(min) * 0.05;
+                max += Math.abs(max) * 0.05;
+            }
         }
         final String unit = KeyMetrics.unit(key);
         sb.append(String.format(Locale.ROOT, "<g class=\"panel\" data-metric=\"%s\" transform=\"translate(%d,%d)\">%n",
