@@ -93,6 +93,11 @@ public final class ProfileCommand implements Callable<Integer> {
             }
             config.warnings().forEach(w -> err.println("warning: " + w));
             final Path dir = artifactDir(config);
+            final String unwritable = unwritable(dir);
+            if (unwritable != null) {
+                err.println("error: invalid configuration: --artifact-dir (benchmark.artifacts.dir): " + unwritable);
+                return Main.USAGE;
+            }
             final Map<String, String> controlHeaders = new LinkedHashMap<>(config.endpoint().headers());
             controlHeaders.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
             final CellContext ctx = new CellContext(out, err, System.console() != null, Clock.SYSTEM, Sleeper.SYSTEM,
@@ -116,6 +121,18 @@ public final class ProfileCommand implements Callable<Integer> {
             if (pidFile != null) {
                 java.nio.file.Files.deleteIfExists(pidFile);
             }
+        }
+    }
+
+    /** Why the exports could not be written to the directory, or null: checked before any traffic. */
+    static String unwritable(final Path dir) {
+        try {
+            java.nio.file.Files.createDirectories(dir);
+            java.nio.file.Files.delete(java.nio.file.Files.createTempFile(dir, ".aiperf-write-check", ".tmp"));
+            return null;
+        } catch (java.io.IOException | SecurityException e) {
+            return "cannot write to " + dir.toAbsolutePath() + " (" + e.getClass().getSimpleName() + ": "
+                    + e.getMessage() + ")";
         }
     }
 

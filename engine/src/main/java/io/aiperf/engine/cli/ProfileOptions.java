@@ -28,6 +28,10 @@ public final class ProfileOptions {
     String customEndpoint;
     @Option(names = "--streaming", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Stream responses (SSE).")
     Boolean streaming;
+    @Option(names = "--max-error-rate", paramLabel = "PCT", description = "Fail a cell whose share of failed "
+            + "requests is above this percentage (0-100). A cell with no valid request always fails. Default: 100.")
+    Double maxErrorRate;
+
     @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", description = "Request timeout. Default: 21600.")
     Double requestTimeoutSeconds;
     @Option(names = "--api-key", paramLabel = "KEY", description = "Sent as Authorization: Bearer KEY. Never written to any file.")
@@ -127,6 +131,7 @@ public final class ProfileOptions {
         o.set("endpoint.path", customEndpoint, "--custom-endpoint");
         o.set("endpoint.streaming", streaming, "--streaming");
         o.set("endpoint.timeout", requestTimeoutSeconds, "--request-timeout-seconds");
+        o.set("runtime.max_error_rate", maxErrorRate, "--max-error-rate");
         if (requestTimeoutSeconds != null && !(requestTimeoutSeconds > 0)) {
             throw new ConfigException("--request-timeout-seconds", "Input should be greater than 0");
         }

@@ -92,8 +92,12 @@ public final class ConfigBinder {
         }
         final Map<String, Double> slos = slos(b.section("slos"));
         final Section runtime = b.section("runtime");
-        runtime.allowOnly(List.of("ui"));
+        runtime.allowOnly(List.of("ui", "max_error_rate"));
         final String ui = runtime.string("ui", null);
+        final double maxErrorRate = runtime.number("max_error_rate", 100.0);
+        if (!(maxErrorRate >= 0 && maxErrorRate <= 100)) {
+            throw runtime.error("max_error_rate", "Input should be a percentage between 0 and 100");
+        }
         if (ui != null && !List.of("dashboard", "simple", "none").contains(ui.toLowerCase(Locale.ROOT))) {
             throw runtime.error("ui", "expected one of dashboard, simple, none; got '" + ui + "'");
         }
@@ -101,7 +105,7 @@ public final class ConfigBinder {
         final Long effectiveSeed = seed == null && multiRun.numRuns() > 1 && multiRun.setConsistentSeed() ? Long.valueOf(42) : seed;
         return new BenchmarkConfig(List.copyOf(models), endpoint, dataset, phases, artifacts, tokenizer, slos,
                 effectiveSeed, ui == null ? null : ui.toLowerCase(Locale.ROOT), multiRun, List.copyOf(warnings), tree,
-                List.of());
+                List.of(), maxErrorRate);
     }
 
     private static MultiRunConfig multiRun(final Section m) {

@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Applies rules to a candidate against a baseline. Absolute limits always apply; relative limits need a
- * baseline value (none, NaN or zero makes that part inactive, and says so); the noise floor and, when asked
+ * Applies rules to a candidate against a baseline. A candidate without the rule's metric fails the rule.
+ * Absolute limits always apply; relative limits need a baseline value (none, NaN or zero makes that part
+ * inactive, and says so); the noise floor and, when asked
  * for with 2+ trials on both sides, Welch's t-test keep noise from being called a regression. Stateless.
  */
 public final class GateEvaluator {
@@ -21,7 +22,10 @@ public final class GateEvaluator {
         final List<RuleResult> out = new ArrayList<>();
         for (final GateRule rule : rules) {
             final List<String> cells = candidate.cells().stream().filter(c -> matches(rule.cell(), c)).toList();
-            if (cells.isEmpty()) {
+            if (candidate.cells().isEmpty()) {
+                out.add(new RuleResult(rule, RunData.BASE_CELL, unit(rule), Double.NaN, 0, Double.NaN, 0, Double.NaN,
+                        Double.NaN, Double.NaN, Double.NaN, Status.FAILED, "failed: the candidate has no cell"));
+            } else if (cells.isEmpty()) {
                 out.add(new RuleResult(rule, rule.cell() == null ? RunData.BASE_CELL : rule.cell(), unit(rule),
                         Double.NaN, 0, Double.NaN, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Status.INACTIVE,
                         "inactive: no candidate cell matches '" + rule.cell() + "'"));
@@ -48,8 +52,9 @@ public final class GateEvaluator {
         final double c = cand.length == 0 ? Double.NaN : WelchTest.mean(cand);
         final double b = base.length == 0 ? Double.NaN : WelchTest.mean(base);
         if (Double.isNaN(c)) {
+            // A candidate without the metric measured nothing (a dead server, a wrong endpoint): never a pass.
             return result(rule, cell, unit, b, base.length, c, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                    Status.INACTIVE, "inactive: the candidate has no " + rule.title());
+                    Status.FAILED, "failed: the candidate has no " + rule.title() + " (no valid request measured it)");
         }
         final List<String> broken = new ArrayList<>();
         if (rule.max() != null && c > rule.max()) {

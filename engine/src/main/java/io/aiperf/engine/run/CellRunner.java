@@ -120,12 +120,55 @@ public final class CellRunner {
                 profilingMetrics, warmupMetrics, cancelled, inputs, cellStart,
                 wall.toEpochNanos(ctx.clock().nanoTime()),
                 new RunReport.ClientHealth(maxLagNanos / 1e6, (processCpuNanos() - cpuStartNanos) / 1e9, abandoned));
-        writeExports(report, profilingMetrics, wall);
+        String writeError = null;
+        try {
+            writeExports(report, profilingMetrics, wall);
+        } catch (java.io.UncheckedIOException e) {
+            writeError = e.getMessage(); // names the file; the summary below is still shown
+        }
         printSummary(report, profilingMetrics);
         final long valid = profilingMetrics.records().stream().filter(m -> m.valid()).count();
         final long errors = profilingMetrics.records().size() - valid;
-        return cancelled ? finish(CellOutcome.CANCELLED, 130, "cancelled by the user", sent, valid, errors)
+        if (writeError != null) {
+            return finish(CellOutcome.FAILED, 1, "exports not written: " + writeError, sent, valid, errors);
+        }
+        if (cancelled) {
+            return finish(CellOutcome.CANCELLED, 130, "cancelled by the user", sent, valid, errors);
+        }
+        final String failure = failure(valid, errors, config.maxErrorRatePct(), profilingMetrics);
+        return failure != null ? finish(CellOutcome.FAILED, 1, failure, sent, valid, errors)
                 : finish(CellOutcome.COMPLETED, 0, null, sent, valid, errors);
+    }
+
+    /**
+     * Why a finished cell is no measurement (src-docs/failure-modes.md): no valid request at all, or more errors
+     * than allowed. A benchmark of a dead server must never pass as completed.
+     */
+    static String failure(final long valid, final long errors, final double maxErrorRatePct,
+                          final MetricsSummary metrics) {
+        final String first = metrics.errorSummary().isEmpty() ? "" : "; most frequent error: "
+                + describe(metrics.errorSummary().get(0).details());
+        if (valid == 0) {
+            return "no valid request: " + (errors == 0 ? "none completed" : "all " + errors + " failed") + first;
+        }
+        final double ratePct = 100.0 * errors / (valid + errors);
+        if (ratePct > maxErrorRatePct) {
+            return String.format(java.util.Locale.ROOT, "error rate %.1f%% (%d of %d requests) is above --max-error-rate %s%%%s",
+                    ratePct, errors, valid + errors, plain(maxErrorRatePct), first);
+        }
+        return null;
+    }
+
+    private static String describe(final io.aiperf.engine.record.ErrorDetails d) {
+        if (d.code() == null) {
+            return d.type();
+        }
+        final String hint = d.code() == 401 || d.code() == 403 ? " (check the API key)" : "";
+        return "HTTP " + d.code() + " " + d.type() + hint;
+    }
+
+    private static String plain(final double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 
     private static long processCpuNanos() {
@@ -173,7 +216,11 @@ public final class CellRunner {
         final List<String> warnings = new ArrayList<>(hookLog.warnings());
         final CellOutcome outcome = new CellOutcome(status, exitCode, dir.toAbsolutePath().toString(),
                 hookLog.calls(), warnings, error, sent, valid, errors, identity);
-        AtomicFiles.write(dir.resolve(OutcomeJsonWriter.FILE), OutcomeJsonWriter.bytes(outcome, Version.VALUE));
+        try {
+            AtomicFiles.write(dir.resolve(OutcomeJsonWriter.FILE), OutcomeJsonWriter.bytes(outcome, Version.VALUE));
+        } catch (java.io.UncheckedIOException e) {
+            ctx.err().println("error: " + e.getMessage());
+        }
         printHooks(outcome);
         if (error != null && exitCode == 1) {
             ctx.err().println("error: " + error);

@@ -124,7 +124,8 @@ class ProfileEndToEndTest {
             final Path dir = tmp.resolve("unauth");
             final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--api-key", "wrong",
                     "--request-count", "3", "--isl", "8", "--artifact-dir", dir.toString());
-            assertThat(r.exitCode()).isZero();
+            assertThat(r.exitCode()).isEqualTo(1); // no valid request: the cell failed, with its exports written
+            assertThat(r.err()).contains("no valid request: all 3 failed; most frequent error: HTTP 401 Unauthorized (check the API key)");
             final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
             assertThat(s.path("error_summary").get(0).path("error_details").path("code").asInt()).isEqualTo(401);
             assertThat(s.path("error_summary").get(0).path("count").asInt()).isEqualTo(3);
@@ -271,7 +272,7 @@ class ProfileEndToEndTest {
             final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--concurrency", "2",
                     "--request-count", "4", "--isl", "8", "--osl", "20", "--request-timeout-seconds", "0.5",
                     "--artifact-dir", dir.toString());
-            assertThat(r.exitCode()).isZero();
+            assertThat(r.exitCode()).isEqualTo(1); // every request timed out: no valid request
             assertThat((System.nanoTime() - t0) / 1e9).isLessThan(5);
             final JsonNode summary = Runs.json(dir.resolve("profile_export_aiperf.json")).path("error_summary").get(0);
             assertThat(summary.path("error_details").path("type").asText()).isEqualTo("TimeoutException");

@@ -99,10 +99,14 @@ class GateEvaluatorTest {
         assertThat(none.message()).contains("no baseline");
         assertThat(eval(rule, v(0), v(40)).message()).contains("baseline is 0");
         assertThat(eval(rule, v(Double.NaN), v(40)).status()).isEqualTo(Status.INACTIVE);
+        assertThat(new GateResult(List.of(none)).exitCode()).isZero();
+        // A candidate without the metric measured nothing: that fails, for relative and absolute rules alike.
         final RuleResult missing = eval(rule, v(20), v());
-        assertThat(missing.status()).isEqualTo(Status.INACTIVE);
+        assertThat(missing.status()).isEqualTo(Status.FAILED);
         assertThat(missing.message()).contains("candidate has no time_to_first_token p99");
-        assertThat(new GateResult(List.of(none, missing)).exitCode()).isZero();
+        assertThat(eval("{metric: time_to_first_token, stat: p99, max: 100, criticality: unstable}", v(), v()).status())
+                .isEqualTo(Status.FAILED);
+        assertThat(new GateResult(List.of(none, missing)).exitCode()).isEqualTo(1);
     }
 
     @Test
