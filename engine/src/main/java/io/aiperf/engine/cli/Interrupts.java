@@ -1,6 +1,6 @@
 package io.aiperf.engine.cli;
 
-import io.aiperf.engine.run.CancellationToken;
+import io.aiperf.engine.time.CancellationToken;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Map;

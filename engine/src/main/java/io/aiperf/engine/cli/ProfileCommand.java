@@ -9,12 +9,11 @@ import io.aiperf.engine.export.Redaction;
 import io.aiperf.engine.hooks.HttpControlTransport;
 import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
-import io.aiperf.engine.run.CancellationToken;
+import io.aiperf.engine.time.CancellationToken;
 import io.aiperf.engine.run.CellContext;
 import io.aiperf.engine.sweep.CellPlan;
 import io.aiperf.engine.sweep.MultiRunner;
 import io.aiperf.engine.time.Clock;
-import io.aiperf.engine.time.Sleeper;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -100,8 +99,8 @@ public final class ProfileCommand implements Callable<Integer> {
             }
             final Map<String, String> controlHeaders = new LinkedHashMap<>(config.endpoint().headers());
             controlHeaders.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
-            final CellContext ctx = new CellContext(out, err, System.console() != null, Clock.SYSTEM, Sleeper.SYSTEM,
-                    new HttpControlTransport(controlHeaders), cancellation,
+            final CellContext ctx = new CellContext(out, err, System.console() != null, Clock.SYSTEM,
+                    cancellation.sleeper(), new HttpControlTransport(controlHeaders, cancellation), cancellation,
                     Redaction.redactedCommand(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])));
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {

@@ -1,7 +1,16 @@
 package io.aiperf.engine.hooks;
 
+import io.aiperf.engine.time.CancellationToken;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -15,19 +24,32 @@ import org.apache.hc.core5.util.Timeout;
 /**
  * Control POSTs on their own classic HTTP client, a fresh connection per attempt, never the inference pool
  * (reference §1.5). Sends the same auth and user headers as inference requests; proxies from the
- * environment are not used. The response body is drained and dropped: it may hold secrets. Thread-safe.
+ * environment are not used. The response body is drained and dropped: it may hold secrets. Each attempt has one
+ * hard deadline over connect, headers and body, so a server that trickles bytes cannot hold the run; the user's
+ * cancel aborts the attempt at once. Thread-safe.
  */
 public final class HttpControlTransport implements ControlTransport {
+    private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(r -> {
+        final Thread t = new Thread(r, "aiperf-control-deadline");
+        t.setDaemon(true);
+        return t;
+    });
     private final Map<String, String> headers;
+    private final CancellationToken cancellation;
 
     /** @param headers user headers and credentials, in the order they are sent */
-    public HttpControlTransport(final Map<String, String> headers) {
+    public HttpControlTransport(final Map<String, String> headers, final CancellationToken cancellation) {
         this.headers = Map.copyOf(headers);
+        this.cancellation = cancellation;
     }
 
     @Override
     public int post(final String url, final double timeoutSeconds) throws IOException {
-        final Timeout timeout = Timeout.ofMilliseconds(Math.max(1, (long) (timeoutSeconds * 1000)));
+        if (cancellation.isCancelled()) {
+            throw new InterruptedIOException("cancelled by the user");
+        }
+        final long timeoutMillis = Math.max(1, (long) (timeoutSeconds * 1000));
+        final Timeout timeout = Timeout.ofMilliseconds(timeoutMillis);
         final BasicHttpClientConnectionManager cm = new BasicHttpClientConnectionManager();
         cm.setConnectionConfig(ConnectionConfig.custom().setConnectTimeout(timeout).setSocketTimeout(timeout).build());
         try (CloseableHttpClient client = HttpClients.custom()
@@ -40,10 +62,28 @@ public final class HttpControlTransport implements ControlTransport {
             final HttpPost post = new HttpPost(url);
             headers.forEach(post::addHeader);
             post.setEntity(new ByteArrayEntity(new byte[0], null));
-            return client.execute(post, response -> {
-                EntityUtils.consume(response.getEntity());
-                return response.getCode();
-            });
+            final AtomicBoolean expired = new AtomicBoolean();
+            final ScheduledFuture<?> deadline = DEADLINES.schedule(() -> {
+                expired.set(true);
+                post.cancel();
+            }, timeoutMillis, TimeUnit.MILLISECONDS);
+            try (CancellationToken.Registration ignored = cancellation.onCancel(post::cancel)) {
+                return client.execute(post, response -> {
+                    EntityUtils.consume(response.getEntity());
+                    return response.getCode();
+                });
+            } catch (IOException | RuntimeException e) {
+                if (expired.get()) {
+                    throw new SocketTimeoutException(String.format(Locale.ROOT,
+                            "no complete answer within the %.3g s timeout", timeoutSeconds));
+                }
+                if (cancellation.isCancelled()) {
+                    throw new InterruptedIOException("cancelled by the user");
+                }
+                throw e;
+            } finally {
+                deadline.cancel(false);
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.aiperf.engine.run;
 
+import io.aiperf.engine.time.CancellationToken;
 import io.aiperf.engine.hooks.ControlTransport;
 import io.aiperf.engine.time.Clock;
 import io.aiperf.engine.time.Sleeper;

@@ -66,7 +66,13 @@ public final class CellRunner {
             try {
                 new KvCacheReset(ctx.controlTransport(), ctx.clock(), ctx.sleeper(), hookLog)
                         .run(origins, config.endpoint().resetKvCache());
-            } catch (HookException e) {
+            } catch (HookException | InterruptedException e) {
+                if (ctx.cancellation().isCancelled()) {
+                    return finish(CellOutcome.CANCELLED, 130, "cancelled by the user during reset_kv_cache", 0, 0, 0);
+                }
+                if (e instanceof InterruptedException) {
+                    throw (InterruptedException) e;
+                }
                 return finish(CellOutcome.FAILED, 1, "reset_kv_cache failed: " + e.getMessage(), 0, 0, 0);
             }
         }
@@ -88,7 +94,9 @@ public final class CellRunner {
             } catch (HookException e) {
                 final long sent = orchestrator.startedPhases().stream()
                         .mapToLong(p -> p instanceof PhaseRunner r ? r.issuedCount() : 0).sum();
-                return finish(CellOutcome.FAILED, 1, "server_profiler start failed: " + e.getMessage(), sent, 0, 0);
+                return ctx.cancellation().isCancelled()
+                        ? finish(CellOutcome.CANCELLED, 130, "cancelled by the user during server_profiler start", sent, 0, 0)
+                        : finish(CellOutcome.FAILED, 1, "server_profiler start failed: " + e.getMessage(), sent, 0, 0);
             }
         }
         orchestrator.warnings().forEach(w -> ctx.err().println("warning: " + w));

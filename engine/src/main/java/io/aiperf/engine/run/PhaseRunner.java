@@ -1,5 +1,6 @@
 package io.aiperf.engine.run;
 
+import io.aiperf.engine.time.CancellationToken;
 import io.aiperf.engine.client.InferenceClient;
 import io.aiperf.engine.config.PhaseConfig;
 import io.aiperf.engine.config.PhaseKind;

@@ -1,5 +1,6 @@
 package io.aiperf.engine.run;
 
+import io.aiperf.engine.time.CancellationToken;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
