@@ -34,7 +34,9 @@ public final class MockServerCommand implements Callable<Integer> {
     String apiKey;
     @Option(names = "--random-seed", defaultValue = "0", description = "Seed for jitter and errors.")
     long seed;
-    @Option(names = "--fault", paramLabel = "ROUTE=SPEC", description = "Inject a fault: /route=status:CODE[:N], delay:MS[:N], close[:N], garbage[:N], truncate[:N], close-after[:N]; repeatable.")
+    @Option(names = "--fault", paramLabel = "ROUTE=SPEC", description = "Inject a fault into the first N calls of a route (every call without N): "
+            + "/route=status:CODE[:N], delay:MS[:N], stall:MS[:N], close[:N], garbage[:N], truncate[:N], close-after[:N], "
+            + "bad-utf8[:N], huge-event:BYTES[:N], endless[:N], no-done[:N], error-event[:N], never[:N]; repeatable.")
     List<String> faults = new ArrayList<>();
 
     @Override
@@ -46,9 +48,25 @@ public final class MockServerCommand implements Callable<Integer> {
             System.err.println("error: --fault: " + e.getMessage());
             return Main.USAGE;
         }
+        final String invalid = !(errorRate >= 0 && errorRate <= 100) ? "--error-rate: must be a percentage between 0 and 100"
+                : port < 0 || port > 65535 ? "--port: must be between 0 and 65535"
+                : !(ttft >= 0) || !(itl >= 0) ? "--ttft and --itl: must not be negative"
+                : !(ttftJitter >= 0) || !(itlJitter >= 0) ? "--ttft-jitter-cv and --itl-jitter-cv: must not be negative"
+                : null;
+        if (invalid != null) {
+            System.err.println("error: " + invalid);
+            return Main.USAGE;
+        }
         final MockServerConfig config = new MockServerConfig(host, port, fast ? 0 : ttft, fast ? 0 : itl, ttftJitter,
                 itlJitter, errorRate, apiKey, seed, parsed);
-        final MockServer server = MockServer.start(config);
+        final MockServer server;
+        try {
+            server = MockServer.start(config);
+        } catch (java.net.BindException e) {
+            System.err.println("error: cannot listen on " + host + ":" + port + " (" + e.getMessage()
+                    + "); choose another --port, or 0 for any free port");
+            return Main.FAILED;
+        }
         System.out.println("aiperf mock server listening on " + server.url() + " (" + config + ")");
         System.out.flush();
         final CountDownLatch forever = new CountDownLatch(1);

@@ -32,6 +32,14 @@ public final class ProfileOptions {
             + "requests is above this percentage (0-100). A cell with no valid request always fails. Default: 100.")
     Double maxErrorRate;
 
+    @Option(names = "--max-event-bytes", paramLabel = "BYTES", description = "The largest SSE event accepted; a "
+            + "larger one fails its request as too large. Default: 16777216.")
+    Long maxEventBytes;
+
+    @Option(names = "--max-response-bytes", paramLabel = "BYTES", description = "The largest response accepted, "
+            + "streamed or not; a larger one fails its request as too large. Default: 268435456.")
+    Long maxResponseBytes;
+
     @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", description = "Request timeout. Default: 21600.")
     Double requestTimeoutSeconds;
     @Option(names = "--api-key", paramLabel = "KEY", description = "Sent as Authorization: Bearer KEY. Never written to any file.")
@@ -132,6 +140,8 @@ public final class ProfileOptions {
         o.set("endpoint.streaming", streaming, "--streaming");
         o.set("endpoint.timeout", requestTimeoutSeconds, "--request-timeout-seconds");
         o.set("runtime.max_error_rate", maxErrorRate, "--max-error-rate");
+        o.set("runtime.max_event_bytes", maxEventBytes, "--max-event-bytes");
+        o.set("runtime.max_response_bytes", maxResponseBytes, "--max-response-bytes");
         if (requestTimeoutSeconds != null && !(requestTimeoutSeconds > 0)) {
             throw new ConfigException("--request-timeout-seconds", "Input should be greater than 0");
         }

@@ -24,8 +24,13 @@ public final class ChunkParser {
         public Integer totalTokens;
         public Integer reasoningTokens;
         public boolean hasUsage;
+        /** An {@code "error"} the server sent in place of (or after) content, or null. */
+        public String errorType;
+        public String errorMessage;
 
         void reset() {
+            errorType = null;
+            errorMessage = null;
             content = null;
             reasoning = null;
             hasEmbedding = false;
@@ -60,6 +65,11 @@ public final class ChunkParser {
                     choices(p, out);
                 } else if (name.equals("usage") && t == JsonToken.START_OBJECT) {
                     usage(p, out);
+                } else if (name.equals("error") && t == JsonToken.START_OBJECT) {
+                    error(p, out);
+                } else if (name.equals("error") && t == JsonToken.VALUE_STRING) {
+                    out.errorType = "ServerError";
+                    out.errorMessage = p.getText();
                 } else if (name.equals("data") && t == JsonToken.START_ARRAY) {
                     out.hasEmbedding = p.nextToken() != JsonToken.END_ARRAY;
                     if (out.hasEmbedding) {
@@ -167,6 +177,23 @@ public final class ChunkParser {
                         p.skipChildren();
                     }
                 }
+            } else {
+                p.skipChildren();
+            }
+        }
+    }
+
+    /** OpenAI's error object: {@code {"message", "type", "code"}}; only the message and type are kept. */
+    private static void error(final JsonParser p, final Chunk out) throws IOException {
+        out.errorType = "ServerError";
+        out.errorMessage = "";
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            final String name = p.currentName();
+            final JsonToken v = p.nextToken();
+            if (name.equals("message") && v == JsonToken.VALUE_STRING) {
+                out.errorMessage = p.getText();
+            } else if (name.equals("type") && v == JsonToken.VALUE_STRING && !p.getText().isEmpty()) {
+                out.errorType = p.getText();
             } else {
                 p.skipChildren();
             }

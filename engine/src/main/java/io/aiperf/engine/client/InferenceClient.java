@@ -1,5 +1,6 @@
 package io.aiperf.engine.client;
 
+import io.aiperf.engine.config.RunLimits;
 import io.aiperf.engine.record.ResponseData;
 import io.aiperf.engine.time.Clock;
 import java.net.ConnectException;
@@ -34,6 +35,7 @@ import org.apache.hc.core5.util.Timeout;
 public final class InferenceClient implements AutoCloseable {
     private final org.apache.hc.client5.http.impl.async.MinimalHttpAsyncClient http;
     private final Clock clock;
+    private final RunLimits limits;
     private final long timeoutNanos;
     private final String timeoutText;
     /** Fires request timeouts: the whole request is bounded, not just each read (reference §5.6). */
@@ -44,8 +46,10 @@ public final class InferenceClient implements AutoCloseable {
      * @param maxConnections pool size: the concurrency, or a generous ceiling in rate mode
      * @param timeoutSeconds request timeout; 0 means none
      */
-    public InferenceClient(final int maxConnections, final double timeoutSeconds, final Clock clock) {
+    public InferenceClient(final int maxConnections, final double timeoutSeconds, final Clock clock,
+                           final RunLimits limits) {
         this.clock = clock;
+        this.limits = limits;
         final Timeout timeout = timeoutSeconds <= 0 ? Timeout.DISABLED
                 : Timeout.ofMilliseconds((long) (timeoutSeconds * 1000));
         this.pool = PoolingAsyncClientConnectionManagerBuilder.create()
@@ -132,7 +136,7 @@ public final class InferenceClient implements AutoCloseable {
         httpRequest.setHeader("X-Request-ID", requestId);
         httpRequest.setHeader("X-Correlation-ID", correlationId);
         httpRequest.setHeader("X-Session-Affinity", correlationId);
-        final ResponseCollector collector = new ResponseCollector(clock, request.streaming(), clock.nanoTime());
+        final ResponseCollector collector = new ResponseCollector(clock, request.streaming(), clock.nanoTime(), limits);
         final AsyncRequestProducer producer = new BasicRequestProducer(httpRequest,
                 AsyncEntityProducers.create(request.body(), ContentType.APPLICATION_JSON)) {
             @Override

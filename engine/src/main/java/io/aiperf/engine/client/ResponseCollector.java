@@ -1,5 +1,6 @@
 package io.aiperf.engine.client;
 
+import io.aiperf.engine.config.RunLimits;
 import io.aiperf.engine.record.ErrorDetails;
 import io.aiperf.engine.record.ResponseData;
 import io.aiperf.engine.record.Usage;
@@ -26,6 +27,8 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
 
     private final Clock clock;
     private final boolean streaming;
+    private final RunLimits limits;
+    private long receivedBytes;
     private long startPerfNanos;
     private final ChunkParser.Chunk chunk = new ChunkParser.Chunk();
     private SseFramer framer; // only for event streams
@@ -40,10 +43,12 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private StringBuilder reasoning;
     private Usage usage;
     private long lastByteNanos = -1;
+    private ErrorDetails streamError; // an error the server sent inside a 200 stream
 
-    ResponseCollector(final Clock clock, final boolean streaming, final long startPerfNanos) {
+    ResponseCollector(final Clock clock, final boolean streaming, final long startPerfNanos, final RunLimits limits) {
         this.clock = clock;
         this.streaming = streaming;
+        this.limits = limits;
         this.startPerfNanos = startPerfNanos;
     }
 
@@ -62,13 +67,21 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
 
     @Override
     protected void start(final HttpResponse response, final ContentType contentType) throws HttpException, IOException {
+        try {
+            begin(response, contentType);
+        } catch (Error e) {
+            throw new IOException("internal error while reading the response head: " + e, e); // the I/O thread lives on
+        }
+    }
+
+    private void begin(final HttpResponse response, final ContentType contentType) {
         ackNanos = clock.nanoTime();
         status = response.getCode();
         reason = response.getReasonPhrase();
         final boolean ok = status >= 200 && status < 300;
         sse = ok && streaming && (contentType == null || "text/event-stream".equalsIgnoreCase(contentType.getMimeType()));
         if (sse) {
-            framer = new SseFramer(this::onEvent);
+            framer = new SseFramer(this::onEvent, limits.maxEventBytes());
         } else {
             body = new ByteArrayOutputStream(ok ? 1024 : 256);
         }
@@ -81,8 +94,22 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
 
     @Override
     protected void data(final ByteBuffer src, final boolean endOfStream) throws IOException {
+        try {
+            receive(src, endOfStream);
+        } catch (Error e) {
+            // Fails this request only: an Error escaping here would kill the I/O thread and hang every request.
+            throw new IOException("internal error while reading the response: " + e, e);
+        }
+    }
+
+    private void receive(final ByteBuffer src, final boolean endOfStream) throws IOException {
         final long now = clock.nanoTime();
         lastByteNanos = now;
+        receivedBytes += src.remaining();
+        if (receivedBytes > limits.maxResponseBytes()) {
+            throw new ResponseTooLargeException("response too large: more than " + limits.maxResponseBytes()
+                    + " bytes (--max-response-bytes)");
+        }
         if (sse) {
             framer.feed(src, now);
             if (endOfStream) {
@@ -104,12 +131,17 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         int dataStart = -1;
         int dataEnd = -1;
         byte[] joined = null;
+        boolean errorEvent = false;
         int i = off;
         final int end = off + len;
         while (i < end) {
             int lineEnd = i;
             while (lineEnd < end && buf[lineEnd] != '\n' && buf[lineEnd] != '\r') {
                 lineEnd++;
+            }
+            if (lineEnd - i >= 11 && new String(buf, i, lineEnd - i, StandardCharsets.US_ASCII).replace(" ", "")
+                    .equals("event:error")) {
+                errorEvent = true;
             }
             if (lineEnd - i >= 5 && buf[i] == 'd' && buf[i + 1] == 'a' && buf[i + 2] == 't' && buf[i + 3] == 'a'
                     && buf[i + 4] == ':') {
@@ -142,7 +174,17 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         try {
             ChunkParser.parse(src, from, length, chunk);
         } catch (IOException malformed) {
+            if (errorEvent && streamError == null) {
+                streamError = new ErrorDetails(null, "SSEError", abbreviate(new String(src, from, length,
+                        StandardCharsets.UTF_8)));
+            }
             return; // a malformed event mid-stream is skipped, not fatal (reference §5.5)
+        }
+        if ((errorEvent || chunk.errorMessage != null) && streamError == null) {
+            // A 200 stream that reports an error is a failed request, whatever content came before it.
+            streamError = new ErrorDetails(null, chunk.errorType != null ? chunk.errorType : "SSEError",
+                    chunk.errorMessage != null ? chunk.errorMessage : "the server sent an error event");
+            return;
         }
         accept(arrivalNanos);
     }
@@ -178,11 +220,17 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         if (status < 200 || status >= 300) {
             final String text = body == null ? "" : body.toString(StandardCharsets.UTF_8);
             error = new ErrorDetails(status, reason == null || reason.isEmpty() ? "HTTP " + status : reason, text);
+        } else if (streamError != null) {
+            error = streamError;
         } else if (!sse) {
             final byte[] bytes = body.toByteArray();
             try {
                 ChunkParser.parse(bytes, 0, bytes.length, chunk);
-                accept(lastByteNanos >= 0 ? lastByteNanos : ackNanos);
+                if (chunk.errorMessage != null) {
+                    error = new ErrorDetails(status, chunk.errorType, chunk.errorMessage);
+                } else {
+                    accept(lastByteNanos >= 0 ? lastByteNanos : ackNanos);
+                }
             } catch (IOException malformed) {
                 error = new ErrorDetails(status, "InvalidResponseError",
                         "Response body is not valid JSON: " + abbreviate(body.toString(StandardCharsets.UTF_8)));

@@ -15,15 +15,42 @@ public final class SseFramer {
     }
 
     private final EventHandler handler;
+    private final long maxEventBytes;
     private byte[] buf = new byte[1024];
     private int len;
     private int scanFrom;
 
-    public SseFramer(final EventHandler handler) {
+    /** @param maxEventBytes the largest event accepted (bytes pending without a delimiter) */
+    public SseFramer(final EventHandler handler, final long maxEventBytes) {
         this.handler = handler;
+        this.maxEventBytes = maxEventBytes;
     }
 
-    public void feed(final ByteBuffer src, final long arrivalNanos) {
+    /** @throws ResponseTooLargeException when more than {@code maxEventBytes} arrive without an event delimiter */
+    public void feed(final ByteBuffer src, final long arrivalNanos) throws ResponseTooLargeException {
+        if ((long) len + src.remaining() > maxEventBytes + 4L) { // + room for the delimiter that would end it
+            feedWithinBound(src, arrivalNanos);
+            return;
+        }
+        append(src, arrivalNanos);
+    }
+
+    /** Splits an oversized read so complete events inside it are still found before the bound is judged. */
+    private void feedWithinBound(final ByteBuffer src, final long arrivalNanos) throws ResponseTooLargeException {
+        while (src.hasRemaining()) {
+            final int room = (int) Math.max(1, Math.min(src.remaining(), maxEventBytes + 4L - len));
+            final ByteBuffer part = src.slice();
+            part.limit(room);
+            src.position(src.position() + room);
+            append(part, arrivalNanos);
+            if (len > maxEventBytes) {
+                throw new ResponseTooLargeException("SSE event too large: more than " + maxEventBytes
+                        + " bytes without an event delimiter (--max-event-bytes)");
+            }
+        }
+    }
+
+    private void append(final ByteBuffer src, final long arrivalNanos) {
         final int n = src.remaining();
         if (len + n > buf.length) {
             final byte[] bigger = new byte[Math.max(buf.length * 2, len + n)];

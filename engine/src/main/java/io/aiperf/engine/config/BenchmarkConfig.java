@@ -13,14 +13,13 @@ import java.util.Map;
  * @param effectiveTree the merged configuration tree, for {@code config expand} and the exports
  *                      (secrets not yet redacted)
  * @param variations the sweep's points, each with its full config; empty without a sweep
- * @param maxErrorRatePct a cell whose error share is above this percentage fails (100: only a cell with no valid
- *                        request fails)
+ * @param limits bounds on errors and response sizes
  */
 public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, DatasetConfig dataset,
                               List<PhaseConfig> phases, ArtifactsConfig artifacts, String tokenizer,
                               Map<String, Double> goodputSlos, Long randomSeed, String uiType,
                               MultiRunConfig multiRun, List<String> warnings, ObjectNode effectiveTree,
-                              List<Variation> variations, double maxErrorRatePct) {
+                              List<Variation> variations, RunLimits limits) {
 
     /** Whether a sweep expands this config into several variations. */
     public boolean isSweep() {
@@ -35,7 +34,7 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
                 : java.util.stream.Stream.concat(java.util.stream.Stream.of(unseamless(kept.get(0))),
                         kept.stream().skip(1)).toList();
         return new BenchmarkConfig(models, endpoint, dataset, fixed, artifacts, tokenizer, goodputSlos, seed, uiType,
-                multiRun, warnings, effectiveTree, variations, maxErrorRatePct);
+                multiRun, warnings, effectiveTree, variations, limits);
     }
 
     private static PhaseConfig unseamless(final PhaseConfig p) {

@@ -92,12 +92,21 @@ public final class ConfigBinder {
         }
         final Map<String, Double> slos = slos(b.section("slos"));
         final Section runtime = b.section("runtime");
-        runtime.allowOnly(List.of("ui", "max_error_rate"));
+        runtime.allowOnly(List.of("ui", "max_error_rate", "max_event_bytes", "max_response_bytes"));
         final String ui = runtime.string("ui", null);
         final double maxErrorRate = runtime.number("max_error_rate", 100.0);
         if (!(maxErrorRate >= 0 && maxErrorRate <= 100)) {
             throw runtime.error("max_error_rate", "Input should be a percentage between 0 and 100");
         }
+        final double maxEvent = runtime.number("max_event_bytes", (double) RunLimits.DEFAULT_MAX_EVENT_BYTES);
+        final double maxResponse = runtime.number("max_response_bytes", (double) RunLimits.DEFAULT_MAX_RESPONSE_BYTES);
+        if (!(maxEvent >= 1024 && maxEvent <= Integer.MAX_VALUE - 16)) {
+            throw runtime.error("max_event_bytes", "Input should be between 1024 and 2147483631");
+        }
+        if (!(maxResponse >= maxEvent)) {
+            throw runtime.error("max_response_bytes", "Input should be at least max_event_bytes (" + (long) maxEvent + ")");
+        }
+        final RunLimits limits = new RunLimits(maxErrorRate, (long) maxEvent, (long) maxResponse);
         if (ui != null && !List.of("dashboard", "simple", "none").contains(ui.toLowerCase(Locale.ROOT))) {
             throw runtime.error("ui", "expected one of dashboard, simple, none; got '" + ui + "'");
         }
@@ -105,7 +114,7 @@ public final class ConfigBinder {
         final Long effectiveSeed = seed == null && multiRun.numRuns() > 1 && multiRun.setConsistentSeed() ? Long.valueOf(42) : seed;
         return new BenchmarkConfig(List.copyOf(models), endpoint, dataset, phases, artifacts, tokenizer, slos,
                 effectiveSeed, ui == null ? null : ui.toLowerCase(Locale.ROOT), multiRun, List.copyOf(warnings), tree,
-                List.of(), maxErrorRate);
+                List.of(), limits);
     }
 
     private static MultiRunConfig multiRun(final Section m) {

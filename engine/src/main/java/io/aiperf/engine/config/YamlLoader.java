@@ -1,13 +1,10 @@
 package io.aiperf.engine.config;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -19,6 +16,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.DuplicateKeyException;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * Reads an AIPerf YAML file into a tree: {@code ${VAR}} / {@code ${VAR:default}} substitution, then
@@ -26,6 +30,9 @@ import java.util.regex.Pattern;
  */
 public final class YamlLoader {
     static final String FILE_FIELD = "-f/--config";
+    /** The largest config file read; anything larger is refused before parsing. */
+    static final int MAX_FILE_BYTES = 16 << 20;
+    private static final com.fasterxml.jackson.databind.ObjectMapper TREE = new com.fasterxml.jackson.databind.ObjectMapper();
     private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::([^}]*))?}");
     /** Snake-case paths whose children are user data (header names, body fields, metric tags). */
     private static final Set<String> USER_MAPS = Set.of("benchmark.endpoint.headers", "benchmark.endpoint.extra",
@@ -37,6 +44,10 @@ public final class YamlLoader {
     public static ObjectNode load(final Path file, final Map<String, String> env) {
         final String text;
         try {
+            if (Files.size(file) > MAX_FILE_BYTES) {
+                throw new ConfigException(FILE_FIELD, file + " is " + Files.size(file) + " bytes; a config file may "
+                        + "have at most " + MAX_FILE_BYTES);
+            }
             text = Files.readString(file);
         } catch (NoSuchFileException e) {
             throw new ConfigException(FILE_FIELD, "file not found: " + file);
@@ -49,12 +60,24 @@ public final class YamlLoader {
     public static ObjectNode parse(final String text, final String source, final Map<String, String> env) {
         final JsonNode root;
         try {
-            root = new YAMLMapper().readTree(text);
-        } catch (JsonProcessingException e) {
-            final JsonLocation loc = e.getLocation();
-            final String where = loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
+            final LoaderOptions options = new LoaderOptions();
+            options.setAllowDuplicateKeys(false);
+            options.setMaxAliasesForCollections(100); // no "billion laughs"
+            options.setCodePointLimit(MAX_FILE_BYTES);
+            root = toTree(new Yaml(new SafeConstructor(options)).load(text));
+        } catch (DuplicateKeyException e) {
+            throw new ConfigException(FILE_FIELD, "duplicate key in " + source + ": "
+                    + e.getProblem().replace("found duplicate key", "").trim() + " at line "
+                    + (e.getContextMark().getLine() + 1) + " and at line " + (e.getProblemMark().getLine() + 1));
+        } catch (MarkedYAMLException e) {
+            final Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+            final String where = mark == null ? "" : " at line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1);
             throw new ConfigException(FILE_FIELD, "malformed YAML in " + source + where + ": "
-                    + e.getOriginalMessage().lines().findFirst().orElse("parse error"));
+                    + String.valueOf(e.getProblem() != null ? e.getProblem() : e.getContext()).lines().findFirst()
+                    .orElse("parse error"));
+        } catch (YAMLException e) {
+            throw new ConfigException(FILE_FIELD, "malformed YAML in " + source + ": "
+                    + String.valueOf(e.getMessage()).lines().findFirst().orElse("parse error"));
         }
         if (root == null || root.isMissingNode() || root.isNull()) {
             throw new ConfigException(FILE_FIELD, source + " is empty");
@@ -64,6 +87,27 @@ public final class YamlLoader {
                     + root.getNodeType().name().toLowerCase());
         }
         return (ObjectNode) normalize(root, "", env);
+    }
+
+    /** SnakeYAML's values (aliases and merge keys already resolved) as a JSON tree; timestamps stay text. */
+    private static JsonNode toTree(final Object value) {
+        if (value instanceof Map<?, ?> map) {
+            final ObjectNode out = JsonNodeFactory.instance.objectNode();
+            map.forEach((k, v) -> out.set(String.valueOf(k), toTree(v)));
+            return out;
+        }
+        if (value instanceof List<?> list) {
+            final ArrayNode out = JsonNodeFactory.instance.arrayNode();
+            list.forEach(v -> out.add(toTree(v)));
+            return out;
+        }
+        if (value instanceof java.util.Date date) {
+            return TextNode.valueOf(date.toInstant().toString());
+        }
+        if (value instanceof byte[] bytes) {
+            return TextNode.valueOf(java.util.Base64.getEncoder().encodeToString(bytes));
+        }
+        return value == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : TREE.valueToTree(value);
     }
 
     private static JsonNode normalize(final JsonNode node, final String path, final Map<String, String> env) {

@@ -61,7 +61,7 @@ public final class ControlState {
                 return f;
             }
             if (f.count() > 0) {
-                final Fault left = new Fault(f.route(), f.kind(), f.status(), f.count() - 1, f.delayMillis());
+                final Fault left = new Fault(f.route(), f.kind(), f.status(), f.count() - 1, f.amount());
                 if (left.count() == 0) {
                     list.remove(i);
                 } else {

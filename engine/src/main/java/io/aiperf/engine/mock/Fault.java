@@ -3,22 +3,49 @@ package io.aiperf.engine.mock;
 import java.util.Locale;
 
 /**
- * One injected misbehaviour of a mock route: answer a status, wait, close the connection, send garbage, or
- * (for streams) close mid-stream. It applies to the first {@code count} calls, or to every call when
- * {@code count} is negative.
+ * One injected misbehaviour of a mock route (src-docs/mock-server.md). It applies to the first {@code count}
+ * calls, or to every call when {@code count} is negative.
  *
- * @param delayMillis for {@link Kind#DELAY}: wait this long, then answer normally
+ * @param amount the fault's number: milliseconds for {@link Kind#DELAY} and {@link Kind#STALL}, bytes for
+ *               {@link Kind#HUGE_EVENT}
  */
-public record Fault(String route, Kind kind, int status, int count, long delayMillis) {
+public record Fault(String route, Kind kind, int status, int count, long amount) {
     public enum Kind {
-        STATUS, DELAY, CLOSE, GARBAGE, TRUNCATE,
+        /** Answer this HTTP status (429 adds {@code Retry-After: 1}). */
+        STATUS,
+        /** Wait before the first byte, then answer normally. */
+        DELAY,
+        /** Stream the first token, then stall this long before the rest. */
+        STALL,
+        /** Close the connection without answering. */
+        CLOSE,
+        /** Answer 200 with a body that is not what the endpoint promises. */
+        GARBAGE,
+        /** Close a stream midway (a reset mid-stream). */
+        TRUNCATE,
         /** Answer normally, then close the kept-alive connection without a Connection: close header. */
-        CLOSE_AFTER
+        CLOSE_AFTER,
+        /** A stream whose UTF-8 is split across chunks, with one invalid byte sequence. */
+        BAD_UTF8,
+        /** After the first token, one SSE event of this many bytes. */
+        HUGE_EVENT,
+        /** A 200 stream that never ends (bounded only by the client's --max-response-bytes). */
+        ENDLESS,
+        /** A stream that ends without {@code data: [DONE]}. */
+        NO_DONE,
+        /** A 200 stream that sends an {@code event: error} with an error object after the first token. */
+        ERROR_EVENT,
+        /** Accept the request and never answer. */
+        NEVER
     }
 
+    private static final String KINDS = "status:CODE, delay:MS, stall:MS, close, garbage, truncate, close-after, "
+            + "bad-utf8, huge-event:BYTES, endless, no-done, error-event, never";
+
     /**
-     * Parses {@code ROUTE=status:CODE[:COUNT]}, {@code ROUTE=delay:MS[:COUNT]}, {@code ROUTE=close[:COUNT]},
-     * {@code ROUTE=garbage[:COUNT]}, {@code ROUTE=truncate[:COUNT]} or {@code ROUTE=close-after[:COUNT]}.
+     * Parses {@code ROUTE=KIND[:NUMBER][:COUNT]}, for example {@code /v1/chat/completions=status:503:2}.
+     *
+     * @throws IllegalArgumentException naming what is wrong, for an unknown kind or an out-of-range number
      */
     public static Fault parse(final String spec) {
         final int eq = spec.indexOf('=');
@@ -31,21 +58,31 @@ public record Fault(String route, Kind kind, int status, int count, long delayMi
         try {
             kind = Kind.valueOf(parts[0].toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("fault kind '" + parts[0]
-                    + "' is not one of status, delay, close, garbage, truncate, close-after");
+            throw new IllegalArgumentException("fault kind '" + parts[0] + "' is not one of " + KINDS);
         }
         try {
             return switch (kind) {
-                case STATUS -> new Fault(route, kind, Integer.parseInt(parts[1]), count(parts, 2), 0);
-                case DELAY -> new Fault(route, kind, 0, count(parts, 2), Long.parseLong(parts[1]));
-                default -> new Fault(route, kind, 0, count(parts, 1), 0);
+                case STATUS -> new Fault(route, kind, ranged(spec, parts[1], 100, 599, "status"), count(spec, parts, 2), 0);
+                case DELAY, STALL -> new Fault(route, kind, 0, count(spec, parts, 2),
+                        ranged(spec, parts[1], 0, 3_600_000, "milliseconds"));
+                case HUGE_EVENT -> new Fault(route, kind, 0, count(spec, parts, 2),
+                        ranged(spec, parts[1], 1, 1 << 30, "bytes"));
+                default -> new Fault(route, kind, 0, count(spec, parts, 1), 0);
             };
         } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
             throw new IllegalArgumentException("fault '" + spec + "' has a missing or bad number");
         }
     }
 
-    private static int count(final String[] parts, final int index) {
-        return parts.length > index ? Integer.parseInt(parts[index]) : -1;
+    private static int ranged(final String spec, final String text, final int min, final int max, final String what) {
+        final long v = Long.parseLong(text);
+        if (v < min || v > max) {
+            throw new IllegalArgumentException("fault '" + spec + "': " + what + " must be between " + min + " and " + max);
+        }
+        return (int) v;
+    }
+
+    private static int count(final String spec, final String[] parts, final int index) {
+        return parts.length > index ? ranged(spec, parts[index], 1, Integer.MAX_VALUE, "the count") : -1;
     }
 }

@@ -25,6 +25,7 @@ public final class MockServer implements AutoCloseable {
     private static final int EMBEDDING_DIM = 768;
     private static final String JSON_TYPE = "application/json";
     private static final long CLOSE_AFTER_DELAY_NANOS = 3_000_000L;
+    private static final long NEVER_NANOS = 3_600_000_000_000L;
 
     private final MockServerConfig config;
     private final ControlState state = new ControlState();
@@ -74,14 +75,21 @@ public final class MockServer implements AutoCloseable {
         final String path = req.path();
         final Fault fault = state.onCall(path);
         final long start = fault != null && fault.kind() == Fault.Kind.DELAY
-                ? req.arrivalNanos() + fault.delayMillis() * 1_000_000L : req.arrivalNanos();
+                ? req.arrivalNanos() + fault.amount() * 1_000_000L : req.arrivalNanos();
         if (fault != null) {
             switch (fault.kind()) {
                 case STATUS -> {
-                    return json(start, fault.status(), "{\"error\":\"injected fault\"}", null);
+                    final byte[] body = "{\"error\":\"injected fault\"}".getBytes(StandardCharsets.UTF_8);
+                    return once(start, MiniHttpServer.head(fault.status(), JSON_TYPE, body.length, false,
+                            fault.status() == 429 ? "Retry-After: 1" : null), body, null);
                 }
                 case CLOSE -> {
                     return new MiniHttpServer.Response(List.of(new MiniHttpServer.Step(start, null, true)), true, null);
+                }
+                case NEVER -> {
+                    // Hold the connection for an hour without a byte; the client's timeout has to end it.
+                    return new MiniHttpServer.Response(List.of(new MiniHttpServer.Step(start + NEVER_NANOS, null, true)),
+                            true, null);
                 }
                 default -> { }
             }
@@ -200,10 +208,13 @@ public final class MockServer implements AutoCloseable {
         final long itlNanos = (long) (config.itlMillis() * 1e6);
         final String id = (chat ? "chatcmpl-" : "cmpl-") + ids.incrementAndGet();
         final int promptTokens = Math.max(1, prompt.length() / 4);
+        if (stream && fault != null && fault.kind() == Fault.Kind.ENDLESS) {
+            return endless(arrival, counted);
+        }
         if (stream) {
             final boolean usage = req.path("stream_options").path("include_usage").asBoolean(false);
             return stream(chat, id, model, tokens, seed, arrival, firstTokenAt, itlNanos, random, usage, promptTokens,
-                    fault != null && fault.kind() == Fault.Kind.TRUNCATE, counted);
+                    fault, counted);
         }
         final StringBuilder text = new StringBuilder();
         for (int i = 0; i < tokens; i++) {
@@ -225,8 +236,10 @@ public final class MockServer implements AutoCloseable {
     private MiniHttpServer.Response stream(final boolean chat, final String id, final String model, final int tokens,
                                            final int seed, final long arrival, final long firstTokenAt,
                                            final long itlNanos, final SplittableRandom random,
-                                           final boolean includeUsage, final int promptTokens, final boolean truncate,
+                                           final boolean includeUsage, final int promptTokens, final Fault fault,
                                            final Runnable onDone) throws JsonProcessingException {
+        final Fault.Kind misbehave = fault == null ? null : fault.kind();
+        final boolean truncate = misbehave == Fault.Kind.TRUNCATE;
         final List<MiniHttpServer.Step> steps = new ArrayList<>(tokens + 3);
         // The arrival stamp (monotonic ns) lets a client on the same host measure its own send latency.
         steps.add(new MiniHttpServer.Step(arrival,
@@ -238,6 +251,20 @@ public final class MockServer implements AutoCloseable {
         for (int i = 0; i < tokens; i++) {
             if (i > 0) {
                 due += (long) (itlNanos * jitter(random, config.itlJitterCv()));
+            }
+            if (i == 1 && misbehave != null) {
+                switch (misbehave) {
+                    case STALL -> due += fault.amount() * 1_000_000L;
+                    case HUGE_EVENT -> steps.add(new MiniHttpServer.Step(due, MiniHttpServer.chunk(hugeEvent(fault.amount())), false));
+                    case BAD_UTF8 -> badUtf8(steps, due, prefix, chat);
+                    case ERROR_EVENT -> {
+                        final byte[] error = ("event: error\ndata: {\"error\":{\"message\":\"mock: the engine is "
+                                + "overloaded\",\"type\":\"overloaded_error\"}}\n\n").getBytes(StandardCharsets.UTF_8);
+                        steps.add(new MiniHttpServer.Step(due, concat(MiniHttpServer.chunk(error), MiniHttpServer.LAST_CHUNK), false));
+                        return new MiniHttpServer.Response(steps, false, onDone);
+                    }
+                    default -> { }
+                }
             }
             if (truncate && i == tokens / 2) {
                 steps.add(new MiniHttpServer.Step(due, null, true));
@@ -258,13 +285,60 @@ public final class MockServer implements AutoCloseable {
             usage(u.putObject("usage"), promptTokens, tokens);
             tail.append("data: ").append(JSON.writeValueAsString(u)).append("\n\n");
         }
-        tail.append("data: [DONE]\n\n");
+        if (misbehave != Fault.Kind.NO_DONE) {
+            tail.append("data: [DONE]\n\n");
+        }
         final byte[] tailChunk = MiniHttpServer.chunk(tail.toString().getBytes(StandardCharsets.UTF_8));
         final byte[] end = new byte[tailChunk.length + MiniHttpServer.LAST_CHUNK.length];
         System.arraycopy(tailChunk, 0, end, 0, tailChunk.length);
         System.arraycopy(MiniHttpServer.LAST_CHUNK, 0, end, tailChunk.length, MiniHttpServer.LAST_CHUNK.length);
         steps.add(new MiniHttpServer.Step(due, end, false));
         return new MiniHttpServer.Response(steps, false, onDone);
+    }
+
+    /** One SSE event of about {@code bytes} bytes: valid JSON, just far too large. */
+    private static byte[] hugeEvent(final long bytes) {
+        final byte[] event = new byte[(int) Math.max(32, bytes)];
+        java.util.Arrays.fill(event, (byte) 'a');
+        final byte[] head = "data: {\"pad\":\"".getBytes(StandardCharsets.US_ASCII);
+        final byte[] tail = "\"}\n\n".getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(head, 0, event, 0, head.length);
+        System.arraycopy(tail, 0, event, event.length - tail.length, tail.length);
+        return event;
+    }
+
+    /** Two events: "café" with the é split across two HTTP chunks, then content with an invalid 0xFF byte. */
+    private static void badUtf8(final List<MiniHttpServer.Step> steps, final long due, final String prefix,
+                                final boolean chat) {
+        final String open = prefix + (chat ? "\"delta\":{\"content\":\"" : "\"text\":\"");
+        final String close = chat ? "\"},\"finish_reason\":null}]}\n\n" : "\",\"finish_reason\":null}]}\n\n";
+        final byte[] cafe = (open + "caf\u00e9" + close).getBytes(StandardCharsets.UTF_8);
+        final int split = (open + "caf").getBytes(StandardCharsets.UTF_8).length + 1; // inside the two bytes of é
+        steps.add(new MiniHttpServer.Step(due, MiniHttpServer.chunk(java.util.Arrays.copyOfRange(cafe, 0, split)), false));
+        steps.add(new MiniHttpServer.Step(due, MiniHttpServer.chunk(java.util.Arrays.copyOfRange(cafe, split, cafe.length)), false));
+        final byte[] bad = (open + "bad?" + close).getBytes(StandardCharsets.UTF_8);
+        bad[open.getBytes(StandardCharsets.UTF_8).length + 3] = (byte) 0xFF;
+        steps.add(new MiniHttpServer.Step(due, MiniHttpServer.chunk(bad), false));
+    }
+
+    /** A 200 event stream that never sends an event delimiter: 64 KiB chunks, one array reused, up to 4 GiB. */
+    private static MiniHttpServer.Response endless(final long arrival, final Runnable onDone) {
+        final byte[] block = new byte[64 * 1024];
+        java.util.Arrays.fill(block, (byte) 'a');
+        block[0] = 'd';
+        final byte[] chunk = MiniHttpServer.chunk(block);
+        final List<MiniHttpServer.Step> steps = new ArrayList<>();
+        steps.add(new MiniHttpServer.Step(arrival, MiniHttpServer.head(200, "text/event-stream", -1, false), false));
+        for (int i = 0; i < 65_536; i++) {
+            steps.add(new MiniHttpServer.Step(arrival, chunk, false));
+        }
+        return new MiniHttpServer.Response(steps, true, onDone);
+    }
+
+    private static byte[] concat(final byte[] a, final byte[] b) {
+        final byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     private MiniHttpServer.Response embeddings(final JsonNode req, final String model, final long arrival,

@@ -82,7 +82,7 @@ public final class CellRunner {
         final long seed = config.randomSeed() == null ? System.nanoTime() : config.randomSeed();
         final List<PhaseResult> results;
         final PhaseOrchestrator orchestrator;
-        try (InferenceClient client = new InferenceClient(poolSize(), config.endpoint().timeoutSeconds(), ctx.clock())) {
+        try (InferenceClient client = new InferenceClient(poolSize(), config.endpoint().timeoutSeconds(), ctx.clock(), config.limits())) {
             orchestrator = new PhaseOrchestrator(config.phases(),
                     phase -> new PhaseRunner(phase, source, client, ctx.clock(), wall, ctx.cancellation(),
                             seed + phase.name().hashCode()),
@@ -143,7 +143,7 @@ public final class CellRunner {
         if (cancelled) {
             return finish(CellOutcome.CANCELLED, 130, "cancelled by the user", sent, valid, errors);
         }
-        final String failure = failure(valid, errors, config.maxErrorRatePct(), profilingMetrics);
+        final String failure = failure(valid, errors, config.limits().maxErrorRatePct(), profilingMetrics);
         return failure != null ? finish(CellOutcome.FAILED, 1, failure, sent, valid, errors)
                 : finish(CellOutcome.COMPLETED, 0, null, sent, valid, errors);
     }

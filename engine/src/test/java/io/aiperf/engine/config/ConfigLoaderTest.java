@@ -77,4 +77,60 @@ class ConfigLoaderTest {
         assertThat(ConfigLoader.fromYaml("benchmark:\n  model: ${AIPERF_TEST_UNSET_VAR_X:fallback}\n",
                 new CliOverlay()).primaryModel()).isEqualTo("fallback");
     }
+
+    @Test
+    void anchorsAliasesAndMergeKeysResolveAsYamlDefines() {
+        final BenchmarkConfig c = ConfigLoader.fromYaml("""
+                benchmark:
+                  model: &m llama
+                  endpoint:
+                    url: localhost:9000
+                    headers: &hdrs {X-Team: perf, X-Env: ci}
+                    extra: {served_model: *m, copy: *hdrs}
+                  phases:
+                    - &warm {name: warmup, kind: warmup, concurrency: 4, requests: 9}
+                    - {<<: *warm, name: profiling, kind: profiling, requests: 11}
+                """, new CliOverlay());
+        assertThat(c.primaryModel()).isEqualTo("llama");
+        assertThat(c.endpoint().headers()).containsEntry("X-Team", "perf").containsEntry("X-Env", "ci");
+        assertThat(c.endpoint().extra().path("served_model").asText()).isEqualTo("llama");
+        assertThat(c.endpoint().extra().path("copy").size()).isEqualTo(2);
+        assertThat(c.phases()).hasSize(2);
+        assertThat(c.phases().get(1).name()).isEqualTo("profiling");
+        assertThat(c.phases().get(1).concurrency()).isEqualTo(4);
+        assertThat(c.phases().get(1).requests()).isEqualTo(11);
+    }
+
+    @Test
+    void duplicateKeysAreAnErrorNamingBothLines() {
+        assertThatThrownBy(() -> ConfigLoader.fromYaml("""
+                benchmark:
+                  model: a
+                  endpoint: {url: localhost:9000}
+                  model: b
+                """, new CliOverlay())).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("duplicate key").hasMessageContaining("model")
+                .hasMessageContaining("line 2").hasMessageContaining("line 4");
+    }
+
+    @Test
+    void aliasBombsAndHugeFilesAreRefused(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path tmp)
+            throws Exception {
+        final StringBuilder bomb = new StringBuilder("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for (int i = 1; i < 12; i++) {
+            bomb.append("a").append(i).append(": &a").append(i).append(" [").append(("*a" + (i - 1) + ", ").repeat(9))
+                    .append("*a").append(i - 1).append("]\n");
+        }
+        assertThatThrownBy(() -> ConfigLoader.fromYaml(bomb.toString(), new CliOverlay()))
+                .isInstanceOf(ConfigException.class);
+        final java.nio.file.Path big = tmp.resolve("big.yaml");
+        try (var out = java.nio.file.Files.newBufferedWriter(big)) {
+            final String line = "# " + "x".repeat(1000) + "\n";
+            for (int i = 0; i < 17_000; i++) {
+                out.write(line);
+            }
+        }
+        assertThatThrownBy(() -> YamlLoader.load(big, java.util.Map.of())).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("a config file may have at most");
+    }
 }

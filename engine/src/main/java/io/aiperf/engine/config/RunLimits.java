@@ -1,0 +1,19 @@
+package io.aiperf.engine.config;
+
+/**
+ * Bounds that keep a hostile or broken server from hanging, exhausting or fooling a run ({@code runtime} section,
+ * src-docs/failure-modes.md).
+ *
+ * @param maxErrorRatePct a cell whose error share is above this percentage fails (100: only a cell with no valid
+ *                        request fails)
+ * @param maxEventBytes the largest SSE event accepted; a larger one fails its request as "too large"
+ * @param maxResponseBytes the largest response accepted, streamed or not
+ */
+public record RunLimits(double maxErrorRatePct, long maxEventBytes, long maxResponseBytes) {
+    public static final long DEFAULT_MAX_EVENT_BYTES = 16L << 20;
+    public static final long DEFAULT_MAX_RESPONSE_BYTES = 256L << 20;
+
+    public static RunLimits defaults() {
+        return new RunLimits(100, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES);
+    }
+}
