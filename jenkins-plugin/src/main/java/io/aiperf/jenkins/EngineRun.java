@@ -13,7 +13,7 @@ import hudson.remoting.VirtualChannel;
 import hudson.slaves.WorkspaceList;
 import io.aiperf.engine.ci.ArchivePlanner;
 import io.aiperf.engine.ci.EngineInvocation;
-import io.aiperf.engine.ci.MaskingOutputStream;
+import io.aiperf.engine.redact.MaskingOutputStream;
 import io.aiperf.engine.ci.StepSummary;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -8,7 +8,7 @@ import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.CliOverlay;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.ConfigLoader;
-import io.aiperf.engine.export.Redaction;
+import io.aiperf.engine.redact.Redactor;
 import io.aiperf.engine.sweep.CellPlan;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -68,7 +68,7 @@ public final class ConfigCommand implements Runnable {
                 final ObjectMapper mapper = format.equalsIgnoreCase("json")
                         ? new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                         : new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
-                System.out.print(mapper.writeValueAsString(Redaction.redactedConfig(c.effectiveTree())));
+                System.out.print(mapper.writeValueAsString(Redactor.of(c).config(c.effectiveTree())));
                 return Main.OK;
             } catch (ConfigException e) {
                 System.err.println("error: invalid configuration: " + e.getMessage());

@@ -32,6 +32,11 @@ public final class GateCommand implements Callable<Integer> {
         try {
             final Path out = outputDir != null ? outputDir
                     : Files.isDirectory(candidate) ? candidate : candidate.toAbsolutePath().getParent();
+            final String unwritable = ProfileCommand.unwritable(out);
+            if (unwritable != null) {
+                System.err.println("error: gate: --output-dir: " + unwritable);
+                return Main.USAGE;
+            }
             return GateRunner.run(rules, baselines, candidate, out, System.out).exitCode();
         } catch (ConfigException e) {
             System.err.println("error: gate: " + e.getMessage());

@@ -5,7 +5,7 @@ import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.ConfigLoader;
 import io.aiperf.engine.config.PhaseConfig;
-import io.aiperf.engine.export.Redaction;
+import io.aiperf.engine.redact.Redactor;
 import io.aiperf.engine.hooks.HttpControlTransport;
 import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
@@ -57,8 +57,8 @@ public final class ProfileCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        final PrintStream out = System.out;
-        final PrintStream err = System.err;
+        PrintStream out = System.out;
+        PrintStream err = System.err;
         MockServer mockServer = null;
         if (pidFile != null) {
             java.nio.file.Files.writeString(pidFile, Long.toString(ProcessHandle.current().pid()));
@@ -90,7 +90,12 @@ public final class ProfileCommand implements Callable<Integer> {
                 err.println("error: invalid configuration: " + e.getMessage());
                 return Main.USAGE;
             }
-            config.warnings().forEach(w -> err.println("warning: " + w));
+            // From here on everything printed passes the run's redactor: servers may echo secrets.
+            final Redactor redactor = Redactor.of(config);
+            out = redactor.console(System.out);
+            err = redactor.console(System.err);
+            final PrintStream warn = err;
+            config.warnings().forEach(w -> warn.println("warning: " + w));
             final Path dir = artifactDir(config);
             final String unwritable = unwritable(dir);
             if (unwritable != null) {
@@ -101,7 +106,7 @@ public final class ProfileCommand implements Callable<Integer> {
             controlHeaders.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
             final CellContext ctx = new CellContext(out, err, System.console() != null, Clock.SYSTEM,
                     cancellation.sleeper(), new HttpControlTransport(controlHeaders, cancellation), cancellation,
-                    Redaction.redactedCommand(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])));
+                    redactor.command(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])), redactor);
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {
                 final int exit = MultiRunner.run(config, selected, dir, ctx);

@@ -201,6 +201,10 @@ public final class ConfigBinder {
         if (uri.getHost() == null || uri.getHost().isEmpty()) {
             throw new ConfigException(field, "invalid URL '" + redactUserInfo(text) + "': a host is required");
         }
+        if (uri.getPort() > 65535) {
+            throw new ConfigException(field, "invalid URL '" + redactUserInfo(text) + "': port " + uri.getPort()
+                    + " is out of range (1-65535)");
+        }
         return withScheme.endsWith("/") ? withScheme.substring(0, withScheme.length() - 1) : withScheme;
     }
 

@@ -35,7 +35,13 @@ public final class GateRulesLoader {
     }
 
     public static List<GateRule> load(final Path file) {
-        return parse(YamlLoader.load(file, System.getenv()), file.toString());
+        final JsonNode root;
+        try {
+            root = YamlLoader.load(file, System.getenv());
+        } catch (ConfigException e) {
+            throw new ConfigException("--rules", e.reason()); // the rules file, not the benchmark config
+        }
+        return parse(root, file.toString());
     }
 
     public static List<GateRule> parse(final JsonNode root, final String source) {

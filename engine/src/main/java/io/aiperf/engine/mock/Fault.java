@@ -36,11 +36,13 @@ public record Fault(String route, Kind kind, int status, int count, long amount)
         /** A 200 stream that sends an {@code event: error} with an error object after the first token. */
         ERROR_EVENT,
         /** Accept the request and never answer. */
-        NEVER
+        NEVER,
+        /** Answer 401 with the request's Authorization header echoed in the error body, as careless servers do. */
+        ECHO_AUTH
     }
 
     private static final String KINDS = "status:CODE, delay:MS, stall:MS, close, garbage, truncate, close-after, "
-            + "bad-utf8, huge-event:BYTES, endless, no-done, error-event, never";
+            + "bad-utf8, huge-event:BYTES, endless, no-done, error-event, never, echo-auth";
 
     /**
      * Parses {@code ROUTE=KIND[:NUMBER][:COUNT]}, for example {@code /v1/chat/completions=status:503:2}.

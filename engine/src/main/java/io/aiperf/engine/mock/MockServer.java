@@ -86,6 +86,12 @@ public final class MockServer implements AutoCloseable {
                 case CLOSE -> {
                     return new MiniHttpServer.Response(List.of(new MiniHttpServer.Step(start, null, true)), true, null);
                 }
+                case ECHO_AUTH -> {
+                    final String given = String.valueOf(req.headers().get("authorization"));
+                    final byte[] body = ("{\"error\":{\"message\":\"Incorrect API key provided: " + given.replace("\"", "")
+                            + "\",\"type\":\"invalid_request_error\"}}").getBytes(StandardCharsets.UTF_8);
+                    return once(start, MiniHttpServer.head(401, JSON_TYPE, body.length, false), body, null);
+                }
                 case NEVER -> {
                     // Hold the connection for an hour without a byte; the client's timeout has to end it.
                     return new MiniHttpServer.Response(List.of(new MiniHttpServer.Step(start + NEVER_NANOS, null, true)),

@@ -12,7 +12,6 @@ import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.export.InputsJsonWriter;
 import io.aiperf.engine.export.OutcomeJsonWriter;
 import io.aiperf.engine.export.RecordsJsonlWriter;
-import io.aiperf.engine.export.Redaction;
 import io.aiperf.engine.export.RunReport;
 import io.aiperf.engine.export.SummaryCsvWriter;
 import io.aiperf.engine.export.SummaryJsonWriter;
@@ -124,7 +123,7 @@ public final class CellRunner {
             inputs.add(new RunReport.Input(entries.get(i).conversationId(), source.body(i)));
         }
         final RunReport report = new RunReport(Version.VALUE, UUID.randomUUID().toString(),
-                Redaction.redactedConfig(config.effectiveTree()), ctx.cliCommand(), config.randomSeed(),
+                ctx.redactor().config(config.effectiveTree()), ctx.cliCommand(), config.randomSeed(),
                 profilingMetrics, warmupMetrics, cancelled, inputs, cellStart,
                 wall.toEpochNanos(ctx.clock().nanoTime()),
                 new RunReport.ClientHealth(maxLagNanos / 1e6, (processCpuNanos() - cpuStartNanos) / 1e9, abandoned));
@@ -194,10 +193,19 @@ public final class CellRunner {
 
     private void writeExports(final RunReport report, final MetricsSummary metrics, final WallClock wall) {
         final ExportNames names = ExportNames.of(config.artifacts().prefix());
-        AtomicFiles.write(dir.resolve(names.recordsJsonl()), out -> RecordsJsonlWriter.write(out, metrics.records(), wall));
-        AtomicFiles.write(dir.resolve(names.inputsJson()), InputsJsonWriter.bytes(report.inputs()));
-        AtomicFiles.write(dir.resolve(names.summaryCsv()), SummaryCsvWriter.bytes(metrics));
-        AtomicFiles.write(dir.resolve(names.summaryJson()), SummaryJsonWriter.bytes(report));
+        write(names.recordsJsonl(), out -> RecordsJsonlWriter.write(out, metrics.records(), wall));
+        write(names.inputsJson(), out -> out.write(InputsJsonWriter.bytes(report.inputs())));
+        write(names.summaryCsv(), out -> out.write(SummaryCsvWriter.bytes(metrics)));
+        write(names.summaryJson(), out -> out.write(SummaryJsonWriter.bytes(report)));
+    }
+
+    /** Every file of the cell goes to disk through the redactor: a server may have echoed a secret into it. */
+    private void write(final String name, final AtomicFiles.Writer writer) {
+        AtomicFiles.write(dir.resolve(name), out -> {
+            try (java.io.OutputStream redacted = ctx.redactor().file(out)) {
+                writer.write(redacted);
+            }
+        });
     }
 
     private void printSummary(final RunReport report, final MetricsSummary metrics) {
@@ -221,11 +229,11 @@ public final class CellRunner {
 
     private CellOutcome finish(final String status, final int exitCode, final String error, final long sent,
                                final long valid, final long errors) {
-        final List<String> warnings = new ArrayList<>(hookLog.warnings());
+        final List<String> warnings = hookLog.warnings().stream().map(ctx.redactor()::text).toList();
         final CellOutcome outcome = new CellOutcome(status, exitCode, dir.toAbsolutePath().toString(),
-                hookLog.calls(), warnings, error, sent, valid, errors, identity);
+                hookLog.calls(), warnings, ctx.redactor().text(error), sent, valid, errors, identity);
         try {
-            AtomicFiles.write(dir.resolve(OutcomeJsonWriter.FILE), OutcomeJsonWriter.bytes(outcome, Version.VALUE));
+            write(OutcomeJsonWriter.FILE, out -> out.write(OutcomeJsonWriter.bytes(outcome, Version.VALUE)));
         } catch (java.io.UncheckedIOException e) {
             ctx.err().println("error: " + e.getMessage());
         }

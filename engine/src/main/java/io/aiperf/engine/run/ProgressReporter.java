@@ -56,7 +56,7 @@ final class ProgressReporter implements AutoCloseable {
         final String line = String.format(Locale.ROOT, "[%s] sent %d%s, done %d, errors %d, in flight %d, p50 latency %s",
                 r.phase().name(), r.issuedCount(), total, r.completedCount(), r.errorCount(), r.inFlightCount(), latency);
         if (live) {
-            err.print("\r" + line + "   ");
+            err.print(line + "   \r"); // the cursor waits at the start, for the next update or the clear
         } else {
             err.println(line);
         }

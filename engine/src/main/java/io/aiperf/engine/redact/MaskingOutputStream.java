@@ -1,4 +1,4 @@
-package io.aiperf.engine.ci;
+package io.aiperf.engine.redact;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -8,20 +8,27 @@ import java.util.List;
 
 /**
  * Replaces secrets with {@code ****} in a byte stream before it reaches a build log: the engine never prints the
- * API key, but a server may echo it in an error body. Works line by line (a secret never spans lines); a line
+ * API key, but a server may echo it in an error body. Works line by line, a carriage return also ending a line (a
+ * secret never spans lines; a progress line shows at once); a line
  * longer than 64 KiB is passed on in pieces that keep enough bytes back to catch a secret across the cut.
  * Not thread-safe: one writer.
  */
 public final class MaskingOutputStream extends OutputStream {
     private static final int MAX_PENDING = 1 << 16;
-    private static final byte[] MASK = "****".getBytes(StandardCharsets.UTF_8);
+    private final byte[] mask;
     private final OutputStream out;
     private final List<byte[]> secrets;
     private final int keepBack;
     private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
 
-    /** @param secrets the values to hide; blank ones are ignored */
+    /** @param secrets the values to hide, each shown as {@code ****}; blank ones are ignored */
     public MaskingOutputStream(final OutputStream out, final List<String> secrets) {
+        this(out, secrets, "****");
+    }
+
+    /** @param mask what each secret is replaced with */
+    public MaskingOutputStream(final OutputStream out, final List<String> secrets, final String mask) {
+        this.mask = mask.getBytes(StandardCharsets.UTF_8);
         this.out = out;
         this.secrets = secrets.stream().filter(s -> s != null && !s.isBlank())
                 .map(s -> s.getBytes(StandardCharsets.UTF_8)).toList();
@@ -31,7 +38,7 @@ public final class MaskingOutputStream extends OutputStream {
     @Override
     public void write(final int b) throws IOException {
         line.write(b);
-        if (b == '\n') {
+        if (b == '\n' || b == '\r') {
             emit(line.size());
         } else if (line.size() >= MAX_PENDING) {
             emit(line.size() - keepBack);
@@ -66,7 +73,7 @@ public final class MaskingOutputStream extends OutputStream {
         while (i < count) {
             final byte[] hit = secretAt(pending, i);
             if (hit != null) {
-                masked.write(MASK);
+                masked.write(mask);
                 i += hit.length;
             } else {
                 masked.write(pending[i++]);

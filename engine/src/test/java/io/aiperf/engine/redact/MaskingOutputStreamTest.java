@@ -1,4 +1,4 @@
-package io.aiperf.engine.ci;
+package io.aiperf.engine.redact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,80 @@
+package io.aiperf.engine.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every feature at once with a known API key, URL password and header secrets, against a server that echoes the
+ * key back in an error body: not one of them may appear in any written file or on the console.
+ */
+class SecretsEndToEndTest {
+    private static final String KEY = "sk-KEY-3141592653";
+    private static final String PASSWORD = "pw-SECRET-2718";
+    private static final String HEADER_1 = "hdr-SECRET-1618";
+    private static final String HEADER_2 = "hdr-SECRET-1414";
+    private static final List<String> SECRETS = List.of(KEY, PASSWORD, HEADER_1, HEADER_2);
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void noSecretReachesAFileOrTheConsole() throws Exception {
+        final StringBuilder console = new StringBuilder();
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withApiKey(KEY)
+                .withFaults("/v1/chat/completions=echo-auth:1"))) {
+            final String url = mock.url().replace("://", "://perf:" + PASSWORD + "@");
+            final Path rules = tmp.resolve("rules.yaml");
+            Files.writeString(rules, "rules:\n  - {metric: request_latency, stat: avg, max: 100000}\n");
+            final Path dir = tmp.resolve("runs");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", url, "--api-key=" + KEY,
+                    "--header=X-Api-Key:" + HEADER_1, "-Hapi-key:" + HEADER_2, "--streaming",
+                    "--concurrency", "1,2", "--num-profile-runs", "2", "--request-count", "4", "--isl", "8",
+                    "--osl", "2", "--reset-kv-cache", "--server-profiler", "--gate", rules.toString(),
+                    "--artifact-dir", dir.toString());
+            console.append(r.out()).append(r.err());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(mock.controlState().authorizedAdminCalls()).isPositive(); // the key was really sent
+            // The echoed key reached a record, redacted.
+            assertThat(Runs.allText(dir)).contains("Incorrect API key provided: Bearer <redacted>");
+            assertThat(r.out()).contains("<redacted>");
+
+            final Path yaml = tmp.resolve("bench.yaml");
+            Files.writeString(yaml, """
+                    benchmark:
+                      model: m
+                      endpoint:
+                        url: %s
+                        api_key: ${AIPERF_SECRET_TEST_KEY:%s}
+                        headers: {X-Api-Key: %s, X-Trace: plain}
+                    """.formatted(url, KEY, HEADER_1));
+            final Runs.Result expand = Runs.aiperf("config", "expand", "-f", yaml.toString());
+            assertThat(expand.exitCode()).isZero();
+            assertThat(expand.out()).contains("plain").contains("<redacted>");
+            console.append(expand.out()).append(expand.err());
+        }
+        final String files = Runs.allText(tmp.resolve("runs")); // all the engine wrote (bench.yaml is the user's)
+        for (final String secret : SECRETS) {
+            assertThat(files).as("files").doesNotContain(secret);
+            assertThat(console.toString()).as("console").doesNotContain(secret);
+        }
+        assertThat(files + console).doesNotContain("perf:" + PASSWORD.substring(0, 3));
+    }
+
+    @Test
+    void serverTextCannotDriveTheTerminal() throws Exception {
+        try (HostileServer server = new HostileServer("HTTP/1.1 500 \u001b]0;pwned\u0007\u001b[2J\r\n"
+                + "Content-Length: 12\r\n\r\n\u001b[31mred\u001b[0m!", 0)) {
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", server.url(), "--request-count", "2",
+                    "--artifact-dir", tmp.resolve("esc").toString());
+            assertThat(r.exitCode()).isEqualTo(1);
+            assertThat(r.out() + r.err()).doesNotContain("\u001b").doesNotContain("\u0007").contains("\\x1B");
+        }
+    }
+}
