@@ -17,4 +17,5 @@ public record EngineInvocation(List<String> argv, String apiKeyVariable, String 
     public static final int USAGE = 2;
     public static final int GATE_UNSTABLE = 3;
     public static final int CANCELLED = 130;
+    public static final int TERMINATED = 143;
 }

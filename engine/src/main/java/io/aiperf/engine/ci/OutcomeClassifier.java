@@ -39,7 +39,7 @@ public final class OutcomeClassifier {
         final Verdict verdict = switch (exitCode) {
             case EngineInvocation.OK -> unstableOnWarnings && !warnings.isEmpty() ? Verdict.UNSTABLE : Verdict.SUCCESS;
             case EngineInvocation.GATE_UNSTABLE -> Verdict.UNSTABLE;
-            case EngineInvocation.CANCELLED -> Verdict.ABORTED;
+            case EngineInvocation.CANCELLED, EngineInvocation.TERMINATED -> Verdict.ABORTED;
             default -> Verdict.FAILURE;
         };
         if (exitCode == EngineInvocation.USAGE) {

@@ -10,20 +10,32 @@ import sun.misc.SignalHandler;
 /**
  * Ctrl-C handling (reference §4.4): the first SIGINT cancels gracefully (stop sending, let in-flight requests
  * finish within the grace period, write partial results); the second exits at once with 130. SIGTERM, which CI
- * systems and {@code timeout} send to stop a job, is treated the same way, so a stopped job keeps its results.
+ * systems and {@code timeout} send to stop a job, is treated the same way, so a stopped job keeps its results; its
+ * exit code is 143.
  */
 final class Interrupts {
     private static final String[] SIGNALS = {"INT", "TERM"};
     private final Map<String, SignalHandler> previous;
+    private final java.util.concurrent.atomic.AtomicBoolean terminated;
 
-    private Interrupts(final Map<String, SignalHandler> previous) {
+    private Interrupts(final Map<String, SignalHandler> previous, final java.util.concurrent.atomic.AtomicBoolean terminated) {
         this.previous = previous;
+        this.terminated = terminated;
+    }
+
+    /** Whether the cancel came from SIGTERM (the exit code is then 143, not 130). */
+    boolean terminated() {
+        return terminated.get();
     }
 
     static Interrupts install(final CancellationToken token, final PrintStream err) {
+        final java.util.concurrent.atomic.AtomicBoolean terminated = new java.util.concurrent.atomic.AtomicBoolean();
         final SignalHandler handler = sig -> {
             if (token.isCancelled()) {
-                Runtime.getRuntime().halt(130);
+                Runtime.getRuntime().halt(sig.getName().equals("TERM") ? 143 : 130);
+            }
+            if (sig.getName().equals("TERM")) {
+                terminated.set(true);
             }
             token.cancel();
             err.println();
@@ -38,7 +50,7 @@ final class Interrupts {
                 // not on this platform; cancellation then only comes from the JVM shutting down
             }
         }
-        return new Interrupts(prev);
+        return new Interrupts(prev, terminated);
     }
 
     void uninstall() {

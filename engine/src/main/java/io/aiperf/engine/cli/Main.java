@@ -17,6 +17,8 @@ public final class Main implements Runnable {
     public static final int USAGE = 2;
     public static final int GATE_UNSTABLE = 3;
     public static final int CANCELLED = 130;
+    /** Cancelled by SIGTERM (128 + 15); the results are written and flagged cancelled as for Ctrl-C. */
+    public static final int TERMINATED = 143;
 
     public static void main(final String[] args) {
         System.exit(run(args));

@@ -1,6 +1,7 @@
 package io.aiperf.engine.cli;
 
 import io.aiperf.engine.client.RequestFactory;
+import io.aiperf.engine.client.TlsStrategies;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.ConfigLoader;
@@ -105,11 +106,15 @@ public final class ProfileCommand implements Callable<Integer> {
             final Map<String, String> controlHeaders = new LinkedHashMap<>(config.endpoint().headers());
             controlHeaders.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
             final CellContext ctx = new CellContext(out, err, System.console() != null, Clock.SYSTEM,
-                    cancellation.sleeper(), new HttpControlTransport(controlHeaders, cancellation), cancellation,
+                    cancellation.sleeper(), new HttpControlTransport(controlHeaders, cancellation,
+                    TlsStrategies.of(config.endpoint().tls())), cancellation,
                     redactor.command(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])), redactor);
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {
                 final int exit = MultiRunner.run(config, selected, dir, ctx);
+                if (exit == Main.CANCELLED && interrupts.terminated()) {
+                    return Main.TERMINATED; // stopped by SIGTERM, as a CI system stops a job
+                }
                 if (gateRules == null || exit != Main.OK) {
                     return exit;
                 }

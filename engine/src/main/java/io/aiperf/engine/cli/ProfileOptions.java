@@ -32,6 +32,14 @@ public final class ProfileOptions {
             + "requests is above this percentage (0-100). A cell with no valid request always fails. Default: 100.")
     Double maxErrorRate;
 
+    @Option(names = "--ssl-ca-file", paramLabel = "FILE", description = "Trust the CA certificates in this PEM file "
+            + "(instead of the JDK's) for https targets and control calls.")
+    String sslCaFile;
+
+    @Option(names = "--ssl-insecure", description = "Do not verify https certificates or host names (AIPerf: "
+            + "AIPERF_HTTP_SSL_VERIFY=false). Prints a warning on every run.")
+    Boolean sslInsecure;
+
     @Option(names = "--max-event-bytes", paramLabel = "BYTES", description = "The largest SSE event accepted; a "
             + "larger one fails its request as too large. Default: 16777216.")
     Long maxEventBytes;
@@ -140,6 +148,14 @@ public final class ProfileOptions {
         o.set("endpoint.streaming", streaming, "--streaming");
         o.set("endpoint.timeout", requestTimeoutSeconds, "--request-timeout-seconds");
         o.set("runtime.max_error_rate", maxErrorRate, "--max-error-rate");
+        o.set("endpoint.ssl_ca_file", sslCaFile, "--ssl-ca-file");
+        final String verifyEnv = System.getenv("AIPERF_HTTP_SSL_VERIFY");
+        if (Boolean.TRUE.equals(sslInsecure)) {
+            o.set("endpoint.ssl_verify", false, "--ssl-insecure");
+        } else if (sslInsecure == null && verifyEnv != null && java.util.List.of("false", "0", "no")
+                .contains(verifyEnv.trim().toLowerCase(java.util.Locale.ROOT))) {
+            o.set("endpoint.ssl_verify", false, "AIPERF_HTTP_SSL_VERIFY");
+        }
         o.set("runtime.max_event_bytes", maxEventBytes, "--max-event-bytes");
         o.set("runtime.max_response_bytes", maxResponseBytes, "--max-response-bytes");
         if (requestTimeoutSeconds != null && !(requestTimeoutSeconds > 0)) {

@@ -1,6 +1,7 @@
 package io.aiperf.engine.client;
 
 import io.aiperf.engine.config.RunLimits;
+import io.aiperf.engine.config.TlsConfig;
 import io.aiperf.engine.record.ResponseData;
 import io.aiperf.engine.time.Clock;
 import java.net.ConnectException;
@@ -47,12 +48,13 @@ public final class InferenceClient implements AutoCloseable {
      * @param timeoutSeconds request timeout; 0 means none
      */
     public InferenceClient(final int maxConnections, final double timeoutSeconds, final Clock clock,
-                           final RunLimits limits) {
+                           final RunLimits limits, final TlsConfig tls) {
         this.clock = clock;
         this.limits = limits;
         final Timeout timeout = timeoutSeconds <= 0 ? Timeout.DISABLED
                 : Timeout.ofMilliseconds((long) (timeoutSeconds * 1000));
         this.pool = PoolingAsyncClientConnectionManagerBuilder.create()
+                .setTlsStrategy(TlsStrategies.of(tls))
                 .setMaxConnTotal(maxConnections)
                 .setMaxConnPerRoute(maxConnections)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()

@@ -33,7 +33,7 @@ public final class ConfigBinder {
             "tokenizer", "slos", "runtime");
     static final List<String> ENDPOINT_KEYS = List.of("urls", "type", "path", "streaming", "api_key", "headers",
             "extra", "timeout", "use_server_token_count", "use_legacy_max_tokens", "url_strategy",
-            "reset_kv_cache", "server_profiler");
+            "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts");
     static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size");
     static final List<String> DIST_KEYS = List.of("mean", "stddev");
@@ -181,7 +181,23 @@ public final class ConfigBinder {
                 apiKey == null || apiKey.isEmpty() ? null : new Secret(apiKey), headers,
                 extra == null || extra.isNull() ? null : (ObjectNode) extra, timeout,
                 e.bool("use_server_token_count", false), e.bool("use_legacy_max_tokens", false),
-                resetHook(e), profilerHook(e));
+                resetHook(e), profilerHook(e), tls(e));
+    }
+
+    private TlsConfig tls(final Section e) {
+        final TlsConfig tls = new TlsConfig(e.bool("ssl_verify", true), e.string("ssl_ca_file", null));
+        if (tls.caFile() != null) {
+            try {
+                tls.caCertificates();
+            } catch (java.io.IOException | java.security.GeneralSecurityException ex) {
+                throw e.error("ssl_ca_file", "cannot read CA certificates from " + tls.caFile() + ": " + ex.getMessage());
+            }
+        }
+        if (!tls.verify()) {
+            warnings.add("TLS certificate verification is off (ssl_verify: false, --ssl-insecure or "
+                    + "AIPERF_HTTP_SSL_VERIFY=false): the server's identity is not checked");
+        }
+        return tls;
     }
 
     static String normalizeUrl(final String field, final String text) {

@@ -15,11 +15,12 @@ import java.util.Map;
  * @param timeoutSeconds request timeout; 0 means none
  * @param resetKvCache the reset hook, or null when disabled
  * @param serverProfiler the profiler hook, or null when disabled
+ * @param tls how https targets are trusted
  */
 public record EndpointConfig(List<String> urls, EndpointType type, String customPath, boolean streaming,
                              Secret apiKey, Map<String, String> headers, ObjectNode extra,
                              double timeoutSeconds, boolean useServerTokenCount, boolean useLegacyMaxTokens,
-                             ResetKvCacheConfig resetKvCache, ServerProfilerConfig serverProfiler) {
+                             ResetKvCacheConfig resetKvCache, ServerProfilerConfig serverProfiler, TlsConfig tls) {
 
     /** The path appended to each base URL. */
     public String path() {

@@ -49,6 +49,9 @@ final class SweepExpander {
         while (it.hasNext()) {
             final Map.Entry<String, JsonNode> e = it.next();
             final String field = "sweep.parameters." + e.getKey();
+            if (!e.getKey().matches("[A-Za-z_][A-Za-z0-9_-]*(\\.[A-Za-z0-9_-]+)*")) { // found by fuzzing: "." crashed
+                throw new ConfigException(field, "a parameter is a dotted path such as phases.profiling.concurrency");
+            }
             if (!e.getValue().isArray() || e.getValue().isEmpty()) {
                 throw new ConfigException(field, "expected a non-empty list of values");
             }

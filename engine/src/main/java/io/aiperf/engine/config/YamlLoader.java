@@ -75,7 +75,9 @@ public final class YamlLoader {
             throw new ConfigException(FILE_FIELD, "malformed YAML in " + source + where + ": "
                     + String.valueOf(e.getProblem() != null ? e.getProblem() : e.getContext()).lines().findFirst()
                     .orElse("parse error"));
-        } catch (YAMLException e) {
+        } catch (YAMLException | IllegalArgumentException e) {
+            // IllegalArgumentException: SnakeYAML resolves some odd scalars (such as "._") as numbers it cannot
+            // then parse; found by fuzzing.
             throw new ConfigException(FILE_FIELD, "malformed YAML in " + source + ": "
                     + String.valueOf(e.getMessage()).lines().findFirst().orElse("parse error"));
         }
@@ -89,17 +91,31 @@ public final class YamlLoader {
         return (ObjectNode) normalize(root, "", env);
     }
 
-    /** SnakeYAML's values (aliases and merge keys already resolved) as a JSON tree; timestamps stay text. */
+    /**
+     * SnakeYAML's values (aliases and merge keys already resolved) as a JSON tree; timestamps stay text. An alias
+     * that refers to a node containing itself would make the tree endless: it is an error.
+     */
     private static JsonNode toTree(final Object value) {
-        if (value instanceof Map<?, ?> map) {
-            final ObjectNode out = JsonNodeFactory.instance.objectNode();
-            map.forEach((k, v) -> out.set(String.valueOf(k), toTree(v)));
-            return out;
-        }
-        if (value instanceof List<?> list) {
-            final ArrayNode out = JsonNodeFactory.instance.arrayNode();
-            list.forEach(v -> out.add(toTree(v)));
-            return out;
+        return toTree(value, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+    }
+
+    private static JsonNode toTree(final Object value, final Set<Object> enclosing) {
+        if (value instanceof Map<?, ?> || value instanceof List<?>) {
+            if (!enclosing.add(value)) {
+                throw new ConfigException(FILE_FIELD, "an alias refers to a mapping or list that contains it");
+            }
+            try {
+                if (value instanceof Map<?, ?> map) {
+                    final ObjectNode out = JsonNodeFactory.instance.objectNode();
+                    map.forEach((k, v) -> out.set(String.valueOf(k), toTree(v, enclosing)));
+                    return out;
+                }
+                final ArrayNode out = JsonNodeFactory.instance.arrayNode();
+                ((List<?>) value).forEach(v -> out.add(toTree(v, enclosing)));
+                return out;
+            } finally {
+                enclosing.remove(value);
+            }
         }
         if (value instanceof java.util.Date date) {
             return TextNode.valueOf(date.toInstant().toString());

@@ -20,6 +20,8 @@ import org.apache.hc.client5.http.impl.io.BasicHttpClientConnectionManager;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.util.Timeout;
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.apache.hc.core5.http.config.RegistryBuilder;
 
 /**
  * Control POSTs on their own classic HTTP client, a fresh connection per attempt, never the inference pool
@@ -36,11 +38,17 @@ public final class HttpControlTransport implements ControlTransport {
     });
     private final Map<String, String> headers;
     private final CancellationToken cancellation;
+    private final TlsSocketStrategy tls;
 
-    /** @param headers user headers and credentials, in the order they are sent */
-    public HttpControlTransport(final Map<String, String> headers, final CancellationToken cancellation) {
+    /**
+     * @param headers user headers and credentials, in the order they are sent
+     * @param tls the same TLS trust as the inference client
+     */
+    public HttpControlTransport(final Map<String, String> headers, final CancellationToken cancellation,
+                                final TlsSocketStrategy tls) {
         this.headers = Map.copyOf(headers);
         this.cancellation = cancellation;
+        this.tls = tls;
     }
 
     @Override
@@ -50,7 +58,8 @@ public final class HttpControlTransport implements ControlTransport {
         }
         final long timeoutMillis = Math.max(1, (long) (timeoutSeconds * 1000));
         final Timeout timeout = Timeout.ofMilliseconds(timeoutMillis);
-        final BasicHttpClientConnectionManager cm = new BasicHttpClientConnectionManager();
+        final BasicHttpClientConnectionManager cm = BasicHttpClientConnectionManager.create(
+                RegistryBuilder.<TlsSocketStrategy>create().register("https", tls).build());
         cm.setConnectionConfig(ConnectionConfig.custom().setConnectTimeout(timeout).setSocketTimeout(timeout).build());
         try (CloseableHttpClient client = HttpClients.custom()
                 .setConnectionManager(cm)

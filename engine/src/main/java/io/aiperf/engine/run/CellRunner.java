@@ -81,7 +81,8 @@ public final class CellRunner {
         final long seed = config.randomSeed() == null ? System.nanoTime() : config.randomSeed();
         final List<PhaseResult> results;
         final PhaseOrchestrator orchestrator;
-        try (InferenceClient client = new InferenceClient(poolSize(), config.endpoint().timeoutSeconds(), ctx.clock(), config.limits())) {
+        try (InferenceClient client = new InferenceClient(poolSize(), config.endpoint().timeoutSeconds(), ctx.clock(), config.limits(),
+                config.endpoint().tls())) {
             orchestrator = new PhaseOrchestrator(config.phases(),
                     phase -> new PhaseRunner(phase, source, client, ctx.clock(), wall, ctx.cancellation(),
                             seed + phase.name().hashCode()),

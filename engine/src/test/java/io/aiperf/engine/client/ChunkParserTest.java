@@ -54,4 +54,15 @@ class ChunkParserTest {
     void malformedJsonThrowsSoTheEventIsSkipped() {
         assertThatThrownBy(() -> parse("{not json")).isInstanceOf(java.io.IOException.class);
     }
+
+    /** A server's error object inside a 200 answer (a stream event or a whole body) is read, never taken as content. */
+    @Test
+    void errorObjectsAreRead() throws Exception {
+        final ChunkParser.Chunk c = parse("{\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\",\"code\":503}}");
+        assertThat(c.errorMessage).isEqualTo("overloaded");
+        assertThat(c.errorType).isEqualTo("server_error");
+        assertThat(c.isContentResponse()).isFalse();
+        assertThat(parse("{\"error\":\"boom\"}").errorMessage).isEqualTo("boom");
+        assertThat(parse("{\"choices\":[{\"text\":\"hi\"}]}").errorMessage).isNull();
+    }
 }

@@ -35,7 +35,8 @@ class IoThreadSupervisionTest {
             return System.nanoTime();
         };
         try (MockServer mock = MockServer.start(MockServerConfig.fast());
-             InferenceClient client = new InferenceClient(1, 30, clock, RunLimits.defaults())) {
+             InferenceClient client = new InferenceClient(1, 30, clock, RunLimits.defaults(),
+                     io.aiperf.engine.config.TlsConfig.defaults())) {
             final PreparedRequest request = new PreparedRequest(URI.create(mock.url() + "/v1/chat/completions"),
                     new Header[] {new BasicHeader("Content-Type", "application/json")},
                     "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":3}"
