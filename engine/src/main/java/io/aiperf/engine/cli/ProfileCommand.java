@@ -6,6 +6,7 @@ import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.ConfigLoader;
 import io.aiperf.engine.config.PhaseConfig;
+import io.aiperf.engine.export.RunDirectory;
 import io.aiperf.engine.redact.Redactor;
 import io.aiperf.engine.hooks.HttpControlTransport;
 import io.aiperf.engine.mock.MockServer;
@@ -65,6 +66,11 @@ public final class ProfileCommand implements Callable<Integer> {
             java.nio.file.Files.writeString(pidFile, Long.toString(ProcessHandle.current().pid()));
         }
         try {
+            final String misuse = misuse();
+            if (misuse != null) {
+                err.println("error: " + misuse);
+                return Main.USAGE;
+            }
             if (mock) {
                 mockServer = MockServer.start(new MockServerConfig("127.0.0.1", 0, 20, 5, 0, 0, 0,
                         options.apiKey, 0, List.of()));
@@ -103,6 +109,31 @@ public final class ProfileCommand implements Callable<Integer> {
                 err.println("error: invalid configuration: --artifact-dir (benchmark.artifacts.dir): " + unwritable);
                 return Main.USAGE;
             }
+            final boolean partial = selected.size() < CellPlan.of(config).size();
+            final RunDirectory runDirectory;
+            try {
+                runDirectory = RunDirectory.claim(dir, partial ? selected.stream().map(c -> c.identity().path())
+                        .filter(p -> !p.equals(".")).toList() : null);
+            } catch (ConfigException e) {
+                err.println("error: " + e.getMessage());
+                return Main.USAGE;
+            }
+            try (runDirectory) {
+                return run(config, selected, dir, out, err, redactor);
+            }
+        } finally {
+            if (mockServer != null) {
+                mockServer.close();
+            }
+            if (pidFile != null) {
+                java.nio.file.Files.deleteIfExists(pidFile);
+            }
+        }
+    }
+
+    private int run(final BenchmarkConfig config, final List<CellPlan.Cell> selected, final Path dir,
+                    final PrintStream out, final PrintStream err, final Redactor redactor) throws Exception {
+        {
             final Map<String, String> controlHeaders = new LinkedHashMap<>(config.endpoint().headers());
             controlHeaders.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
             final CellContext ctx = new CellContext(out, err, System.console() != null, Clock.SYSTEM,
@@ -123,14 +154,19 @@ public final class ProfileCommand implements Callable<Integer> {
             } finally {
                 interrupts.uninstall();
             }
-        } finally {
-            if (mockServer != null) {
-                mockServer.close();
-            }
-            if (pidFile != null) {
-                java.nio.file.Files.deleteIfExists(pidFile);
-            }
         }
+    }
+
+    /** Flags that make no sense together, said before anything starts; null when there are none. */
+    private String misuse() {
+        if (mock && options.urls != null && !options.urls.isEmpty()) {
+            return "--mock starts its own server and benchmarks it; remove -u/--url, or remove --mock to benchmark "
+                    + String.join(", ", options.urls);
+        }
+        if (!baselines.isEmpty() && gateRules == null) {
+            return "--baseline is what the gate compares with: add --gate RULES, or remove --baseline";
+        }
+        return null;
     }
 
     /** Why the exports could not be written to the directory, or null: checked before any traffic. */

@@ -75,6 +75,10 @@ public final class YamlLoader {
             throw new ConfigException(FILE_FIELD, "malformed YAML in " + source + where + ": "
                     + String.valueOf(e.getProblem() != null ? e.getProblem() : e.getContext()).lines().findFirst()
                     .orElse("parse error"));
+        } catch (StackOverflowError e) {
+            // A recursive structure used as a mapping key makes SnakeYAML recurse without end; found by fuzzing.
+            throw new ConfigException(FILE_FIELD, "malformed YAML in " + source + ": nested too deeply, or an alias "
+                    + "refers to a node that contains it");
         } catch (YAMLException | IllegalArgumentException e) {
             // IllegalArgumentException: SnakeYAML resolves some odd scalars (such as "._") as numbers it cannot
             // then parse; found by fuzzing.

@@ -17,7 +17,17 @@ public final class GateRunner {
     public static GateResult run(final Path rules, final List<Path> baselines, final Path candidate,
                                  final Path outputDir, final PrintStream out) {
         final List<GateRule> parsed = GateRulesLoader.load(rules);
-        final RunData base = baselines.isEmpty() ? null : RunData.load(baselines);
+        final List<Path> usable = new java.util.ArrayList<>();
+        for (final Path b : baselines) {
+            if (RunData.hasResults(b)) {
+                usable.add(b);
+            } else {
+                // A first build has no baseline yet: its relative rules are inactive, never an error.
+                out.println("Gate: baseline " + b.toAbsolutePath() + " holds no results (a first build?); relative "
+                        + "rules are inactive");
+            }
+        }
+        final RunData base = usable.isEmpty() ? null : RunData.load(usable);
         final RunData cand = RunData.load(List.of(candidate));
         final GateResult result = GateEvaluator.evaluate(parsed, base, cand);
         AtomicFiles.write(outputDir.resolve(GateReports.JSON_FILE), GateReports.json(result));
@@ -27,7 +37,7 @@ public final class GateRunner {
         for (final RuleResult r : result.results()) {
             out.println("  [" + r.status().wireName() + "] " + r.cell() + ": " + r.message());
         }
-        out.println("Gate reports: " + outputDir.resolve(GateReports.MARKDOWN_FILE));
+        out.println("Gate reports: " + outputDir.resolve(GateReports.MARKDOWN_FILE).toAbsolutePath());
         return result;
     }
 }

@@ -26,6 +26,11 @@ public final class RunData {
     private static final Pattern TRIAL_SEGMENT = Pattern.compile("run_\\d+|trial_\\d+|profile_runs|aggregate");
     private final Map<String, Map<String, List<Double>>> cells = new TreeMap<>();
 
+    private static final String SUMMARY = "profile_export_aiperf.json";
+    private static final String AGGREGATE = "profile_export_aiperf_aggregate.json";
+    private static final java.util.Set<String> NOT_SUMMARIES = java.util.Set.of("cell_outcome.json", "run_outcome.json",
+            "gate_result.json", "inputs.json");
+
     /** Loads and pools every source: several baselines become "the mean of the last N". */
     public static RunData load(final List<Path> sources) {
         final RunData data = new RunData();
@@ -39,19 +44,18 @@ public final class RunData {
         if (Files.isDirectory(source)) {
             final List<Path> files;
             try (Stream<Path> walk = Files.walk(source)) {
-                files = walk.filter(f -> f.getFileName().toString().equals("profile_export_aiperf.json")
-                        || f.getFileName().toString().equals("profile_export_aiperf_aggregate.json")).sorted().toList();
+                files = walk.filter(f -> summaryFile(f) || f.getFileName().toString().equals(AGGREGATE)).sorted().toList();
             } catch (IOException e) {
                 throw new ConfigException(source.toString(), "cannot read: " + e.getMessage());
             }
             if (files.isEmpty()) {
-                throw new ConfigException(source.toString(), "holds no profile_export_aiperf.json");
+                throw new ConfigException(source.toString(), "holds no run results (no profile_export_aiperf.json or cell summary)");
             }
             // Per-trial summaries are the data; an aggregate beside them is derived from them and is used only
             // when it is all there is.
-            final boolean perTrial = files.stream().anyMatch(f -> f.getFileName().toString().equals("profile_export_aiperf.json"));
+            final boolean perTrial = files.stream().anyMatch(f -> !f.getFileName().toString().equals(AGGREGATE));
             for (final Path f : files) {
-                if (perTrial && f.getFileName().toString().equals("profile_export_aiperf_aggregate.json")) {
+                if (perTrial && f.getFileName().toString().equals(AGGREGATE)) {
                     continue;
                 }
                 addFile(f, label(source.relativize(f.getParent())));
@@ -60,6 +64,51 @@ public final class RunData {
             addFile(source, BASE_CELL);
         } else {
             throw new ConfigException(source.toString(), "no such run directory or summary file");
+        }
+    }
+
+    /**
+     * Whether a file is a cell's summary: {@code profile_export_aiperf.json}, or, for runs written with
+     * {@code --profile-export-prefix}, the JSON beside a {@code cell_outcome.json} that holds an {@code input_config}.
+     */
+    static boolean summaryFile(final Path f) {
+        final String name = f.getFileName().toString();
+        if (name.equals(SUMMARY)) {
+            return true;
+        }
+        if (!name.endsWith(".json") || NOT_SUMMARIES.contains(name) || name.startsWith(".")
+                || !Files.isRegularFile(f.resolveSibling("cell_outcome.json"))) {
+            return false;
+        }
+        try (com.fasterxml.jackson.core.JsonParser p = new com.fasterxml.jackson.core.JsonFactory().createParser(f.toFile())) {
+            if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                return false;
+            }
+            while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                if (p.currentName().equals("input_config")) {
+                    return true;
+                }
+                p.nextToken();
+                p.skipChildren();
+            }
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Whether a baseline source holds any results (a first build's empty or missing baseline holds none). */
+    public static boolean hasResults(final Path source) {
+        if (Files.isRegularFile(source)) {
+            return true;
+        }
+        if (!Files.isDirectory(source)) {
+            return false;
+        }
+        try (Stream<Path> walk = Files.walk(source)) {
+            return walk.anyMatch(f -> summaryFile(f) || f.getFileName().toString().equals(AGGREGATE));
+        } catch (IOException e) {
+            return false;
         }
     }
 

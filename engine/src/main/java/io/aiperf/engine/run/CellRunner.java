@@ -113,6 +113,10 @@ public final class CellRunner {
             sent += r.sent();
             cancelled |= r.cancelled();
         }
+        if (abandoned > 0) {
+            ctx.err().println("warning: " + abandoned + " request(s) were still in flight when the grace period ended "
+                    + "and were abandoned; raise --benchmark-grace-period to wait for them");
+        }
         final boolean streaming = config.endpoint().streaming();
         final boolean serverTokens = config.endpoint().useServerTokenCount();
         final MetricsSummary profilingMetrics = MetricsCalculator.compute(profiling, streaming, serverTokens,
@@ -171,7 +175,7 @@ public final class CellRunner {
         if (d.code() == null) {
             return d.type();
         }
-        final String hint = d.code() == 401 || d.code() == 403 ? " (check the API key)" : "";
+        final String hint = d.code() == 401 || d.code() == 403 ? " (check the API key: --api-key or --api-key-env)" : "";
         return "HTTP " + d.code() + " " + d.type() + hint;
     }
 

@@ -134,13 +134,19 @@ public final class RunAssembler {
                 agg.path("metadata").path("num_successful_runs").asInt(),
                 id.variation() == null ? "" : " of " + id.variation(),
                 agg.path("metadata").path("confidence_level").asDouble() * 100);
+        boolean belowZero = false;
         for (final String key : List.of("time_to_first_token_p50", "inter_token_latency_avg", "request_latency_p50",
                 "request_throughput_avg", "output_token_throughput_avg")) {
             final JsonNode m = agg.path("metrics").path(key);
             if (m.isObject()) {
                 out.printf(Locale.ROOT, "  %-30s %10.2f %-14s [%.2f, %.2f]%n", key, m.path("mean").asDouble(),
                         m.path("unit").asText(), m.path("ci_low").asDouble(), m.path("ci_high").asDouble());
+                belowZero |= m.path("ci_low").asDouble() < 0;
             }
+        }
+        if (belowZero) {
+            out.println("  note: an interval reaching below zero means the trials differ a lot for how few there are "
+                    + "(Student's t with n-1 degrees of freedom); more trials (--num-profile-runs) narrow it");
         }
         out.println("Aggregate: " + file.toAbsolutePath());
     }

@@ -125,7 +125,7 @@ class ProfileEndToEndTest {
             final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--api-key", "wrong",
                     "--request-count", "3", "--isl", "8", "--artifact-dir", dir.toString());
             assertThat(r.exitCode()).isEqualTo(1); // no valid request: the cell failed, with its exports written
-            assertThat(r.err()).contains("no valid request: all 3 failed; most frequent error: HTTP 401 Unauthorized (check the API key)");
+            assertThat(r.err()).contains("no valid request: all 3 failed; most frequent error: HTTP 401 Unauthorized (check the API key: --api-key or --api-key-env)");
             final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
             assertThat(s.path("error_summary").get(0).path("error_details").path("code").asInt()).isEqualTo(401);
             assertThat(s.path("error_summary").get(0).path("count").asInt()).isEqualTo(3);
