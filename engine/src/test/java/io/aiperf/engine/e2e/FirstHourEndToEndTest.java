@@ -111,4 +111,39 @@ class FirstHourEndToEndTest {
                     + "grace period ended and were abandoned; raise --benchmark-grace-period to wait for them");
         }
     }
+
+    @Test
+    void theMockNamesABusyPort() throws Exception {
+        try (MockServer busy = MockServer.start(MockServerConfig.fast())) {
+            final Runs.Result r = Runs.aiperf("mock-server", "-p", Integer.toString(busy.port()));
+            assertThat(r.exitCode()).isEqualTo(1);
+            assertThat(r.err()).contains("error: cannot listen on 127.0.0.1:" + busy.port())
+                    .contains("choose another --port, or 0 for any free port").doesNotContain("\tat ");
+        }
+    }
+
+    /** Trial blocks name their sweep point, paths are absolute, and a wide interval is explained. */
+    @Test
+    void aggregatesAreLabelledAndWideIntervalsExplained() throws Exception {
+        final Path cells = tmp.resolve("cells");
+        final double[] ttft = {5, 95};
+        for (int t = 1; t <= 2; t++) {
+            final Path cell = cells.resolve("profile_runs/trial_000" + t + "/concurrency_1");
+            Files.createDirectories(cell);
+            Files.writeString(cell.resolve("profile_export_aiperf.json"), "{\"time_to_first_token\": {\"unit\": \"ms\", "
+                    + "\"p50\": " + ttft[t - 1] + "}, \"input_config\": {}}");
+            Files.writeString(cell.resolve("cell_outcome.json"), "{\"status\": \"completed\", \"exit_code\": 0, "
+                    + "\"warnings\": [], \"error\": null, \"counts\": {\"valid\": 4, \"errors\": 0}, \"cell\": {\"index\": "
+                    + (t - 1) + ", \"id\": \"trial_000" + t + "/concurrency_1\", \"path\": \"profile_runs/trial_000" + t
+                    + "/concurrency_1\", \"variation\": \"concurrency_1\", \"parameters\": {\"concurrency\": 1}, "
+                    + "\"trial\": " + t + ", \"num_trials\": 2, \"confidence_level\": 0.95, \"cooldown_seconds\": 0}}");
+        }
+        final Path merged = tmp.resolve("merged");
+        final Runs.Result r = Runs.aiperf("aggregate", cells.toString(), "--output-dir", merged.toString());
+        assertThat(r.exitCode()).as(r.all()).isZero();
+        assertThat(r.out()).contains("Across 2 trials of concurrency_1 (95% confidence):")
+                .contains("Aggregate: " + merged.toAbsolutePath().resolve("aggregate/concurrency_1"))
+                .contains("Sweep aggregate: " + merged.toAbsolutePath().resolve("sweep_aggregate"))
+                .contains("note: an interval reaching below zero means the trials differ a lot for how few there are");
+    }
 }
