@@ -87,6 +87,16 @@ public final class ProfileCommand implements Callable<Integer> {
                     err.println("error: invalid configuration: --gate: " + e.getMessage());
                     return Main.USAGE;
                 }
+                for (final Path b : baselines) {
+                    try {
+                        if (io.aiperf.engine.gate.RunData.hasResults(b)) {
+                            io.aiperf.engine.gate.RunData.load(List.of(b)); // unreadable results stop us too
+                        }
+                    } catch (ConfigException | java.io.UncheckedIOException e) {
+                        err.println("error: invalid configuration: --baseline: " + e.getMessage());
+                        return Main.USAGE;
+                    }
+                }
             }
             final BenchmarkConfig config;
             final List<CellPlan.Cell> selected;
