@@ -1,5 +1,6 @@
 package io.aiperf.engine.cli;
 
+import io.aiperf.engine.ci.EngineInvocation;
 import io.aiperf.engine.run.Version;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -11,14 +12,14 @@ import picocli.CommandLine.Command;
                 AggregateCommand.class, ReportCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
-    /** Exit codes (documented in src-docs/cli.md). */
-    public static final int OK = 0;
-    public static final int FAILED = 1;
-    public static final int USAGE = 2;
-    public static final int GATE_UNSTABLE = 3;
-    public static final int CANCELLED = 130;
+    /** Exit codes (documented in src-docs/cli.md); one definition, shared with CI integrations. */
+    public static final int OK = EngineInvocation.OK;
+    public static final int FAILED = EngineInvocation.FAILED;
+    public static final int USAGE = EngineInvocation.USAGE;
+    public static final int GATE_UNSTABLE = EngineInvocation.GATE_UNSTABLE;
+    public static final int CANCELLED = EngineInvocation.CANCELLED;
     /** Cancelled by SIGTERM (128 + 15); the results are written and flagged cancelled as for Ctrl-C. */
-    public static final int TERMINATED = 143;
+    public static final int TERMINATED = EngineInvocation.TERMINATED;
 
     public static void main(final String[] args) {
         System.exit(run(args));
