@@ -24,8 +24,10 @@ public record RunReport(String version, String benchmarkId, ObjectNode inputConf
      * @param maxScheduleLagMillis worst lateness of an open-loop send against its schedule (0 in closed loop)
      * @param clientCpuSeconds CPU time the engine process used during the cell
      * @param abandonedRequests requests still in flight when a grace period ran out (excluded from metrics)
+     * @param openLoop how each open-loop profiling phase kept its schedule, by phase name (empty in closed loop)
      */
-    public record ClientHealth(double maxScheduleLagMillis, double clientCpuSeconds, long abandonedRequests) {
+    public record ClientHealth(double maxScheduleLagMillis, double clientCpuSeconds, long abandonedRequests,
+                               java.util.Map<String, io.aiperf.engine.record.OpenLoopHealth> openLoop) {
     }
 
     /** One dataset entry as sent. */

@@ -55,6 +55,14 @@ public final class SummaryJsonWriter {
         health.put("max_schedule_lag_ms", r.health().maxScheduleLagMillis());
         health.put("client_cpu_seconds", r.health().clientCpuSeconds());
         health.put("abandoned_requests", r.health().abandonedRequests());
+        if (!r.health().openLoop().isEmpty()) {
+            final ObjectNode loops = health.putObject("open_loop");
+            r.health().openLoop().forEach((name, h) -> loops.putObject(name)
+                    .put("target_rate", h.targetRate()).put("achieved_rate", h.achievedRate())
+                    .put("sent", h.sent()).put("late_sends", h.late()).put("missed_arrivals", h.missed())
+                    .put("ceiling_waits", h.ceilingWaits()).put("schedule_lag_p50_ms", h.lagP50Millis())
+                    .put("schedule_lag_p99_ms", h.lagP99Millis()).put("schedule_lag_max_ms", h.lagMaxMillis()));
+        }
         root.put("end_time", Instant.ofEpochSecond(0, r.endEpochNanos()).toString());
         return root;
     }

@@ -105,9 +105,17 @@ public final class CellRunner {
         long sent = 0;
         long abandoned = 0;
         long maxLagNanos = 0;
+        final java.util.Map<String, io.aiperf.engine.record.OpenLoopHealth> openLoop = new java.util.LinkedHashMap<>();
         boolean cancelled = ctx.cancellation().isCancelled();
         for (final PhaseResult r : results) {
             abandoned += r.abandoned();
+            if (r.openLoop() != null && r.phase().kind() == io.aiperf.engine.config.PhaseKind.PROFILING) {
+                openLoop.put(r.phase().name(), r.openLoop());
+                final String behind = r.openLoop().warning();
+                if (behind != null) {
+                    ctx.err().println("warning: phase " + r.phase().name() + ": " + behind);
+                }
+            }
             maxLagNanos = Math.max(maxLagNanos, r.maxScheduleLagNanos());
             (r.phase().kind() == io.aiperf.engine.config.PhaseKind.PROFILING ? profiling : warmup).addAll(r.records());
             sent += r.sent();
@@ -131,7 +139,8 @@ public final class CellRunner {
                 ctx.redactor().config(config.effectiveTree()), ctx.cliCommand(), config.randomSeed(),
                 profilingMetrics, warmupMetrics, cancelled, inputs, cellStart,
                 wall.toEpochNanos(ctx.clock().nanoTime()),
-                new RunReport.ClientHealth(maxLagNanos / 1e6, (processCpuNanos() - cpuStartNanos) / 1e9, abandoned));
+                new RunReport.ClientHealth(maxLagNanos / 1e6, (processCpuNanos() - cpuStartNanos) / 1e9, abandoned,
+                        openLoop));
         String writeError = null;
         try {
             writeExports(report, profilingMetrics, wall);

@@ -5,6 +5,7 @@ import io.aiperf.engine.client.InferenceClient;
 import io.aiperf.engine.config.PhaseConfig;
 import io.aiperf.engine.config.PhaseKind;
 import io.aiperf.engine.dataset.DatasetEntry;
+import io.aiperf.engine.record.OpenLoopHealth;
 import io.aiperf.engine.record.RequestRecord;
 import io.aiperf.engine.record.ResponseData;
 import io.aiperf.engine.time.Clock;
@@ -53,6 +54,12 @@ public final class PhaseRunner implements Phase {
     private volatile boolean closed;
     private volatile long phaseStartNanos;
     private volatile long maxLagNanos;
+    /** Written by the issuer thread only; read after it has stopped. */
+    private final org.HdrHistogram.Histogram lagMicros = new org.HdrHistogram.Histogram(3);
+    private long lateSends;
+    private long missedArrivals;
+    private long ceilingWaits;
+    private volatile long lastSendNanos;
     private Semaphore ceiling;
     private Thread issuer;
 
@@ -133,7 +140,17 @@ public final class PhaseRunner implements Phase {
             issuer.join(1000);
         }
         final List<RequestRecord> out = new ArrayList<>(records);
-        return new PhaseResult(phase, out, issued.get(), abandoned, cancellation.isCancelled(), maxLagNanos);
+        return new PhaseResult(phase, out, issued.get(), abandoned, cancellation.isCancelled(), maxLagNanos,
+                phase.type().isRate() ? openLoopHealth() : null);
+    }
+
+    private OpenLoopHealth openLoopHealth() {
+        final long sent = issued.get();
+        final double windowSeconds = Math.max(1e-9, (lastSendNanos - phaseStartNanos) / 1e9);
+        final double achieved = sent <= 1 ? 0 : sent / windowSeconds;
+        return new OpenLoopHealth(phase.rate(), achieved, sent, lateSends, missedArrivals, ceilingWaits,
+                lagMicros.getValueAtPercentile(50) / 1000.0, lagMicros.getValueAtPercentile(99) / 1000.0,
+                lagMicros.getMaxValue() / 1000.0);
     }
 
     private long graceStart() {
@@ -228,6 +245,9 @@ public final class PhaseRunner implements Phase {
             target += (long) intervals.nextNanos();
             long now = clock.nanoTime();
             if (target < now - MAX_CATCHUP_NANOS) {
+                // AIPerf's bounded catch-up re-anchors after a stall instead of bursting; the arrivals the stall
+                // swallowed are counted, so a loop that fell behind never reports the rate it did not deliver.
+                missedArrivals += (long) ((now - target) / 1e9 * phase.rate());
                 target = now;
             }
             while ((now = clock.nanoTime()) < target) {
@@ -237,7 +257,8 @@ public final class PhaseRunner implements Phase {
                 }
                 LockSupport.parkNanos(Math.min(target - now, 50_000_000L));
             }
-            if (ceiling != null) {
+            if (ceiling != null && !ceiling.tryAcquire()) {
+                ceilingWaits++; // the ceiling bites: counted, and said on the console
                 try {
                     while (!ceiling.tryAcquire(20, TimeUnit.MILLISECONDS)) {
                         if (cancellation.isCancelled() || durationOver()) {
@@ -257,10 +278,16 @@ public final class PhaseRunner implements Phase {
                 }
                 return;
             }
-            final long lag = clock.nanoTime() - target;
+            final long sendAt = clock.nanoTime();
+            final long lag = Math.max(0, sendAt - target);
             if (lag > maxLagNanos) {
                 maxLagNanos = lag;
             }
+            lagMicros.recordValue(lag / 1000);
+            if (lag > MAX_CATCHUP_NANOS) {
+                lateSends++;
+            }
+            lastSendNanos = sendAt;
             send(index);
         }
     }

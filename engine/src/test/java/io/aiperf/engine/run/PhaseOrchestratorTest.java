@@ -70,7 +70,7 @@ class PhaseOrchestratorTest {
                 drainGate.await();
             }
             events.add(config.name() + ":drained");
-            return new PhaseResult(config, List.of(), 1, 0, false, 0);
+            return new PhaseResult(config, List.of(), 1, 0, false, 0, null);
         }
     }
 

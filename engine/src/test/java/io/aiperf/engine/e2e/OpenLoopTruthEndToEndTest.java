@@ -1,0 +1,57 @@
+package io.aiperf.engine.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** An open loop that cannot deliver its rate says so, with counts, instead of passing a lower load as the target. */
+class OpenLoopTruthEndToEndTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aCeilingThatHoldsTheLoopBackIsCountedAndWarned() throws Exception {
+        // 200 req/s asked; one request in flight at a time, each taking about 50 ms: at most ~20 req/s possible.
+        try (MockServer slow = MockServer.start(MockServerConfig.fast().withLatency(50, 1))) {
+            final Path dir = tmp.resolve("behind");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", slow.url(), "--request-rate", "200",
+                    "--arrival-pattern", "constant", "--concurrency", "1", "--benchmark-duration", "1",
+                    "--isl", "8", "--osl", "2", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(r.err()).contains("warning: phase profiling: the open loop asked for 200.0 req/s and achieved")
+                    .contains("arrival(s) were skipped after stalls").contains("waited for the --concurrency ceiling")
+                    .contains("these numbers understate what the rate would do");
+            final JsonNode loop = Runs.json(dir.resolve("profile_export_aiperf.json")).path("client_health")
+                    .path("open_loop").path("profiling");
+            assertThat(loop.path("target_rate").asDouble()).isEqualTo(200.0);
+            assertThat(loop.path("achieved_rate").asDouble()).isLessThan(100.0);
+            assertThat(loop.path("missed_arrivals").asLong()).isPositive();
+            assertThat(loop.path("ceiling_waits").asLong()).isPositive();
+            assertThat(loop.path("sent").asLong() + loop.path("missed_arrivals").asLong()).isGreaterThan(100);
+        }
+    }
+
+    @Test
+    void aLoopThatKeepsUpReportsItsHealthWithoutAWarning() throws Exception {
+        try (MockServer fast = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("on-time");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", fast.url(), "--request-rate", "20",
+                    "--arrival-pattern", "constant", "--request-count", "10", "--isl", "8", "--osl", "2",
+                    "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).isZero();
+            final JsonNode loop = Runs.json(dir.resolve("profile_export_aiperf.json")).path("client_health")
+                    .path("open_loop").path("profiling");
+            assertThat(loop.path("sent").asLong()).isEqualTo(10);
+            assertThat(loop.path("target_rate").asDouble()).isEqualTo(20.0);
+            // On a busy machine a send may be late; the test holds to what the run says of itself.
+            if (loop.path("missed_arrivals").asLong() == 0 && loop.path("late_sends").asLong() == 0) {
+                assertThat(r.err()).doesNotContain("the open loop asked for");
+            }
+        }
+    }
+}
