@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs `mvn -B verify` while four busy loops compete for the cores (2x oversubscribed on a 2-core machine), three
+# times in a row, and reports pass/fail per run: the test suite must hold on a shared CI machine.
+# Usage: bench/stress-suite.sh [RUNS]   (default 3)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-3}
+passed=0
+for run in $(seq 1 "$runs"); do
+  pids=()
+  for _ in 1 2 3 4; do
+    ( while :; do :; done ) &
+    pids+=($!)
+  done
+  start=$SECONDS
+  if mvn -B -q verify > "target-stress-$run.log" 2>&1; then
+    result=PASS; passed=$((passed + 1)); rm -f "target-stress-$run.log"
+  else
+    result="FAIL (see target-stress-$run.log)"
+  fi
+  kill "${pids[@]}" 2>/dev/null
+  wait "${pids[@]}" 2>/dev/null
+  echo "run $run/$runs: $result in $((SECONDS - start)) s"
+done
+echo "stress suite: $passed of $runs runs passed with the cores 2x oversubscribed"
+[ "$passed" -eq "$runs" ]
