@@ -38,7 +38,15 @@ final class Baselines {
                 continue; // still running
             }
             final String key = Integer.toString(b.getNumber());
-            final boolean hasSummaries = !ArchivedFiles.list(b, prefix, ArchivePlanner.BASELINE_INCLUDES).isEmpty();
+            boolean hasSummaries;
+            try {
+                hasSummaries = !ArchivedFiles.list(b, prefix, ArchivePlanner.BASELINE_INCLUDES).isEmpty();
+            } catch (IOException unreadable) {
+                // an artifact store that cannot list an old build makes it no baseline, never a failed build
+                engine.listener().getLogger().println("aiperf: the artifacts of build #" + key + " cannot be read ("
+                        + unreadable.getMessage() + "); it is not used as a baseline");
+                hasSummaries = false;
+            }
             history.add(new BaselineSelector.Build(b.getNumber(), verdict(result), hasSummaries ? key : null));
             byNumber.put(key, b);
         }

@@ -33,7 +33,7 @@ import org.apache.hc.core5.util.Timeout;
  * was closed under it is resent once on a fresh connection; the failed attempt is neither an error nor part
  * of the timing. Thread-safe.
  */
-public final class InferenceClient implements AutoCloseable {
+public final class InferenceClient implements RequestTransport, AutoCloseable {
     private final org.apache.hc.client5.http.impl.async.MinimalHttpAsyncClient http;
     private final Clock clock;
     private final RunLimits limits;
@@ -86,6 +86,7 @@ public final class InferenceClient implements AutoCloseable {
      * @param requestId sent as X-Request-ID
      * @param correlationId sent as X-Correlation-ID and X-Session-Affinity
      */
+    @Override
     public void send(final PreparedRequest request, final String requestId, final String correlationId,
                      final InFlight handle, final Consumer<ResponseData> done) {
         if (timeoutNanos > 0) {

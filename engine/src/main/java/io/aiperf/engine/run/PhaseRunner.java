@@ -2,6 +2,7 @@ package io.aiperf.engine.run;
 
 import io.aiperf.engine.time.CancellationToken;
 import io.aiperf.engine.client.InferenceClient;
+import io.aiperf.engine.client.RequestTransport;
 import io.aiperf.engine.config.PhaseConfig;
 import io.aiperf.engine.config.PhaseKind;
 import io.aiperf.engine.dataset.DatasetEntry;
@@ -36,7 +37,7 @@ public final class PhaseRunner implements Phase {
 
     private final PhaseConfig phase;
     private final RequestSource source;
-    private final InferenceClient client;
+    private final RequestTransport client;
     private final Clock clock;
     private final WallClock wall;
     private final CancellationToken cancellation;
@@ -63,7 +64,7 @@ public final class PhaseRunner implements Phase {
     private Semaphore ceiling;
     private Thread issuer;
 
-    public PhaseRunner(final PhaseConfig phase, final RequestSource source, final InferenceClient client,
+    public PhaseRunner(final PhaseConfig phase, final RequestSource source, final RequestTransport client,
                        final Clock clock, final WallClock wall, final CancellationToken cancellation, final long seed) {
         this.phase = phase;
         this.source = source;
@@ -298,25 +299,39 @@ public final class PhaseRunner implements Phase {
         final String correlationId = InferenceClient.fastUuid();
         final String model = source.model(index);
         final InferenceClient.InFlight handle = inFlight.get(index); // registered by claim()
-        client.send(source.request(index), requestId, correlationId, handle,
-                response -> complete(index, entry, requestId, correlationId, model, response));
+        try {
+            client.send(source.request(index), requestId, correlationId, handle,
+                    response -> complete(index, entry, requestId, correlationId, model, response));
+        } catch (RuntimeException e) {
+            // A request that cannot even be sent is an error record; the loop goes on (a closed loop would
+            // otherwise never issue again, and a count-bounded phase would wait for it forever).
+            final long now = clock.nanoTime();
+            complete(index, entry, requestId, correlationId, model, new ResponseData(now, -1, new long[0], 0, null,
+                    null, null, new io.aiperf.engine.record.ErrorDetails(null, e.getClass().getSimpleName(),
+                    String.valueOf(e.getMessage()))));
+        }
     }
 
     private void complete(final int index, final DatasetEntry entry, final String requestId,
                           final String correlationId, final String model, final ResponseData response) {
         // Record before leaving the in-flight set: a drain that sees the set empty must also see the record.
-        if (!closed && inFlight.containsKey(index)) {
-            records.add(new RequestRecord(phase.name(), phase.kind() == PhaseKind.PROFILING, index, requestId,
-                    correlationId, entry.conversationId(), model, wall.toEpochNanos(response.startPerfNanos()),
-                    entry.inputTokens(), entry.outputTokens(), response, false));
-            completed.incrementAndGet();
-            if (response.error() != null) {
-                errors.incrementAndGet();
-            } else if (response.hasContent()) {
-                latencyMicros.recordValue(Math.max(0, (response.lastContentNanos() - response.startPerfNanos()) / 1000));
+        try {
+            if (!closed && inFlight.containsKey(index)) {
+                records.add(new RequestRecord(phase.name(), phase.kind() == PhaseKind.PROFILING, index, requestId,
+                        correlationId, entry.conversationId(), model, wall.toEpochNanos(response.startPerfNanos()),
+                        entry.inputTokens(), entry.outputTokens(), response, false));
+                completed.incrementAndGet();
+                if (response.error() != null) {
+                    errors.incrementAndGet();
+                } else if (response.hasContent()) {
+                    latencyMicros.recordValue(Math.max(0, (response.lastContentNanos() - response.startPerfNanos()) / 1000));
+                }
             }
+        } catch (RuntimeException e) {
+            errors.incrementAndGet(); // a record that cannot be built still frees its slot below, so the loop goes on
+        } finally {
+            inFlight.remove(index); // whatever happened above, the request is no longer in flight
         }
-        inFlight.remove(index);
         if (ceiling != null) {
             ceiling.release();
         } else if (!phase.type().isRate()) {
