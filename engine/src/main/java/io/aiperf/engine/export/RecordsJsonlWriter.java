@@ -62,6 +62,8 @@ public final class RecordsJsonlWriter {
         if (m.valid()) {
             number(g, MetricRegistry.REQUEST_LATENCY, m.latencyNanos());
             number(g, MetricRegistry.TTFT, m.ttftNanos());
+            number(g, MetricRegistry.LATENCY_FROM_INTENDED, m.latencyFromIntendedNanos());
+            number(g, MetricRegistry.TTFT_FROM_INTENDED, m.ttftFromIntendedNanos());
             number(g, MetricRegistry.TTST, m.ttstNanos());
             number(g, MetricRegistry.ITL, m.itlNanos());
             if (m.iclNanos() != null) {

@@ -12,6 +12,9 @@ public final class MetricRegistry {
     public static final MetricSpec TTFT = new MetricSpec("time_to_first_token", "Time to First Token", "ms", true, false, NS_TO_MS);
     public static final MetricSpec TTST = new MetricSpec("time_to_second_token", "Time to Second Token", "ms", true, false, NS_TO_MS);
     public static final MetricSpec ITL = new MetricSpec("inter_token_latency", "Inter Token Latency", "ms", true, false, NS_TO_MS);
+    /** Open loop only, next to AIPerf's: latencies from the schedule's intended start (no coordinated omission). */
+    public static final MetricSpec LATENCY_FROM_INTENDED = new MetricSpec("request_latency_from_intended", "Request Latency (from intended start)", "ms", true, false, NS_TO_MS);
+    public static final MetricSpec TTFT_FROM_INTENDED = new MetricSpec("time_to_first_token_from_intended", "Time to First Token (from intended start)", "ms", true, false, NS_TO_MS);
     public static final MetricSpec ICL = new MetricSpec("inter_chunk_latency", "Inter Chunk Latency", "ms", true, false, NS_TO_MS);
     public static final MetricSpec OTPS_USER = new MetricSpec("output_token_throughput_per_user", "Output Token Throughput Per User", "tokens/sec/user", true, true, 1);
     public static final MetricSpec ISL = new MetricSpec("input_sequence_length", "Input Sequence Length", "tokens", true, true, 1);
@@ -28,7 +31,8 @@ public final class MetricRegistry {
     public static final MetricSpec GOOD_COUNT = new MetricSpec("good_request_count", "Good Request Count", "requests", false, true, 1);
     public static final MetricSpec GOODPUT = new MetricSpec("goodput", "Goodput", "requests/sec", false, true, 1);
 
-    public static final List<MetricSpec> ALL = List.of(REQUEST_LATENCY, TTFT, TTST, ITL, ICL, OTPS_USER, ISL, OSL,
+    public static final List<MetricSpec> ALL = List.of(REQUEST_LATENCY, TTFT, TTST, ITL, ICL, LATENCY_FROM_INTENDED,
+            TTFT_FROM_INTENDED, OTPS_USER, ISL, OSL,
             OUTPUT_TOKENS, REASONING_TOKENS, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, TOTAL_THROUGHPUT, REQUEST_COUNT,
             ERROR_COUNT, ERROR_RATE, DURATION, GOOD_COUNT, GOODPUT);
 

@@ -36,6 +36,8 @@ public final class MetricsCalculator {
         dist(out, MetricRegistry.TTST, valid, RecordMetrics::ttstNanos);
         dist(out, MetricRegistry.ITL, valid, RecordMetrics::itlNanos);
         icl(out, valid);
+        dist(out, MetricRegistry.LATENCY_FROM_INTENDED, valid, RecordMetrics::latencyFromIntendedNanos);
+        dist(out, MetricRegistry.TTFT_FROM_INTENDED, valid, RecordMetrics::ttftFromIntendedNanos);
         dist(out, MetricRegistry.OTPS_USER, valid, RecordMetrics::outputTokensPerSecondPerUser);
         dist(out, MetricRegistry.ISL, valid, m -> m.isl() < 0 ? Double.NaN : m.isl());
         dist(out, MetricRegistry.OSL, valid, m -> m.osl() < 0 ? Double.NaN : m.osl());

@@ -8,10 +8,14 @@ import io.aiperf.engine.record.Usage;
 /**
  * Per-request metric values of one record (reference §6.2), in stored units (nanoseconds, tokens);
  * negative or NaN means absent. Immutable.
+ *
+ * @param scheduleDelayNanos how long after its scheduled time an open-loop request was sent (issuer lag, the
+ *                           concurrency ceiling, the connection pool), NaN in a closed loop; added to a latency it
+ *                           gives the latency from the intended start, free of coordinated omission
  */
 public record RecordMetrics(RequestRecord record, double latencyNanos, double ttftNanos, double ttstNanos,
                             double itlNanos, double[] iclNanos, double outputTokensPerSecondPerUser, int isl,
-                            int osl, int outputTokens, int reasoningTokens) {
+                            int osl, int outputTokens, int reasoningTokens, double scheduleDelayNanos) {
 
     public boolean valid() {
         return record.isValid();
@@ -26,7 +30,7 @@ public record RecordMetrics(RequestRecord record, double latencyNanos, double tt
         final ResponseData d = r.response();
         if (!r.isValid()) {
             return new RecordMetrics(r, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, Double.NaN,
-                    r.inputTokens(), -1, -1, -1);
+                    r.inputTokens(), -1, -1, -1, Double.NaN);
         }
         final double latency = d.lastContentNanos() - d.startPerfNanos();
         int output;
@@ -72,6 +76,18 @@ public record RecordMetrics(RequestRecord record, double latencyNanos, double tt
                 }
             }
         }
-        return new RecordMetrics(r, latency, ttft, ttst, itl, icl, perUser, isl, osl, output, reasoning);
+        final double delay = r.intendedStartPerfNanos() < 0 ? Double.NaN
+                : Math.max(0, d.startPerfNanos() - r.intendedStartPerfNanos());
+        return new RecordMetrics(r, latency, ttft, ttst, itl, icl, perUser, isl, osl, output, reasoning, delay);
+    }
+
+    /** The request latency measured from the intended start (open loop), NaN otherwise. */
+    public double latencyFromIntendedNanos() {
+        return latencyNanos + scheduleDelayNanos;
+    }
+
+    /** TTFT measured from the intended start (open loop, streaming), NaN otherwise. */
+    public double ttftFromIntendedNanos() {
+        return ttftNanos + scheduleDelayNanos;
     }
 }

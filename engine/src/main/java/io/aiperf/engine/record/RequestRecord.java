@@ -10,10 +10,13 @@ package io.aiperf.engine.record;
  * @param inputTokens ISL of the prompt sent, or -1 when the endpoint has no input text
  * @param requestedOsl the token cap sent, or null
  * @param wasCancelled the run was stopped before this request finished
+ * @param intendedStartPerfNanos when an open loop's schedule meant to send it (monotonic ns), or -1 when no
+ *                               schedule set the time (closed loop)
  */
 public record RequestRecord(String phaseName, boolean profiling, int sessionNum, String xRequestId,
                             String xCorrelationId, String conversationId, String model, long startEpochNanos,
-                            int inputTokens, Integer requestedOsl, ResponseData response, boolean wasCancelled) {
+                            int inputTokens, Integer requestedOsl, ResponseData response, boolean wasCancelled,
+                            long intendedStartPerfNanos) {
 
     /** Valid per reference §5.6: no error, at least one content response, ordered timestamps. */
     public boolean isValid() {

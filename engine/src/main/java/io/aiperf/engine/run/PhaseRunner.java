@@ -233,7 +233,7 @@ public final class PhaseRunner implements Phase {
                     pendingIssues.set(0);
                     break;
                 }
-                send(index);
+                send(index, -1);
             }
         } while (draining.decrementAndGet() != 0);
     }
@@ -289,11 +289,12 @@ public final class PhaseRunner implements Phase {
                 lateSends++;
             }
             lastSendNanos = sendAt;
-            send(index);
+            send(index, target);
         }
     }
 
-    private void send(final int index) {
+    /** @param intendedNanos the schedule's time for this request (open loop), or -1 */
+    private void send(final int index, final long intendedNanos) {
         final DatasetEntry entry = source.entry(index);
         final String requestId = InferenceClient.fastUuid();
         final String correlationId = InferenceClient.fastUuid();
@@ -301,25 +302,26 @@ public final class PhaseRunner implements Phase {
         final InferenceClient.InFlight handle = inFlight.get(index); // registered by claim()
         try {
             client.send(source.request(index), requestId, correlationId, handle,
-                    response -> complete(index, entry, requestId, correlationId, model, response));
+                    response -> complete(index, entry, requestId, correlationId, model, response, intendedNanos));
         } catch (RuntimeException e) {
             // A request that cannot even be sent is an error record; the loop goes on (a closed loop would
             // otherwise never issue again, and a count-bounded phase would wait for it forever).
             final long now = clock.nanoTime();
             complete(index, entry, requestId, correlationId, model, new ResponseData(now, -1, new long[0], 0, null,
                     null, null, new io.aiperf.engine.record.ErrorDetails(null, e.getClass().getSimpleName(),
-                    String.valueOf(e.getMessage()))));
+                    String.valueOf(e.getMessage()))), intendedNanos);
         }
     }
 
     private void complete(final int index, final DatasetEntry entry, final String requestId,
-                          final String correlationId, final String model, final ResponseData response) {
+                          final String correlationId, final String model, final ResponseData response,
+                          final long intendedNanos) {
         // Record before leaving the in-flight set: a drain that sees the set empty must also see the record.
         try {
             if (!closed && inFlight.containsKey(index)) {
                 records.add(new RequestRecord(phase.name(), phase.kind() == PhaseKind.PROFILING, index, requestId,
                         correlationId, entry.conversationId(), model, wall.toEpochNanos(response.startPerfNanos()),
-                        entry.inputTokens(), entry.outputTokens(), response, false));
+                        entry.inputTokens(), entry.outputTokens(), response, false, intendedNanos));
                 completed.incrementAndGet();
                 if (response.error() != null) {
                     errors.incrementAndGet();

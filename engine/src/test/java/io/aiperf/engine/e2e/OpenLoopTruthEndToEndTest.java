@@ -33,6 +33,12 @@ class OpenLoopTruthEndToEndTest {
             assertThat(loop.path("missed_arrivals").asLong()).isPositive();
             assertThat(loop.path("ceiling_waits").asLong()).isPositive();
             assertThat(loop.path("sent").asLong() + loop.path("missed_arrivals").asLong()).isGreaterThan(100);
+            // Measured from the intended start, the queueing behind the ceiling shows: coordinated omission, named.
+            final JsonNode summary = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            final double fromSend = summary.path("request_latency").path("p50").asDouble();
+            final double fromIntended = summary.path("request_latency_from_intended").path("p50").asDouble();
+            assertThat(fromIntended).isGreaterThan(fromSend + 10);
+            assertThat(r.out()).contains("Request Latency (from intended start)");
         }
     }
 
@@ -48,6 +54,11 @@ class OpenLoopTruthEndToEndTest {
                     .path("open_loop").path("profiling");
             assertThat(loop.path("sent").asLong()).isEqualTo(10);
             assertThat(loop.path("target_rate").asDouble()).isEqualTo(20.0);
+            final JsonNode summary = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(summary.path("request_latency_from_intended").path("avg").asDouble())
+                    .isGreaterThanOrEqualTo(summary.path("request_latency").path("avg").asDouble());
+            assertThat(Runs.jsonl(dir.resolve("profile_export.jsonl")).get(0).path("metrics")
+                    .has("request_latency_from_intended")).isTrue();
             // On a busy machine a send may be late; the test holds to what the run says of itself.
             if (loop.path("missed_arrivals").asLong() == 0 && loop.path("late_sends").asLong() == 0) {
                 assertThat(r.err()).doesNotContain("the open loop asked for");
