@@ -19,7 +19,6 @@ import org.jenkinsci.plugins.workflow.steps.Step;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
 import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
 import org.jenkinsci.plugins.workflow.steps.StepExecution;
-import org.jenkinsci.plugins.workflow.steps.SynchronousNonBlockingStepExecution;
 import org.kohsuke.stapler.DataBoundConstructor;
 import org.kohsuke.stapler.DataBoundSetter;
 
@@ -47,7 +46,7 @@ public final class AiperfAggregateStep extends Step {
         return new Execution(this, context);
     }
 
-    static final class Execution extends SynchronousNonBlockingStepExecution<Map<String, Object>> {
+    static final class Execution extends EngineStepExecution<Map<String, Object>> {
         private static final long serialVersionUID = 1L;
         private final transient AiperfAggregateStep step;
 
@@ -57,7 +56,7 @@ public final class AiperfAggregateStep extends Step {
         }
 
         @Override
-        protected Map<String, Object> run() throws Exception {
+        protected Map<String, Object> work() throws Exception {
             final StepContext ctx = getContext();
             final Run<?, ?> run = ctx.get(Run.class);
             try (EngineRun engine = new EngineRun(run, ctx.get(FilePath.class), ctx.get(EnvVars.class),

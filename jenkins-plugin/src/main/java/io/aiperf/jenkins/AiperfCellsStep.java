@@ -15,7 +15,6 @@ import org.jenkinsci.plugins.workflow.steps.Step;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
 import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
 import org.jenkinsci.plugins.workflow.steps.StepExecution;
-import org.jenkinsci.plugins.workflow.steps.SynchronousNonBlockingStepExecution;
 import org.kohsuke.stapler.DataBoundConstructor;
 
 /**
@@ -39,7 +38,7 @@ public final class AiperfCellsStep extends Step {
         return new Execution(config, context);
     }
 
-    static final class Execution extends SynchronousNonBlockingStepExecution<List<String>> {
+    static final class Execution extends EngineStepExecution<List<String>> {
         private static final long serialVersionUID = 1L;
         private final String config;
 
@@ -49,7 +48,7 @@ public final class AiperfCellsStep extends Step {
         }
 
         @Override
-        protected List<String> run() throws Exception {
+        protected List<String> work() throws Exception {
             final StepContext ctx = getContext();
             try (EngineRun engine = new EngineRun(ctx.get(Run.class), ctx.get(FilePath.class), ctx.get(EnvVars.class),
                     ctx.get(Launcher.class), ctx.get(TaskListener.class))) {

@@ -19,7 +19,6 @@ import org.jenkinsci.plugins.workflow.steps.Step;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
 import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
 import org.jenkinsci.plugins.workflow.steps.StepExecution;
-import org.jenkinsci.plugins.workflow.steps.SynchronousNonBlockingStepExecution;
 import org.kohsuke.stapler.AncestorInPath;
 import org.kohsuke.stapler.DataBoundConstructor;
 import org.kohsuke.stapler.DataBoundSetter;
@@ -72,7 +71,7 @@ public final class AiperfProfileStep extends Step {
     }
 
     /** Runs on a thread of its own; an abort interrupts it and the engine is stopped with SIGINT. */
-    static final class Execution extends SynchronousNonBlockingStepExecution<Map<String, Object>> {
+    static final class Execution extends EngineStepExecution<Map<String, Object>> {
         private static final long serialVersionUID = 1L;
         private final transient AiperfProfileStep step;
 
@@ -82,7 +81,7 @@ public final class AiperfProfileStep extends Step {
         }
 
         @Override
-        protected Map<String, Object> run() throws Exception {
+        protected Map<String, Object> work() throws Exception {
             final StepContext ctx = getContext();
             final Run<?, ?> run = ctx.get(Run.class);
             try (EngineRun engine = new EngineRun(run, ctx.get(FilePath.class), ctx.get(EnvVars.class),
