@@ -8,7 +8,7 @@ import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * Ctrl-C handling (reference §4.4): the first SIGINT cancels gracefully (stop sending, let in-flight requests
+ * Ctrl-C handling (AIPerf's timing and load docs): the first SIGINT cancels gracefully (stop sending, let in-flight requests
  * finish within the grace period, write partial results); the second exits at once with 130. SIGTERM, which CI
  * systems and {@code timeout} send to stop a job, is treated the same way, so a stopped job keeps its results; its
  * exit code is 143.

@@ -191,7 +191,7 @@ public final class ProfileCommand implements Callable<Integer> {
         }
     }
 
-    /** AIPerf's per-run subdirectory when the user did not name the directory (reference §7.1). */
+    /** AIPerf's per-run subdirectory when the user did not name the directory (AIPerf's export docs). */
     static Path artifactDir(final BenchmarkConfig config) {
         final Path base = Path.of(config.artifacts().dir());
         if (config.artifacts().dirExplicit()) {

@@ -12,7 +12,7 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * The options of {@code aiperf profile} with AIPerf's names, aliases and defaults (reference §3). Every
+ * The options of {@code aiperf profile} with AIPerf's names, aliases and defaults (AIPerf's CLI options docs). Every
  * option is boxed and defaults to null, so only typed values reach the {@link CliOverlay}.
  */
 public final class ProfileOptions {
@@ -242,7 +242,7 @@ public final class ProfileOptions {
     }
 
     /**
-     * AIPerf's "magic list" flags: one value sets the field; a comma list becomes a sweep axis (reference §2.5).
+     * AIPerf's "magic list" flags: one value sets the field; a comma list becomes a sweep axis (AIPerf's configuration docs).
      */
     private static void magic(final CliOverlay o, final String flag, final String text, final boolean integer,
                               final String axis, final java.util.function.Consumer<Number> single) {

@@ -41,7 +41,7 @@ public final class ChunkParser {
             hasUsage = false;
         }
 
-        /** A content response per reference §5.5: non-empty content, reasoning, tool call or embedding. */
+        /** A content response per AIPerf's endpoint and streaming docs: non-empty content, reasoning, tool call or embedding. */
         public boolean isContentResponse() {
             return (content != null && !content.isEmpty()) || (reasoning != null && !reasoning.isEmpty())
                     || hasEmbedding;

@@ -39,7 +39,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
     private final RunLimits limits;
     private final long timeoutNanos;
     private final String timeoutText;
-    /** Fires request timeouts: the whole request is bounded, not just each read (reference §5.6). */
+    /** Fires request timeouts: the whole request is bounded, not just each read (AIPerf's endpoint and streaming docs). */
     private final java.util.concurrent.ScheduledThreadPoolExecutor timer = timer();
     private final PoolingAsyncClientConnectionManager pool;
 

@@ -17,12 +17,12 @@ import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.message.BasicHeader;
 
 /**
- * Builds request bodies and headers exactly as AIPerf does (reference §5.3, §5.4): generated fields first,
+ * Builds request bodies and headers exactly as AIPerf does (AIPerf's endpoint and streaming docs): generated fields first,
  * then {@code extra} over them, then {@code stream_options.include_usage} forced on streaming chat and
  * completions requests. Thread-safe.
  */
 public final class RequestFactory {
-    /** Header names whose values never appear in any export or log (reference §5.3). */
+    /** Header names whose values never appear in any export or log (AIPerf's endpoint and streaming docs). */
     public static final Set<String> SENSITIVE_HEADERS = Set.of("authorization", "proxy-authorization", "x-api-key",
             "api-key", "ocp-apim-subscription-key", "x-goog-api-key", "x-functions-key", "aeg-sas-key",
             "x-amz-security-token");
@@ -102,7 +102,7 @@ public final class RequestFactory {
         return out.toArray(new Header[0]);
     }
 
-    /** Credential headers (OpenAI dialect); shared with the control-plane client (reference §1.9). */
+    /** Credential headers (OpenAI dialect); shared with the control-plane client (the control-hooks contract in src-docs/control-hooks.md). */
     public static Map<String, String> authHeaders(final Secret apiKey) {
         return apiKey == null ? Map.of() : Map.of("Authorization", "Bearer " + apiKey.reveal());
     }

@@ -17,7 +17,7 @@ import org.apache.hc.client5.http.async.methods.AbstractBinResponseConsumer;
 
 /**
  * Consumes one inference response as its bytes arrive. The clock is read on entry to each callback, before
- * any parsing, so TTFT never includes client work (reference §5.5). Streams are framed into SSE events and
+ * any parsing, so TTFT never includes client work (AIPerf's endpoint and streaming docs). Streams are framed into SSE events and
  * parsed one at a time; plain bodies are parsed once complete. Memory per request is the content text plus
  * one timestamp per content response. Not thread-safe: used by one I/O thread.
  */
@@ -178,7 +178,7 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
                 streamError = new ErrorDetails(null, "SSEError", abbreviate(new String(src, from, length,
                         StandardCharsets.UTF_8)));
             }
-            return; // a malformed event mid-stream is skipped, not fatal (reference §5.5)
+            return; // a malformed event mid-stream is skipped, not fatal (AIPerf's endpoint and streaming docs)
         }
         if ((errorEvent || chunk.errorMessage != null) && streamError == null) {
             // A 200 stream that reports an error is a failed request, whatever content came before it.

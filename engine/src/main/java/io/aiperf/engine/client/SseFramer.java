@@ -3,7 +3,7 @@ package io.aiperf.engine.client;
 import java.nio.ByteBuffer;
 
 /**
- * Frames a server-sent-event stream from raw bytes (reference §5.5; the SSE format of the HTML standard): a line
+ * Frames a server-sent-event stream from raw bytes (AIPerf's endpoint and streaming docs; the SSE format of the HTML standard): a line
  * ends with CRLF, LF or CR, and an empty line ends an event. Bytes are buffered until then and only whole events
  * are handed on, each with the arrival time of the bytes that completed it, so multi-byte characters split across
  * reads are safe. A byte-at-a-time state machine: where the reads are cut never changes the events (a fuzz test

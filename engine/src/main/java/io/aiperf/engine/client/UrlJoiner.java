@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Base URL + endpoint path with AIPerf's overlap rule (reference §5.2): {@code host/v1} and
+ * Base URL + endpoint path with AIPerf's overlap rule (AIPerf's endpoint and streaming docs): {@code host/v1} and
  * {@code host/v1/chat/completions} both give {@code /v1/chat/completions}; {@code host/proxy} gives
  * {@code /proxy/v1/chat/completions}. The base URL's query is kept.
  */

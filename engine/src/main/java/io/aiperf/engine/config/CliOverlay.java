@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * The explicitly typed CLI values as a canonical config tree, plus which flag set which path so errors can
- * name the flag. Untyped flags never appear here, so they never override YAML (reference §2.5).
+ * name the flag. Untyped flags never appear here, so they never override YAML (AIPerf's configuration docs).
  */
 public final class CliOverlay {
     private final ObjectNode root = JsonNodeFactory.instance.objectNode();

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * tree. Every problem is a {@link ConfigException} naming the field (and the CLI flag when it came from one).
  */
 public final class ConfigBinder {
-    /** Record metrics an SLO may name (reference §6.2), with their direction. */
+    /** Record metrics an SLO may name (AIPerf's metrics reference), with their direction. */
     public static final Map<String, Boolean> SLO_LARGER_IS_BETTER = Map.ofEntries(
             Map.entry("request_latency", false), Map.entry("time_to_first_token", false),
             Map.entry("time_to_second_token", false), Map.entry("time_to_first_output_token", false),

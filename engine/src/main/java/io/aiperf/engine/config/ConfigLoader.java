@@ -56,7 +56,7 @@ public final class ConfigLoader {
         return root;
     }
 
-    /** A CLI-created warmup phase inherits the profiling load settings it does not set (reference §4.4). */
+    /** A CLI-created warmup phase inherits the profiling load settings it does not set (AIPerf's timing and load docs). */
     private static void inheritIntoWarmup(final ObjectNode root) {
         final JsonNode phases = root.path("benchmark").path("phases");
         ObjectNode warmup = null;

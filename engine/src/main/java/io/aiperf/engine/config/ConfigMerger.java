@@ -8,9 +8,9 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * Lays explicitly typed CLI values over the YAML tree (reference §2.5): mappings merge, scalars and lists
+ * Lays explicitly typed CLI values over the YAML tree (AIPerf's configuration docs): mappings merge, scalars and lists
  * replace. Load flags target the unique profiling phase; warmup flags target the warmup phase or add one
- * in front. A bare hook flag ({@code true}) keeps the YAML hook object (reference §1.2).
+ * in front. A bare hook flag ({@code true}) keeps the YAML hook object (the control-hooks contract in src-docs/control-hooks.md).
  */
 public final class ConfigMerger {
     private ConfigMerger() {

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Rewrites AIPerf's shorthand forms into one canonical tree (reference §2.2, §2.3): {@code model} to
+ * Rewrites AIPerf's shorthand forms into one canonical tree (AIPerf's configuration docs): {@code model} to
  * {@code models}, {@code url} to {@code urls}, {@code datasets: [one]} to {@code dataset},
  * {@code dataset.isl} into {@code prompts.isl}, ISL/OSL numbers into {@code {mean, stddev}}, and phases in
  * mapping or envelope form into a named list. Unknown keys are left in place for the binder to reject.

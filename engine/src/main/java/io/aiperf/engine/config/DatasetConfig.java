@@ -1,7 +1,7 @@
 package io.aiperf.engine.config;
 
 /**
- * Synthetic prompts (reference §5.8).
+ * Synthetic prompts (AIPerf's endpoint and streaming docs).
  *
  * @param entries number of distinct dataset entries
  * @param islMean mean input length in tokens

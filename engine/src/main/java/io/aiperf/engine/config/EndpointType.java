@@ -3,7 +3,7 @@ package io.aiperf.engine.config;
 import java.util.Arrays;
 import java.util.Locale;
 
-/** The endpoint kinds this engine speaks, with AIPerf's default paths (reference §5.1). */
+/** The endpoint kinds this engine speaks, with AIPerf's default paths (AIPerf's endpoint and streaming docs). */
 public enum EndpointType {
     CHAT("chat", "/v1/chat/completions", true, true),
     COMPLETIONS("completions", "/v1/completions", true, true),

@@ -2,7 +2,7 @@ package io.aiperf.engine.config;
 
 import java.util.Locale;
 
-/** How a phase issues requests: a closed loop, or an open loop with an arrival pattern (reference §4.2). */
+/** How a phase issues requests: a closed loop, or an open loop with an arrival pattern (AIPerf's timing and load docs). */
 public enum LoadType {
     CONCURRENCY, CONSTANT, POISSON, GAMMA;
 

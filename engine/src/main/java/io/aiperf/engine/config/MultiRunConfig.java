@@ -1,7 +1,7 @@
 package io.aiperf.engine.config;
 
 /**
- * Repeated trials of one configuration (reference §9.1 {@code multi_run}).
+ * Repeated trials of one configuration (AIPerf's multi-run and sweep docs {@code multi_run}).
  *
  * @param numRuns trials, 1-10
  * @param cooldownSeconds pause between trials

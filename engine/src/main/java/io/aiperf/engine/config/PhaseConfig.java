@@ -1,7 +1,7 @@
 package io.aiperf.engine.config;
 
 /**
- * One phase of a cell (reference §2.3, §4.4). Durations in seconds; nulls mean "not set".
+ * One phase of a cell (AIPerf's configuration docs and AIPerf's timing and load docs). Durations in seconds; nulls mean "not set".
  *
  * @param concurrency the closed-loop width, or the ceiling in rate mode (null = unlimited)
  * @param rate requests per second for rate types
@@ -15,7 +15,7 @@ public record PhaseConfig(String name, PhaseKind kind, LoadType type, Integer co
                           Double smoothness, Integer requests, Double durationSeconds,
                           Double gracePeriodSeconds, boolean seamless) {
 
-    /** Default grace after a duration-bounded profiling phase (reference §4.4). */
+    /** Default grace after a duration-bounded profiling phase (AIPerf's timing and load docs). */
     public static final double DEFAULT_GRACE_SECONDS = 30.0;
 
     /** Seconds to wait for in-flight requests after sending stops; infinite for warmup and count-bounded phases. */

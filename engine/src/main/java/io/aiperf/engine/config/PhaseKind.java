@@ -1,6 +1,6 @@
 package io.aiperf.engine.config;
 
-/** Whether a phase's records are measured (reference §2.3). */
+/** Whether a phase's records are measured (AIPerf's configuration docs). */
 public enum PhaseKind {
     WARMUP, PROFILING;
 

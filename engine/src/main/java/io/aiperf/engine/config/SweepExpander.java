@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Expands {@code sweep: {type: grid|zip, parameters: {path: [values]}}} into variations (reference §9.1).
+ * Expands {@code sweep: {type: grid|zip, parameters: {path: [values]}}} into variations (AIPerf's multi-run and sweep docs).
  * Paths are dotted into the benchmark body ({@code phases.profiling.concurrency}, {@code dataset.prompts.isl});
  * bare phase fields ({@code concurrency}, {@code rate}, {@code requests}, {@code duration}, ...) and
  * {@code isl}/{@code osl} are shorthands. Grid varies the last axis fastest; zip walks the lists in lockstep.

@@ -3,7 +3,7 @@ package io.aiperf.engine.config;
 import java.util.Map;
 
 /**
- * One point of a parameter sweep (reference §9.1).
+ * One point of a parameter sweep (AIPerf's multi-run and sweep docs).
  *
  * @param label directory name, {@code <name>_<value>} joined by {@code __}
  * @param values parameter name to value, in axis order

@@ -26,7 +26,7 @@ import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * Reads an AIPerf YAML file into a tree: {@code ${VAR}} / {@code ${VAR:default}} substitution, then
- * camelCase keys folded to snake_case (reference §2.4). Maps of user data keep their keys.
+ * camelCase keys folded to snake_case (AIPerf's configuration docs). Maps of user data keep their keys.
  */
 public final class YamlLoader {
     static final String FILE_FIELD = "-f/--config";

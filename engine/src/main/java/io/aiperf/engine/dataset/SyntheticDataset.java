@@ -11,7 +11,7 @@ import java.util.Random;
 import java.util.UUID;
 
 /**
- * Synthetic prompts with an exact input length (reference §5.8): ISL drawn from Normal(mean, stddev) per
+ * Synthetic prompts with an exact input length (AIPerf's endpoint and streaming docs): ISL drawn from Normal(mean, stddev) per
  * entry, text cut from the shipped corpus at a seeded offset, then repaired by re-encoding until the count
  * is exact. Deterministic for a given seed.
  */

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** The end-of-run table (reference §7.8): columns avg, min, max, p99, p90, p50, std; single values show N/A. */
+/** The end-of-run table (AIPerf's export docs): columns avg, min, max, p99, p90, p50, std; single values show N/A. */
 public final class ConsoleTable {
     private static final String[] COLUMNS = {"avg", "min", "max", "p99", "p90", "p50", "std"};
 

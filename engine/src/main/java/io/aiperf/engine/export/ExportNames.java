@@ -3,7 +3,7 @@ package io.aiperf.engine.export;
 import java.util.List;
 
 /**
- * AIPerf's export file names and prefix rule (reference §7.2): with a prefix {@code foo} the summary is
+ * AIPerf's export file names and prefix rule (AIPerf's export docs): with a prefix {@code foo} the summary is
  * {@code foo.json} / {@code foo.csv} and the records {@code foo.jsonl}; known suffixes are stripped from the
  * prefix given.
  */

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.List;
 
-/** {@code inputs.json} (reference §7.2): {@code {"data":[{"session_id", "payloads":[body]}]}}, pretty-printed. */
+/** {@code inputs.json} (AIPerf's export docs): {@code {"data":[{"session_id", "payloads":[body]}]}}, pretty-printed. */
 public final class InputsJsonWriter {
     private InputsJsonWriter() {
     }

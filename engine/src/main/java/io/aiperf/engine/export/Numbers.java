@@ -9,7 +9,7 @@ final class Numbers {
         return v == Math.rint(v) && Math.abs(v) < 1e15;
     }
 
-    /** Two decimals, integers as integers (CSV rule, reference §7.4). */
+    /** Two decimals, integers as integers (CSV rule, AIPerf's export docs). */
     static String csv(final double v) {
         return isIntegral(v) ? Long.toString((long) v) : String.format(java.util.Locale.ROOT, "%.2f", v);
     }

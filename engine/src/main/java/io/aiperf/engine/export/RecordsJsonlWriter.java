@@ -14,7 +14,7 @@ import java.io.OutputStream;
 import java.util.List;
 
 /**
- * {@code profile_export.jsonl} (reference §7.5): one line per profiling request,
+ * {@code profile_export.jsonl} (AIPerf's export docs): one line per profiling request,
  * {@code {"metadata":{...},"metrics":{tag:{value,unit}},"error":null|{code,type,message}}}. Streams with a
  * generator so memory stays flat for large runs.
  */

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@code profile_export_aiperf.csv} (reference §7.4): CRLF lines; distributions sorted by tag under
+ * {@code profile_export_aiperf.csv} (AIPerf's export docs): CRLF lines; distributions sorted by tag under
  * {@code Metric,avg,min,max,sum,p1,...,p99,std}; a blank line; then {@code Metric,Value} for single values.
  */
 public final class SummaryCsvWriter {

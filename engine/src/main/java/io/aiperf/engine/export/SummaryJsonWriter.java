@@ -12,7 +12,7 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * {@code profile_export_aiperf.json}, schema 1.5 (reference §7.3): metadata, one object per metric
+ * {@code profile_export_aiperf.json}, schema 1.5 (AIPerf's export docs): metadata, one object per metric
  * ({@code unit, avg, p1..p99, min, max, std, count, sum}; single values only {@code unit, avg}), then
  * input_config, run_info, was_cancelled, error_summary, warmup_metrics.
  */

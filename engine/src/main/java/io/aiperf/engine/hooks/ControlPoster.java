@@ -3,7 +3,7 @@ package io.aiperf.engine.hooks;
 import io.aiperf.engine.time.Clock;
 import java.io.IOException;
 
-/** One control POST attempt turned into success or a {@link HookException} (reference §1.5). */
+/** One control POST attempt turned into success or a {@link HookException} (the control-hooks contract in src-docs/control-hooks.md). */
 final class ControlPoster {
     private final ControlTransport transport;
 

@@ -25,7 +25,7 @@ import org.apache.hc.core5.http.config.RegistryBuilder;
 
 /**
  * Control POSTs on their own classic HTTP client, a fresh connection per attempt, never the inference pool
- * (reference §1.5). Sends the same auth and user headers as inference requests; proxies from the
+ * (the control-hooks contract in src-docs/control-hooks.md). Sends the same auth and user headers as inference requests; proxies from the
  * environment are not used. The response body is drained and dropped: it may hold secrets. Each attempt has one
  * hard deadline over connect, headers and body, so a server that trickles bytes cannot hold the run; the user's
  * cancel aborts the attempt at once. Thread-safe.

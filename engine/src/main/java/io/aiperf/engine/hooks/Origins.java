@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Control-plane targets (reference §1.4): {@code scheme://host:port} of each endpoint URL, de-duplicated in
+ * Control-plane targets (the control-hooks contract in src-docs/control-hooks.md): {@code scheme://host:port} of each endpoint URL, de-duplicated in
  * order of first appearance, and the redaction used in every message.
  */
 public final class Origins {

@@ -1,7 +1,7 @@
 package io.aiperf.engine.hooks;
 
 /**
- * Shares one profiler session among overlapping profiling phases (reference §1.8): the first owner starts it,
+ * Shares one profiler session among overlapping profiling phases (the control-hooks contract in src-docs/control-hooks.md): the first owner starts it,
  * the last owner's release stops it, at most one stop per start. With no profiler configured both calls do
  * nothing. Thread-safe.
  */

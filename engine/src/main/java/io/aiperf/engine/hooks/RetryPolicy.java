@@ -3,7 +3,7 @@ package io.aiperf.engine.hooks;
 import java.util.Set;
 
 /**
- * The reset retry rule (reference §1.6): transport failures and 409, 423, 429, 503 are retried; backoff
+ * The reset retry rule (the control-hooks contract in src-docs/control-hooks.md): transport failures and 409, 423, 429, 503 are retried; backoff
  * starts at 1 s, doubles, and is capped at 8 s; no retry is started that would end past the budget.
  */
 public final class RetryPolicy {

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Server profiler start and stop over all origins (control-hooks contract, reference §1.7). Start goes origin
+ * Server profiler start and stop over all origins (control-hooks contract, the control-hooks contract in src-docs/control-hooks.md). Start goes origin
  * by origin; on a failure the origins already started are stopped in reverse order (best effort) and the
  * original error is rethrown. Stop tries every origin and folds failures into one warning. Never retries.
  * Not thread-safe: {@link ProfilerSession} serializes calls.

@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The metrics this engine computes (reference §6.2, §6.3), in export order. */
+/** The metrics this engine computes (AIPerf's metrics reference), in export order. */
 public final class MetricRegistry {
     private static final double NS_TO_MS = 1e6;
 

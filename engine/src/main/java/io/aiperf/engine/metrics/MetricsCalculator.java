@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Records to metrics (reference §6): per-request values, exact distribution statistics, then the run-level
+ * Records to metrics (AIPerf's metrics reference): per-request values, exact distribution statistics, then the run-level
  * values over the window {@code max(start + latency) - min(start)} of the valid records. Tokenization of
  * outputs runs in parallel. Stateless.
  */

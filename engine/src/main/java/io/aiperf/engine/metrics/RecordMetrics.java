@@ -6,7 +6,7 @@ import io.aiperf.engine.record.ResponseData;
 import io.aiperf.engine.record.Usage;
 
 /**
- * Per-request metric values of one record (reference §6.2), in stored units (nanoseconds, tokens);
+ * Per-request metric values of one record (AIPerf's metrics reference), in stored units (nanoseconds, tokens);
  * negative or NaN means absent. Immutable.
  *
  * @param scheduleDelayNanos how long after its scheduled time an open-loop request was sent (issuer lag, the
@@ -23,7 +23,7 @@ public record RecordMetrics(RequestRecord record, double latencyNanos, double tt
 
     /**
      * @param streaming TTFT, TTST, ITL and ICL exist only for streamed responses
-     * @param serverTokens take ISL and output counts from the server's usage (reference §5.7)
+     * @param serverTokens take ISL and output counts from the server's usage (AIPerf's endpoint and streaming docs)
      */
     public static RecordMetrics of(final RequestRecord r, final boolean streaming, final boolean serverTokens,
                                    final Tokenizer tokenizer) {
@@ -48,7 +48,7 @@ public record RecordMetrics(RequestRecord record, double latencyNanos, double tt
             isl = r.inputTokens();
         }
         if (output == 0) {
-            output = -1; // an output count of 0 is treated as absent (reference §5.7)
+            output = -1; // an output count of 0 is treated as absent (AIPerf's endpoint and streaming docs)
         }
         final int osl = output < 0 && reasoning < 0 ? -1 : Math.max(output, 0) + Math.max(reasoning, 0);
         double ttft = Double.NaN;
@@ -64,7 +64,7 @@ public record RecordMetrics(RequestRecord record, double latencyNanos, double tt
                 for (int i = 1; i < d.contentCount(); i++) {
                     icl[i - 1] = d.contentPerfNanos()[i] - d.contentPerfNanos()[i - 1];
                     if (icl[i - 1] < 0) {
-                        icl = null; // non-monotonic arrivals: suppressed (reference §6.2)
+                        icl = null; // non-monotonic arrivals: suppressed (AIPerf's metrics reference)
                         break;
                     }
                 }

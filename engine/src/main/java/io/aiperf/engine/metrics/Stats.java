@@ -3,7 +3,7 @@ package io.aiperf.engine.metrics;
 import java.util.Arrays;
 
 /**
- * Exact statistics of one distribution, computed as AIPerf does (reference §6.4): percentiles by linear
+ * Exact statistics of one distribution, computed as AIPerf does (AIPerf's metrics reference): percentiles by linear
  * interpolation between closest ranks (NumPy's default), population standard deviation.
  */
 public record Stats(double avg, double min, double max, double p1, double p5, double p10, double p25, double p50,

@@ -24,7 +24,7 @@ public final class ControlState {
     private boolean eventsTruncated;
     private int authorizedAdminCalls;
 
-    /** An admin call carried the inference credential (control POSTs must, reference §1.9). */
+    /** An admin call carried the inference credential (control POSTs must, the control-hooks contract in src-docs/control-hooks.md). */
     synchronized void authorizedAdminCall() {
         authorizedAdminCalls++;
     }

@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An OpenAI-compatible mock inference server with AIPerf's latency model (reference §8) and the admin routes
+ * An OpenAI-compatible mock inference server with AIPerf's latency model (AIPerf's mock server docs) and the admin routes
  * of the control-hooks contract. Every response is planned when the request arrives: streamed tokens are
  * written at absolute deadlines (arrival + TTFT + i x ITL), so the latency it shows does not drift with load.
  * Runs on {@link MiniHttpServer}'s non-blocking loops. Thread-safe; start with {@link #start}, stop with

@@ -3,7 +3,7 @@ package io.aiperf.engine.mock;
 import java.util.List;
 
 /**
- * Settings of the mock server (reference §8.1). Latencies in milliseconds.
+ * Settings of the mock server (AIPerf's mock server docs). Latencies in milliseconds.
  *
  * @param ttftMillis delay before the first token
  * @param itlMillis delay between tokens

@@ -1,7 +1,7 @@
 package io.aiperf.engine.record;
 
 /**
- * Why a request failed, as AIPerf reports it (reference §5.6): HTTP status and reason phrase, or the
+ * Why a request failed, as AIPerf reports it (AIPerf's endpoint and streaming docs): HTTP status and reason phrase, or the
  * exception type for transport failures ({@code code} null).
  */
 public record ErrorDetails(Integer code, String type, String message) {

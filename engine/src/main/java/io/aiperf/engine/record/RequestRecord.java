@@ -18,7 +18,7 @@ public record RequestRecord(String phaseName, boolean profiling, int sessionNum,
                             int inputTokens, Integer requestedOsl, ResponseData response, boolean wasCancelled,
                             long intendedStartPerfNanos) {
 
-    /** Valid per reference §5.6: no error, at least one content response, ordered timestamps. */
+    /** Valid per AIPerf's endpoint and streaming docs: no error, at least one content response, ordered timestamps. */
     public boolean isValid() {
         return response.error() == null && response.hasContent()
                 && response.firstContentNanos() >= response.startPerfNanos();

@@ -4,7 +4,7 @@ import io.aiperf.engine.config.LoadType;
 import java.util.SplittableRandom;
 
 /**
- * Inter-arrival times of the open loop (reference §4.3): constant {@code 1/rate}, Poisson (exponential with
+ * Inter-arrival times of the open loop (AIPerf's timing and load docs): constant {@code 1/rate}, Poisson (exponential with
  * mean {@code 1/rate}), or gamma with shape {@code smoothness} and mean {@code 1/rate}. Not thread-safe: one
  * issuer thread per phase draws from it.
  */

@@ -34,7 +34,7 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * One cell end to end (design.md data flow): KV-cache reset, phases with the profiler around profiling,
+ * One cell end to end: KV-cache reset, phases with the profiler around profiling,
  * metrics, exports and {@code cell_outcome.json}. Failures of the hooks follow the contract's failure policy;
  * exports are written even when the user cancels, flagged {@code was_cancelled}.
  */

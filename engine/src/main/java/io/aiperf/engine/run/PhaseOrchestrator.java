@@ -12,7 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 
 /**
- * Runs the phases of a cell in order and owns the profiler lifecycle (reference §1.8, §4.4). A profiling
+ * Runs the phases of a cell in order and owns the profiler lifecycle (the control-hooks contract in src-docs/control-hooks.md and AIPerf's timing and load docs). A profiling
  * phase acquires the profiler before it sends and releases it after it drains; warmup never touches it. When
  * the next phase is seamless, it starts as soon as this one stops sending, and this phase drains (and
  * releases the profiler) in the background. A failing phase still releases the profiler.

@@ -24,7 +24,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Recorder;
 
 /**
- * Runs one phase (reference §4.2-4.4). Concurrency phases are a closed loop driven from completion
+ * Runs one phase (AIPerf's timing and load docs-4.4). Concurrency phases are a closed loop driven from completion
  * callbacks (no thread hand-off per request). Rate phases are an open loop on an absolute schedule: the
  * n-th target is the previous target plus a drawn interval, computed before issuing, with at most 10 ms of
  * catch-up so a stall re-anchors instead of bursting; concurrency, when set, is a ceiling. Sending stops at

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code sweep_aggregate/profile_export_aiperf_sweep.json} (reference §9.3): each combination's metrics, the
+ * {@code sweep_aggregate/profile_export_aiperf_sweep.json} (AIPerf's multi-run and sweep docs): each combination's metrics, the
  * best configurations, and the Pareto-optimal set (maximize request throughput, minimize p99 TTFT, or p99
  * request latency when there is no TTFT). Stateless.
  */

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Confidence aggregation over trials (reference §9.3): inputs are the per-trial summary statistics, keyed
+ * Confidence aggregation over trials (AIPerf's multi-run and sweep docs): inputs are the per-trial summary statistics, keyed
  * {@code <tag>_<stat>}; for each key the mean, sample std, min, max, cv, standard error and the Student-t
  * interval at the configured level. Stateless.
  */

@@ -9,7 +9,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** Pins the dependency directions of design.md. */
+/** Pins the dependency directions between the engine's packages (each package-info.java says what it owns). */
 class ArchitectureTest {
     private static final JavaClasses ENGINE = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("io.aiperf.engine");

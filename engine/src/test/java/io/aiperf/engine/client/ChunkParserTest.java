@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** Delta extraction as AIPerf does it (reference §5.5). */
+/** Delta extraction as AIPerf does it (AIPerf's endpoint and streaming docs). */
 class ChunkParserTest {
     private static ChunkParser.Chunk parse(final String json) throws Exception {
         final ChunkParser.Chunk c = new ChunkParser.Chunk();

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** Shapes, precedence and hook merging of the YAML loader (reference §1.2, §2). */
+/** Shapes, precedence and hook merging of the YAML loader (the control-hooks contract in src-docs/control-hooks.md and AIPerf's configuration docs). */
 class ConfigLoaderTest {
     @Test
     void camelCaseAndShorthandsAreAccepted() {

@@ -13,7 +13,7 @@ import java.util.Deque;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Retry classes and backoff of the reset, on a manual clock (reference §1.6). */
+/** Retry classes and backoff of the reset, on a manual clock (the control-hooks contract in src-docs/control-hooks.md). */
 class KvCacheResetTest {
     private long now;
     private final List<Long> sleeps = new ArrayList<>();

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
-/** Percentiles as NumPy's linear default, population std (reference §6.4). */
+/** Percentiles as NumPy's linear default, population std (AIPerf's metrics reference). */
 class StatsTest {
     @Test
     void matchesNumpyLinearInterpolation() {

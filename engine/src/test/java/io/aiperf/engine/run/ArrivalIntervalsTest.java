@@ -7,7 +7,7 @@ import io.aiperf.engine.config.LoadType;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Every arrival pattern has mean 1/rate (reference §4.3); spread differs by pattern. */
+/** Every arrival pattern has mean 1/rate (AIPerf's timing and load docs); spread differs by pattern. */
 class ArrivalIntervalsTest {
     @ParameterizedTest
     @EnumSource(value = LoadType.class, names = {"CONSTANT", "POISSON", "GAMMA"})

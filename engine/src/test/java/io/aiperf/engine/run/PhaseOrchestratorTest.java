@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
-/** Profiler lifecycle around phases (reference §1.8), with fake phases and a recording transport. */
+/** Profiler lifecycle around phases (the control-hooks contract in src-docs/control-hooks.md), with fake phases and a recording transport. */
 class PhaseOrchestratorTest {
     private final List<String> events = Collections.synchronizedList(new ArrayList<>());
     private final ControlTransport transport = (url, timeout) -> {

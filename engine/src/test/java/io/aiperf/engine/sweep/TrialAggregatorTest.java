@@ -10,7 +10,7 @@ import io.aiperf.engine.math.SpecialFunctions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Student-t intervals over per-trial statistics (reference §9.3). */
+/** Student-t intervals over per-trial statistics (AIPerf's multi-run and sweep docs). */
 class TrialAggregatorTest {
     private static TrialAggregator.Trial trial(final String label, final double ttftAvg) {
         final ObjectNode s = new ObjectMapper().createObjectNode();
