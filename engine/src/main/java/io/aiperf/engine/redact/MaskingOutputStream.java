@@ -45,11 +45,22 @@ public final class MaskingOutputStream extends OutputStream {
         }
     }
 
+    /** The same as writing byte by byte, copying runs of bytes at once up to each line end or the cut. */
     @Override
     public void write(final byte[] b, final int off, final int len) throws IOException {
+        int start = off;
         for (int i = off; i < off + len; i++) {
-            write(b[i]);
+            if (b[i] == '\n' || b[i] == '\r') {
+                line.write(b, start, i + 1 - start);
+                start = i + 1;
+                emit(line.size());
+            } else if (line.size() + (i + 1 - start) >= MAX_PENDING) {
+                line.write(b, start, i + 1 - start);
+                start = i + 1;
+                emit(line.size() - keepBack);
+            }
         }
+        line.write(b, start, off + len - start);
     }
 
     @Override

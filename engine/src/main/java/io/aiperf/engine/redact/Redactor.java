@@ -164,7 +164,7 @@ public final class Redactor {
 
     /** An export file's bytes on their way to disk, with every secret replaced. */
     public OutputStream file(final OutputStream out) {
-        return new MaskingOutputStream(out, secrets, Secret.REDACTED);
+        return secrets.isEmpty() ? out : new MaskingOutputStream(out, secrets, Secret.REDACTED);
     }
 
     /**
@@ -172,7 +172,8 @@ public final class Redactor {
      * sequences that retitle, clear or recolour a terminal) shown as visible escapes.
      */
     public PrintStream console(final OutputStream terminal) {
-        return new PrintStream(new MaskingOutputStream(new ControlCharEscaper(terminal), secrets, Secret.REDACTED),
-                true, StandardCharsets.UTF_8);
+        final OutputStream escaped = new ControlCharEscaper(terminal);
+        return new PrintStream(secrets.isEmpty() ? escaped
+                : new MaskingOutputStream(escaped, secrets, Secret.REDACTED), true, StandardCharsets.UTF_8);
     }
 }
