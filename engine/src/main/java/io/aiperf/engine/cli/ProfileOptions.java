@@ -48,6 +48,11 @@ public final class ProfileOptions {
             + "streamed or not; a larger one fails its request as too large. Default: 268435456.")
     Long maxResponseBytes;
 
+    @Option(names = "--no-retry-unsent", description = "Never send a request again, not even one whose kept-alive "
+            + "connection was found closed before it was written (by default such a request is resent once, and "
+            + "counted in client_health.transport.retries).")
+    Boolean noRetryUnsent;
+
     @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", description = "Request timeout. Default: 21600.")
     Double requestTimeoutSeconds;
     @Option(names = "--api-key", paramLabel = "KEY", description = "Sent as Authorization: Bearer KEY. Never written to any file.")
@@ -158,6 +163,9 @@ public final class ProfileOptions {
         }
         o.set("runtime.max_event_bytes", maxEventBytes, "--max-event-bytes");
         o.set("runtime.max_response_bytes", maxResponseBytes, "--max-response-bytes");
+        if (Boolean.TRUE.equals(noRetryUnsent)) {
+            o.set("runtime.retry_unsent", false, "--no-retry-unsent");
+        }
         if (requestTimeoutSeconds != null && !(requestTimeoutSeconds > 0)) {
             throw new ConfigException("--request-timeout-seconds", "Input should be greater than 0");
         }

@@ -29,9 +29,10 @@ import org.apache.hc.core5.util.Timeout;
 
 /**
  * Sends inference requests on a non-blocking keep-alive pool (Apache HttpClient 5 async, HTTP/1.1) and
- * reports each outcome once. A request that fails before any response byte because a kept-alive connection
- * was closed under it is resent once on a fresh connection; the failed attempt is neither an error nor part
- * of the timing. Thread-safe.
+ * reports each outcome once. A request is resent (once, on a fresh connection) only when it provably never
+ * reached the server: its kept-alive connection was found closed before the request was written. A request that
+ * was written and then lost its connection is an error record, as upstream AIPerf counts it, because the server
+ * may have received it (src-docs/failure-modes.md). Retries are counted. Thread-safe.
  */
 public final class InferenceClient implements RequestTransport, AutoCloseable {
     private final org.apache.hc.client5.http.impl.async.MinimalHttpAsyncClient http;
@@ -42,6 +43,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
     /** Fires request timeouts: the whole request is bounded, not just each read (AIPerf's endpoint and streaming docs). */
     private final java.util.concurrent.ScheduledThreadPoolExecutor timer = timer();
     private final PoolingAsyncClientConnectionManager pool;
+    private final java.util.concurrent.atomic.AtomicLong retries = new java.util.concurrent.atomic.AtomicLong();
 
     /**
      * @param maxConnections pool size: the concurrency, or a generous ceiling in rate mode
@@ -60,7 +62,9 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setConnectTimeout(Timeout.ofSeconds(30))
                         .setSocketTimeout(timeout)
-                        .setValidateAfterInactivity(org.apache.hc.core5.util.TimeValue.ofSeconds(2))
+                        // Idle connections are checked before reuse, so one the server closed while it sat in the
+                        // pool is replaced instead of taking a request down with it.
+                        .setValidateAfterInactivity(org.apache.hc.core5.util.TimeValue.ofMilliseconds(500))
                         .build())
                 .build();
         this.timeoutNanos = timeoutSeconds <= 0 ? 0 : (long) (timeoutSeconds * 1e9);
@@ -75,7 +79,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                         .setSoKeepAlive(true)
                         .setSelectInterval(org.apache.hc.core5.util.TimeValue.ofMilliseconds(1))
                         .build(),
-                pool);
+                new StampingConnectionManager(pool, clock));
         http.start();
     }
 
@@ -96,9 +100,9 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
             attempt(request, requestId, correlationId, result -> {
                 expiry.cancel(false);
                 inner.accept(result);
-            }, true, handle);
+            }, clock.nanoTime(), false, handle);
         } else {
-            attempt(request, requestId, correlationId, done, true, handle);
+            attempt(request, requestId, correlationId, done, clock.nanoTime(), false, handle);
         }
     }
 
@@ -112,26 +116,18 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         return t;
     }
 
-    /** A request on the wire; {@link #cancel()} abandons it (its outcome is then a cancellation). */
-    public static final class InFlight {
-        private volatile java.util.concurrent.Future<?> current;
-        private volatile boolean expired;
-
-        void expire() {
-            expired = true;
-            cancel();
-        }
-
-        public void cancel() {
-            final java.util.concurrent.Future<?> f = current;
-            if (f != null) {
-                f.cancel(true);
-            }
-        }
+    /** Requests sent a second time because their first connection was found closed before they were written. */
+    public long retries() {
+        return retries.get();
     }
 
+    /**
+     * @param issuedNanos when the request was first handed to this client
+     * @param retry this is the second attempt
+     */
     private void attempt(final PreparedRequest request, final String requestId, final String correlationId,
-                         final Consumer<ResponseData> done, final boolean mayRetry, final InFlight handle) {
+                         final Consumer<ResponseData> done, final long issuedNanos, final boolean retry,
+                         final InFlight handle) {
         final HttpRequest httpRequest = new org.apache.hc.core5.http.message.BasicHttpRequest("POST", request.uri());
         for (final Header h : request.headers()) {
             httpRequest.addHeader(h);
@@ -139,7 +135,10 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         httpRequest.setHeader("X-Request-ID", requestId);
         httpRequest.setHeader("X-Correlation-ID", correlationId);
         httpRequest.setHeader("X-Session-Affinity", correlationId);
-        final ResponseCollector collector = new ResponseCollector(clock, request.streaming(), clock.nanoTime(), limits);
+        final ResponseCollector collector = new ResponseCollector(clock, request.streaming(), issuedNanos, retry, limits);
+        final org.apache.hc.client5.http.protocol.HttpClientContext context =
+                org.apache.hc.client5.http.protocol.HttpClientContext.create();
+        context.setAttribute(StampingConnectionManager.COLLECTOR, collector);
         final AsyncRequestProducer producer = new BasicRequestProducer(httpRequest,
                 AsyncEntityProducers.create(request.body(), ContentType.APPLICATION_JSON)) {
             @Override
@@ -150,7 +149,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                 super.sendRequest(channel, ctx);
             }
         };
-        handle.current = http.execute(producer, collector, null, null, new FutureCallback<>() {
+        handle.attach(http.execute(producer, collector, null, context, new FutureCallback<>() {
             @Override
             public void completed(final ResponseData result) {
                 done.accept(result);
@@ -158,10 +157,11 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
 
             @Override
             public void failed(final Exception ex) {
-                if (mayRetry && !collector.receivedAnything() && isStaleConnection(ex)) {
+                if (!retry && limits.retryUnsent() && neverReachedTheServer(collector, ex) && !handle.isCancelled()) {
                     // Idle connections may be just as stale: drop them so the retry opens a fresh one.
+                    retries.incrementAndGet();
                     pool.closeIdle(org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS);
-                    attempt(request, requestId, correlationId, done, false, handle);
+                    attempt(request, requestId, correlationId, done, issuedNanos, true, handle);
                 } else {
                     done.accept(collector.failure(ex));
                 }
@@ -169,12 +169,13 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
 
             @Override
             public void cancelled() {
-                done.accept(handle.expired
-                        ? collector.failure(new java.util.concurrent.TimeoutException(
+                // Runs on the cancelling thread (the timer, the drain): only thread-safe stamps are read.
+                done.accept(handle.expired()
+                        ? collector.cancelled(new java.util.concurrent.TimeoutException(
                                 "Request timed out after " + timeoutText + " seconds"))
-                        : collector.failure(new java.util.concurrent.CancellationException("request cancelled")));
+                        : collector.cancelled(new java.util.concurrent.CancellationException("request cancelled")));
             }
-        });
+        }));
     }
 
     /**
@@ -185,11 +186,29 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         return Math.max(1, Runtime.getRuntime().availableProcessors() / 4);
     }
 
-    /** A kept-alive connection closed by the server before our request got an answer. */
-    static boolean isStaleConnection(final Exception ex) {
-        return !(ex instanceof ConnectException)
-                && (ex instanceof ConnectionClosedException || ex instanceof RequestNotExecutedException
-                || ex instanceof SocketException);
+    /**
+     * Whether a failed request provably never reached the server application, so sending it again cannot count
+     * anything twice: no response byte came back, and either the request was never written (its connection was
+     * found closed first), or it went out on a reused connection and the peer's TCP stack refused the bytes (a
+     * reset or a broken pipe: the socket was already closed when they arrived). A connection that simply ended
+     * after the request was written may have delivered it, and is an error.
+     */
+    static boolean neverReachedTheServer(final ResponseCollector collector, final Exception ex) {
+        if (collector.receivedAnything() || ex instanceof ConnectException) {
+            return false;
+        }
+        if (ex instanceof RequestNotExecutedException) {
+            return true;
+        }
+        final boolean closed = ex instanceof ConnectionClosedException || refused(ex);
+        return closed && (!collector.written() || (collector.reusedConnection() && refused(ex)));
+    }
+
+    /** A reset or a broken pipe (the JDK reports the latter as a plain IOException naming it). */
+    private static boolean refused(final Exception ex) {
+        final String message = String.valueOf(ex.getMessage());
+        return ex instanceof SocketException || (ex instanceof java.io.IOException
+                && (message.contains("Broken pipe") || message.contains("Connection reset")));
     }
 
     /** A random UUID from a fast non-cryptographic source; ids only need to be unique, not secret. */

@@ -12,6 +12,6 @@ public interface RequestTransport {
      * @param handle lets the runner cancel the request (the grace period ran out)
      * @param done called exactly once with the response or the error record; may be called on another thread
      */
-    void send(PreparedRequest request, String requestId, String correlationId, InferenceClient.InFlight handle,
+    void send(PreparedRequest request, String requestId, String correlationId, InFlight handle,
               Consumer<ResponseData> done);
 }

@@ -31,10 +31,16 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private final boolean streaming;
     private final RunLimits limits;
     private long receivedBytes;
-    private long startPerfNanos;
+    private final long issuedNanos;
+    private final boolean retried;
+    private volatile long startPerfNanos;
+    private volatile boolean written;
+    private volatile long connectStartNanos = -1;
+    private volatile long connectDoneNanos = -1;
+    private int malformedChunks;
     private final ChunkParser.Chunk chunk = new ChunkParser.Chunk();
     private SseFramer framer; // only for event streams
-    private long ackNanos = -1;
+    private volatile long ackNanos = -1;
     private int status;
     private String reason;
     private boolean sse;
@@ -47,24 +53,50 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private long lastByteNanos = -1;
     private ErrorDetails streamError; // an error the server sent inside a 200 stream
 
-    ResponseCollector(final Clock clock, final boolean streaming, final long startPerfNanos, final RunLimits limits) {
+    /**
+     * @param issuedNanos when the request was handed to the transport (the first attempt's, on a retry)
+     * @param retried this is the second attempt
+     */
+    ResponseCollector(final Clock clock, final boolean streaming, final long issuedNanos, final boolean retried,
+                      final RunLimits limits) {
         this.clock = clock;
         this.streaming = streaming;
         this.limits = limits;
-        this.startPerfNanos = startPerfNanos;
+        this.issuedNanos = issuedNanos;
+        this.retried = retried;
+        this.startPerfNanos = issuedNanos;
     }
 
     /**
      * Stamps the moment the request head is handed to the connection, which is what latencies are measured
-     * from; the earlier stamp taken when the request was issued stays as the fallback.
+     * from; the issue stamp stays as the fallback.
      */
     void markSent(final long nanos) {
         startPerfNanos = nanos;
+        written = true;
     }
 
-    /** Whether any byte of a response arrived (decides whether a reuse failure may be retried). */
+    /** Whether the request head was handed to a connection: from then on the server may have received it. */
+    boolean written() {
+        return written;
+    }
+
+    /** Whether any byte of a response arrived. */
     boolean receivedAnything() {
         return ackNanos >= 0;
+    }
+
+    /** Whether the request went out on a pooled connection rather than one opened for it. */
+    boolean reusedConnection() {
+        return connectStartNanos < 0;
+    }
+
+    void markConnectStart(final long nanos) {
+        connectStartNanos = nanos;
+    }
+
+    void markConnectDone(final long nanos) {
+        connectDoneNanos = nanos;
     }
 
     @Override
@@ -179,7 +211,9 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
                 streamError = new ErrorDetails(null, "SSEError", abbreviate(new String(src, from, length,
                         StandardCharsets.UTF_8)));
             }
-            return; // a malformed event mid-stream is skipped, not fatal (AIPerf's endpoint and streaming docs)
+            // Skipped, not fatal (AIPerf's endpoint and streaming docs), but counted on the record: never silent.
+            malformedChunks++;
+            return;
         }
         if ((errorEvent || chunk.errorMessage != null) && streamError == null) {
             // A 200 stream that reports an error is a failed request, whatever content came before it.
@@ -267,17 +301,35 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         return result(error);
     }
 
-    /** The record of a request that failed in transport; keeps whatever arrived before the failure. */
+    /**
+     * The record of a request that failed in transport, on the I/O thread that read it: keeps whatever arrived
+     * before the failure.
+     */
     ResponseData failure(final Exception cause) {
+        return result(details(cause));
+    }
+
+    /**
+     * The record of a request cancelled from another thread (its timeout, the end of the grace period): only the
+     * stamps that thread may safely read, never the response state the I/O thread is still writing.
+     */
+    ResponseData cancelled(final Exception cause) {
+        return new ResponseData(startPerfNanos, -1, new long[0], 0, null, null, null, details(cause), 0, times());
+    }
+
+    private static ErrorDetails details(final Exception cause) {
         final String type = cause.getClass().getSimpleName();
-        final String message = cause.getMessage() == null ? type : cause.getMessage();
-        return result(new ErrorDetails(null, type, message));
+        return new ErrorDetails(null, type, cause.getMessage() == null ? type : cause.getMessage());
+    }
+
+    private io.aiperf.engine.record.TransportTimes times() {
+        return new io.aiperf.engine.record.TransportTimes(issuedNanos, connectStartNanos, connectDoneNanos, retried);
     }
 
     private ResponseData result(final ErrorDetails error) {
         return new ResponseData(startPerfNanos, ackNanos, contentNanos, contentCount,
                 content == null ? null : content.toString(), reasoning == null ? null : reasoning.toString(),
-                usage, error);
+                usage, error, malformedChunks, times());
     }
 
     private static String abbreviate(final String s) {

@@ -92,7 +92,7 @@ public final class ConfigBinder {
         }
         final Map<String, Double> slos = slos(b.section("slos"));
         final Section runtime = b.section("runtime");
-        runtime.allowOnly(List.of("ui", "max_error_rate", "max_event_bytes", "max_response_bytes"));
+        runtime.allowOnly(List.of("ui", "max_error_rate", "max_event_bytes", "max_response_bytes", "retry_unsent"));
         final String ui = runtime.string("ui", null);
         final double maxErrorRate = runtime.number("max_error_rate", 100.0);
         if (!(maxErrorRate >= 0 && maxErrorRate <= 100)) {
@@ -106,7 +106,8 @@ public final class ConfigBinder {
         if (!(maxResponse >= maxEvent)) {
             throw runtime.error("max_response_bytes", "Input should be at least max_event_bytes (" + (long) maxEvent + ")");
         }
-        final RunLimits limits = new RunLimits(maxErrorRate, (long) maxEvent, (long) maxResponse);
+        final RunLimits limits = new RunLimits(maxErrorRate, (long) maxEvent, (long) maxResponse,
+                runtime.bool("retry_unsent", true));
         if (ui != null && !List.of("dashboard", "simple", "none").contains(ui.toLowerCase(Locale.ROOT))) {
             throw runtime.error("ui", "expected one of dashboard, simple, none; got '" + ui + "'");
         }

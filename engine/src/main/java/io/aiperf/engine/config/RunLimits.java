@@ -8,12 +8,14 @@ package io.aiperf.engine.config;
  *                        request fails)
  * @param maxEventBytes the largest SSE event accepted; a larger one fails its request as "too large"
  * @param maxResponseBytes the largest response accepted, streamed or not
+ * @param retryUnsent send a request again, once, when it provably never reached the server (its connection was
+ *                    found closed before the request was written); a request that was written is never resent
  */
-public record RunLimits(double maxErrorRatePct, long maxEventBytes, long maxResponseBytes) {
+public record RunLimits(double maxErrorRatePct, long maxEventBytes, long maxResponseBytes, boolean retryUnsent) {
     public static final long DEFAULT_MAX_EVENT_BYTES = 16L << 20;
     public static final long DEFAULT_MAX_RESPONSE_BYTES = 256L << 20;
 
     public static RunLimits defaults() {
-        return new RunLimits(100, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES);
+        return new RunLimits(100, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES, true);
     }
 }

@@ -25,9 +25,11 @@ public record RunReport(String version, String benchmarkId, ObjectNode inputConf
      * @param clientCpuSeconds CPU time the engine process used during the cell
      * @param abandonedRequests requests still in flight when a grace period ran out (excluded from metrics)
      * @param openLoop how each open-loop profiling phase kept its schedule, by phase name (empty in closed loop)
+     * @param transport how the profiling requests got onto the wire
      */
     public record ClientHealth(double maxScheduleLagMillis, double clientCpuSeconds, long abandonedRequests,
-                               java.util.Map<String, io.aiperf.engine.record.OpenLoopHealth> openLoop) {
+                               java.util.Map<String, io.aiperf.engine.record.OpenLoopHealth> openLoop,
+                               io.aiperf.engine.record.TransportHealth transport) {
     }
 
     /** One dataset entry as sent. */

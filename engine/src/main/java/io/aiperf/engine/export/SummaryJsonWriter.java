@@ -59,10 +59,16 @@ public final class SummaryJsonWriter {
             final ObjectNode loops = health.putObject("open_loop");
             r.health().openLoop().forEach((name, h) -> loops.putObject(name)
                     .put("target_rate", h.targetRate()).put("achieved_rate", h.achievedRate())
-                    .put("sent", h.sent()).put("late_sends", h.late()).put("missed_arrivals", h.missed())
+                    .put("scheduled", h.scheduled()).put("sent", h.sent()).put("late_sends", h.late()).put("missed_arrivals", h.missed())
                     .put("ceiling_waits", h.ceilingWaits()).put("schedule_lag_p50_ms", h.lagP50Millis())
                     .put("schedule_lag_p99_ms", h.lagP99Millis()).put("schedule_lag_max_ms", h.lagMaxMillis()));
         }
+        final io.aiperf.engine.record.TransportHealth t = r.health().transport();
+        health.putObject("transport").put("requests", t.requests())
+                .put("pool_wait_p50_ms", t.poolWaitP50Millis()).put("pool_wait_p99_ms", t.poolWaitP99Millis())
+                .put("pool_wait_max_ms", t.poolWaitMaxMillis()).put("connects", t.connects())
+                .put("connect_max_ms", t.connectMaxMillis()).put("retries", t.retries())
+                .put("malformed_chunks", t.malformedChunks());
         root.put("end_time", Instant.ofEpochSecond(0, r.endEpochNanos()).toString());
         return root;
     }

@@ -21,6 +21,7 @@ public final class ControlState {
     private int profilerStarts;
     private int profilerStops;
     private long inferenceRequests;
+    private long droppedConnections;
     private boolean eventsTruncated;
     private int authorizedAdminCalls;
 
@@ -86,6 +87,7 @@ public final class ControlState {
         profilerStarts = 0;
         profilerStops = 0;
         inferenceRequests = 0;
+        droppedConnections = 0;
         eventsTruncated = false;
         authorizedAdminCalls = 0;
     }
@@ -100,6 +102,15 @@ public final class ControlState {
 
     public synchronized int profilerStops() {
         return profilerStops;
+    }
+
+    synchronized void droppedConnection() {
+        droppedConnections++;
+    }
+
+    /** Connections closed unanswered by the {@code drop} fault. */
+    public synchronized long droppedConnections() {
+        return droppedConnections;
     }
 
     public synchronized long inferenceRequests() {
@@ -118,6 +129,7 @@ public final class ControlState {
     synchronized Map<String, Object> snapshot() {
         final Map<String, Object> m = new LinkedHashMap<>();
         m.put("reset_count", resetCount);
+        m.put("dropped_connections", droppedConnections);
         m.put("profiler_starts", profilerStarts);
         m.put("profiler_stops", profilerStops);
         m.put("inference_requests", inferenceRequests);

@@ -23,8 +23,13 @@ public record Fault(String route, Kind kind, int status, int count, long amount)
         GARBAGE,
         /** Close a stream midway (a reset mid-stream). */
         TRUNCATE,
-        /** Answer normally, then close the kept-alive connection without a Connection: close header. */
+        /** Answer normally, then close the kept-alive connection at once, without a Connection: close header. */
         CLOSE_AFTER,
+        /**
+         * Read the request, then close the connection without answering, for this percentage of calls drawn at
+         * random (each counted in {@code dropped_connections}).
+         */
+        DROP,
         /** A stream whose UTF-8 is split across chunks, with one invalid byte sequence. */
         BAD_UTF8,
         /** After the first token, one SSE event of this many bytes. */
@@ -41,7 +46,7 @@ public record Fault(String route, Kind kind, int status, int count, long amount)
         ECHO_AUTH
     }
 
-    private static final String KINDS = "status:CODE, delay:MS, stall:MS, close, garbage, truncate, close-after, "
+    private static final String KINDS = "status:CODE, delay:MS, stall:MS, close, drop:PERCENT, garbage, truncate, close-after, "
             + "bad-utf8, huge-event:BYTES, endless, no-done, error-event, never, echo-auth";
 
     /**
@@ -69,6 +74,7 @@ public record Fault(String route, Kind kind, int status, int count, long amount)
                         ranged(spec, parts[1], 0, 3_600_000, "milliseconds"));
                 case HUGE_EVENT -> new Fault(route, kind, 0, count(spec, parts, 2),
                         ranged(spec, parts[1], 1, 1 << 30, "bytes"));
+                case DROP -> new Fault(route, kind, 0, count(spec, parts, 2), ranged(spec, parts[1], 0, 100, "percent"));
                 default -> new Fault(route, kind, 0, count(spec, parts, 1), 0);
             };
         } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {

@@ -24,7 +24,6 @@ public final class MockServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int EMBEDDING_DIM = 768;
     private static final String JSON_TYPE = "application/json";
-    private static final long CLOSE_AFTER_DELAY_NANOS = 3_000_000L;
     private static final long NEVER_NANOS = 3_600_000_000_000L;
 
     private final MockServerConfig config;
@@ -85,6 +84,13 @@ public final class MockServer implements AutoCloseable {
                 }
                 case CLOSE -> {
                     return new MiniHttpServer.Response(List.of(new MiniHttpServer.Step(start, null, true)), true, null);
+                }
+                case DROP -> {
+                    if (java.util.concurrent.ThreadLocalRandom.current().nextInt(100) < fault.amount()) {
+                        state.droppedConnection();
+                        return new MiniHttpServer.Response(List.of(new MiniHttpServer.Step(start, null, true)), true,
+                                null);
+                    }
                 }
                 case ECHO_AUTH -> {
                     final String given = String.valueOf(req.headers().get("authorization"));
@@ -166,12 +172,9 @@ public final class MockServer implements AutoCloseable {
                                               final long arrival) throws JsonProcessingException {
         final MiniHttpServer.Response response = plannedInference(http, path, fault, arrival);
         if (fault != null && fault.kind() == Fault.Kind.CLOSE_AFTER) {
-            // Like servers that drop a kept-alive connection after every stream without saying so: the drop
-            // comes a moment later, so a client that reuses the connection at once loses its next request.
-            final List<MiniHttpServer.Step> steps = new ArrayList<>(response.steps());
-            final long lastAt = steps.get(steps.size() - 1).atNanos();
-            steps.add(new MiniHttpServer.Step(lastAt + CLOSE_AFTER_DELAY_NANOS, null, true));
-            return new MiniHttpServer.Response(steps, true, response.onDone());
+            // Like servers that drop a kept-alive connection after every response without saying so: the close
+            // follows the last byte, so a client must notice it before it writes the next request there.
+            return new MiniHttpServer.Response(response.steps(), true, response.onDone());
         }
         return response;
     }

@@ -5,7 +5,8 @@ package io.aiperf.engine.record;
  * behind does not test the rate on its label, so every shortfall is counted, never skipped silently.
  *
  * @param targetRate the requested arrivals per second
- * @param achievedRate requests sent per second over the sending window
+ * @param achievedRate requests sent per second between the first and the last send
+ * @param scheduled arrivals that fell due while the phase was sending (sent, missed, or held by the ceiling)
  * @param sent requests sent
  * @param late sends more than the catch-up bound (10 ms) behind their scheduled time
  * @param missed arrivals skipped when the schedule was re-anchored after a stall (AIPerf's bounded catch-up),
@@ -15,7 +16,7 @@ package io.aiperf.engine.record;
  * @param lagP99Millis 99th percentile of that lateness
  * @param lagMaxMillis worst lateness
  */
-public record OpenLoopHealth(double targetRate, double achievedRate, long sent, long late, long missed,
+public record OpenLoopHealth(double targetRate, double achievedRate, long scheduled, long sent, long late, long missed,
                              long ceilingWaits, double lagP50Millis, double lagP99Millis, double lagMaxMillis) {
     /** Share of late sends above which the client, not the server, shapes the numbers. */
     public static final double LATE_SHARE_WARNING = 0.05;

@@ -3,16 +3,25 @@ package io.aiperf.engine.record;
 /**
  * What came back for one request, stamped on byte arrival (monotonic nanoseconds).
  *
- * @param startPerfNanos when the request was handed to the transport (after any reuse retry)
+ * @param startPerfNanos when the request head was written to its connection (after any retry), which is where
+ *                       AIPerf's latencies start
  * @param ackPerfNanos when the response head arrived, or -1
  * @param contentPerfNanos arrival times of the responses that carried content; only the first
  *                         {@code contentCount} entries are used
  * @param content all content text joined, or null
  * @param reasoning all reasoning text joined, or null
  * @param error why the request failed, or null
+ * @param malformedChunks SSE events whose data was not valid JSON (skipped, as AIPerf does, but counted)
+ * @param transport how the request got onto the wire
  */
 public record ResponseData(long startPerfNanos, long ackPerfNanos, long[] contentPerfNanos, int contentCount,
-                           String content, String reasoning, Usage usage, ErrorDetails error) {
+                           String content, String reasoning, Usage usage, ErrorDetails error, int malformedChunks,
+                           TransportTimes transport) {
+
+    /** The record of a request that failed before any response, with nothing else known. */
+    public static ResponseData failed(final long startPerfNanos, final ErrorDetails error) {
+        return new ResponseData(startPerfNanos, -1, new long[0], 0, null, null, null, error, 0, TransportTimes.NONE);
+    }
 
     public boolean hasContent() {
         return contentCount > 0;

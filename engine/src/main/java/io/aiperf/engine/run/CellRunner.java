@@ -39,6 +39,7 @@ import java.util.UUID;
  * exports are written even when the user cancels, flagged {@code was_cancelled}.
  */
 public final class CellRunner {
+    private static final int UNCAPPED_OPEN_LOOP_POOL = 32_768;
     private final BenchmarkConfig config;
     private final Path dir;
     private final CellContext ctx;
@@ -93,7 +94,7 @@ public final class CellRunner {
                 results = orchestrator.run();
             } catch (HookException e) {
                 final long sent = orchestrator.startedPhases().stream()
-                        .mapToLong(p -> p instanceof PhaseRunner r ? r.issuedCount() : 0).sum();
+                        .mapToLong(Phase::issuedCount).sum();
                 return ctx.cancellation().isCancelled()
                         ? finish(CellOutcome.CANCELLED, 130, "cancelled by the user during server_profiler start", sent, 0, 0)
                         : finish(CellOutcome.FAILED, 1, "server_profiler start failed: " + e.getMessage(), sent, 0, 0);
@@ -125,6 +126,8 @@ public final class CellRunner {
             ctx.err().println("warning: " + abandoned + " request(s) were still in flight when the grace period ended "
                     + "and were abandoned; raise --benchmark-grace-period to wait for them");
         }
+        final TransportHealthRecorder transport = new TransportHealthRecorder();
+        profiling.forEach(transport::add);
         final boolean streaming = config.endpoint().streaming();
         final boolean serverTokens = config.endpoint().useServerTokenCount();
         final MetricsSummary profilingMetrics = MetricsCalculator.compute(profiling, streaming, serverTokens,
@@ -140,7 +143,7 @@ public final class CellRunner {
                 profilingMetrics, warmupMetrics, cancelled, inputs, cellStart,
                 wall.toEpochNanos(ctx.clock().nanoTime()),
                 new RunReport.ClientHealth(maxLagNanos / 1e6, (processCpuNanos() - cpuStartNanos) / 1e9, abandoned,
-                        openLoop));
+                        openLoop, transport.health()));
         String writeError = null;
         try {
             writeExports(report, profilingMetrics, wall);
@@ -197,12 +200,26 @@ public final class CellRunner {
         return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : 0;
     }
 
+    /**
+     * The pool must never be what caps the load: it covers what may be in flight at once, a phase plus the
+     * seamless phase that overlaps its drain. An open loop without a ceiling gets a pool it cannot exhaust
+     * (connections open lazily); any wait for a connection shows in {@code client_health.transport}.
+     */
     private int poolSize() {
+        final List<PhaseConfig> phases = config.phases();
         int max = 1;
-        for (final PhaseConfig p : config.phases()) {
-            max = Math.max(max, p.concurrency() != null ? p.concurrency() : 1024);
+        for (int i = 0; i < phases.size(); i++) {
+            int need = inFlightBound(phases.get(i));
+            if (i + 1 < phases.size() && phases.get(i + 1).seamless()) {
+                need += inFlightBound(phases.get(i + 1));
+            }
+            max = Math.max(max, need);
         }
         return max;
+    }
+
+    private static int inFlightBound(final PhaseConfig phase) {
+        return phase.concurrency() != null ? phase.concurrency() : UNCAPPED_OPEN_LOOP_POOL;
     }
 
     private void writeExports(final RunReport report, final MetricsSummary metrics, final WallClock wall) {

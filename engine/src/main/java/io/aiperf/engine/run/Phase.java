@@ -1,6 +1,7 @@
 package io.aiperf.engine.run;
 
 import io.aiperf.engine.config.PhaseConfig;
+import org.HdrHistogram.Histogram;
 
 /** A phase as the orchestrator drives it; {@link PhaseRunner} is the real one, tests may fake it. */
 public interface Phase {
@@ -11,4 +12,16 @@ public interface Phase {
     void awaitSendComplete() throws InterruptedException;
 
     PhaseResult awaitDrain() throws InterruptedException;
+
+    /** Requests handed to the transport so far. */
+    long issuedCount();
+
+    long completedCount();
+
+    long errorCount();
+
+    int inFlightCount();
+
+    /** Latency of requests completed since the last call, in microseconds (for the live progress line only). */
+    Histogram intervalLatencyMicros();
 }

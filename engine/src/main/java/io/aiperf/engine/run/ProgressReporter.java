@@ -46,9 +46,10 @@ final class ProgressReporter implements AutoCloseable {
 
     private void print() {
         final List<Phase> started = phases.get();
-        if (started.isEmpty() || !(started.get(started.size() - 1) instanceof PhaseRunner r)) {
+        if (started.isEmpty()) {
             return;
         }
+        final Phase r = started.get(started.size() - 1);
         final Histogram h = r.intervalLatencyMicros();
         final String latency = h.getTotalCount() == 0 ? "-" : String.format(Locale.ROOT, "%.1f ms",
                 h.getValueAtPercentile(50) / 1000.0);

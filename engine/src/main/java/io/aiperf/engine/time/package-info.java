@@ -1,2 +1,2 @@
-/** Monotonic clock, sleeper and wall-clock mapping: the only sources of time in the engine. */
+/** Monotonic clock, sleeper, parker and wall-clock mapping: the only sources of time in the engine. */
 package io.aiperf.engine.time;

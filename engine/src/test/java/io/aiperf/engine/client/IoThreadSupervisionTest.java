@@ -45,7 +45,7 @@ class IoThreadSupervisionTest {
             for (int i = 0; i < 4; i++) {
                 armed.set(i == 1);
                 final CompletableFuture<ResponseData> done = new CompletableFuture<>();
-                client.send(request, "r" + i, "c" + i, new InferenceClient.InFlight(), done::complete);
+                client.send(request, "r" + i, "c" + i, new InFlight(), done::complete);
                 results.add(done.get(20, TimeUnit.SECONDS));
             }
             assertThat(results.get(1).error()).isNotNull();

@@ -190,20 +190,6 @@ class ProfileEndToEndTest {
     }
 
     @Test
-    void connectionsClosedAfterEveryStreamAreRetriedNotCountedAsErrors() throws Exception {
-        final MockServerConfig cfg = MockServerConfig.fast().withFaults("/v1/chat/completions=close-after");
-        try (MockServer mock = MockServer.start(cfg)) {
-            final Path dir = tmp.resolve("close-after");
-            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--concurrency", "4",
-                    "--request-count", "200", "--isl", "16", "--osl", "4", "--artifact-dir", dir.toString());
-            assertThat(r.exitCode()).isZero();
-            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
-            assertThat(s.path("error_summary").size()).as(s.path("error_summary").toString()).isZero();
-            assertThat(s.path("request_count").path("avg").asInt()).isEqualTo(200);
-        }
-    }
-
-    @Test
     void goodputCountsRequestsMeetingEverySlo() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 1))) {
             final Path dir = tmp.resolve("goodput");

@@ -72,6 +72,31 @@ class PhaseOrchestratorTest {
             events.add(config.name() + ":drained");
             return new PhaseResult(config, List.of(), 1, 0, false, 0, null);
         }
+
+        @Override
+        public long issuedCount() {
+            return 1;
+        }
+
+        @Override
+        public long completedCount() {
+            return 1;
+        }
+
+        @Override
+        public long errorCount() {
+            return 0;
+        }
+
+        @Override
+        public int inFlightCount() {
+            return 0;
+        }
+
+        @Override
+        public org.HdrHistogram.Histogram intervalLatencyMicros() {
+            return new org.HdrHistogram.Histogram(3);
+        }
     }
 
     @Test

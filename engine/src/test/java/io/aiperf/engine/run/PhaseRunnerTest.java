@@ -36,7 +36,8 @@ class PhaseRunnerTest {
 
     private static ResponseData ok() {
         final long now = System.nanoTime();
-        return new ResponseData(now - 1000, now - 500, new long[] {now}, 1, "hi", null, null, null);
+        return new ResponseData(now - 1000, now - 500, new long[] {now}, 1, "hi", null, null, null, 0,
+                io.aiperf.engine.record.TransportTimes.NONE);
     }
 
     /** Runs the phase on another thread, so a hang fails the test instead of blocking it. */

@@ -1,0 +1,51 @@
+package io.aiperf.engine.client;
+
+import java.util.concurrent.Future;
+
+/**
+ * A request on the wire, as the runner holds it: {@link #cancel()} abandons it, whenever it comes. A cancel
+ * that lands before the transport has attached its future (or between a retry's attempts) is remembered and
+ * applied on attach, so no request escapes its timeout or the end of the grace period. Thread-safe.
+ */
+public final class InFlight {
+    private Future<?> current; // guarded by this
+    private boolean cancelled; // guarded by this
+    private volatile boolean expired;
+
+    /** Attaches the future of the current attempt; cancels it at once when the request was already cancelled. */
+    void attach(final Future<?> attempt) {
+        final boolean cancelNow;
+        synchronized (this) {
+            current = attempt;
+            cancelNow = cancelled;
+        }
+        if (cancelNow) {
+            attempt.cancel(true);
+        }
+    }
+
+    /** The request's whole-request timeout fired. */
+    void expire() {
+        expired = true;
+        cancel();
+    }
+
+    boolean expired() {
+        return expired;
+    }
+
+    public synchronized boolean isCancelled() {
+        return cancelled;
+    }
+
+    public void cancel() {
+        final Future<?> attempt;
+        synchronized (this) {
+            cancelled = true;
+            attempt = current;
+        }
+        if (attempt != null) {
+            attempt.cancel(true);
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package io.aiperf.engine.time;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Parks the calling thread for a while (it may wake early); injectable so the open loop's pacing can run on a
+ * virtual clock in tests. Thread-safe.
+ */
+public interface Parker {
+    Parker SYSTEM = LockSupport::parkNanos;
+
+    void parkNanos(long nanos);
+}

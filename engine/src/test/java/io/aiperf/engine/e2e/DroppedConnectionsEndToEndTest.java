@@ -1,0 +1,64 @@
+package io.aiperf.engine.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A request the server received and then lost with its connection is an error, one for one: retries may only
+ * resend what never reached the server, or a failing server would look healthy.
+ */
+class DroppedConnectionsEndToEndTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void everyConnectionTheServerDestroysAfterReadingTheRequestIsOneError() throws Exception {
+        for (final boolean streaming : new boolean[] {false, true}) {
+            try (MockServer mock = MockServer.start(MockServerConfig.fast().withFaults("/v1/chat/completions=drop:20"))) {
+                final Path dir = tmp.resolve("drop-" + streaming);
+                final Runs.Result r = Runs.aiperf(streaming
+                        ? new String[] {"profile", "-m", "m", "-u", mock.url(), "--streaming", "--concurrency", "4",
+                                "--request-count", "150", "--isl", "16", "--osl", "4", "--artifact-dir", dir.toString()}
+                        : new String[] {"profile", "-m", "m", "-u", mock.url(), "--concurrency", "4",
+                                "--request-count", "150", "--isl", "16", "--osl", "4", "--artifact-dir", dir.toString()});
+                final long dropped = mock.controlState().droppedConnections();
+                final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+                assertThat(dropped).as("the mock dropped some connections").isPositive();
+                assertThat(s.path("error_request_count").path("avg").asLong()).as(r.err()).isEqualTo(dropped);
+                assertThat(s.path("request_count").path("avg").asLong()).isEqualTo(150 - dropped);
+                assertThat(mock.controlState().calls("/v1/chat/completions")).isEqualTo(150);
+                assertThat(s.path("client_health").path("transport").path("retries").asLong()).isZero();
+            }
+        }
+    }
+
+    /**
+     * A server that closes every kept-alive connection right after its response, without saying so: the client
+     * notices the close before reusing the connection, or finds it closed before writing and resends. Only a
+     * request written in the instant between the close and the client noticing it is lost (as with any HTTP/1.1
+     * client), and it is then an error, never a silent resend: the server saw each request at most once.
+     */
+    @Test
+    void aConnectionClosedRightAfterEachResponseCostsAtMostTheRequestsCaughtInTheRace() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withFaults("/v1/chat/completions=close-after"))) {
+            final Path dir = tmp.resolve("close-after");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--concurrency", "4",
+                    "--request-count", "200", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            final long valid = s.path("request_count").path("avg").asLong();
+            final long errors = s.path("error_request_count").path("avg").asLong(0);
+            assertThat(valid + errors).isEqualTo(200);
+            assertThat(errors).as(s.path("error_summary").toString()).isLessThanOrEqualTo(4);
+            s.path("error_summary").forEach(e -> assertThat(e.path("error_details").path("type").asText())
+                    .isEqualTo("ConnectionClosedException"));
+            assertThat(mock.controlState().calls("/v1/chat/completions")).isEqualTo(valid);
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package io.aiperf.engine.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.aiperf.engine.client.InFlight;
+import io.aiperf.engine.client.RequestTransport;
+import io.aiperf.engine.config.BenchmarkConfig;
+import io.aiperf.engine.config.CliOverlay;
+import io.aiperf.engine.config.ConfigLoader;
+import io.aiperf.engine.dataset.SyntheticDataset;
+import io.aiperf.engine.dataset.Tokenizer;
+import io.aiperf.engine.record.OpenLoopHealth;
+import io.aiperf.engine.record.ResponseData;
+import io.aiperf.engine.record.TransportTimes;
+import io.aiperf.engine.time.CancellationToken;
+import io.aiperf.engine.time.Clock;
+import io.aiperf.engine.time.Parker;
+import io.aiperf.engine.time.WallClock;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The phase runner on a virtual clock: time moves only when the open loop parks or a transport stalls, so arrival
+ * accuracy, catch-up, the ceiling, grace and drain are checked exactly, however busy the machine is.
+ */
+class PhaseRunnerVirtualClockTest {
+    /** A clock that advances only when someone parks on it or a test moves it. */
+    static final class VirtualTime implements Clock, Parker {
+        private final AtomicLong now = new AtomicLong(1_000_000_000L);
+
+        @Override
+        public long nanoTime() {
+            return now.get();
+        }
+
+        @Override
+        public void parkNanos(final long nanos) {
+            now.addAndGet(Math.max(1, nanos));
+        }
+
+        void advance(final long nanos) {
+            now.addAndGet(nanos);
+        }
+    }
+
+    private final VirtualTime time = new VirtualTime();
+
+    private PhaseRunner runner(final String phaseYaml, final RequestTransport transport) {
+        final BenchmarkConfig config = ConfigLoader.fromYaml("""
+                benchmark:
+                  model: m
+                  endpoint: {url: "http://127.0.0.1:9"}
+                  dataset: {isl: 8, osl: 2, entries: 4}
+                  phases: [%s]
+                """.formatted(phaseYaml), new CliOverlay());
+        final RequestSource source = new RequestSource(config,
+                SyntheticDataset.generate(config.dataset(), 1L, Tokenizer.builtin()), "test");
+        return new PhaseRunner(config.phases().get(0), source, transport, time, time, new WallClock(time),
+                new CancellationToken(), 7L);
+    }
+
+    private ResponseData ok() {
+        final long now = time.nanoTime();
+        return new ResponseData(now, now, new long[] {now}, 1, "hi", null, null, null, 0, TransportTimes.NONE);
+    }
+
+    /** Answers at once, on the sending thread. */
+    private final RequestTransport instant = (request, id, correlation, handle, done) -> done.accept(ok());
+
+    private static PhaseResult runBounded(final PhaseRunner runner) throws Exception {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                runner.startSending();
+                return runner.awaitDrain();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }).get(60, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void poissonAtTwentyThousandPerSecondForTenSecondsHitsTheTargetCount() throws Exception {
+        final PhaseResult result = runBounded(runner("{name: profiling, type: poisson, rate: 20000, duration: 10}", instant));
+        assertThat((double) result.sent()).isCloseTo(200_000, within(1_000.0)); // 0.5%
+        final OpenLoopHealth health = result.openLoop();
+        assertThat(health.late()).isZero();
+        assertThat(health.missed()).isZero();
+        assertThat(health.scheduled()).isEqualTo(result.sent());
+        assertThat(health.achievedRate()).isCloseTo(20_000, within(100.0));
+        assertThat(result.records()).hasSize((int) result.sent());
+    }
+
+    @Test
+    void constantAndGammaArrivalsAreExactOnAVirtualClock() throws Exception {
+        final PhaseResult constant = runBounded(runner("{name: profiling, type: constant, rate: 5000, duration: 4}", instant));
+        assertThat(constant.sent()).isBetween(19_999L, 20_001L);
+        assertThat(constant.openLoop().lagMaxMillis()).isZero();
+        final PhaseResult gamma = runBounded(runner("{name: profiling, type: gamma, smoothness: 4, rate: 5000, duration: 4}",
+                instant));
+        assertThat((double) gamma.sent()).isCloseTo(20_000, within(100.0));
+    }
+
+    @Test
+    void aStalledTransportProducesCountedMissedArrivalsAndALowerAchievedRate() throws Exception {
+        final AtomicInteger calls = new AtomicInteger();
+        final RequestTransport stalls = (request, id, correlation, handle, done) -> {
+            if (calls.incrementAndGet() % 200 == 0) {
+                time.advance(100_000_000L); // the send blocked the issuer for 100 ms
+            }
+            done.accept(ok());
+        };
+        final PhaseResult result = runBounded(runner("{name: profiling, type: constant, rate: 1000, duration: 4}", stalls));
+        final OpenLoopHealth health = result.openLoop();
+        // Each stall swallows about 100 arrivals: more than the 10 ms catch-up, so the schedule re-anchors and
+        // every arrival it swallowed is counted as missed.
+        final long stallsSeen = calls.get() / 200;
+        assertThat(stallsSeen).isPositive();
+        assertThat(health.missed()).isBetween(stallsSeen * 95, stallsSeen * 100);
+        assertThat(health.scheduled()).isEqualTo(result.sent() + health.missed());
+        assertThat((double) health.scheduled()).isCloseTo(4_000, within(20.0));
+        assertThat(health.achievedRate()).isLessThan(1000 * 0.8);
+        assertThat(health.warning()).contains("skipped after stalls");
+    }
+
+    @Test
+    void aStallShorterThanTheCatchUpBoundMakesLateSendsNotMissedOnes() throws Exception {
+        final AtomicInteger calls = new AtomicInteger();
+        final RequestTransport stalls = (request, id, correlation, handle, done) -> {
+            if (calls.incrementAndGet() == 100) {
+                time.advance(9_000_000L); // 9 ms: within the 10 ms catch-up, so the next sends are behind
+            }
+            done.accept(ok());
+        };
+        final PhaseResult result = runBounded(runner("{name: profiling, type: constant, rate: 1000, requests: 300}", stalls));
+        assertThat(result.sent()).isEqualTo(300);
+        assertThat(result.openLoop().missed()).isZero();
+        assertThat(result.openLoop().lagMaxMillis()).isCloseTo(9.0, within(1.1));
+        assertThat(result.openLoop().late()).isZero(); // behind, but never more than the bound
+    }
+
+    @Test
+    void theCeilingHoldsArrivalsAndCountsEveryWait() throws Exception {
+        final List<Consumer<ResponseData>> pending = new CopyOnWriteArrayList<>();
+        final RequestTransport slow = (request, id, correlation, handle, done) -> pending.add(done);
+        final PhaseRunner runner = runner("{name: profiling, type: constant, rate: 1000, concurrency: 2, requests: 20}", slow);
+        final CompletableFuture<PhaseResult> run = CompletableFuture.supplyAsync(() -> {
+            try {
+                runner.startSending();
+                return runner.awaitDrain();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!run.isDone() && System.nanoTime() < deadline) {
+            if (pending.size() == 2) { // both slots taken: the server answers them 30 ms later
+                time.advance(30_000_000L);
+                final List<Consumer<ResponseData>> answer = List.copyOf(pending);
+                pending.clear();
+                answer.forEach(d -> d.accept(ok()));
+            }
+            Thread.onSpinWait();
+        }
+        final PhaseResult result = run.get(1, TimeUnit.SECONDS);
+        assertThat(result.sent()).isEqualTo(20);
+        assertThat(result.records()).hasSize(20);
+        assertThat(result.openLoop().ceilingWaits()).isPositive();
+        assertThat(result.openLoop().late()).isPositive();
+        assertThat(result.openLoop().warning()).contains("--concurrency ceiling");
+    }
+
+    @Test
+    void aThrowingTransportEndsThePhaseWithErrorRecordsAndNoHang() throws Exception {
+        final RequestTransport broken = (request, id, correlation, handle, done) -> {
+            throw new IllegalStateException("down");
+        };
+        final PhaseResult result = runBounded(runner("{name: profiling, type: poisson, rate: 500, requests: 50}", broken));
+        assertThat(result.records()).hasSize(50).allMatch(r -> r.response().error() != null);
+    }
+
+    @Test
+    void aTransportThatReportsTwiceGivesOneRecordAndFreesOneSlot() throws Exception {
+        final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger maxInFlight = new AtomicInteger();
+        final RequestTransport twice = (request, id, correlation, handle, done) -> {
+            maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            inFlight.decrementAndGet();
+            done.accept(ok());
+            done.accept(ok());
+        };
+        final PhaseResult result = runBounded(runner("{name: profiling, concurrency: 1, requests: 30}", twice));
+        assertThat(result.records()).hasSize(30);
+        assertThat(maxInFlight.get()).isEqualTo(1);
+    }
+
+    @Test
+    void graceZeroAbandonsWhatIsInFlightAndCancelsIt() throws Exception {
+        final List<InFlight> handles = new CopyOnWriteArrayList<>();
+        final RequestTransport never = (request, id, correlation, handle, done) -> handles.add(handle);
+        final PhaseRunner runner = runner("{name: profiling, concurrency: 3, duration: 1, grace_period: 0}", never);
+        final CompletableFuture<PhaseResult> run = CompletableFuture.supplyAsync(() -> {
+            try {
+                runner.startSending();
+                return runner.awaitDrain();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        while (handles.size() < 3 && !run.isDone()) {
+            Thread.onSpinWait(); // the three sends happen on the starting thread at once
+        }
+        time.advance(2_000_000_000L); // the duration is over
+        final PhaseResult result = run.get(30, TimeUnit.SECONDS);
+        assertThat(result.abandoned()).isEqualTo(3);
+        assertThat(result.records()).isEmpty();
+        assertThat(handles).allMatch(InFlight::isCancelled);
+    }
+}
