@@ -13,8 +13,9 @@ import hudson.remoting.VirtualChannel;
 import hudson.slaves.WorkspaceList;
 import io.aiperf.engine.ci.ArchivePlanner;
 import io.aiperf.engine.ci.EngineInvocation;
-import io.aiperf.engine.redact.MaskingOutputStream;
+import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.ci.StepSummary;
+import io.aiperf.engine.redact.MaskingOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URL;
@@ -150,7 +151,7 @@ final class EngineRun implements AutoCloseable {
             out = in == null ? new byte[0] : in.readAllBytes();
         }
         final int exit = proc.join();
-        if (exit != EngineInvocation.OK) {
+        if (exit != ExitCode.OK) {
             throw new AbortException("aiperf: the engine exited with code " + exit + " (see the log above)");
         }
         return new String(out, java.nio.charset.StandardCharsets.UTF_8);
@@ -164,7 +165,7 @@ final class EngineRun implements AutoCloseable {
             return proc.joinWithTimeout(STOP_WAIT_SECONDS, TimeUnit.SECONDS, listener);
         }
         proc.kill();
-        return EngineInvocation.CANCELLED;
+        return ExitCode.CANCELLED;
     }
 
     private LinkedHashMap<String, Object> collect(final String exportDir, final String prefix, final boolean archive,

@@ -11,11 +11,4 @@ import java.util.List;
  * @param exportDir where the run's files appear, relative to the working directory
  */
 public record EngineInvocation(List<String> argv, String apiKeyVariable, String exportDir) {
-    /** Engine exit codes (src-docs/cli.md). */
-    public static final int OK = 0;
-    public static final int FAILED = 1;
-    public static final int USAGE = 2;
-    public static final int GATE_UNSTABLE = 3;
-    public static final int CANCELLED = 130;
-    public static final int TERMINATED = 143;
 }

@@ -37,17 +37,17 @@ public final class OutcomeClassifier {
             });
         }
         final Verdict verdict = switch (exitCode) {
-            case EngineInvocation.OK -> unstableOnWarnings && !warnings.isEmpty() ? Verdict.UNSTABLE : Verdict.SUCCESS;
-            case EngineInvocation.GATE_UNSTABLE -> Verdict.UNSTABLE;
-            case EngineInvocation.CANCELLED, EngineInvocation.TERMINATED -> Verdict.ABORTED;
+            case ExitCode.OK -> unstableOnWarnings && !warnings.isEmpty() ? Verdict.UNSTABLE : Verdict.SUCCESS;
+            case ExitCode.GATE_UNSTABLE -> Verdict.UNSTABLE;
+            case ExitCode.CANCELLED, ExitCode.TERMINATED -> Verdict.ABORTED;
             default -> Verdict.FAILURE;
         };
-        if (exitCode == EngineInvocation.USAGE) {
+        if (exitCode == ExitCode.USAGE) {
             reasons.add("the engine rejected its configuration (exit 2); see the log");
         } else if (verdict == Verdict.FAILURE && reasons.isEmpty()) {
             reasons.add("the engine exited with code " + exitCode);
         }
-        if (verdict == Verdict.UNSTABLE && unstableOnWarnings && exitCode == EngineInvocation.OK) {
+        if (verdict == Verdict.UNSTABLE && unstableOnWarnings && exitCode == ExitCode.OK) {
             reasons.addAll(warnings);
         }
         return new Classification(verdict, List.copyOf(reasons), List.copyOf(warnings));

@@ -1,5 +1,6 @@
 package io.aiperf.engine.cli;
 
+import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.record.CellOutcome;
@@ -44,15 +45,15 @@ public final class AggregateCommand implements Callable<Integer> {
             cells = CellMerger.merge(inputs, outputDir);
         } catch (ConfigException e) {
             System.err.println("error: aggregate: " + e.getMessage());
-            return Main.USAGE;
+            return ExitCode.USAGE;
         } catch (UncheckedIOException e) {
             System.err.println("error: aggregate: " + e.getMessage());
-            return Main.FAILED;
+            return ExitCode.FAILED;
         }
         System.err.println("merged " + cells.size() + " cell(s) into " + outputDir.toAbsolutePath());
         final int exit = RunAssembler.assemble(outputDir, cells, false, false,
                 ExportNames.of(prefix).summaryJson(), System.out, System.err);
-        if (gateRules == null || exit != Main.OK) {
+        if (gateRules == null || exit != ExitCode.OK) {
             return exit;
         }
         return GateCommand.run(gateRules, baselines, outputDir, outputDir);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.CliOverlay;
 import io.aiperf.engine.config.ConfigException;
@@ -41,10 +42,10 @@ public final class ConfigCommand implements Runnable {
                 final BenchmarkConfig c = load();
                 c.warnings().forEach(w -> System.err.println("warning: " + w));
                 System.out.println(file + ": valid (" + c.phases().size() + " phase(s), model " + c.primaryModel() + ")");
-                return Main.OK;
+                return ExitCode.OK;
             } catch (ConfigException e) {
                 System.err.println("error: invalid configuration: " + e.getMessage());
-                return Main.USAGE;
+                return ExitCode.USAGE;
             }
         }
     }
@@ -63,16 +64,16 @@ public final class ConfigCommand implements Runnable {
                 final BenchmarkConfig c = load();
                 if (cells) {
                     CellPlan.ids(c).forEach(System.out::println);
-                    return Main.OK;
+                    return ExitCode.OK;
                 }
                 final ObjectMapper mapper = format.equalsIgnoreCase("json")
                         ? new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                         : new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
                 System.out.print(mapper.writeValueAsString(Redactor.of(c).config(c.effectiveTree())));
-                return Main.OK;
+                return ExitCode.OK;
             } catch (ConfigException e) {
                 System.err.println("error: invalid configuration: " + e.getMessage());
-                return Main.USAGE;
+                return ExitCode.USAGE;
             }
         }
     }

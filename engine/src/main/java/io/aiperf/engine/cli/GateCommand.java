@@ -1,5 +1,6 @@
 package io.aiperf.engine.cli;
 
+import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.gate.GateRunner;
 import java.nio.file.Files;
@@ -35,12 +36,12 @@ public final class GateCommand implements Callable<Integer> {
             final String unwritable = ProfileCommand.unwritable(out);
             if (unwritable != null) {
                 System.err.println("error: gate: --output-dir: " + unwritable);
-                return Main.USAGE;
+                return ExitCode.USAGE;
             }
             return GateRunner.run(rules, baselines, candidate, out, System.out).exitCode();
         } catch (ConfigException e) {
             System.err.println("error: gate: " + e.getMessage());
-            return Main.USAGE;
+            return ExitCode.USAGE;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.aiperf.engine.cli;
 
+import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.time.CancellationToken;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
@@ -32,7 +33,7 @@ final class Interrupts {
         final java.util.concurrent.atomic.AtomicBoolean terminated = new java.util.concurrent.atomic.AtomicBoolean();
         final SignalHandler handler = sig -> {
             if (token.isCancelled()) {
-                Runtime.getRuntime().halt(sig.getName().equals("TERM") ? 143 : 130);
+                Runtime.getRuntime().halt(sig.getName().equals("TERM") ? ExitCode.TERMINATED : ExitCode.CANCELLED);
             }
             if (sig.getName().equals("TERM")) {
                 terminated.set(true);

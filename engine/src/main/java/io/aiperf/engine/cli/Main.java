@@ -1,6 +1,7 @@
 package io.aiperf.engine.cli;
 
 import io.aiperf.engine.ci.EngineInvocation;
+import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.run.Version;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,15 +13,6 @@ import picocli.CommandLine.Command;
                 AggregateCommand.class, ReportCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
-    /** Exit codes (documented in src-docs/cli.md); one definition, shared with CI integrations. */
-    public static final int OK = EngineInvocation.OK;
-    public static final int FAILED = EngineInvocation.FAILED;
-    public static final int USAGE = EngineInvocation.USAGE;
-    public static final int GATE_UNSTABLE = EngineInvocation.GATE_UNSTABLE;
-    public static final int CANCELLED = EngineInvocation.CANCELLED;
-    /** Cancelled by SIGTERM (128 + 15); the results are written and flagged cancelled as for Ctrl-C. */
-    public static final int TERMINATED = EngineInvocation.TERMINATED;
-
     public static void main(final String[] args) {
         System.exit(run(args));
     }
@@ -33,7 +25,7 @@ public final class Main implements Runnable {
     public static CommandLine commandLine() {
         final CommandLine cl = new CommandLine(new Main());
         cl.setExitCodeExceptionMapper(t -> t instanceof io.aiperf.engine.config.ConfigException
-                || t instanceof CommandLine.ParameterException ? USAGE : FAILED);
+                || t instanceof CommandLine.ParameterException ? ExitCode.USAGE : ExitCode.FAILED);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         return cl;
     }

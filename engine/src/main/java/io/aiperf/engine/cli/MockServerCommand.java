@@ -1,5 +1,6 @@
 package io.aiperf.engine.cli;
 
+import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.mock.Fault;
 import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
@@ -35,7 +36,8 @@ public final class MockServerCommand implements Callable<Integer> {
     @Option(names = "--random-seed", defaultValue = "0", description = "Seed for jitter and errors.")
     long seed;
     @Option(names = "--fault", paramLabel = "ROUTE=SPEC", description = "Inject a fault into the first N calls of a route (every call without N): "
-            + "/route=status:CODE[:N], delay:MS[:N], stall:MS[:N], close[:N], garbage[:N], truncate[:N], close-after[:N], "
+            + "/route=status:CODE[:N], delay:MS[:N], stall:MS[:N], close[:N], drop:PERCENT[:N], garbage[:N], truncate[:N], "
+            + "close-after[:N], "
             + "bad-utf8[:N], huge-event:BYTES[:N], endless[:N], no-done[:N], error-event[:N], never[:N], echo-auth[:N]; "
             + "repeatable.")
     List<String> faults = new ArrayList<>();
@@ -47,7 +49,7 @@ public final class MockServerCommand implements Callable<Integer> {
             faults.forEach(f -> parsed.add(Fault.parse(f)));
         } catch (IllegalArgumentException e) {
             System.err.println("error: --fault: " + e.getMessage());
-            return Main.USAGE;
+            return ExitCode.USAGE;
         }
         final String invalid = !(errorRate >= 0 && errorRate <= 100) ? "--error-rate: must be a percentage between 0 and 100"
                 : port < 0 || port > 65535 ? "--port: must be between 0 and 65535"
@@ -56,7 +58,7 @@ public final class MockServerCommand implements Callable<Integer> {
                 : null;
         if (invalid != null) {
             System.err.println("error: " + invalid);
-            return Main.USAGE;
+            return ExitCode.USAGE;
         }
         final MockServerConfig config = new MockServerConfig(host, port, fast ? 0 : ttft, fast ? 0 : itl, ttftJitter,
                 itlJitter, errorRate, apiKey, seed, parsed);
@@ -66,13 +68,13 @@ public final class MockServerCommand implements Callable<Integer> {
         } catch (java.net.BindException e) {
             System.err.println("error: cannot listen on " + host + ":" + port + " (" + e.getMessage()
                     + "); choose another --port, or 0 for any free port");
-            return Main.FAILED;
+            return ExitCode.FAILED;
         }
         System.out.println("aiperf mock server listening on " + server.url() + " (" + config + ")");
         System.out.flush();
         final CountDownLatch forever = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));
         forever.await();
-        return Main.OK;
+        return ExitCode.OK;
     }
 }

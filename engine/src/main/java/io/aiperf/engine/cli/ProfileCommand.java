@@ -1,5 +1,6 @@
 package io.aiperf.engine.cli;
 
+import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.client.RequestFactory;
 import io.aiperf.engine.client.TlsStrategies;
 import io.aiperf.engine.config.BenchmarkConfig;
@@ -7,14 +8,14 @@ import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.ConfigLoader;
 import io.aiperf.engine.config.PhaseConfig;
 import io.aiperf.engine.export.RunDirectory;
-import io.aiperf.engine.redact.Redactor;
 import io.aiperf.engine.hooks.HttpControlTransport;
 import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
-import io.aiperf.engine.time.CancellationToken;
+import io.aiperf.engine.redact.Redactor;
 import io.aiperf.engine.run.CellContext;
 import io.aiperf.engine.sweep.CellPlan;
 import io.aiperf.engine.sweep.MultiRunner;
+import io.aiperf.engine.time.CancellationToken;
 import io.aiperf.engine.time.Clock;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -69,7 +70,7 @@ public final class ProfileCommand implements Callable<Integer> {
             final String misuse = misuse();
             if (misuse != null) {
                 err.println("error: " + misuse);
-                return Main.USAGE;
+                return ExitCode.USAGE;
             }
             if (mock) {
                 mockServer = MockServer.start(new MockServerConfig("127.0.0.1", 0, 20, 5, 0, 0, 0,
@@ -85,7 +86,7 @@ public final class ProfileCommand implements Callable<Integer> {
                     io.aiperf.engine.gate.GateRulesLoader.load(gateRules); // rule errors stop us before any traffic
                 } catch (ConfigException e) {
                     err.println("error: invalid configuration: --gate: " + e.getMessage());
-                    return Main.USAGE;
+                    return ExitCode.USAGE;
                 }
                 for (final Path b : baselines) {
                     try {
@@ -94,7 +95,7 @@ public final class ProfileCommand implements Callable<Integer> {
                         }
                     } catch (ConfigException | java.io.UncheckedIOException e) {
                         err.println("error: invalid configuration: --baseline: " + e.getMessage());
-                        return Main.USAGE;
+                        return ExitCode.USAGE;
                     }
                 }
             }
@@ -105,7 +106,7 @@ public final class ProfileCommand implements Callable<Integer> {
                 selected = CellPlan.select(config, cells);
             } catch (ConfigException e) {
                 err.println("error: invalid configuration: " + e.getMessage());
-                return Main.USAGE;
+                return ExitCode.USAGE;
             }
             // From here on everything printed passes the run's redactor: servers may echo secrets.
             final Redactor redactor = Redactor.of(config);
@@ -117,7 +118,7 @@ public final class ProfileCommand implements Callable<Integer> {
             final String unwritable = unwritable(dir);
             if (unwritable != null) {
                 err.println("error: invalid configuration: --artifact-dir (benchmark.artifacts.dir): " + unwritable);
-                return Main.USAGE;
+                return ExitCode.USAGE;
             }
             final boolean partial = selected.size() < CellPlan.of(config).size();
             final RunDirectory runDirectory;
@@ -126,7 +127,7 @@ public final class ProfileCommand implements Callable<Integer> {
                         .filter(p -> !p.equals(".")).toList() : null);
             } catch (ConfigException e) {
                 err.println("error: " + e.getMessage());
-                return Main.USAGE;
+                return ExitCode.USAGE;
             }
             try (runDirectory) {
                 return run(config, selected, dir, out, err, redactor);
@@ -153,10 +154,10 @@ public final class ProfileCommand implements Callable<Integer> {
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {
                 final int exit = MultiRunner.run(config, selected, dir, ctx);
-                if (exit == Main.CANCELLED && interrupts.terminated()) {
-                    return Main.TERMINATED; // stopped by SIGTERM, as a CI system stops a job
+                if (exit == ExitCode.CANCELLED && interrupts.terminated()) {
+                    return ExitCode.TERMINATED; // stopped by SIGTERM, as a CI system stops a job
                 }
-                if (gateRules == null || exit != Main.OK) {
+                if (gateRules == null || exit != ExitCode.OK) {
                     return exit;
                 }
                 // The gate reads the exports; a failing gate never removes them.

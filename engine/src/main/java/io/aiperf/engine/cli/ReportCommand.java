@@ -1,5 +1,6 @@
 package io.aiperf.engine.cli;
 
+import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.ci.KeyMetrics;
 import io.aiperf.engine.ci.TrendChart;
 import io.aiperf.engine.export.AtomicFiles;
@@ -32,7 +33,7 @@ public final class ReportCommand implements Callable<Integer> {
         for (final Path run : runs) {
             if (!Files.isDirectory(run)) {
                 System.err.println("error: report: " + run + " is not a directory");
-                return Main.USAGE;
+                return ExitCode.USAGE;
             }
             points.add(new TrendChart.Point(run.toAbsolutePath().normalize().getFileName().toString(),
                     KeyMetrics.ofRun(run)));
@@ -44,6 +45,6 @@ public final class ReportCommand implements Callable<Integer> {
             AtomicFiles.write(output, svg.getBytes(StandardCharsets.UTF_8));
             System.err.println("Trend chart: " + output.toAbsolutePath());
         }
-        return Main.OK;
+        return ExitCode.OK;
     }
 }

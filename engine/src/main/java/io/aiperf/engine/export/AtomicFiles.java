@@ -22,6 +22,68 @@ public final class AtomicFiles {
         write(target, out -> out.write(content));
     }
 
+    /** A file being written over time; readers see nothing of it until {@link #commit()}. */
+    public static final class Pending {
+        private final Path target;
+        private final Path tmp;
+        private final OutputStream out;
+
+        private Pending(final Path target, final Path tmp, final OutputStream out) {
+            this.target = target;
+            this.tmp = tmp;
+            this.out = out;
+        }
+
+        public OutputStream stream() {
+            return out;
+        }
+
+        /** Closes the stream and moves the whole file into place. */
+        public void commit() {
+            try {
+                out.close();
+                move(tmp, target);
+            } catch (IOException e) {
+                abort();
+                throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+            }
+        }
+
+        /** Closes the stream and forgets the file. */
+        public void abort() {
+            try {
+                out.close();
+            } catch (IOException e) {
+                // the temporary file goes anyway
+            }
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException e) {
+                // nothing more to do
+            }
+        }
+    }
+
+    /** Starts writing {@code target} through a temporary file next to it. */
+    public static Pending begin(final Path target) {
+        try {
+            final Path dir = target.toAbsolutePath().getParent();
+            Files.createDirectories(dir);
+            final Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+            return new Pending(target, tmp, new java.io.BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void move(final Path tmp, final Path target) throws IOException {
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
     public static void write(final Path target, final Writer writer) {
         try {
             final Path dir = target.toAbsolutePath().getParent();
@@ -31,11 +93,7 @@ public final class AtomicFiles {
                 try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
                     writer.write(out);
                 }
-                try {
-                    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-                }
+                move(tmp, target);
             } finally {
                 Files.deleteIfExists(tmp);
             }

@@ -11,33 +11,39 @@ import io.aiperf.engine.record.ResponseData;
 import io.aiperf.engine.time.WallClock;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.List;
 
 /**
- * {@code profile_export.jsonl} (AIPerf's export docs): one line per profiling request,
- * {@code {"metadata":{...},"metrics":{tag:{value,unit}},"error":null|{code,type,message}}}. Streams with a
- * generator so memory stays flat for large runs.
+ * {@code profile_export.jsonl} (AIPerf's export docs): one line per profiling request, in the order requests
+ * completed, {@code {"metadata":{...},"metrics":{tag:{value,unit}},"error":null|{code,type,message}}}. Each line is
+ * written as its request is processed, so nothing of a request is kept for the export. Not thread-safe.
  */
-public final class RecordsJsonlWriter {
+public final class RecordsJsonlWriter implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private final OutputStream out;
+    private final JsonGenerator g;
+    private final WallClock wall;
 
-    private RecordsJsonlWriter() {
+    public RecordsJsonlWriter(final OutputStream out, final WallClock wall) throws IOException {
+        this.out = out;
+        this.wall = wall;
+        this.g = JSON.getFactory().createGenerator(out);
+        g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
     }
 
-    public static void write(final OutputStream out, final List<RecordMetrics> records, final WallClock wall)
-            throws IOException {
-        try (JsonGenerator g = JSON.getFactory().createGenerator(out)) {
-            g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
-            for (final RecordMetrics m : records) {
-                writeOne(g, m, wall);
-                g.flush();
-                out.write('\n');
-            }
-        }
+    /** Writes one request's line. */
+    public void write(final RequestRecord r, final RecordMetrics m) throws IOException {
+        writeOne(g, r, m, wall);
+        g.flush();
+        out.write('\n');
     }
 
-    private static void writeOne(final JsonGenerator g, final RecordMetrics m, final WallClock wall) throws IOException {
-        final RequestRecord r = m.record();
+    @Override
+    public void close() throws IOException {
+        g.close();
+    }
+
+    private static void writeOne(final JsonGenerator g, final RequestRecord r, final RecordMetrics m,
+                                 final WallClock wall) throws IOException {
         final ResponseData d = r.response();
         g.writeStartObject();
         g.writeObjectFieldStart("metadata");
@@ -47,6 +53,26 @@ public final class RecordsJsonlWriter {
         g.writeStringField("conversation_id", r.conversationId());
         g.writeNumberField("turn_index", 0);
         g.writeNumberField("request_start_ns", r.startEpochNanos());
+        // When the schedule released the request (open loop: its intended time; closed loop: when it was handed to
+        // the transport), and how long it then waited for a connection and for a connect before it was written.
+        final long credit = r.intendedStartPerfNanos() >= 0 ? r.intendedStartPerfNanos() : d.transport().issuedNanos();
+        if (credit >= 0) {
+            g.writeNumberField("credit_issued_ns", wall.toEpochNanos(credit));
+        }
+        final double poolWait = d.transport().poolWaitNanos(d.startPerfNanos());
+        if (!Double.isNaN(poolWait)) {
+            g.writeNumberField("pool_wait_ns", (long) poolWait);
+        }
+        final double connect = d.transport().connectNanos();
+        if (!Double.isNaN(connect)) {
+            g.writeNumberField("connect_ns", (long) connect);
+        }
+        if (d.transport().retried()) {
+            g.writeBooleanField("retried", true);
+        }
+        if (d.malformedChunks() > 0) {
+            g.writeNumberField("malformed_chunks", d.malformedChunks());
+        }
         if (d.ackPerfNanos() >= 0) {
             g.writeNumberField("request_ack_ns", wall.toEpochNanos(d.ackPerfNanos()));
         }
@@ -91,8 +117,7 @@ public final class RecordsJsonlWriter {
         if (m.valid()) {
             g.writeNullField("error");
         } else {
-            final ErrorDetails e = d.error() != null ? d.error()
-                    : new ErrorDetails(null, "InvalidInferenceResultError", "Invalid inference result");
+            final ErrorDetails e = m.error();
             g.writeObjectFieldStart("error");
             if (e.code() != null) {
                 g.writeNumberField("code", e.code());

@@ -26,10 +26,12 @@ public record RunReport(String version, String benchmarkId, ObjectNode inputConf
      * @param abandonedRequests requests still in flight when a grace period ran out (excluded from metrics)
      * @param openLoop how each open-loop profiling phase kept its schedule, by phase name (empty in closed loop)
      * @param transport how the profiling requests got onto the wire
+     * @param recordQueueWaits times an I/O thread waited because the record processor was behind (timestamps taken
+     *                         by that thread meanwhile may be late)
      */
     public record ClientHealth(double maxScheduleLagMillis, double clientCpuSeconds, long abandonedRequests,
                                java.util.Map<String, io.aiperf.engine.record.OpenLoopHealth> openLoop,
-                               io.aiperf.engine.record.TransportHealth transport) {
+                               io.aiperf.engine.record.TransportHealth transport, long recordQueueWaits) {
     }
 
     /** One dataset entry as sent. */

@@ -55,6 +55,7 @@ public final class SummaryJsonWriter {
         health.put("max_schedule_lag_ms", r.health().maxScheduleLagMillis());
         health.put("client_cpu_seconds", r.health().clientCpuSeconds());
         health.put("abandoned_requests", r.health().abandonedRequests());
+        health.put("record_queue_waits", r.health().recordQueueWaits());
         if (!r.health().openLoop().isEmpty()) {
             final ObjectNode loops = health.putObject("open_loop");
             r.health().openLoop().forEach((name, h) -> loops.putObject(name)

@@ -1,12 +1,11 @@
 package io.aiperf.engine.metrics;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,21 +19,24 @@ import java.util.TreeMap;
  * needs as much memory as a short one, and its percentiles are still exact. Not thread-safe.
  */
 public final class Distribution implements AutoCloseable {
-    static final int DEFAULT_IN_MEMORY = 1 << 16;
+    static final int DEFAULT_IN_MEMORY = 1 << 13;
     private static final int BUCKET_SHIFT = 40;
 
-    private final double[] buffer;
+    private final int inMemory;
+    private double[] buffer = new double[256];
     private int buffered;
     private Path spill;
-    private DataOutputStream spillOut;
+    private FileChannel spillOut;
+    private final ByteBuffer io = ByteBuffer.allocate(1 << 16);
     private long spilled;
 
     public Distribution() {
         this(DEFAULT_IN_MEMORY);
     }
 
+    /** @param inMemory how many values stay in memory before they go to a temporary file */
     Distribution(final int inMemory) {
-        this.buffer = new double[inMemory];
+        this.inMemory = inMemory;
     }
 
     /** Adds a value; NaN and infinities are ignored (an absent value is not part of a distribution). */
@@ -43,7 +45,11 @@ public final class Distribution implements AutoCloseable {
             return;
         }
         if (buffered == buffer.length) {
-            flush();
+            if (buffer.length < inMemory) {
+                buffer = java.util.Arrays.copyOf(buffer, Math.min(inMemory, buffer.length * 2));
+            } else {
+                flush();
+            }
         }
         buffer[buffered++] = value;
     }
@@ -59,7 +65,6 @@ public final class Distribution implements AutoCloseable {
         }
         flush();
         try {
-            spillOut.flush();
             return spilledStats();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the spilled values of a metric: " + e.getMessage(), e);
@@ -71,16 +76,47 @@ public final class Distribution implements AutoCloseable {
             if (spill == null) {
                 spill = Files.createTempFile("aiperf-metric", ".bin");
                 spill.toFile().deleteOnExit();
-                spillOut = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(spill), 1 << 16));
+                spillOut = FileChannel.open(spill, StandardOpenOption.WRITE, StandardOpenOption.READ);
             }
+            io.clear();
             for (int i = 0; i < buffered; i++) {
-                spillOut.writeDouble(buffer[i]);
+                if (!io.hasRemaining()) {
+                    writeAll();
+                }
+                io.putDouble(buffer[i]);
             }
+            writeAll();
             spilled += buffered;
             buffered = 0;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot spill the values of a metric to a temporary file: "
                     + e.getMessage(), e);
+        }
+    }
+
+    private void writeAll() throws IOException {
+        io.flip();
+        while (io.hasRemaining()) {
+            spillOut.write(io, spillOut.size());
+        }
+        io.clear();
+    }
+
+    /** Reads every spilled value in order. */
+    private void forEach(final java.util.function.DoubleConsumer action) throws IOException {
+        long position = 0;
+        io.clear();
+        while (true) {
+            final int read = spillOut.read(io, position);
+            if (read <= 0 && io.position() < Double.BYTES) {
+                return;
+            }
+            position += Math.max(read, 0);
+            io.flip();
+            while (io.remaining() >= Double.BYTES) {
+                action.accept(io.getDouble());
+            }
+            io.compact();
         }
     }
 
@@ -97,90 +133,144 @@ public final class Distribution implements AutoCloseable {
     private Stats spilledStats() throws IOException {
         final long n = spilled;
         // Pass 1: count, sum, extremes, and how many values fall in each bucket.
-        final TreeMap<Long, long[]> buckets = new TreeMap<>();
-        double sum = 0;
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
-        try (DataInputStream in = open()) {
-            for (long i = 0; i < n; i++) {
-                final double v = in.readDouble();
-                sum += v;
-                min = Math.min(min, v);
-                max = Math.max(max, v);
-                buckets.computeIfAbsent(bucket(v), k -> new long[1])[0]++;
-            }
-        }
+        final LongCounts buckets = new LongCounts();
+        final double[] acc = {0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}; // sum, min, max
+        forEach(v -> {
+            acc[0] += v;
+            acc[1] = Math.min(acc[1], v);
+            acc[2] = Math.max(acc[2], v);
+            buckets.add(bucket(v), 1);
+        });
+        final double sum = acc[0];
+        final double min = acc[1];
+        final double max = acc[2];
         final double mean = sum / n;
-        // The ranks that the percentiles interpolate between, and the bucket that holds each.
+        // The ranks the percentiles interpolate between, and the bucket (with the rank it starts at) of each.
         final double[] q = Stats.PERCENTILES;
         final long[] lo = new long[q.length];
         final long[] hi = new long[q.length];
-        final Map<Long, Long> firstRankOf = new HashMap<>();
         for (int i = 0; i < q.length; i++) {
-            final double idx = q[i] / 100.0 * (n - 1);
-            lo[i] = (long) Math.floor(idx);
+            lo[i] = (long) Math.floor(q[i] / 100.0 * (n - 1));
             hi[i] = Math.min(lo[i] + 1, n - 1);
         }
+        final long[] keys = buckets.sortedKeys();
+        final LongCounts firstRankOf = new LongCounts();
+        final Map<Long, TreeMap<Double, long[]>> wanted = new HashMap<>();
         long before = 0;
-        for (final Map.Entry<Long, long[]> b : buckets.entrySet()) {
-            final long after = before + b.getValue()[0];
+        for (final long key : keys) {
+            final long after = before + buckets.get(key);
             for (int i = 0; i < q.length; i++) {
                 if ((lo[i] >= before && lo[i] < after) || (hi[i] >= before && hi[i] < after)) {
-                    firstRankOf.put(b.getKey(), before);
+                    firstRankOf.add(key, before + 1); // stored plus one: a missing key reads as 0
+                    wanted.put(key, new TreeMap<>());
+                    break;
                 }
             }
             before = after;
         }
-        // Pass 2: the spread around the mean, and the distinct values of the wanted buckets with their counts.
-        final Map<Long, TreeMap<Double, long[]>> wanted = new HashMap<>();
-        firstRankOf.keySet().forEach(k -> wanted.put(k, new TreeMap<>()));
-        double sq = 0;
-        try (DataInputStream in = open()) {
-            for (long i = 0; i < n; i++) {
-                final double v = in.readDouble();
-                final double d = v - mean;
-                sq += d * d;
-                final TreeMap<Double, long[]> values = wanted.get(bucket(v));
-                if (values != null) {
-                    values.computeIfAbsent(v, k -> new long[1])[0]++;
-                }
+        // Pass 2: the spread around the mean, and the distinct values (with counts) of the wanted buckets only.
+        final double[] sq = {0};
+        forEach(v -> {
+            final double d = v - mean;
+            sq[0] += d * d;
+            final long key = bucket(v);
+            if (firstRankOf.get(key) != 0) {
+                wanted.get(key).computeIfAbsent(v, k -> new long[1])[0]++;
             }
-        }
+        });
         final double[] p = new double[q.length];
         for (int i = 0; i < q.length; i++) {
             final double vlo = rank(lo[i], wanted, firstRankOf);
             final double vhi = rank(hi[i], wanted, firstRankOf);
-            final double idx = q[i] / 100.0 * (n - 1);
-            p[i] = vlo + (vhi - vlo) * (idx - lo[i]);
+            p[i] = vlo + (vhi - vlo) * (q[i] / 100.0 * (n - 1) - lo[i]);
         }
-        return new Stats(mean, min, max, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], Math.sqrt(sq / n), n,
+        return new Stats(mean, min, max, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], Math.sqrt(sq[0] / n), n,
                 sum);
     }
 
     /** The value of the given 0-based rank in sorted order. */
     private static double rank(final long rank, final Map<Long, TreeMap<Double, long[]>> wanted,
-                               final Map<Long, Long> firstRankOf) {
+                               final LongCounts firstRankOf) {
         for (final Map.Entry<Long, TreeMap<Double, long[]>> b : wanted.entrySet()) {
-            long at = firstRankOf.get(b.getKey());
-            long total = 0;
-            for (final long[] c : b.getValue().values()) {
-                total += c[0];
-            }
-            if (rank < at || rank >= at + total) {
-                continue;
-            }
+            long at = firstRankOf.get(b.getKey()) - 1;
             for (final Map.Entry<Double, long[]> v : b.getValue().entrySet()) {
                 at += v.getValue()[0];
                 if (rank < at) {
-                    return v.getKey();
+                    if (rank >= firstRankOf.get(b.getKey()) - 1) {
+                        return v.getKey();
+                    }
+                    break;
                 }
             }
         }
         throw new IllegalStateException("rank " + rank + " not found"); // cannot happen: every wanted rank was bucketed
     }
 
-    private DataInputStream open() throws IOException {
-        return new DataInputStream(new BufferedInputStream(Files.newInputStream(spill), 1 << 16));
+    /** Counts by long key without boxing: open addressing, for the buckets of up to billions of values. */
+    static final class LongCounts {
+        private long[] keys = new long[1024];
+        private long[] counts = new long[1024];
+        private boolean[] used = new boolean[1024];
+        private int size;
+
+        void add(final long key, final long delta) {
+            if (size * 2 >= keys.length) {
+                grow();
+            }
+            int i = slot(key, keys.length);
+            while (used[i] && keys[i] != key) {
+                i = (i + 1) & (keys.length - 1);
+            }
+            if (!used[i]) {
+                used[i] = true;
+                keys[i] = key;
+                size++;
+            }
+            counts[i] += delta;
+        }
+
+        long get(final long key) {
+            int i = slot(key, keys.length);
+            while (used[i]) {
+                if (keys[i] == key) {
+                    return counts[i];
+                }
+                i = (i + 1) & (keys.length - 1);
+            }
+            return 0;
+        }
+
+        long[] sortedKeys() {
+            final long[] out = new long[size];
+            int j = 0;
+            for (int i = 0; i < keys.length; i++) {
+                if (used[i]) {
+                    out[j++] = keys[i];
+                }
+            }
+            java.util.Arrays.sort(out);
+            return out;
+        }
+
+        private static int slot(final long key, final int capacity) {
+            final long h = key * 0x9E3779B97F4A7C15L;
+            return (int) (h >>> 40) & (capacity - 1);
+        }
+
+        private void grow() {
+            final long[] oldKeys = keys;
+            final long[] oldCounts = counts;
+            final boolean[] oldUsed = used;
+            keys = new long[oldKeys.length * 2];
+            counts = new long[oldKeys.length * 2];
+            used = new boolean[oldKeys.length * 2];
+            size = 0;
+            for (int i = 0; i < oldKeys.length; i++) {
+                if (oldUsed[i]) {
+                    add(oldKeys[i], oldCounts[i]);
+                }
+            }
+        }
     }
 
     @Override

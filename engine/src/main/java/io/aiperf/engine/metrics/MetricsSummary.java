@@ -7,9 +7,10 @@ import java.util.Map;
  * The metrics of one phase's records, in display units and registry order.
  *
  * @param metrics tag to value, only for metrics that exist (absent ones are omitted, never zero)
- * @param records per-request metrics, in session order
+ * @param validCount valid requests
+ * @param errorCount failed or invalid requests
  */
-public record MetricsSummary(Map<String, MetricValue> metrics, List<RecordMetrics> records,
+public record MetricsSummary(Map<String, MetricValue> metrics, long validCount, long errorCount,
                              List<ErrorSummaryEntry> errorSummary, Long minStartEpochNanos, Long maxEndEpochNanos) {
 
     public MetricValue get(final String tag) {

@@ -1,24 +1,33 @@
 package io.aiperf.engine.metrics;
 
 import io.aiperf.engine.dataset.Tokenizer;
+import io.aiperf.engine.record.ErrorDetails;
 import io.aiperf.engine.record.RequestRecord;
 import io.aiperf.engine.record.ResponseData;
 import io.aiperf.engine.record.Usage;
 
 /**
  * Per-request metric values of one record (AIPerf's metrics reference), in stored units (nanoseconds, tokens);
- * negative or NaN means absent. Immutable.
+ * negative or NaN means absent. Compact: it keeps none of the response text or arrival stamps, so a run can keep
+ * what it needs of every request without growing with the output. Immutable.
  *
+ * @param error why the request is not valid, or null when it is
  * @param scheduleDelayNanos how long after its scheduled time an open-loop request was sent (issuer lag, the
  *                           concurrency ceiling, the connection pool), NaN in a closed loop; added to a latency it
  *                           gives the latency from the intended start, free of coordinated omission
  */
-public record RecordMetrics(RequestRecord record, double latencyNanos, double ttftNanos, double ttstNanos,
+public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos, ErrorDetails error,
+                            double latencyNanos, double ttftNanos, double ttstNanos,
                             double itlNanos, double[] iclNanos, double outputTokensPerSecondPerUser, int isl,
                             int osl, int outputTokens, int reasoningTokens, double scheduleDelayNanos) {
 
-    public boolean valid() {
-        return record.isValid();
+    private static final ErrorDetails INVALID = new ErrorDetails(null, "InvalidInferenceResultError",
+            "Invalid inference result");
+
+    /** A request counted as failed with the given error, whatever its response said. */
+    public static RecordMetrics failed(final RequestRecord r, final ErrorDetails error) {
+        return new RecordMetrics(false, r.sessionNum(), r.startEpochNanos(), error, Double.NaN, Double.NaN, Double.NaN,
+                Double.NaN, null, Double.NaN, r.inputTokens(), -1, -1, -1, Double.NaN);
     }
 
     /**
@@ -29,7 +38,8 @@ public record RecordMetrics(RequestRecord record, double latencyNanos, double tt
                                    final Tokenizer tokenizer) {
         final ResponseData d = r.response();
         if (!r.isValid()) {
-            return new RecordMetrics(r, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, Double.NaN,
+            return new RecordMetrics(false, r.sessionNum(), r.startEpochNanos(),
+                    d.error() != null ? d.error() : INVALID, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, Double.NaN,
                     r.inputTokens(), -1, -1, -1, Double.NaN);
         }
         final double latency = d.lastContentNanos() - d.startPerfNanos();
@@ -78,7 +88,7 @@ public record RecordMetrics(RequestRecord record, double latencyNanos, double tt
         }
         final double delay = r.intendedStartPerfNanos() < 0 ? Double.NaN
                 : Math.max(0, d.startPerfNanos() - r.intendedStartPerfNanos());
-        return new RecordMetrics(r, latency, ttft, ttst, itl, icl, perUser, isl, osl, output, reasoning, delay);
+        return new RecordMetrics(true, r.sessionNum(), r.startEpochNanos(), null, latency, ttft, ttst, itl, icl, perUser, isl, osl, output, reasoning, delay);
     }
 
     /** The request latency measured from the intended start (open loop), NaN otherwise. */

@@ -1,5 +1,6 @@
 package io.aiperf.engine.run;
 
+import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.client.InferenceClient;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.PhaseConfig;
@@ -21,12 +22,11 @@ import io.aiperf.engine.hooks.KvCacheReset;
 import io.aiperf.engine.hooks.Origins;
 import io.aiperf.engine.hooks.ProfilerSession;
 import io.aiperf.engine.hooks.ServerProfiler;
-import io.aiperf.engine.metrics.MetricsCalculator;
 import io.aiperf.engine.metrics.MetricsSummary;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.HookCall;
-import io.aiperf.engine.record.RequestRecord;
+import io.aiperf.engine.time.Parker;
 import io.aiperf.engine.time.WallClock;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,12 +68,12 @@ public final class CellRunner {
                         .run(origins, config.endpoint().resetKvCache());
             } catch (HookException | InterruptedException e) {
                 if (ctx.cancellation().isCancelled()) {
-                    return finish(CellOutcome.CANCELLED, 130, "cancelled by the user during reset_kv_cache", 0, 0, 0);
+                    return finish(CellOutcome.CANCELLED, ExitCode.CANCELLED, "cancelled by the user during reset_kv_cache", 0, 0, 0);
                 }
                 if (e instanceof InterruptedException) {
                     throw (InterruptedException) e;
                 }
-                return finish(CellOutcome.FAILED, 1, "reset_kv_cache failed: " + e.getMessage(), 0, 0, 0);
+                return finish(CellOutcome.FAILED, ExitCode.FAILED, "reset_kv_cache failed: " + e.getMessage(), 0, 0, 0);
             }
         }
         final ProfilerSession profiler = new ProfilerSession(config.endpoint().serverProfiler() == null ? null
@@ -81,28 +81,41 @@ public final class CellRunner {
                 config.endpoint().serverProfiler()));
         final long seed = config.randomSeed() == null ? System.nanoTime() : config.randomSeed();
         final List<PhaseResult> results;
+        final ExportNames names = ExportNames.of(config.artifacts().prefix());
+        final AtomicFiles.Pending jsonlFile;
+        final java.io.OutputStream jsonlStream;
+        final RecordsJsonlWriter jsonl;
+        try {
+            jsonlFile = AtomicFiles.begin(dir.resolve(names.recordsJsonl()));
+            jsonlStream = ctx.redactor().file(jsonlFile.stream());
+            jsonl = new RecordsJsonlWriter(jsonlStream, wall);
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return finish(CellOutcome.FAILED, ExitCode.FAILED, "exports not written: " + e.getMessage(), 0, 0, 0);
+        }
+        final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming(),
+                config.endpoint().useServerTokenCount(), config.goodputSlos(), Tokenizer.builtin(), jsonl);
         final PhaseOrchestrator orchestrator;
         try (InferenceClient client = new InferenceClient(poolSize(), config.endpoint().timeoutSeconds(), ctx.clock(), config.limits(),
                 config.endpoint().tls())) {
             orchestrator = new PhaseOrchestrator(config.phases(),
-                    phase -> new PhaseRunner(phase, source, client, ctx.clock(), wall, ctx.cancellation(),
-                            seed + phase.name().hashCode()),
+                    phase -> new PhaseRunner(phase, source, client, ctx.clock(), Parker.SYSTEM, wall,
+                            ctx.cancellation(), seed + phase.name().hashCode(), processor::accept),
                     profiler, ctx.cancellation());
             try (ProgressReporter progress = new ProgressReporter(ctx.err(), ctx.liveProgress(),
                     orchestrator::startedPhases)) {
                 progress.start();
                 results = orchestrator.run();
             } catch (HookException e) {
+                processor.finish();
+                jsonlFile.abort();
                 final long sent = orchestrator.startedPhases().stream()
                         .mapToLong(Phase::issuedCount).sum();
                 return ctx.cancellation().isCancelled()
-                        ? finish(CellOutcome.CANCELLED, 130, "cancelled by the user during server_profiler start", sent, 0, 0)
-                        : finish(CellOutcome.FAILED, 1, "server_profiler start failed: " + e.getMessage(), sent, 0, 0);
+                        ? finish(CellOutcome.CANCELLED, ExitCode.CANCELLED, "cancelled by the user during server_profiler start", sent, 0, 0)
+                        : finish(CellOutcome.FAILED, ExitCode.FAILED, "server_profiler start failed: " + e.getMessage(), sent, 0, 0);
             }
         }
         orchestrator.warnings().forEach(w -> ctx.err().println("warning: " + w));
-        final List<RequestRecord> profiling = new ArrayList<>();
-        final List<RequestRecord> warmup = new ArrayList<>();
         long sent = 0;
         long abandoned = 0;
         long maxLagNanos = 0;
@@ -118,7 +131,6 @@ public final class CellRunner {
                 }
             }
             maxLagNanos = Math.max(maxLagNanos, r.maxScheduleLagNanos());
-            (r.phase().kind() == io.aiperf.engine.config.PhaseKind.PROFILING ? profiling : warmup).addAll(r.records());
             sent += r.sent();
             cancelled |= r.cancelled();
         }
@@ -126,14 +138,21 @@ public final class CellRunner {
             ctx.err().println("warning: " + abandoned + " request(s) were still in flight when the grace period ended "
                     + "and were abandoned; raise --benchmark-grace-period to wait for them");
         }
-        final TransportHealthRecorder transport = new TransportHealthRecorder();
-        profiling.forEach(transport::add);
-        final boolean streaming = config.endpoint().streaming();
-        final boolean serverTokens = config.endpoint().useServerTokenCount();
-        final MetricsSummary profilingMetrics = MetricsCalculator.compute(profiling, streaming, serverTokens,
-                config.goodputSlos());
-        final MetricsSummary warmupMetrics = warmup.isEmpty() ? null
-                : MetricsCalculator.compute(warmup, streaming, serverTokens, config.goodputSlos());
+        final RecordProcessor.Result processed = processor.finish();
+        String writeError = null;
+        try {
+            jsonl.close();
+            jsonlStream.close();
+            if (processed.writeFailure() != null) {
+                throw processed.writeFailure();
+            }
+            jsonlFile.commit();
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            jsonlFile.abort();
+            writeError = "cannot write " + names.recordsJsonl() + ": " + e.getMessage();
+        }
+        final MetricsSummary profilingMetrics = processed.profiling();
+        final MetricsSummary warmupMetrics = processed.warmup();
         final List<RunReport.Input> inputs = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
             inputs.add(new RunReport.Input(entries.get(i).conversationId(), source.body(i)));
@@ -143,25 +162,24 @@ public final class CellRunner {
                 profilingMetrics, warmupMetrics, cancelled, inputs, cellStart,
                 wall.toEpochNanos(ctx.clock().nanoTime()),
                 new RunReport.ClientHealth(maxLagNanos / 1e6, (processCpuNanos() - cpuStartNanos) / 1e9, abandoned,
-                        openLoop, transport.health()));
-        String writeError = null;
+                        openLoop, processed.transport(), processed.queueFullWaits()));
         try {
-            writeExports(report, profilingMetrics, wall);
+            writeExports(report, profilingMetrics, names);
         } catch (java.io.UncheckedIOException e) {
-            writeError = e.getMessage(); // names the file; the summary below is still shown
+            writeError = writeError != null ? writeError : e.getMessage(); // names the file; the summary is still shown
         }
         printSummary(report, profilingMetrics);
-        final long valid = profilingMetrics.records().stream().filter(m -> m.valid()).count();
-        final long errors = profilingMetrics.records().size() - valid;
+        final long valid = profilingMetrics.validCount();
+        final long errors = profilingMetrics.errorCount();
         if (writeError != null) {
-            return finish(CellOutcome.FAILED, 1, "exports not written: " + writeError, sent, valid, errors);
+            return finish(CellOutcome.FAILED, ExitCode.FAILED, "exports not written: " + writeError, sent, valid, errors);
         }
         if (cancelled) {
-            return finish(CellOutcome.CANCELLED, 130, "cancelled by the user", sent, valid, errors);
+            return finish(CellOutcome.CANCELLED, ExitCode.CANCELLED, "cancelled by the user", sent, valid, errors);
         }
         final String failure = failure(valid, errors, config.limits().maxErrorRatePct(), profilingMetrics);
-        return failure != null ? finish(CellOutcome.FAILED, 1, failure, sent, valid, errors)
-                : finish(CellOutcome.COMPLETED, 0, null, sent, valid, errors);
+        return failure != null ? finish(CellOutcome.FAILED, ExitCode.FAILED, failure, sent, valid, errors)
+                : finish(CellOutcome.COMPLETED, ExitCode.OK, null, sent, valid, errors);
     }
 
     /**
@@ -222,9 +240,8 @@ public final class CellRunner {
         return phase.concurrency() != null ? phase.concurrency() : UNCAPPED_OPEN_LOOP_POOL;
     }
 
-    private void writeExports(final RunReport report, final MetricsSummary metrics, final WallClock wall) {
-        final ExportNames names = ExportNames.of(config.artifacts().prefix());
-        write(names.recordsJsonl(), out -> RecordsJsonlWriter.write(out, metrics.records(), wall));
+    /** The files written from the summaries; the records' JSONL was written as they came. */
+    private void writeExports(final RunReport report, final MetricsSummary metrics, final ExportNames names) {
         write(names.inputsJson(), out -> out.write(InputsJsonWriter.bytes(report.inputs())));
         write(names.summaryCsv(), out -> out.write(SummaryCsvWriter.bytes(metrics)));
         write(names.summaryJson(), out -> out.write(SummaryJsonWriter.bytes(report)));
@@ -269,7 +286,7 @@ public final class CellRunner {
             ctx.err().println("error: " + e.getMessage());
         }
         printHooks(outcome);
-        if (error != null && exitCode == 1) {
+        if (error != null && exitCode == ExitCode.FAILED) {
             ctx.err().println("error: " + error);
         }
         return outcome;

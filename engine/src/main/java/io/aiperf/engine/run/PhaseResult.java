@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * What one phase produced.
  *
- * @param records completed requests, in completion order
+ * @param records completed requests, in completion order (empty when they went to a record processor)
  * @param sent requests handed to the transport
  * @param abandoned requests still in flight when the grace period ran out (excluded from records)
  * @param cancelled the user stopped the run during this phase

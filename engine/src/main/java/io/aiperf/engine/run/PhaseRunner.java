@@ -36,7 +36,7 @@ public final class PhaseRunner implements Phase {
     private final WallClock wall;
     private final CancellationToken cancellation;
     private final ConcurrentLinkedQueue<RequestRecord> records = new ConcurrentLinkedQueue<>();
-    private final InFlightTracker inFlight = new InFlightTracker(records::add);
+    private final InFlightTracker inFlight;
     private final LoadDriver driver;
     private final AtomicInteger issued = new AtomicInteger();
     private final AtomicLong completed = new AtomicLong();
@@ -48,13 +48,19 @@ public final class PhaseRunner implements Phase {
 
     public PhaseRunner(final PhaseConfig phase, final RequestSource source, final RequestTransport transport,
                        final Clock clock, final WallClock wall, final CancellationToken cancellation, final long seed) {
-        this(phase, source, transport, clock, Parker.SYSTEM, wall, cancellation, seed);
+        this(phase, source, transport, clock, Parker.SYSTEM, wall, cancellation, seed, null);
     }
 
-    /** @param parker how the open loop waits for its next arrival (a virtual clock's parker in tests) */
+    /**
+     * @param parker how the open loop waits for its next arrival (a virtual clock's parker in tests)
+     * @param sink where each completed request goes, at once (a record processor); null keeps the records for the
+     *             {@link PhaseResult}
+     */
     public PhaseRunner(final PhaseConfig phase, final RequestSource source, final RequestTransport transport,
                        final Clock clock, final Parker parker, final WallClock wall,
-                       final CancellationToken cancellation, final long seed) {
+                       final CancellationToken cancellation, final long seed,
+                       final java.util.function.Consumer<RequestRecord> sink) {
+        this.inFlight = new InFlightTracker(sink != null ? sink : records::add);
         this.phase = phase;
         this.source = source;
         this.transport = transport;

@@ -1,5 +1,6 @@
 package io.aiperf.engine.sweep;
 
+import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.MultiRunConfig;
 import io.aiperf.engine.export.ExportNames;
@@ -47,12 +48,12 @@ public final class MultiRunner {
             final CellOutcome outcome = new CellRunner(cellConfig(config, cell, dropWarmup),
                     dir.resolve(cell.identity().path()).normalize(), ctx, cell.identity()).run();
             outcomes.add(outcome);
-            if (outcome.exitCode() == 130) {
+            if (outcome.exitCode() == ExitCode.CANCELLED) {
                 break;
             }
         }
         if (single) {
-            return outcomes.isEmpty() ? 130 : outcomes.get(0).exitCode();
+            return outcomes.isEmpty() ? ExitCode.CANCELLED : outcomes.get(0).exitCode();
         }
         final boolean partial = cells.size() < CellPlan.of(config).size();
         return RunAssembler.assemble(dir, outcomes, partial, ctx.cancellation().isCancelled(),

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.export.AtomicFiles;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
@@ -46,8 +47,8 @@ public final class RunAssembler {
         if (!partial && !ordered.isEmpty()) {
             writeAggregates(dir, ordered, summaryName, out, err);
         }
-        final int exit = cancelled || ordered.stream().anyMatch(o -> o.exitCode() == 130) ? 130
-                : ordered.stream().anyMatch(o -> o.exitCode() != 0) ? 1 : 0;
+        final int exit = cancelled || ordered.stream().anyMatch(o -> o.exitCode() == ExitCode.CANCELLED) ? ExitCode.CANCELLED
+                : ordered.stream().anyMatch(o -> o.exitCode() != ExitCode.OK) ? ExitCode.FAILED : ExitCode.OK;
         writeRunOutcome(dir, ordered, exit);
         return exit;
     }
@@ -155,7 +156,7 @@ public final class RunAssembler {
         final ObjectNode root = JSON.createObjectNode();
         root.put("schema_version", "1.0");
         root.put("aiperf_version", Version.VALUE);
-        root.put("status", exit == 0 ? CellOutcome.COMPLETED : exit == 130 ? CellOutcome.CANCELLED : CellOutcome.FAILED);
+        root.put("status", exit == ExitCode.OK ? CellOutcome.COMPLETED : exit == ExitCode.CANCELLED ? CellOutcome.CANCELLED : CellOutcome.FAILED);
         root.put("exit_code", exit);
         final ArrayNode cells = root.putArray("cells");
         for (final CellOutcome o : outcomes) {

@@ -39,6 +39,23 @@ class OpenLoopTruthEndToEndTest {
             final double fromIntended = summary.path("request_latency_from_intended").path("p50").asDouble();
             assertThat(fromIntended).isGreaterThan(fromSend + 10);
             assertThat(r.out()).contains("Request Latency (from intended start)");
+            // Per request, the difference is exactly the wait from the schedule's credit to the write.
+            final java.util.List<JsonNode> lines = Runs.jsonl(dir.resolve("profile_export.jsonl"));
+            assertThat(lines).isNotEmpty().allSatisfy(line -> {
+                final JsonNode meta = line.path("metadata");
+                final double queuedMs = (meta.path("request_start_ns").asLong() - meta.path("credit_issued_ns").asLong()) / 1e6;
+                final JsonNode m = line.path("metrics");
+                assertThat(m.path("request_latency_from_intended").path("value").asDouble()
+                        - m.path("request_latency").path("value").asDouble())
+                        .isCloseTo(queuedMs, org.assertj.core.data.Offset.offset(0.01));
+                assertThat(meta.has("pool_wait_ns")).isTrue();
+            });
+            assertThat(lines).anyMatch(line -> line.path("metadata").has("connect_ns"));
+            final JsonNode transport = summary.path("client_health").path("transport");
+            assertThat(transport.path("connects").asLong()).isPositive();
+            assertThat(transport.path("requests").asLong()).isEqualTo(lines.size());
+            assertThat(transport.path("pool_wait_max_ms").asDouble())
+                    .isGreaterThanOrEqualTo(transport.path("pool_wait_p50_ms").asDouble());
         }
     }
 

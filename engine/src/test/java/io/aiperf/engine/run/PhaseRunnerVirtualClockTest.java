@@ -63,7 +63,7 @@ class PhaseRunnerVirtualClockTest {
         final RequestSource source = new RequestSource(config,
                 SyntheticDataset.generate(config.dataset(), 1L, Tokenizer.builtin()), "test");
         return new PhaseRunner(config.phases().get(0), source, transport, time, time, new WallClock(time),
-                new CancellationToken(), 7L);
+                new CancellationToken(), 7L, null);
     }
 
     private ResponseData ok() {

@@ -1,0 +1,22 @@
+package io.aiperf.engine.ci;
+
+/**
+ * The engine's exit codes (src-docs/cli.md): one list for the command line, the cells, the sweeps and the CI
+ * steps that read them. It lives in the {@code ci} package because the Jenkins plugin loads that package alone.
+ */
+public final class ExitCode {
+    public static final int OK = 0;
+    /** A cell failed, a hook failed, or the gate found a regression. */
+    public static final int FAILED = 1;
+    /** Bad input: nothing was sent. */
+    public static final int USAGE = 2;
+    /** The gate found only warnings. */
+    public static final int GATE_UNSTABLE = 3;
+    /** Stopped by Ctrl-C (SIGINT); partial results were written. */
+    public static final int CANCELLED = 130;
+    /** Stopped by SIGTERM; partial results were written. */
+    public static final int TERMINATED = 143;
+
+    private ExitCode() {
+    }
+}

@@ -1,0 +1,179 @@
+package io.aiperf.engine.metrics;
+
+import io.aiperf.engine.record.ErrorDetails;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Folds the per-request metrics of one phase into its summary (AIPerf's metrics reference), one record at a time and
+ * in bounded memory: every distribution is a {@link Distribution}, the run-level values are running totals, and the
+ * error summary keeps up to {@value #MAX_DISTINCT_ERRORS} distinct errors. Run-level values cover the window
+ * {@code max(start + latency) - min(start)} of the valid records. Not thread-safe: one record processor feeds it.
+ */
+public final class MetricsAccumulator implements AutoCloseable {
+    static final int MAX_DISTINCT_ERRORS = 1000;
+    private static final ErrorDetails OTHER_ERRORS = new ErrorDetails(null, "OtherErrors",
+            "more distinct errors than the summary keeps; every one is in profile_export.jsonl");
+
+    /** One distribution: its spec, how to read it from a record (stored units), and its values. */
+    private record Column(MetricSpec spec, ToDoubleFunction<RecordMetrics> value, Distribution values) {
+    }
+
+    private final Map<String, Double> slos;
+    private final List<Column> columns = new ArrayList<>();
+    private final Distribution icl = new Distribution();
+    private final Map<ErrorDetails, Long> errorCounts = new LinkedHashMap<>();
+    private long valid;
+    private long errors;
+    private long minStart = Long.MAX_VALUE;
+    private long maxEnd = Long.MIN_VALUE;
+    private double totalIsl;
+    private double totalOsl;
+    private boolean anyOsl;
+    private long good;
+
+    /** @param slos goodput thresholds by tag in display units; empty for no goodput */
+    public MetricsAccumulator(final Map<String, Double> slos) {
+        this.slos = slos;
+        column(MetricRegistry.REQUEST_LATENCY, RecordMetrics::latencyNanos);
+        column(MetricRegistry.TTFT, RecordMetrics::ttftNanos);
+        column(MetricRegistry.TTST, RecordMetrics::ttstNanos);
+        column(MetricRegistry.ITL, RecordMetrics::itlNanos);
+        column(MetricRegistry.LATENCY_FROM_INTENDED, RecordMetrics::latencyFromIntendedNanos);
+        column(MetricRegistry.TTFT_FROM_INTENDED, RecordMetrics::ttftFromIntendedNanos);
+        column(MetricRegistry.OTPS_USER, RecordMetrics::outputTokensPerSecondPerUser);
+        column(MetricRegistry.ISL, m -> m.isl() < 0 ? Double.NaN : m.isl());
+        column(MetricRegistry.OSL, m -> m.osl() < 0 ? Double.NaN : m.osl());
+        column(MetricRegistry.OUTPUT_TOKENS, m -> m.outputTokens() < 0 ? Double.NaN : m.outputTokens());
+        column(MetricRegistry.REASONING_TOKENS, m -> m.reasoningTokens() < 0 ? Double.NaN : m.reasoningTokens());
+    }
+
+    private void column(final MetricSpec spec, final ToDoubleFunction<RecordMetrics> value) {
+        columns.add(new Column(spec, value, new Distribution()));
+    }
+
+    public void add(final RecordMetrics m) {
+        if (!m.valid()) {
+            errors++;
+            final ErrorDetails e = errorCounts.containsKey(m.error()) || errorCounts.size() < MAX_DISTINCT_ERRORS
+                    ? m.error() : OTHER_ERRORS;
+            errorCounts.merge(e, 1L, Long::sum);
+            return;
+        }
+        valid++;
+        for (final Column c : columns) {
+            c.values().add(c.value().applyAsDouble(m) / c.spec().nanosToDisplay());
+        }
+        if (m.iclNanos() != null) {
+            for (final double d : m.iclNanos()) {
+                icl.add(d / MetricRegistry.ICL.nanosToDisplay());
+            }
+        }
+        minStart = Math.min(minStart, m.startEpochNanos());
+        maxEnd = Math.max(maxEnd, m.startEpochNanos() + (long) m.latencyNanos());
+        if (m.isl() >= 0) {
+            totalIsl += m.isl();
+        }
+        if (m.osl() >= 0) {
+            totalOsl += m.osl();
+            anyOsl = true;
+        }
+        if (!slos.isEmpty() && meetsAll(m, slos)) {
+            good++;
+        }
+    }
+
+    public long validCount() {
+        return valid;
+    }
+
+    public long errorCount() {
+        return errors;
+    }
+
+    public MetricsSummary summary() {
+        final Map<String, MetricValue> out = new LinkedHashMap<>();
+        for (final Column c : columns) {
+            put(out, c.spec(), c.values());
+            if (c.spec() == MetricRegistry.ITL) {
+                put(out, MetricRegistry.ICL, icl); // the display order of AIPerf's console
+            }
+        }
+        if (valid > 0 && minStart < maxEnd) {
+            final double duration = (maxEnd - minStart) / 1e9;
+            scalar(out, MetricRegistry.REQUEST_THROUGHPUT, valid / duration);
+            if (anyOsl) {
+                scalar(out, MetricRegistry.OUTPUT_THROUGHPUT, totalOsl / duration);
+                scalar(out, MetricRegistry.TOTAL_THROUGHPUT, (totalIsl + totalOsl) / duration);
+            }
+            scalar(out, MetricRegistry.REQUEST_COUNT, valid);
+            if (errors > 0) {
+                scalar(out, MetricRegistry.ERROR_COUNT, errors);
+            }
+            scalar(out, MetricRegistry.ERROR_RATE, 100.0 * errors / (valid + errors));
+            scalar(out, MetricRegistry.DURATION, duration);
+            if (!slos.isEmpty()) {
+                scalar(out, MetricRegistry.GOOD_COUNT, good);
+                scalar(out, MetricRegistry.GOODPUT, good / duration);
+            }
+        } else if (errors > 0) {
+            scalar(out, MetricRegistry.ERROR_COUNT, errors);
+        }
+        final List<ErrorSummaryEntry> summary = new ArrayList<>();
+        errorCounts.forEach((k, v) -> summary.add(new ErrorSummaryEntry(k, v)));
+        summary.sort(Comparator.comparingLong(ErrorSummaryEntry::count).reversed());
+        return new MetricsSummary(out, valid, errors, summary, valid > 0 ? minStart : null, valid > 0 ? maxEnd : null);
+    }
+
+    private static void put(final Map<String, MetricValue> out, final MetricSpec spec, final Distribution values) {
+        final Stats s = values.stats();
+        if (s != null) {
+            out.put(spec.tag(), new MetricValue(spec, s, null));
+        }
+    }
+
+    private static void scalar(final Map<String, MetricValue> out, final MetricSpec spec, final double value) {
+        if (Double.isFinite(value)) {
+            out.put(spec.tag(), new MetricValue(spec, null, value));
+        }
+    }
+
+    @Override
+    public void close() {
+        columns.forEach(c -> c.values().close());
+        icl.close();
+    }
+
+    /** Every SLO met, inclusive: {@code >=} for larger-is-better metrics, {@code <=} otherwise; a missing value fails. */
+    static boolean meetsAll(final RecordMetrics m, final Map<String, Double> slos) {
+        for (final Map.Entry<String, Double> slo : slos.entrySet()) {
+            final double v = displayValue(m, slo.getKey());
+            if (Double.isNaN(v)) {
+                return false;
+            }
+            final MetricSpec spec = MetricRegistry.byTag(slo.getKey());
+            final boolean larger = spec != null && spec.largerIsBetter();
+            if (larger ? v < slo.getValue() : v > slo.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static double displayValue(final RecordMetrics m, final String tag) {
+        return switch (tag) {
+            case "request_latency" -> m.latencyNanos() / 1e6;
+            case "time_to_first_token" -> m.ttftNanos() / 1e6;
+            case "time_to_second_token" -> m.ttstNanos() / 1e6;
+            case "inter_token_latency" -> m.itlNanos() / 1e6;
+            case "output_token_throughput_per_user" -> m.outputTokensPerSecondPerUser();
+            case "input_sequence_length" -> m.isl() < 0 ? Double.NaN : m.isl();
+            case "output_sequence_length" -> m.osl() < 0 ? Double.NaN : m.osl();
+            default -> Double.NaN;
+        };
+    }
+}

@@ -1,0 +1,135 @@
+package io.aiperf.engine.run;
+
+import io.aiperf.engine.dataset.Tokenizer;
+import io.aiperf.engine.export.RecordsJsonlWriter;
+import io.aiperf.engine.metrics.MetricsAccumulator;
+import io.aiperf.engine.metrics.MetricsSummary;
+import io.aiperf.engine.metrics.RecordMetrics;
+import io.aiperf.engine.record.RequestRecord;
+import io.aiperf.engine.record.TransportHealth;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The record processor of a cell (AIPerf's architecture has several; one keeps up here): completed requests reach
+ * it through a bounded queue, and on its own thread each one is tokenised, its JSONL line written at once, and only
+ * its compact metrics folded into its phase's summary. The response text and arrival stamps go with it, so memory
+ * grows with the requests in flight, never with the length of the run, and the exports are ready as soon as the
+ * last response is. When the queue is full the I/O thread waits for room; each wait is counted.
+ */
+final class RecordProcessor {
+    private static final int QUEUE_CAPACITY = 16_384;
+
+    private final BlockingQueue<RequestRecord> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
+    private final boolean streaming;
+    private final boolean serverTokens;
+    private final Tokenizer tokenizer;
+    private final RecordsJsonlWriter jsonl;
+    private final MetricsAccumulator profiling;
+    private final MetricsAccumulator warmup;
+    private final TransportHealthRecorder transport = new TransportHealthRecorder();
+    private final AtomicLong queueFullWaits = new AtomicLong();
+    private final Thread worker;
+    private volatile boolean closing;
+    private boolean anyWarmup;
+    private IOException writeFailure;
+
+    /** @param jsonl where the profiling records' lines go */
+    RecordProcessor(final boolean streaming, final boolean serverTokens, final Map<String, Double> slos,
+                    final Tokenizer tokenizer, final RecordsJsonlWriter jsonl) {
+        this.streaming = streaming;
+        this.serverTokens = serverTokens;
+        this.tokenizer = tokenizer;
+        this.jsonl = jsonl;
+        this.profiling = new MetricsAccumulator(slos);
+        this.warmup = new MetricsAccumulator(slos);
+        this.worker = new Thread(this::work, "record-processor");
+        this.worker.setDaemon(true);
+        this.worker.start();
+    }
+
+    /** Takes a completed request; called on I/O threads. */
+    void accept(final RequestRecord record) {
+        if (queue.offer(record)) {
+            return;
+        }
+        queueFullWaits.incrementAndGet();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                queue.put(record);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true; // the record must not be lost; the interrupt is kept for the caller
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void work() {
+        while (true) {
+            final RequestRecord r;
+            try {
+                r = queue.poll(20, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (r == null) {
+                if (closing && queue.isEmpty()) {
+                    return;
+                }
+                continue;
+            }
+            try {
+                process(r);
+            } catch (RuntimeException e) {
+                // One record that cannot be processed is a failed request, never a dead processor (which would
+                // stop every I/O thread at the full queue).
+                (r.profiling() ? profiling : warmup).add(RecordMetrics.failed(r, new io.aiperf.engine.record.ErrorDetails(
+                        null, "RecordProcessingError", String.valueOf(e))));
+            }
+        }
+    }
+
+    private void process(final RequestRecord r) {
+        final RecordMetrics m = RecordMetrics.of(r, streaming, serverTokens, tokenizer);
+        if (!r.profiling()) {
+            anyWarmup = true;
+            warmup.add(m);
+            return;
+        }
+        profiling.add(m);
+        transport.add(r);
+        if (writeFailure == null) {
+            try {
+                jsonl.write(r, m);
+            } catch (IOException e) {
+                writeFailure = e; // the summary is still computed; the cell reports the export as not written
+            }
+        }
+    }
+
+    /** What the processor produced, once every accepted record is processed. */
+    record Result(MetricsSummary profiling, MetricsSummary warmup, TransportHealth transport, long queueFullWaits,
+                  IOException writeFailure) {
+    }
+
+    /** Processes what is still queued, stops the worker, and returns the summaries. */
+    Result finish() throws InterruptedException {
+        closing = true;
+        worker.join();
+        try {
+            return new Result(profiling.summary(), anyWarmup ? warmup.summary() : null, transport.health(),
+                    queueFullWaits.get(), writeFailure);
+        } finally {
+            profiling.close();
+            warmup.close();
+        }
+    }
+}
