@@ -70,7 +70,7 @@ public final class AiperfProfileStep extends Step {
         return new Execution(this, context);
     }
 
-    /** Runs on a thread of its own; an abort interrupts it and the engine is stopped with SIGINT. */
+    /** Runs on a thread of its own; an abort interrupts it and the engine is stopped with SIGTERM. */
     static final class Execution extends EngineStepExecution<Map<String, Object>> {
         private static final long serialVersionUID = 1L;
         private final transient AiperfProfileStep step;

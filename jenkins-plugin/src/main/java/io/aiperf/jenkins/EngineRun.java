@@ -32,7 +32,7 @@ import org.jenkinsci.plugins.plaincredentials.StringCredentials;
 /**
  * One engine process on the agent, shared by every step and the freestyle builder: copies the engine jar next
  * to the workspace, runs it with the agent's Java, streams its output (secrets masked) to the build log, stops
- * it with SIGINT when the build is aborted, archives its exports through the run's artifact manager, and turns
+ * it with SIGTERM when the build is aborted, archives its exports through the run's artifact manager, and turns
  * the engine's verdict into the build result. Every decision comes from {@code io.aiperf.engine.ci}.
  */
 final class EngineRun implements AutoCloseable {
@@ -98,7 +98,7 @@ final class EngineRun implements AutoCloseable {
      * Runs the engine, archives its exports under {@code prefix}, records and returns the step's summary, and
      * applies the verdict: FAILURE throws {@link AbortException}, UNSTABLE goes to the handler.
      *
-     * @param stoppable whether the command takes {@code --pid-file} (then an abort sends it SIGINT)
+     * @param stoppable whether the command takes {@code --pid-file} (then an abort sends it SIGTERM)
      */
     LinkedHashMap<String, Object> execute(final EngineInvocation invocation, final String prefix, final boolean archive,
                                           final boolean unstableOnWarnings, final String credentialsId,
@@ -157,11 +157,15 @@ final class EngineRun implements AutoCloseable {
         return new String(out, java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    /** SIGINT first, so the engine writes its partial results; a hard kill if it does not exit in time. */
+    /**
+     * SIGTERM first, so the engine writes its partial results (SIGTERM rather than SIGINT: an agent started in the
+     * background may pass SIGINT on as ignored, and the JVM then never sees it); a hard kill if it does not exit in
+     * time.
+     */
     private int stop(final Proc proc, final FilePath pidFile) throws IOException, InterruptedException {
         listener.getLogger().println("aiperf: the build was aborted; stopping the engine so it writes its partial results");
         if (launcher.isUnix() && pidFile.exists()) {
-            launcher.launch().cmds("kill", "-INT", pidFile.readToString().trim()).quiet(true).stdout(listener).join();
+            launcher.launch().cmds("kill", "-TERM", pidFile.readToString().trim()).quiet(true).stdout(listener).join();
             return proc.joinWithTimeout(STOP_WAIT_SECONDS, TimeUnit.SECONDS, listener);
         }
         proc.kill();

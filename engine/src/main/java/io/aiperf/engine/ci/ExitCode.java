@@ -12,6 +12,8 @@ public final class ExitCode {
     public static final int USAGE = 2;
     /** The gate found only warnings. */
     public static final int GATE_UNSTABLE = 3;
+    /** The gate could not judge: a run was invalid, the environments differ, or the trials are too few. */
+    public static final int GATE_INCONCLUSIVE = 4;
     /** Stopped by Ctrl-C (SIGINT); partial results were written. */
     public static final int CANCELLED = 130;
     /** Stopped by SIGTERM; partial results were written. */

@@ -31,14 +31,14 @@ public final class OutcomeClassifier {
         if (gate != null) {
             gate.path("rules").forEach(r -> {
                 final String status = r.path("status").asText();
-                if (status.equals("failed") || status.equals("unstable")) {
+                if (status.equals("failed") || status.equals("unstable") || status.equals("inconclusive")) {
                     reasons.add("gate " + status + ": " + r.path("message").asText());
                 }
             });
         }
         final Verdict verdict = switch (exitCode) {
             case ExitCode.OK -> unstableOnWarnings && !warnings.isEmpty() ? Verdict.UNSTABLE : Verdict.SUCCESS;
-            case ExitCode.GATE_UNSTABLE -> Verdict.UNSTABLE;
+            case ExitCode.GATE_UNSTABLE, ExitCode.GATE_INCONCLUSIVE -> Verdict.UNSTABLE;
             case ExitCode.CANCELLED, ExitCode.TERMINATED -> Verdict.ABORTED;
             default -> Verdict.FAILURE;
         };

@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
 
 /** {@code aiperf gate}: pass, unstable or fail a candidate run against a baseline. */
 @Command(name = "gate", mixinStandardHelpOptions = true,
-        description = "Compare a candidate run with baseline runs under regression rules; exit 0 passed, 3 unstable, 1 failed.")
+        description = "Compare a candidate run with baseline runs under regression rules; exit 0 passed, 3 unstable, 4 "
+                + "inconclusive (a run cannot support a verdict), 1 failed.")
 public final class GateCommand implements Callable<Integer> {
     @Option(names = "--rules", required = true, paramLabel = "FILE", description = "The rules YAML file.")
     Path rules;

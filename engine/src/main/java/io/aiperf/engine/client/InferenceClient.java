@@ -116,6 +116,43 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         return t;
     }
 
+    /** The answer to a probe GET; the body is cut at 64 KiB. */
+    public record Answer(int status, String serverHeader, String body) {
+    }
+
+    /**
+     * A plain GET on this client's pool (same TLS, same headers), for asking a server who it is. Returns null when
+     * the server does not answer within the timeout or the connection fails; never throws.
+     */
+    public Answer get(final java.net.URI uri, final Header[] headers, final double timeoutSeconds) {
+        final org.apache.hc.client5.http.async.methods.SimpleHttpRequest request =
+                org.apache.hc.client5.http.async.methods.SimpleRequestBuilder.get(uri).build();
+        for (final Header h : headers) {
+            if (!h.getName().equalsIgnoreCase("Content-Type")) {
+                request.addHeader(h);
+            }
+        }
+        final java.util.concurrent.Future<org.apache.hc.client5.http.async.methods.SimpleHttpResponse> answer =
+                http.execute(org.apache.hc.client5.http.async.methods.SimpleRequestProducer.create(request),
+                        org.apache.hc.client5.http.async.methods.SimpleResponseConsumer.create(), null);
+        try {
+            final org.apache.hc.client5.http.async.methods.SimpleHttpResponse r =
+                    answer.get((long) (timeoutSeconds * 1000), TimeUnit.MILLISECONDS);
+            final Header server = r.getFirstHeader("Server");
+            final String body = r.getBodyText() == null ? "" : r.getBodyText();
+            return new Answer(r.getCode(), server == null ? null : server.getValue(),
+                    body.length() > 65_536 ? body.substring(0, 65_536) : body);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException
+                 | RuntimeException e) {
+            answer.cancel(true);
+            return null;
+        } catch (InterruptedException e) {
+            answer.cancel(true);
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
     /** Requests sent a second time because their first connection was found closed before they were written. */
     public long retries() {
         return retries.get();

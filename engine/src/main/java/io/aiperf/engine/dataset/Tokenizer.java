@@ -9,6 +9,8 @@ import com.knuddels.jtokkit.api.EncodingType;
  * vocabulary in its jar and so works offline. Encodes without special tokens. Thread-safe.
  */
 public final class Tokenizer {
+    /** The builtin encoding's name, as the exports record it. */
+    public static final String BUILTIN_NAME = "o200k_base";
     private static final Tokenizer BUILTIN =
             new Tokenizer(Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE));
     private final Encoding encoding;

@@ -13,10 +13,12 @@ import java.util.List;
  * @param startEpochNanos wall-clock start of the cell
  * @param endEpochNanos wall-clock end of the cell
  * @param health the generator's own health
+ * @param environment where the cell ran, for the fingerprint a gate compares
  */
 public record RunReport(String version, String benchmarkId, ObjectNode inputConfig, String cliCommand, Long randomSeed,
                         MetricsSummary profiling, MetricsSummary warmup, boolean wasCancelled,
-                        List<Input> inputs, long startEpochNanos, long endEpochNanos, ClientHealth health) {
+                        List<Input> inputs, long startEpochNanos, long endEpochNanos, ClientHealth health,
+                        io.aiperf.engine.record.Environment environment) {
 
     /**
      * How the load generator itself fared, so a bad number can be told apart from a busy client.
@@ -28,10 +30,12 @@ public record RunReport(String version, String benchmarkId, ObjectNode inputConf
      * @param transport how the profiling requests got onto the wire
      * @param recordQueueWaits times an I/O thread waited because the record processor was behind (timestamps taken
      *                         by that thread meanwhile may be late)
+     * @param wakeupDelayP99Millis how late the client's timer wake-ups were (p99): its CPU starvation
      */
     public record ClientHealth(double maxScheduleLagMillis, double clientCpuSeconds, long abandonedRequests,
                                java.util.Map<String, io.aiperf.engine.record.OpenLoopHealth> openLoop,
-                               io.aiperf.engine.record.TransportHealth transport, long recordQueueWaits) {
+                               io.aiperf.engine.record.TransportHealth transport, long recordQueueWaits,
+                               double wakeupDelayP99Millis) {
     }
 
     /** One dataset entry as sent. */

@@ -54,6 +54,7 @@ public final class SummaryJsonWriter {
         final ObjectNode health = root.putObject("client_health");
         health.put("max_schedule_lag_ms", r.health().maxScheduleLagMillis());
         health.put("client_cpu_seconds", r.health().clientCpuSeconds());
+        health.put("wakeup_delay_p99_ms", r.health().wakeupDelayP99Millis());
         health.put("abandoned_requests", r.health().abandonedRequests());
         health.put("record_queue_waits", r.health().recordQueueWaits());
         if (!r.health().openLoop().isEmpty()) {
@@ -70,6 +71,10 @@ public final class SummaryJsonWriter {
                 .put("pool_wait_max_ms", t.poolWaitMaxMillis()).put("connects", t.connects())
                 .put("connect_max_ms", t.connectMaxMillis()).put("retries", t.retries())
                 .put("malformed_chunks", t.malformedChunks());
+        environment(root, r.environment());
+        // Judged from the summary itself, the same way the gate judges it (src-docs/validity.md).
+        root.set("validity", io.aiperf.engine.validity.Validity.json(io.aiperf.engine.validity.Validity.evaluate(root,
+                io.aiperf.engine.validity.Thresholds.defaults())));
         root.put("end_time", Instant.ofEpochSecond(0, r.endEpochNanos()).toString());
         return root;
     }
@@ -116,6 +121,25 @@ public final class SummaryJsonWriter {
             item.put("count", e.count());
         }
         return arr;
+    }
+
+    private static void environment(final ObjectNode root, final io.aiperf.engine.record.Environment e) {
+        final ObjectNode env = root.putObject("environment");
+        env.putObject("engine").put("version", e.engineVersion()).put("commit", e.engineCommit());
+        env.put("java", e.java());
+        final ObjectNode host = env.putObject("client_host").put("cores", e.clientCores()).put("os", e.os());
+        if (e.loadAverage() >= 0) {
+            host.put("load_average", e.loadAverage());
+        }
+        final ObjectNode server = env.putObject("server");
+        e.server().models().forEach(server.putArray("models")::add);
+        server.put("server_header", e.server().serverHeader());
+        server.put("version", e.server().version());
+        e.server().buildInfo().forEach(server.putArray("build_info")::add);
+        server.put("gpu", e.server().gpu());
+        env.put("model", e.model()).put("tokenizer", e.tokenizer()).put("config_hash", e.configHash());
+        final ObjectNode fingerprint = env.putObject("fingerprint");
+        e.fingerprint().forEach(fingerprint::put);
     }
 
     public static byte[] bytes(final RunReport r) {

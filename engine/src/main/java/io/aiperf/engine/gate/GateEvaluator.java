@@ -1,6 +1,11 @@
 package io.aiperf.engine.gate;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.metrics.MetricRegistry;
+import io.aiperf.engine.validity.Check;
+import io.aiperf.engine.validity.Fingerprint;
+import io.aiperf.engine.validity.Thresholds;
+import io.aiperf.engine.validity.Validity;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
@@ -19,6 +24,85 @@ public final class GateEvaluator {
     }
 
     public static GateResult evaluate(final List<GateRule> rules, final RunData baseline, final RunData candidate) {
+        return evaluate(new GateRules(rules, Thresholds.defaults(), List.of()), baseline, candidate);
+    }
+
+    /**
+     * Applies the rules, then withholds the verdict of every rule the runs cannot support (src-docs/validity.md):
+     * an invalid run, too few samples for the rule's percentile, or a baseline from another environment make the
+     * rule inconclusive, with the reasons and what to change.
+     */
+    public static GateResult evaluate(final GateRules gate, final RunData baseline, final RunData candidate) {
+        final List<String> mismatch = baseline == null || gate.requireSame().isEmpty()
+                || baseline.anySummary() == null || candidate.anySummary() == null ? List.of()
+                : Fingerprint.differences(Fingerprint.of(baseline.anySummary()), Fingerprint.of(candidate.anySummary()),
+                gate.requireSame());
+        final List<RuleResult> out = new ArrayList<>();
+        for (final RuleResult r : evaluateRules(gate.rules(), baseline, candidate)) {
+            out.add(judgeable(r, baseline, candidate, gate.validity(), mismatch));
+        }
+        return new GateResult(out);
+    }
+
+    private static RuleResult judgeable(final RuleResult r, final RunData baseline, final RunData candidate,
+                                        final Thresholds thresholds, final List<String> mismatch) {
+        if (r.status() == Status.INACTIVE || Double.isNaN(r.candidate())) {
+            return r; // nothing judged, or nothing measured: a candidate without the metric fails outright
+        }
+        final GateRule rule = r.rule();
+        final boolean usesBaseline = rule.hasRelativeLimit() && r.baselineTrials() > 0;
+        final List<String> why = new ArrayList<>();
+        final java.util.Set<String> fixes = new java.util.LinkedHashSet<>();
+        unjudgeable("candidate", candidate.summaries(r.cell()), rule, thresholds, why, fixes);
+        if (usesBaseline && baseline != null) {
+            unjudgeable("baseline", baseline.summaries(r.cell()), rule, thresholds, why, fixes);
+        }
+        if (usesBaseline && !mismatch.isEmpty()) {
+            why.add("the baseline ran in another environment: " + String.join(", ", mismatch));
+            fixes.add("compare against a baseline with the same " + String.join(", ",
+                    mismatch.stream().map(m -> m.substring(0, m.indexOf(' '))).toList()));
+        }
+        if (why.isEmpty()) {
+            return r;
+        }
+        return new RuleResult(rule, r.cell(), r.unit(), r.baseline(), r.baselineTrials(), r.candidate(),
+                r.candidateTrials(), r.delta(), r.deltaPct(), r.pValue(), r.effectSize(), Status.INCONCLUSIVE,
+                "inconclusive: " + String.join("; ", why) + ". To fix: " + String.join("; ", fixes)
+                        + " [" + r.message() + "]");
+    }
+
+    /** Why the trials of one side cannot support the rule: invalid runs, or too few samples for its percentile. */
+    private static void unjudgeable(final String side, final List<JsonNode> trials, final GateRule rule,
+                                    final Thresholds thresholds, final List<String> why,
+                                    final java.util.Set<String> fixes) {
+        for (final JsonNode summary : trials) {
+            for (final Check c : Validity.evaluate(summary, thresholds).problems()) {
+                if (c.result() == io.aiperf.engine.validity.Result.INVALID) {
+                    final String reason = side + " run invalid (" + c.name() + "): " + c.message();
+                    if (!why.contains(reason)) {
+                        why.add(reason);
+                    }
+                    fixes.add(c.fix());
+                }
+            }
+            if (rule.stat().matches("p\\d+")) {
+                final double q = Double.parseDouble(rule.stat().substring(1));
+                final long count = summary.path(rule.metric()).path("count").asLong(-1);
+                final long needed = Validity.minimumSamples(q);
+                if (count >= 0 && count < needed) {
+                    final String reason = String.format(Locale.ROOT, "%s %s of %s comes from %d samples; it needs "
+                            + "at least %d to be more than the maximum", side, rule.stat(), rule.metric(), count, needed);
+                    if (!why.contains(reason)) {
+                        why.add(reason);
+                    }
+                    fixes.add("more requests (--request-count) or a lower percentile in the rule");
+                }
+            }
+        }
+    }
+
+    private static List<RuleResult> evaluateRules(final List<GateRule> rules, final RunData baseline,
+                                                  final RunData candidate) {
         final List<RuleResult> out = new ArrayList<>();
         for (final GateRule rule : rules) {
             final List<String> cells = candidate.cells().stream().filter(c -> matches(rule.cell(), c)).toList();
@@ -35,7 +119,7 @@ public final class GateEvaluator {
                         candidate.values(cell, rule.metric(), rule.stat())));
             }
         }
-        return new GateResult(out);
+        return out;
     }
 
     static boolean matches(final String glob, final String cell) {
@@ -85,6 +169,12 @@ public final class GateEvaluator {
                     final WelchTest.Result w = WelchTest.test(base, cand);
                     p = w.pValue();
                     effect = w.effectSize();
+                    final String straddle = note == null ? straddle(rule, b, base, cand) : null;
+                    if (straddle != null) {
+                        return result(rule, cell, unit, b, base.length, c, cand.length, delta, deltaPct, p, effect,
+                                Status.INCONCLUSIVE, "inconclusive: " + straddle + ". To fix: more trials "
+                                        + "(--num-profile-runs) on both sides, or a quieter machine");
+                    }
                     if (!relative.isEmpty() && !(p < rule.alpha())) {
                         note = String.format(Locale.ROOT, "change is not significant (p=%.3g >= %.3g, %d vs %d trials)",
                                 p, rule.alpha(), base.length, cand.length);
@@ -109,6 +199,40 @@ public final class GateEvaluator {
         }
         return result(rule, cell, unit, b, base.length, c, cand.length, delta, deltaPct, p, effect, Status.PASSED,
                 "passed: " + rule.title() + " " + change + " within " + rule.limitText() + (note == null ? "" : "; " + note));
+    }
+
+    /**
+     * Whether the confidence interval of the change (Welch, at the rule's alpha) holds both a pass and a failure of a
+     * relative limit: then the trials cannot tell, and the rule says so instead of guessing. Null when it does not.
+     */
+    static String straddle(final GateRule rule, final double b, final double[] base, final double[] cand) {
+        final double vb = WelchTest.variance(base, WelchTest.mean(base)) / base.length;
+        final double vc = WelchTest.variance(cand, WelchTest.mean(cand)) / cand.length;
+        final double se = Math.sqrt(vb + vc);
+        if (!(se > 0)) {
+            return null;
+        }
+        final double df = (vb + vc) * (vb + vc) / (vb * vb / (base.length - 1) + vc * vc / (cand.length - 1));
+        final double t = io.aiperf.engine.math.SpecialFunctions.studentTQuantile(1 - rule.alpha() / 2, df);
+        final double delta = WelchTest.mean(cand) - WelchTest.mean(base);
+        final double lo = (delta - t * se) / Math.abs(b) * 100;
+        final double hi = (delta + t * se) / Math.abs(b) * 100;
+        final String ci = String.format(Locale.ROOT, "the %.0f%% confidence interval of the change, [%+.1f%%, %+.1f%%] "
+                + "from %d and %d trials,", (1 - rule.alpha()) * 100, lo, hi, base.length, cand.length);
+        if (rule.maxIncreasePct() != null && lo < rule.maxIncreasePct() && rule.maxIncreasePct() < hi) {
+            return ci + " straddles the +" + Numbers.plain(rule.maxIncreasePct()) + "% limit";
+        }
+        if (rule.maxDecreasePct() != null && -hi < rule.maxDecreasePct() && rule.maxDecreasePct() < -lo) {
+            return ci + " straddles the -" + Numbers.plain(rule.maxDecreasePct()) + "% limit";
+        }
+        if (rule.maxRegressionPct() != null) {
+            final double r1 = rule.direction().regression(0, lo);
+            final double r2 = rule.direction().regression(0, hi);
+            if (Math.min(r1, r2) < rule.maxRegressionPct() && rule.maxRegressionPct() < Math.max(r1, r2)) {
+                return ci + " straddles the " + Numbers.plain(rule.maxRegressionPct()) + "% regression limit";
+            }
+        }
+        return null;
     }
 
     private static List<String> relativeViolations(final GateRule rule, final double b, final double c,

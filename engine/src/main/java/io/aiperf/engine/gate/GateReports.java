@@ -62,13 +62,19 @@ public final class GateReports {
         }
     }
 
-    /** JUnit XML in the common schema: failed and unstable rules are failures, inactive ones are skipped. */
+    /**
+     * JUnit XML in the common schema: failed and unstable rules are failures, inconclusive ones errors (the
+     * measurement, not the server, is at fault), inactive ones are skipped.
+     */
     public static byte[] junit(final GateResult result) {
         int failures = 0;
+        int errors = 0;
         int skipped = 0;
         for (final RuleResult r : result.results()) {
             if (r.status() == Status.FAILED || r.status() == Status.UNSTABLE) {
                 failures++;
+            } else if (r.status() == Status.INCONCLUSIVE) {
+                errors++;
             } else if (r.status() == Status.INACTIVE) {
                 skipped++;
             }
@@ -76,11 +82,11 @@ public final class GateReports {
         final int tests = result.results().size();
         final StringBuilder sb = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         sb.append(String.format(Locale.ROOT,
-                "<testsuites name=\"aiperf-gate\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\" time=\"0\">%n",
-                tests, failures, skipped));
+                "<testsuites name=\"aiperf-gate\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"0\">%n",
+                tests, failures, errors, skipped));
         sb.append(String.format(Locale.ROOT,
-                "  <testsuite name=\"aiperf.gate\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\" time=\"0\">%n",
-                tests, failures, skipped));
+                "  <testsuite name=\"aiperf.gate\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"0\">%n",
+                tests, failures, errors, skipped));
         for (final RuleResult r : result.results()) {
             sb.append("    <testcase classname=\"").append(xml("aiperf.gate." + r.cell())).append("\" name=\"")
                     .append(xml(r.rule().title() + " (" + r.rule().limitText() + ")")).append("\" time=\"0\"");
@@ -88,6 +94,8 @@ public final class GateReports {
                 case FAILED, UNSTABLE -> sb.append(">\n      <failure message=\"").append(xml(r.message()))
                         .append("\" type=\"").append(r.status().wireName()).append("\">")
                         .append(xml(r.message())).append("</failure>\n    </testcase>\n");
+                case INCONCLUSIVE -> sb.append(">\n      <error message=\"").append(xml(r.message()))
+                        .append("\" type=\"inconclusive\">").append(xml(r.message())).append("</error>\n    </testcase>\n");
                 case INACTIVE -> sb.append(">\n      <skipped message=\"").append(xml(r.message()))
                         .append("\"/>\n    </testcase>\n");
                 default -> sb.append(">\n      <system-out>").append(xml(r.message()))
@@ -129,6 +137,7 @@ public final class GateReports {
             case PASSED -> "✅";
             case INACTIVE -> "⚪";
             case UNSTABLE -> "🟡";
+            case INCONCLUSIVE -> "❔";
             case FAILED -> "❌";
         };
     }

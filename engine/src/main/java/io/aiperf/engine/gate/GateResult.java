@@ -14,12 +14,13 @@ public record GateResult(List<RuleResult> results) {
         return worst;
     }
 
-    /** 0 passed or inactive, 3 unstable, 1 failed. */
+    /** 0 passed or inactive, 3 unstable, 4 inconclusive, 1 failed. */
     public int exitCode() {
         return switch (verdict()) {
-            case FAILED -> 1;
-            case UNSTABLE -> 3;
-            default -> 0;
+            case FAILED -> io.aiperf.engine.ci.ExitCode.FAILED;
+            case UNSTABLE -> io.aiperf.engine.ci.ExitCode.GATE_UNSTABLE;
+            case INCONCLUSIVE -> io.aiperf.engine.ci.ExitCode.GATE_INCONCLUSIVE;
+            default -> io.aiperf.engine.ci.ExitCode.OK;
         };
     }
 }

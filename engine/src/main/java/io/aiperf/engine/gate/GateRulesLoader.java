@@ -20,13 +20,15 @@ import java.util.TreeSet;
  * <pre>
  * significance: false      # default for every rule
  * alpha: 0.05
+ * validity: {error_share: {warn: 5, invalid: 20}}   # thresholds of the validity checks
+ * require_same: [model, tokenizer]                  # fingerprint fields baseline and candidate must share
  * rules:
  *   - {metric: time_to_first_token, stat: p99, max_increase_pct: 10, criticality: failure}
  * </pre>
  * Unknown keys, metrics and stats are errors that list the valid names.
  */
 public final class GateRulesLoader {
-    private static final List<String> TOP_KEYS = List.of("rules", "significance", "alpha");
+    private static final List<String> TOP_KEYS = List.of("rules", "significance", "alpha", "validity", "require_same");
     private static final List<String> RULE_KEYS = List.of("metric", "stat", "cell", "direction", "max", "min",
             "max_increase_pct", "max_decrease_pct", "max_regression_pct", "noise_floor", "criticality",
             "significance", "alpha");
@@ -35,13 +37,67 @@ public final class GateRulesLoader {
     }
 
     public static List<GateRule> load(final Path file) {
+        return read(file).rules();
+    }
+
+    /** The whole rules file: rules, validity thresholds and the fingerprint fields that must match. */
+    public static GateRules read(final Path file) {
         final JsonNode root;
         try {
             root = YamlLoader.load(file, System.getenv());
         } catch (ConfigException e) {
             throw new ConfigException("--rules", e.reason()); // the rules file, not the benchmark config
         }
-        return parse(root, file.toString());
+        return new GateRules(parse(root, file.toString()), validity(root.path("validity")),
+                requireSame(root.path("require_same")));
+    }
+
+    private static io.aiperf.engine.validity.Thresholds validity(final JsonNode node) {
+        if (node.isMissingNode() || node.isNull()) {
+            return io.aiperf.engine.validity.Thresholds.defaults();
+        }
+        if (!node.isObject()) {
+            throw new ConfigException("validity", "expected a mapping of check names to {warn, invalid}");
+        }
+        final List<String> names = List.copyOf(io.aiperf.engine.validity.Thresholds.names());
+        keys(node, names, "validity.");
+        final Map<String, io.aiperf.engine.validity.Thresholds.Limits> overrides = new java.util.LinkedHashMap<>();
+        final Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
+        while (it.hasNext()) {
+            final Map.Entry<String, JsonNode> e = it.next();
+            final String path = "validity." + e.getKey();
+            if (!e.getValue().isObject()) {
+                throw new ConfigException(path, "expected {warn: N, invalid: N}");
+            }
+            keys(e.getValue(), List.of("warn", "invalid"), path + ".");
+            final io.aiperf.engine.validity.Thresholds.Limits def =
+                    io.aiperf.engine.validity.Thresholds.defaults().of(e.getKey());
+            final Double warn = number(e.getValue(), "warn", path);
+            final Double invalid = number(e.getValue(), "invalid", path);
+            overrides.put(e.getKey(), new io.aiperf.engine.validity.Thresholds.Limits(
+                    warn == null ? def.warn() : warn, invalid == null ? def.invalid() : invalid));
+        }
+        return io.aiperf.engine.validity.Thresholds.with(overrides);
+    }
+
+    private static List<String> requireSame(final JsonNode node) {
+        if (node.isMissingNode() || node.isNull()) {
+            return List.of();
+        }
+        if (!node.isArray()) {
+            throw new ConfigException("require_same", "expected a list of fingerprint fields, for example [model, tokenizer]");
+        }
+        final List<String> out = new ArrayList<>();
+        for (final JsonNode f : node) {
+            final String name = f.asText();
+            if (!io.aiperf.engine.validity.Fingerprint.FIELDS.contains(name)) {
+                throw new ConfigException("require_same", "unknown fingerprint field '" + name + "'"
+                        + Suggestions.didYouMean(name, io.aiperf.engine.validity.Fingerprint.FIELDS) + "; known: "
+                        + io.aiperf.engine.validity.Fingerprint.FIELDS);
+            }
+            out.add(name);
+        }
+        return out;
     }
 
     public static List<GateRule> parse(final JsonNode root, final String source) {

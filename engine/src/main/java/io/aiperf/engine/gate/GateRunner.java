@@ -12,11 +12,11 @@ public final class GateRunner {
 
     /**
      * @param baselines zero or more run directories or summary files (several: their mean)
-     * @return the gate's exit code: 0 passed or inactive, 3 unstable, 1 failed
+     * @return the gate's result (its exit code: 0 passed or inactive, 3 unstable, 4 inconclusive, 1 failed)
      */
     public static GateResult run(final Path rules, final List<Path> baselines, final Path candidate,
                                  final Path outputDir, final PrintStream out) {
-        final List<GateRule> parsed = GateRulesLoader.load(rules);
+        final GateRules parsed = GateRulesLoader.read(rules);
         final List<Path> usable = new java.util.ArrayList<>();
         for (final Path b : baselines) {
             if (RunData.hasResults(b)) {

@@ -25,6 +25,7 @@ public final class RunData {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern TRIAL_SEGMENT = Pattern.compile("run_\\d+|trial_\\d+|profile_runs|aggregate");
     private final Map<String, Map<String, List<Double>>> cells = new TreeMap<>();
+    private final Map<String, List<JsonNode>> summaries = new TreeMap<>();
 
     private static final String SUMMARY = "profile_export_aiperf.json";
     private static final String AGGREGATE = "profile_export_aiperf_aggregate.json";
@@ -142,6 +143,7 @@ public final class RunData {
             }
             return;
         }
+        summaries.computeIfAbsent(cell, c -> new ArrayList<>()).add(root);
         final Iterator<Map.Entry<String, JsonNode>> it = root.properties().iterator();
         while (it.hasNext()) {
             final Map.Entry<String, JsonNode> e = it.next();
@@ -158,6 +160,16 @@ public final class RunData {
                 }
             }
         }
+    }
+
+    /** The per-trial summaries of a cell (none for an aggregate-only source), for validity and fingerprints. */
+    public List<JsonNode> summaries(final String cell) {
+        return summaries.getOrDefault(cell, List.of());
+    }
+
+    /** The first summary of any cell, or null: the run's environment fingerprint is the same in every cell. */
+    public JsonNode anySummary() {
+        return summaries.values().stream().flatMap(List::stream).findFirst().orElse(null);
     }
 
     public List<String> cells() {

@@ -103,6 +103,7 @@ final class MiniHttpServer implements AutoCloseable {
                        final String extraHeader) {
         final StringBuilder sb = new StringBuilder(128);
         sb.append("HTTP/1.1 ").append(status).append(' ').append(reason(status)).append("\r\n");
+        sb.append("Server: aiperf-java-mock\r\n");
         sb.append("Content-Type: ").append(contentType).append("\r\n");
         if (contentLength >= 0) {
             sb.append("Content-Length: ").append(contentLength).append("\r\n");

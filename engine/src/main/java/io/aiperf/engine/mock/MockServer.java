@@ -127,7 +127,7 @@ public final class MockServer implements AutoCloseable {
                     yield json(start, 200, "{\"cleared\":true}", null);
                 }
                 case "/v1/models" -> json(start, 200,
-                        "{\"object\":\"list\",\"data\":[{\"id\":\"mock-model\",\"object\":\"model\"}]}", null);
+                        "{\"object\":\"list\",\"data\":[{\"id\":\"mock-model\",\"object\":\"model\",\"owned_by\":\"aiperf-java\"}]}", null);
                 case "/health" -> json(start, 200, JSON.writeValueAsString(Map.of("status", "healthy",
                         "ttft_ms", config.ttftMillis(), "itl_ms", config.itlMillis(),
                         "auth", config.apiKey() != null)), null);

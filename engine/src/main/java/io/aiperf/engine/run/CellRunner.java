@@ -25,6 +25,7 @@ import io.aiperf.engine.hooks.ServerProfiler;
 import io.aiperf.engine.metrics.MetricsSummary;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.Environment;
 import io.aiperf.engine.record.HookCall;
 import io.aiperf.engine.time.Parker;
 import io.aiperf.engine.time.WallClock;
@@ -95,16 +96,21 @@ public final class CellRunner {
         final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming(),
                 config.endpoint().useServerTokenCount(), config.goodputSlos(), Tokenizer.builtin(), jsonl);
         final PhaseOrchestrator orchestrator;
+        final Environment.ServerIdentity server;
+        double wakeupP99 = 0;
         try (InferenceClient client = new InferenceClient(poolSize(), config.endpoint().timeoutSeconds(), ctx.clock(), config.limits(),
                 config.endpoint().tls())) {
             orchestrator = new PhaseOrchestrator(config.phases(),
                     phase -> new PhaseRunner(phase, source, client, ctx.clock(), Parker.SYSTEM, wall,
                             ctx.cancellation(), seed + phase.name().hashCode(), processor::accept),
                     profiler, ctx.cancellation());
+            server = ServerProbe.identify(client, config.endpoint().urls().get(0), origins.get(0),
+                    source.request(0).headers());
             try (ProgressReporter progress = new ProgressReporter(ctx.err(), ctx.liveProgress(),
-                    orchestrator::startedPhases)) {
+                    orchestrator::startedPhases); WakeupSampler wakeups = new WakeupSampler().start()) {
                 progress.start();
                 results = orchestrator.run();
+                wakeupP99 = wakeups.p99Millis();
             } catch (HookException e) {
                 processor.finish();
                 jsonlFile.abort();
@@ -162,7 +168,8 @@ public final class CellRunner {
                 profilingMetrics, warmupMetrics, cancelled, inputs, cellStart,
                 wall.toEpochNanos(ctx.clock().nanoTime()),
                 new RunReport.ClientHealth(maxLagNanos / 1e6, (processCpuNanos() - cpuStartNanos) / 1e9, abandoned,
-                        openLoop, processed.transport(), processed.queueFullWaits()));
+                        openLoop, processed.transport(), processed.queueFullWaits(), wakeupP99),
+                environment(server));
         try {
             writeExports(report, profilingMetrics, names);
         } catch (java.io.UncheckedIOException e) {
@@ -180,6 +187,36 @@ public final class CellRunner {
         final String failure = failure(valid, errors, config.limits().maxErrorRatePct(), profilingMetrics);
         return failure != null ? finish(CellOutcome.FAILED, ExitCode.FAILED, failure, sent, valid, errors)
                 : finish(CellOutcome.COMPLETED, ExitCode.OK, null, sent, valid, errors);
+    }
+
+    private Environment environment(final Environment.ServerIdentity server) {
+        final double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return new Environment(Version.VALUE, Version.COMMIT, System.getProperty("java.vendor") + " "
+                + Runtime.version(), Runtime.getRuntime().availableProcessors(), load, System.getProperty("os.name")
+                + " " + System.getProperty("os.version"), String.join(",", config.models()),
+                Tokenizer.BUILTIN_NAME + " (builtin)", configHash(), server);
+    }
+
+    /**
+     * SHA-256 of what was asked of the server: the effective configuration without where the results go or which
+     * host served them (an A/B comparison has two), secrets already redacted.
+     */
+    private String configHash() {
+        final com.fasterxml.jackson.databind.node.ObjectNode tree = ctx.redactor().config(config.effectiveTree()).deepCopy();
+        final com.fasterxml.jackson.databind.JsonNode benchmark = tree.path("benchmark");
+        if (benchmark instanceof com.fasterxml.jackson.databind.node.ObjectNode b) {
+            b.remove("artifacts");
+            if (b.path("endpoint") instanceof com.fasterxml.jackson.databind.node.ObjectNode e) {
+                e.remove(java.util.List.of("url", "urls"));
+            }
+        }
+        try {
+            final byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(
+                    new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsBytes(tree));
+            return "sha256:" + java.util.HexFormat.of().formatHex(digest, 0, 8);
+        } catch (java.security.NoSuchAlgorithmException | com.fasterxml.jackson.core.JsonProcessingException e) {
+            return null;
+        }
     }
 
     /**

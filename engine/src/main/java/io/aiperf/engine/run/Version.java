@@ -6,21 +6,31 @@ import java.util.Properties;
 
 /** The engine version, from the build. */
 public final class Version {
-    public static final String VALUE = load();
+    private static final Properties BUILD = load();
+    public static final String VALUE = BUILD.getProperty("version", "dev");
+    /** The commit the engine was built from (with "-dirty" for uncommitted changes), or "unknown". */
+    public static final String COMMIT = commit();
 
     private Version() {
     }
 
-    private static String load() {
+    private static Properties load() {
+        final Properties p = new Properties();
         try (InputStream in = Version.class.getResourceAsStream("/io/aiperf/engine/version.properties")) {
-            if (in == null) {
-                return "dev";
+            if (in != null) {
+                p.load(in);
             }
-            final Properties p = new Properties();
-            p.load(in);
-            return p.getProperty("version", "dev");
         } catch (IOException e) {
-            return "dev";
+            // "dev" below
         }
+        return p;
+    }
+
+    private static String commit() {
+        final String id = BUILD.getProperty("commit", "");
+        if (id.isEmpty() || id.startsWith("${")) {
+            return "unknown";
+        }
+        return "true".equals(BUILD.getProperty("dirty")) ? id + "-dirty" : id;
     }
 }

@@ -102,6 +102,12 @@ class CiContractsTest {
         assertThat(fail.reasons()).singleElement().asString().contains("status 404");
 
         assertThat(OutcomeClassifier.classify(3, ok, false).verdict()).isEqualTo(Verdict.UNSTABLE);
+        Files.writeString(ok.resolve("gate_result.json"), "{\"verdict\":\"inconclusive\",\"rules\":[{\"status\":"
+                + "\"inconclusive\",\"message\":\"inconclusive: candidate run invalid (error_share)\"}]}");
+        final Classification inconclusive = OutcomeClassifier.classify(ExitCode.GATE_INCONCLUSIVE, ok, false);
+        assertThat(inconclusive.verdict()).isEqualTo(Verdict.UNSTABLE);
+        assertThat(inconclusive.reasons()).singleElement().asString().startsWith("gate inconclusive: ")
+                .contains("error_share");
         assertThat(OutcomeClassifier.classify(130, ok, false).verdict()).isEqualTo(Verdict.ABORTED);
         assertThat(OutcomeClassifier.classify(2, tmp.resolve("none"), false).reasons().get(0)).contains("exit 2");
     }

@@ -39,7 +39,7 @@ class GateEndToEndTest {
         Files.writeString(rules, """
                 rules:
                   - metric: time_to_first_token
-                    stat: p99
+                    stat: p90
                     max_increase_pct: 10
                     criticality: failure
                   - metric: output_token_throughput
@@ -69,7 +69,7 @@ class GateEndToEndTest {
         assertThat(failures.getLength()).isGreaterThanOrEqualTo(1);
         final String message = ((Element) failures.item(0)).getAttribute("message");
         assertThat(message).contains(fmt(ttft.path("baseline").asDouble())).contains(fmt(ttft.path("candidate").asDouble()));
-        assertThat(Files.readString(out.resolve("gate_summary.md"))).contains("FAILED").contains("time_to_first_token p99");
+        assertThat(Files.readString(out.resolve("gate_summary.md"))).contains("FAILED").contains("time_to_first_token p90");
 
         final Runs.Result self = Runs.aiperf("gate", "--rules", rules.toString(), "--baseline", candidate.toString(),
                 "--candidate", candidate.toString());

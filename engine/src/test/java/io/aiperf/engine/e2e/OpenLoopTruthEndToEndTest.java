@@ -50,9 +50,7 @@ class OpenLoopTruthEndToEndTest {
                         .isCloseTo(queuedMs, org.assertj.core.data.Offset.offset(0.01));
                 assertThat(meta.has("pool_wait_ns")).isTrue();
             });
-            assertThat(lines).anyMatch(line -> line.path("metadata").has("connect_ns"));
             final JsonNode transport = summary.path("client_health").path("transport");
-            assertThat(transport.path("connects").asLong()).isPositive();
             assertThat(transport.path("requests").asLong()).isEqualTo(lines.size());
             assertThat(transport.path("pool_wait_max_ms").asDouble())
                     .isGreaterThanOrEqualTo(transport.path("pool_wait_p50_ms").asDouble());

@@ -35,7 +35,7 @@ class SecretsEndToEndTest {
             final Path dir = tmp.resolve("runs");
             final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", url, "--api-key=" + KEY,
                     "--header=X-Api-Key:" + HEADER_1, "-Hapi-key:" + HEADER_2, "--streaming",
-                    "--concurrency", "1,2", "--num-profile-runs", "2", "--request-count", "4", "--isl", "8",
+                    "--concurrency", "1,2", "--num-profile-runs", "2", "--request-count", "6", "--isl", "8",
                     "--osl", "2", "--reset-kv-cache", "--server-profiler", "--gate", rules.toString(),
                     "--artifact-dir", dir.toString());
             console.append(r.out()).append(r.err());

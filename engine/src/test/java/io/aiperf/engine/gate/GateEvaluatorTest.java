@@ -76,7 +76,14 @@ class GateEvaluatorTest {
         assertThat(clear.pValue()).isLessThan(0.001);
         assertThat(clear.effectSize()).isGreaterThan(3);
         final double[] noisy = v(102, 106, 98, 104, 100); // +2%, well inside the trial spread
-        assertThat(eval("{metric: time_to_first_token, stat: avg, max_increase_pct: 1, significance: true}", base, noisy)
+        // The trials cannot tell whether +2% is above a 1% limit: neither pass nor fail, but say what would tell.
+        final RuleResult unclear = eval("{metric: time_to_first_token, stat: avg, max_increase_pct: 1, significance: true}",
+                base, noisy);
+        assertThat(unclear.status()).isEqualTo(Status.INCONCLUSIVE);
+        assertThat(unclear.message()).contains("confidence interval of the change").contains("straddles the +1% limit")
+                .contains("more trials");
+        // The same noise well inside a 10% limit passes: the whole interval is below it.
+        assertThat(eval("{metric: time_to_first_token, stat: avg, max_increase_pct: 10, significance: true}", base, noisy)
                 .status()).isEqualTo(Status.PASSED);
         assertThat(eval("{metric: time_to_first_token, stat: avg, max_increase_pct: 1}", base, noisy).status())
                 .isEqualTo(Status.FAILED);

@@ -1,0 +1,11 @@
+package io.aiperf.engine.gate;
+
+import io.aiperf.engine.validity.Thresholds;
+import java.util.List;
+
+/**
+ * A rules file: the rules, the validity thresholds that decide when a run is too broken to judge, and the
+ * fingerprint fields baseline and candidate must share (src-docs/gating.md, src-docs/validity.md).
+ */
+public record GateRules(List<GateRule> rules, Thresholds validity, List<String> requireSame) {
+}

@@ -1,0 +1,47 @@
+package io.aiperf.engine.validity;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The environment fingerprint of a run, as its summary records it ({@code environment.fingerprint}), and the fields
+ * two runs differ in. A gate that compares a run against a baseline from another model, tokenizer or server is
+ * comparing the environments, not the releases. Stateless.
+ */
+public final class Fingerprint {
+    /** Every field a rules file may name in {@code require_same}. */
+    public static final List<String> FIELDS = List.of("model", "tokenizer", "config_hash", "served_model", "server",
+            "server_version", "gpu", "engine_version", "engine_commit", "java", "client_cores");
+
+    private Fingerprint() {
+    }
+
+    /** The fingerprint fields of a summary (absent ones are null). */
+    public static Map<String, String> of(final JsonNode summary) {
+        final Map<String, String> out = new LinkedHashMap<>();
+        final JsonNode f = summary.path("environment").path("fingerprint");
+        for (final String field : FIELDS) {
+            final JsonNode v = f.get(field);
+            out.put(field, v == null || v.isNull() ? null : v.asText());
+        }
+        return out;
+    }
+
+    /** The fields among {@code required} whose values differ, as "field (baseline value vs candidate value)". */
+    public static List<String> differences(final Map<String, String> baseline, final Map<String, String> candidate,
+                                           final List<String> required) {
+        final List<String> out = new ArrayList<>();
+        for (final String field : required) {
+            final String b = baseline.get(field);
+            final String c = candidate.get(field);
+            if (!Objects.equals(b, c)) {
+                out.add(field + " (" + (b == null ? "unknown" : b) + " vs " + (c == null ? "unknown" : c) + ")");
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,165 @@
+package io.aiperf.engine.validity;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The validity checks of one cell, read from its summary (src-docs/validity.md): did the client deliver the load,
+ * was it healthy, did enough requests succeed. A run that fails a check measured the client or the noise, not the
+ * server, and a gate must not pass or fail a release on it. Stateless.
+ */
+public final class Validity {
+    public static final String ERROR_SHARE = "error_share";
+    public static final String ACHIEVED_RATE = "achieved_rate";
+    public static final String SCHEDULE_LAG = "schedule_lag";
+    public static final String POOL_WAIT = "pool_wait";
+    public static final String CLIENT_WAKEUP = "client_wakeup";
+    public static final String ABANDONED = "abandoned_requests";
+    public static final String SAMPLE_SIZE = "sample_size";
+
+    /** The checks of a run and the worst of their results. */
+    public record Report(Result result, List<Check> checks) {
+        /** The checks that are not ok, worst first. */
+        public List<Check> problems() {
+            return checks.stream().filter(c -> c.result() != Result.OK)
+                    .sorted((a, b) -> b.result().compareTo(a.result())).toList();
+        }
+    }
+
+    private Validity() {
+    }
+
+    /** Evaluates every check that applies to a cell's summary ({@code profile_export_aiperf.json}). */
+    public static Report evaluate(final JsonNode summary, final Thresholds thresholds) {
+        final List<Check> checks = new ArrayList<>();
+        final double valid = summary.path("request_count").path("avg").asDouble(0);
+        final double errors = summary.path("error_request_count").path("avg").asDouble(0);
+        if (valid + errors > 0) {
+            checks.add(above(ERROR_SHARE, 100 * errors / (valid + errors), "%", thresholds,
+                    "%.1f%% of the requests failed",
+                    "fix the errors first (see error_summary); a run that mostly fails measures the failures"));
+        }
+        final JsonNode health = summary.path("client_health");
+        double worstAchieved = Double.NaN;
+        double worstLag = Double.NaN;
+        final Iterator<Map.Entry<String, JsonNode>> loops = health.path("open_loop").properties().iterator();
+        while (loops.hasNext()) {
+            final JsonNode loop = loops.next().getValue();
+            // Sent against what the schedule made due, not against the nominal rate: a short Poisson run's own
+            // arrivals differ from the rate by chance, and that is no fault of the client.
+            final long scheduled = loop.path("scheduled").asLong(0);
+            if (scheduled > 0) {
+                final double pct = 100.0 * loop.path("sent").asLong(0) / scheduled;
+                worstAchieved = Double.isNaN(worstAchieved) ? pct : Math.min(worstAchieved, pct);
+            }
+            final double lag = loop.path("schedule_lag_p99_ms").asDouble(0);
+            worstLag = Double.isNaN(worstLag) ? lag : Math.max(worstLag, lag);
+        }
+        if (!Double.isNaN(worstAchieved)) {
+            checks.add(below(ACHIEVED_RATE, worstAchieved, "%", thresholds,
+                    "the open loop sent %.1f%% of the arrivals its schedule made due",
+                    "lower --request-rate, give the client more cores, or split the load over shards"));
+        }
+        if (!Double.isNaN(worstLag)) {
+            checks.add(above(SCHEDULE_LAG, worstLag, "ms", thresholds,
+                    "p99 of open-loop sends was %.1f ms behind schedule",
+                    "lower --request-rate or give the client more cores"));
+        }
+        final JsonNode transport = health.path("transport");
+        if (transport.has("pool_wait_p99_ms")) {
+            checks.add(above(POOL_WAIT, transport.path("pool_wait_p99_ms").asDouble(), "ms", thresholds,
+                    "p99 wait for a connection was %.1f ms",
+                    "check connection limits on the client host (ulimit -n) and the server's accept queue"));
+        }
+        if (health.has("wakeup_delay_p99_ms")) {
+            checks.add(above(CLIENT_WAKEUP, health.path("wakeup_delay_p99_ms").asDouble(), "ms", thresholds,
+                    "p99 of the client's timer wake-ups was %.1f ms late: the client was short of CPU and its "
+                            + "timestamps may be late by as much",
+                    "run the client on a machine (or agent) with idle cores"));
+        }
+        if (health.has("abandoned_requests")) {
+            checks.add(above(ABANDONED, health.path("abandoned_requests").asDouble(), "requests", thresholds,
+                    "%.0f request(s) were cut off by the grace period and are missing from the metrics",
+                    "raise --benchmark-grace-period"));
+        }
+        if (valid > 0) {
+            final String highest = highestPercentile((long) valid);
+            checks.add(new Check(SAMPLE_SIZE, valid, "requests", Double.NaN, Double.NaN,
+                    highest.equals("p99") ? Result.OK : Result.WARN,
+                    String.format(Locale.ROOT, "%.0f valid requests measure percentiles up to %s", valid, highest),
+                    "more requests (--request-count) or more trials (--num-profile-runs) for higher percentiles"));
+        }
+        Result worst = Result.OK;
+        for (final Check c : checks) {
+            if (c.result().compareTo(worst) > 0) {
+                worst = c.result();
+            }
+        }
+        return new Report(worst, checks);
+    }
+
+    /**
+     * The fewest samples a percentile needs to be more than the maximum: {@code 100 / (100 - q)}, so p99 needs
+     * 100 values, p95 20, p90 10 and p50 2.
+     */
+    public static long minimumSamples(final double percentile) {
+        return percentile >= 100 ? Long.MAX_VALUE : (long) Math.ceil(100.0 / (100.0 - percentile) - 1e-9);
+    }
+
+    private static String highestPercentile(final long n) {
+        String best = "none";
+        for (final int q : new int[] {50, 75, 90, 95, 99}) {
+            if (n >= minimumSamples(q)) {
+                best = "p" + q;
+            }
+        }
+        return best;
+    }
+
+    private static Check above(final String name, final double figure, final String unit, final Thresholds t,
+                               final String what, final String fix) {
+        final Thresholds.Limits l = t.of(name);
+        final Result r = !Double.isNaN(l.invalid()) && figure >= l.invalid() ? Result.INVALID
+                : !Double.isNaN(l.warn()) && figure >= l.warn() ? Result.WARN : Result.OK;
+        return new Check(name, figure, unit, l.warn(), l.invalid(), r, String.format(Locale.ROOT, what, figure), fix);
+    }
+
+    private static Check below(final String name, final double figure, final String unit, final Thresholds t,
+                               final String what, final String fix) {
+        final Thresholds.Limits l = t.of(name);
+        final Result r = !Double.isNaN(l.invalid()) && figure <= l.invalid() ? Result.INVALID
+                : !Double.isNaN(l.warn()) && figure <= l.warn() ? Result.WARN : Result.OK;
+        return new Check(name, figure, unit, l.warn(), l.invalid(), r, String.format(Locale.ROOT, what, figure), fix);
+    }
+
+    /** The {@code validity} block of a summary. */
+    public static ObjectNode json(final Report report) {
+        final ObjectNode root = JsonNodeFactory.instance.objectNode();
+        root.put("result", report.result().wireName());
+        final var checks = root.putArray("checks");
+        for (final Check c : report.checks()) {
+            final ObjectNode o = checks.addObject();
+            o.put("name", c.name());
+            o.put("figure", c.figure());
+            o.put("unit", c.unit());
+            if (!Double.isNaN(c.warnAt())) {
+                o.put("warn_at", c.warnAt());
+            }
+            if (!Double.isNaN(c.invalidAt())) {
+                o.put("invalid_at", c.invalidAt());
+            }
+            o.put("result", c.result().wireName());
+            o.put("message", c.message());
+            if (c.result() != Result.OK) {
+                o.put("fix", c.fix());
+            }
+        }
+        return root;
+    }
+}
