@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "aiperf", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         description = "AIPerf-compatible benchmark engine for LLM inference servers (Java).",
         subcommands = {ProfileCommand.class, ConfigCommand.class, MockServerCommand.class, GateCommand.class,
-                AggregateCommand.class, ReportCommand.class,
+                AggregateCommand.class, ReportCommand.class, CompareCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     public static void main(final String[] args) {

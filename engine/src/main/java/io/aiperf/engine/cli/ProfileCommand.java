@@ -145,12 +145,7 @@ public final class ProfileCommand implements Callable<Integer> {
     private int run(final BenchmarkConfig config, final List<CellPlan.Cell> selected, final Path dir,
                     final PrintStream out, final PrintStream err, final Redactor redactor) throws Exception {
         {
-            final Map<String, String> controlHeaders = new LinkedHashMap<>(config.endpoint().headers());
-            controlHeaders.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
-            final CellContext ctx = new CellContext(out, err, System.console() != null, Clock.SYSTEM,
-                    cancellation.sleeper(), new HttpControlTransport(controlHeaders, cancellation,
-                    TlsStrategies.of(config.endpoint().tls())), cancellation,
-                    redactor.command(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])), redactor);
+            final CellContext ctx = cellContext(config, out, err, redactor, cancellation, spec);
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {
                 final int exit = MultiRunner.run(config, selected, dir, ctx);
@@ -166,6 +161,18 @@ public final class ProfileCommand implements Callable<Integer> {
                 interrupts.uninstall();
             }
         }
+    }
+
+    /** What every cell of a command run shares: consoles, clocks, the control transport, cancellation. */
+    static CellContext cellContext(final BenchmarkConfig config, final PrintStream out, final PrintStream err,
+                                   final Redactor redactor, final CancellationToken cancellation,
+                                   final CommandLine.Model.CommandSpec spec) {
+        final Map<String, String> controlHeaders = new LinkedHashMap<>(config.endpoint().headers());
+        controlHeaders.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
+        return new CellContext(out, err, System.console() != null, Clock.SYSTEM, cancellation.sleeper(),
+                new HttpControlTransport(controlHeaders, cancellation, TlsStrategies.of(config.endpoint().tls())),
+                cancellation, redactor.command(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])),
+                redactor);
     }
 
     /** Flags that make no sense together, said before anything starts; null when there are none. */

@@ -1,0 +1,72 @@
+package io.aiperf.engine.sweep;
+
+import io.aiperf.engine.ci.ExitCode;
+import io.aiperf.engine.config.BenchmarkConfig;
+import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.record.CellIdentity;
+import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.run.CellContext;
+import io.aiperf.engine.run.CellRunner;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * An interleaved A/B comparison (src-docs/compare.md): pairs of cells against two endpoints in the order A B, B A,
+ * A B, ..., each cell with its own KV-cache reset and the same seed on both sides, so drift on a shared machine (a
+ * noisy neighbour, thermal throttling, a warming cache) lands on both sides alike instead of on whichever ran
+ * second. Each side is an ordinary run with one trial per pair: {@code DIR/a/trial_NNNN}, {@code DIR/b/trial_NNNN}
+ * and their aggregates.
+ */
+public final class InterleavedComparison {
+    /** The two sides' directories under the comparison's directory. */
+    public static final String A = "a";
+    public static final String B = "b";
+
+    private InterleavedComparison() {
+    }
+
+    /** The order of the cells: side names, pair by pair (A B, B A, A B, ...). */
+    public static List<String> order(final int pairs) {
+        final List<String> out = new ArrayList<>();
+        for (int i = 0; i < pairs; i++) {
+            out.addAll(i % 2 == 0 ? List.of(A, B) : List.of(B, A));
+        }
+        return out;
+    }
+
+    /**
+     * @return 130 if cancelled, 1 if any cell failed, else 0
+     */
+    public static int run(final BenchmarkConfig a, final BenchmarkConfig b, final int pairs, final Path dir,
+                          final CellContext ctx) throws InterruptedException {
+        final List<CellOutcome> outcomesA = new ArrayList<>();
+        final List<CellOutcome> outcomesB = new ArrayList<>();
+        final List<String> order = order(pairs);
+        for (int i = 0; i < order.size() && !ctx.cancellation().isCancelled(); i++) {
+            final int trial = i / 2 + 1;
+            final String side = order.get(i);
+            final BenchmarkConfig config = (side.equals(A) ? a : b).forTrial(a.randomSeed(), false);
+            final String id = String.format(Locale.ROOT, "trial_%04d", trial);
+            final CellIdentity identity = new CellIdentity(trial - 1, id, id, null, Map.of(), trial, pairs,
+                    a.multiRun().confidenceLevel(), 0);
+            ctx.err().println("cell " + (i + 1) + "/" + order.size() + ": " + side.toUpperCase(Locale.ROOT) + " "
+                    + id + " (" + String.join(",", config.endpoint().urls()) + ")");
+            final CellOutcome outcome = new CellRunner(config, dir.resolve(side).resolve(id), ctx, identity).run();
+            (side.equals(A) ? outcomesA : outcomesB).add(outcome);
+            if (outcome.exitCode() == ExitCode.CANCELLED) {
+                break;
+            }
+        }
+        final boolean cancelled = ctx.cancellation().isCancelled();
+        final String summary = ExportNames.of(a.artifacts().prefix()).summaryJson();
+        final int exitA = RunAssembler.assemble(dir.resolve(A), outcomesA, false, cancelled, summary, ctx.out(), ctx.err());
+        final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, false, cancelled, summary, ctx.out(), ctx.err());
+        if (exitA == ExitCode.CANCELLED || exitB == ExitCode.CANCELLED) {
+            return ExitCode.CANCELLED;
+        }
+        return exitA != ExitCode.OK ? exitA : exitB;
+    }
+}

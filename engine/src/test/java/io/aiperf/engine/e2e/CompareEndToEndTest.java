@@ -1,0 +1,69 @@
+package io.aiperf.engine.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code aiperf compare} against two mocks, one 20% slower: interleaved cells, a reset before each, B fails the gate. */
+class CompareEndToEndTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void interleavesCellsResetsBeforeEachAndGatesTheSlowerSide() throws Exception {
+        try (MockServer a = MockServer.start(MockServerConfig.fast().withLatency(25, 1));
+             MockServer b = MockServer.start(MockServerConfig.fast().withLatency(30, 1))) {
+            final Path rules = tmp.resolve("rules.yaml");
+            Files.writeString(rules, "require_same: [model, config_hash]\nrules:\n"
+                    + "  - {metric: time_to_first_token, stat: p50, max_increase_pct: 10}\n");
+            final Path dir = tmp.resolve("ab");
+            final Runs.Result r = Runs.aiperf("compare", "--a", a.url(), "--b", b.url(), "--pairs", "3", "-m", "m",
+                    "--streaming", "--concurrency", "2", "--request-count", "12", "--isl", "8", "--osl", "4",
+                    "--gate", rules.toString(), "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(1);
+            assertThat(r.out()).contains("Gate: FAILED").contains("time_to_first_token");
+
+            // A reset before every cell, on each server: three cells each.
+            assertThat(a.controlState().resetCount()).isEqualTo(3);
+            assertThat(b.controlState().resetCount()).isEqualTo(3);
+            // The cells ran A B, B A, A B: each server's reset and inference events alternate with the other's,
+            // which the cells' own start times show in one order.
+            final List<String> order = new ArrayList<>();
+            final List<Object[]> cells = new ArrayList<>();
+            for (final String side : List.of("a", "b")) {
+                for (int t = 1; t <= 3; t++) {
+                    final JsonNode s = Runs.json(dir.resolve(side).resolve("trial_000" + t).resolve("profile_export_aiperf.json"));
+                    cells.add(new Object[] {Instant.parse(s.path("start_time").asText()), side + t});
+                }
+            }
+            cells.sort(Comparator.comparing(c -> (Instant) c[0]));
+            cells.forEach(c -> order.add((String) c[1]));
+            assertThat(order).containsExactly("a1", "b1", "b2", "a2", "a3", "b3");
+            assertThat(a.controlState().events()).startsWith("reset").contains("inference");
+            assertThat(Runs.json(dir.resolve("gate_result.json")).path("rules").get(0).path("candidate_trials").asInt())
+                    .isEqualTo(3);
+            assertThat(dir.resolve("a/aggregate")).isDirectory();
+            assertThat(dir.resolve("b/aggregate")).isDirectory();
+        }
+    }
+
+    @Test
+    void compareRefusesAUrlFlagAndASweep() {
+        assertThat(Runs.aiperf("compare", "--a", "http://127.0.0.1:9", "--b", "http://127.0.0.1:9", "-u",
+                "http://127.0.0.1:9", "-m", "m").exitCode()).isEqualTo(2);
+        final Runs.Result sweep = Runs.aiperf("compare", "--a", "http://127.0.0.1:9", "--b", "http://127.0.0.1:9",
+                "-m", "m", "--concurrency", "1,2");
+        assertThat(sweep.exitCode()).isEqualTo(2);
+        assertThat(sweep.err()).contains("compare runs one load point");
+    }
+}
