@@ -29,6 +29,10 @@ public final class GateRunner {
         }
         final RunData base = usable.isEmpty() ? null : RunData.load(usable);
         final RunData cand = RunData.load(List.of(candidate));
+        if (base != null) {
+            base.notes().forEach(n -> out.println("Gate: baseline " + n));
+        }
+        cand.notes().forEach(n -> out.println("Gate: candidate " + n));
         final GateResult result = GateEvaluator.evaluate(parsed, base, cand);
         AtomicFiles.write(outputDir.resolve(GateReports.JSON_FILE), GateReports.json(result));
         AtomicFiles.write(outputDir.resolve(GateReports.JUNIT_FILE), GateReports.junit(result));

@@ -26,6 +26,7 @@ public final class RunData {
     private static final Pattern TRIAL_SEGMENT = Pattern.compile("run_\\d+|trial_\\d+|profile_runs|aggregate");
     private final Map<String, Map<String, List<Double>>> cells = new TreeMap<>();
     private final Map<String, List<JsonNode>> summaries = new TreeMap<>();
+    private final List<String> notes = new ArrayList<>();
 
     private static final String SUMMARY = "profile_export_aiperf.json";
     private static final String AGGREGATE = "profile_export_aiperf_aggregate.json";
@@ -131,6 +132,16 @@ public final class RunData {
         } catch (IOException e) {
             throw new ConfigException(file.toString(), "not a readable JSON summary: " + e.getMessage());
         }
+        final List<io.aiperf.engine.importer.ImportedRun> imported = io.aiperf.engine.importer.ForeignResults.read(root);
+        if (!imported.isEmpty()) {
+            for (final io.aiperf.engine.importer.ImportedRun run : imported) {
+                notes.add(file.getFileName() + ": imported from " + run.tool() + "; it does not measure "
+                        + String.join(", ", run.missing()));
+                addSummary(run.summary(), run.cell().equals(io.aiperf.engine.importer.ImportedRun.SINGLE_CELL)
+                        ? cell : run.cell());
+            }
+            return;
+        }
         final Map<String, List<Double>> values = cells.computeIfAbsent(cell, c -> new TreeMap<>());
         if (root.has("metrics") && root.path("metadata").has("aggregation_type")) {
             final Iterator<Map.Entry<String, JsonNode>> it = root.get("metrics").properties().iterator();
@@ -143,6 +154,12 @@ public final class RunData {
             }
             return;
         }
+        addSummary(root, cell);
+    }
+
+    /** One trial's summary of a cell: its values by {@code <tag>_<stat>}, and the summary for validity checks. */
+    private void addSummary(final JsonNode root, final String cell) {
+        final Map<String, List<Double>> values = cells.computeIfAbsent(cell, c -> new TreeMap<>());
         summaries.computeIfAbsent(cell, c -> new ArrayList<>()).add(root);
         final Iterator<Map.Entry<String, JsonNode>> it = root.properties().iterator();
         while (it.hasNext()) {
@@ -170,6 +187,11 @@ public final class RunData {
     /** The first summary of any cell, or null: the run's environment fingerprint is the same in every cell. */
     public JsonNode anySummary() {
         return summaries.values().stream().flatMap(List::stream).findFirst().orElse(null);
+    }
+
+    /** What the loader wants said: which files came from other tools, and what they do not measure. */
+    public List<String> notes() {
+        return List.copyOf(notes);
     }
 
     public List<String> cells() {
