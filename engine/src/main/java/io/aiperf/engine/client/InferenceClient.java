@@ -53,15 +53,16 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                            final RunLimits limits, final TlsConfig tls) {
         this.clock = clock;
         this.limits = limits;
-        final Timeout timeout = timeoutSeconds <= 0 ? Timeout.DISABLED
-                : Timeout.ofMilliseconds((long) (timeoutSeconds * 1000));
         this.pool = PoolingAsyncClientConnectionManagerBuilder.create()
                 .setTlsStrategy(TlsStrategies.of(tls))
                 .setMaxConnTotal(maxConnections)
                 .setMaxConnPerRoute(maxConnections)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setConnectTimeout(Timeout.ofSeconds(30))
-                        .setSocketTimeout(timeout)
+                        // No byte for the whole timeout ends the request too, and closes its connection so no
+                        // later request queues behind an answer that never comes.
+                        .setSocketTimeout(timeoutSeconds <= 0 ? Timeout.DISABLED
+                                : Timeout.ofMilliseconds((long) (timeoutSeconds * 1000)))
                         // Idle connections are checked before reuse, so one the server closed while it sat in the
                         // pool is replaced instead of taking a request down with it.
                         .setValidateAfterInactivity(org.apache.hc.core5.util.TimeValue.ofMilliseconds(500))
@@ -199,6 +200,10 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                     retries.incrementAndGet();
                     pool.closeIdle(org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS);
                     attempt(request, requestId, correlationId, done, issuedNanos, true, handle);
+                } else if (ex instanceof java.net.SocketTimeoutException && timeoutNanos > 0) {
+                    // The socket's timeout equals the request's: silent that long, the request ran out of time.
+                    done.accept(collector.failure(new java.util.concurrent.TimeoutException(
+                            "Request timed out after " + timeoutText + " seconds")));
                 } else {
                     done.accept(collector.failure(ex));
                 }

@@ -71,6 +71,13 @@ public final class SummaryJsonWriter {
                 .put("pool_wait_max_ms", t.poolWaitMaxMillis()).put("connects", t.connects())
                 .put("connect_max_ms", t.connectMaxMillis()).put("retries", t.retries())
                 .put("malformed_chunks", t.malformedChunks());
+        final io.aiperf.engine.metrics.MetricsSummary.TokenAccounting tokens = r.profiling().tokens();
+        root.putObject("token_accounting").put("compared_requests", tokens.comparedRequests())
+                .put("client_output_tokens", tokens.clientOutputTokens())
+                .put("server_output_tokens", tokens.serverOutputTokens())
+                .put("osl_requests", tokens.oslRequests())
+                .put("requested_output_tokens", tokens.requestedOutputTokens())
+                .put("delivered_output_tokens", tokens.deliveredOutputTokens());
         environment(root, r.environment());
         // Judged from the summary itself, the same way the gate judges it (src-docs/validity.md).
         root.set("validity", io.aiperf.engine.validity.Validity.json(io.aiperf.engine.validity.Validity.evaluate(root,

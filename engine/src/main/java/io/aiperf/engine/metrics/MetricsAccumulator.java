@@ -35,6 +35,12 @@ public final class MetricsAccumulator implements AutoCloseable {
     private double totalOsl;
     private boolean anyOsl;
     private long good;
+    private long compared;
+    private long clientTokens;
+    private long serverTokens;
+    private long oslRequests;
+    private long requestedTokens;
+    private long deliveredTokens;
 
     /** @param slos goodput thresholds by tag in display units; empty for no goodput */
     public MetricsAccumulator(final Map<String, Double> slos) {
@@ -85,6 +91,16 @@ public final class MetricsAccumulator implements AutoCloseable {
         if (!slos.isEmpty() && meetsAll(m, slos)) {
             good++;
         }
+        if (m.serverOutputTokens() >= 0 && m.clientOutputTokens() >= 0) {
+            compared++;
+            clientTokens += m.clientOutputTokens();
+            serverTokens += m.serverOutputTokens();
+        }
+        if (m.requestedOsl() > 0 && m.osl() >= 0) {
+            oslRequests++;
+            requestedTokens += m.requestedOsl();
+            deliveredTokens += m.osl();
+        }
     }
 
     public long validCount() {
@@ -126,7 +142,9 @@ public final class MetricsAccumulator implements AutoCloseable {
         final List<ErrorSummaryEntry> summary = new ArrayList<>();
         errorCounts.forEach((k, v) -> summary.add(new ErrorSummaryEntry(k, v)));
         summary.sort(Comparator.comparingLong(ErrorSummaryEntry::count).reversed());
-        return new MetricsSummary(out, valid, errors, summary, valid > 0 ? minStart : null, valid > 0 ? maxEnd : null);
+        return new MetricsSummary(out, valid, errors, summary, valid > 0 ? minStart : null, valid > 0 ? maxEnd : null,
+                new MetricsSummary.TokenAccounting(compared, clientTokens, serverTokens, oslRequests, requestedTokens,
+                        deliveredTokens));
     }
 
     private static void put(final Map<String, MetricValue> out, final MetricSpec spec, final Distribution values) {

@@ -12,6 +12,9 @@ import io.aiperf.engine.record.Usage;
  * what it needs of every request without growing with the output. Immutable.
  *
  * @param error why the request is not valid, or null when it is
+ * @param serverOutputTokens the output tokens the server reported (usage), or -1 when it did not
+ * @param clientOutputTokens the output tokens the client counted, or -1 when it did not count (server counts used)
+ * @param requestedOsl the output length asked for, or -1
  * @param scheduleDelayNanos how long after its scheduled time an open-loop request was sent (issuer lag, the
  *                           concurrency ceiling, the connection pool), NaN in a closed loop; added to a latency it
  *                           gives the latency from the intended start, free of coordinated omission
@@ -19,7 +22,8 @@ import io.aiperf.engine.record.Usage;
 public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos, ErrorDetails error,
                             double latencyNanos, double ttftNanos, double ttstNanos,
                             double itlNanos, double[] iclNanos, double outputTokensPerSecondPerUser, int isl,
-                            int osl, int outputTokens, int reasoningTokens, double scheduleDelayNanos) {
+                            int osl, int outputTokens, int reasoningTokens, double scheduleDelayNanos,
+                            int serverOutputTokens, int clientOutputTokens, int requestedOsl) {
 
     private static final ErrorDetails INVALID = new ErrorDetails(null, "InvalidInferenceResultError",
             "Invalid inference result");
@@ -27,7 +31,7 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
     /** A request counted as failed with the given error, whatever its response said. */
     public static RecordMetrics failed(final RequestRecord r, final ErrorDetails error) {
         return new RecordMetrics(false, r.sessionNum(), r.startEpochNanos(), error, Double.NaN, Double.NaN, Double.NaN,
-                Double.NaN, null, Double.NaN, r.inputTokens(), -1, -1, -1, Double.NaN);
+                Double.NaN, null, Double.NaN, r.inputTokens(), -1, -1, -1, Double.NaN, -1, -1, -1);
     }
 
     /**
@@ -40,7 +44,7 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
         if (!r.isValid()) {
             return new RecordMetrics(false, r.sessionNum(), r.startEpochNanos(),
                     d.error() != null ? d.error() : INVALID, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, Double.NaN,
-                    r.inputTokens(), -1, -1, -1, Double.NaN);
+                    r.inputTokens(), -1, -1, -1, Double.NaN, -1, -1, -1);
         }
         final double latency = d.lastContentNanos() - d.startPerfNanos();
         int output;
@@ -88,7 +92,12 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
         }
         final double delay = r.intendedStartPerfNanos() < 0 ? Double.NaN
                 : Math.max(0, d.startPerfNanos() - r.intendedStartPerfNanos());
-        return new RecordMetrics(true, r.sessionNum(), r.startEpochNanos(), null, latency, ttft, ttst, itl, icl, perUser, isl, osl, output, reasoning, delay);
+        final Usage u = d.usage();
+        final int server = u == null || u.completionTokens() == null ? -1 : u.completionTokens();
+        final int client = serverTokens ? -1 : Math.max(output, 0) + Math.max(reasoning, 0);
+        return new RecordMetrics(true, r.sessionNum(), r.startEpochNanos(), null, latency, ttft, ttst, itl, icl, perUser,
+                isl, osl, output, reasoning, delay, server, client,
+                r.requestedOsl() == null ? -1 : r.requestedOsl());
     }
 
     /** The request latency measured from the intended start (open loop), NaN otherwise. */

@@ -27,6 +27,8 @@ public final class Thresholds {
         d.put(Validity.POOL_WAIT, new Limits(10, 100)); // ms, p99 wait for a connection
         d.put(Validity.CLIENT_WAKEUP, new Limits(5, Double.NaN)); // ms, p99 oversleep of a 5 ms timer
         d.put(Validity.ABANDONED, new Limits(1, Double.NaN)); // requests cut off by the grace period
+        d.put(Validity.TOKEN_MISMATCH, new Limits(10, Double.NaN)); // % between server and client output counts
+        d.put(Validity.OSL_SHORTFALL, new Limits(5, 20)); // % of the asked-for output not delivered (ignore_eos)
         d.put(Validity.SAMPLE_SIZE, new Limits(Double.NaN, Double.NaN)); // judged per percentile, see Validity
         return d;
     }

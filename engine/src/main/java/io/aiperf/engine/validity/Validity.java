@@ -22,6 +22,8 @@ public final class Validity {
     public static final String CLIENT_WAKEUP = "client_wakeup";
     public static final String ABANDONED = "abandoned_requests";
     public static final String SAMPLE_SIZE = "sample_size";
+    public static final String TOKEN_MISMATCH = "token_mismatch";
+    public static final String OSL_SHORTFALL = "osl_shortfall";
 
     /** The checks of a run and the worst of their results. */
     public record Report(Result result, List<Check> checks) {
@@ -88,6 +90,23 @@ public final class Validity {
                     "%.0f request(s) were cut off by the grace period and are missing from the metrics",
                     "raise --benchmark-grace-period"));
         }
+        final JsonNode tokens = summary.path("token_accounting");
+        final long server = tokens.path("server_output_tokens").asLong(0);
+        if (tokens.path("compared_requests").asLong(0) > 0 && server > 0) {
+            final long client = tokens.path("client_output_tokens").asLong(0);
+            checks.add(above(TOKEN_MISMATCH, 100.0 * Math.abs(client - server) / server, "%", thresholds,
+                    "the client counted output tokens %.1f%% apart from the server's own count: token throughputs, "
+                            + "ITL and OSL are skewed by the tokenizer",
+                    "count with the model's tokenizer (--tokenizer), or use the server's counts "
+                            + "(--use-server-token-count)"));
+        }
+        final long requested = tokens.path("requested_output_tokens").asLong(0);
+        if (requested > 0 && ignoresEos(summary)) {
+            final double shortfall = 100.0 * (requested - tokens.path("delivered_output_tokens").asLong(0)) / requested;
+            checks.add(above(OSL_SHORTFALL, Math.max(0, shortfall), "%", thresholds,
+                    "with ignore_eos the server delivered %.1f%% fewer output tokens than asked",
+                    "check that the server honours ignore_eos and max_tokens (or the model's context length)"));
+        }
         if (valid > 0) {
             final String highest = highestPercentile((long) valid);
             checks.add(new Check(SAMPLE_SIZE, valid, "requests", Double.NaN, Double.NaN,
@@ -102,6 +121,12 @@ public final class Validity {
             }
         }
         return new Report(worst, checks);
+    }
+
+    /** Whether the requests asked the server to ignore the end-of-sequence token ({@code --extra-inputs ignore_eos:true}). */
+    private static boolean ignoresEos(final JsonNode summary) {
+        final JsonNode v = summary.path("input_config").path("endpoint").path("extra").path("ignore_eos");
+        return v.asBoolean(false) || "true".equalsIgnoreCase(v.asText(""));
     }
 
     /**

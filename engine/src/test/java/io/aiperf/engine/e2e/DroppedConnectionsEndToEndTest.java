@@ -34,10 +34,12 @@ class DroppedConnectionsEndToEndTest {
                 assertThat(s.path("request_count").path("avg").asLong()).isEqualTo(150 - dropped);
                 assertThat(mock.controlState().calls("/v1/chat/completions")).isEqualTo(150);
                 assertThat(s.path("client_health").path("transport").path("retries").asLong()).isZero();
-                // Every dropped connection is replaced by a new one, and each new one is stamped on its request.
-                assertThat(s.path("client_health").path("transport").path("connects").asLong()).isGreaterThanOrEqualTo(dropped);
+                // Every dropped connection is replaced by a new one when requests remain (the last few drops of the
+                // run need none), and each new one is stamped on the request that opened it.
+                final long connects = s.path("client_health").path("transport").path("connects").asLong();
+                assertThat(connects).isGreaterThanOrEqualTo(dropped - 4);
                 assertThat(Runs.jsonl(dir.resolve("profile_export.jsonl"))).filteredOn(l -> l.path("metadata")
-                        .has("connect_ns")).hasSizeGreaterThanOrEqualTo((int) dropped);
+                        .has("connect_ns")).hasSize((int) connects);
             }
         }
     }

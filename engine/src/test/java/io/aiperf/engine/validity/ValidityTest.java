@@ -1,0 +1,56 @@
+package io.aiperf.engine.validity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The checks read from summaries, with their thresholds, including the ones the mock cannot provoke. */
+class ValidityTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static Check check(final String summary, final String name, final Thresholds t) throws Exception {
+        final JsonNode root = JSON.readTree(summary);
+        return Validity.evaluate(root, t).checks().stream().filter(c -> c.name().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no check " + name));
+    }
+
+    @Test
+    void aClientTokenizerFarFromTheServersCountWarns() throws Exception {
+        final String s = """
+                {"request_count": {"avg": 200}, "token_accounting": {"compared_requests": 200,
+                 "client_output_tokens": 23000, "server_output_tokens": 20000}}
+                """;
+        final Check c = check(s, Validity.TOKEN_MISMATCH, Thresholds.defaults());
+        assertThat(c.figure()).isEqualTo(15.0);
+        assertThat(c.result()).isEqualTo(Result.WARN);
+        assertThat(c.fix()).contains("--tokenizer");
+        assertThat(check(s, Validity.TOKEN_MISMATCH, Thresholds.with(Map.of(Validity.TOKEN_MISMATCH,
+                new Thresholds.Limits(5, 10)))).result()).isEqualTo(Result.INVALID);
+    }
+
+    @Test
+    void anOutputShortfallCountsOnlyWhenTheServerWasToldToIgnoreEos() throws Exception {
+        final String tokens = """
+                "token_accounting": {"osl_requests": 100, "requested_output_tokens": 25600, "delivered_output_tokens": 16000}
+                """;
+        final String withEos = "{\"request_count\": {\"avg\": 100}, \"input_config\": {\"endpoint\": {\"extra\": "
+                + "{\"ignore_eos\": true}}}, " + tokens + "}";
+        final Check c = check(withEos, Validity.OSL_SHORTFALL, Thresholds.defaults());
+        assertThat(c.figure()).isEqualTo(37.5);
+        assertThat(c.result()).isEqualTo(Result.INVALID);
+        final JsonNode without = JSON.readTree("{\"request_count\": {\"avg\": 100}, " + tokens + "}");
+        assertThat(Validity.evaluate(without, Thresholds.defaults()).checks())
+                .noneMatch(x -> x.name().equals(Validity.OSL_SHORTFALL));
+    }
+
+    @Test
+    void percentilesNeedEnoughSamples() {
+        assertThat(Validity.minimumSamples(99)).isEqualTo(100);
+        assertThat(Validity.minimumSamples(95)).isEqualTo(20);
+        assertThat(Validity.minimumSamples(90)).isEqualTo(10);
+        assertThat(Validity.minimumSamples(50)).isEqualTo(2);
+    }
+}
