@@ -57,13 +57,16 @@ class ProfileEndToEndTest {
             // this machine delays deliveries right now: the tolerances grow with it (a busy CI machine), and on
             // a quiet machine they are 2 ms, 0.5 ms and 2%.
             final double jitter = Math.max(0, s.path("inter_token_latency").path("p99").asDouble() - 10.0);
-            assertThat(s.path("time_to_first_token").path("p50").asDouble()).isBetween(40.0, 42.0 + 2 * jitter);
+            // And how late the client's own timer woke up during the run: its timestamps can be late by as much.
+            final double starved = s.path("client_health").path("wakeup_delay_p99_ms").asDouble();
+            assertThat(s.path("time_to_first_token").path("p50").asDouble()).isBetween(40.0,
+                    42.0 + 2 * jitter + starved);
             // A first token delivered late shortens the remaining gaps on average: ITL = (latency - TTFT) / 49.
             final double lateFirst = Math.max(0, s.path("time_to_first_token").path("avg").asDouble() - 40.0);
             assertThat(s.path("inter_token_latency").path("avg").asDouble()).isBetween(10.0 - lateFirst / 49 - 1e-9,
                     10.5 + jitter);
             assertThat(s.path("request_latency").path("p50").asDouble()).isBetween(530.0 * 0.98,
-                    530.0 * 1.02 + 50 * jitter);
+                    530.0 * 1.02 + 50 * jitter + starved);
             assertThat(s.path("output_sequence_length").path("avg").asDouble()).isEqualTo(50.0);
             assertThat(s.path("warmup_metrics").path("request_count").path("avg").asDouble()).isEqualTo(64.0);
         }
