@@ -65,9 +65,12 @@ public final class CompareCommand implements Callable<Integer> {
         }
         final BenchmarkConfig a;
         final BenchmarkConfig b;
+        final String tokenizerWarning;
         try {
             a = side(urlA, "--a");
             b = side(urlB, "--b");
+            tokenizerWarning = io.aiperf.engine.dataset.TokenizerResolver.resolve(a.tokenizer(), a.primaryModel(),
+                    System.getenv()).warning();
         } catch (ConfigException e) {
             err.println("error: invalid configuration: " + e.getMessage());
             return ExitCode.USAGE;
@@ -77,6 +80,9 @@ public final class CompareCommand implements Callable<Integer> {
         err = redactor.console(System.err);
         final PrintStream warn = err;
         a.warnings().forEach(w -> warn.println("warning: " + w));
+        if (tokenizerWarning != null) {
+            warn.println("warning: " + tokenizerWarning);
+        }
         final Path dir = ProfileCommand.artifactDir(a);
         final String unwritable = ProfileCommand.unwritable(dir);
         if (unwritable != null) {

@@ -76,6 +76,9 @@ public final class ProfileCommand implements Callable<Integer> {
                 mockServer = MockServer.start(new MockServerConfig("127.0.0.1", 0, 20, 5, 0, 0, 0,
                         options.apiKey, 0, List.of()));
                 options.urls = List.of(mockServer.url());
+                if (options.tokenizer == null) {
+                    options.tokenizer = "builtin"; // the mock's words are counted with o200k_base
+                }
                 if (options.model == null && options.config == null) {
                     options.model = "mock-model";
                 }
@@ -101,9 +104,12 @@ public final class ProfileCommand implements Callable<Integer> {
             }
             final BenchmarkConfig config;
             final List<CellPlan.Cell> selected;
+            final String tokenizerWarning;
             try {
                 config = ConfigLoader.load(options.config, options.overlay(), System.getenv());
                 selected = CellPlan.select(config, cells);
+                tokenizerWarning = io.aiperf.engine.dataset.TokenizerResolver.resolve(config.tokenizer(),
+                        config.primaryModel(), System.getenv()).warning(); // a named tokenizer not found stops us here
             } catch (ConfigException e) {
                 err.println("error: invalid configuration: " + e.getMessage());
                 return ExitCode.USAGE;
@@ -114,6 +120,9 @@ public final class ProfileCommand implements Callable<Integer> {
             err = redactor.console(System.err);
             final PrintStream warn = err;
             config.warnings().forEach(w -> warn.println("warning: " + w));
+            if (tokenizerWarning != null) {
+                warn.println("warning: " + tokenizerWarning);
+            }
             final Path dir = artifactDir(config);
             final String unwritable = unwritable(dir);
             if (unwritable != null) {

@@ -99,8 +99,18 @@ public final class ProfileOptions {
     Integer numDatasetEntries;
     @Option(names = "--random-seed", paramLabel = "SEED", description = "Seed for prompts and arrivals.")
     Long randomSeed;
-    @Option(names = "--tokenizer", paramLabel = "NAME", description = "Tokenizer; builtin = o200k_base. Default: builtin.")
+    @Option(names = "--tokenizer", paramLabel = "NAME_OR_PATH", description = "The tokenizer that counts tokens: a "
+            + "tokenizer.json (or a directory holding one), a Hugging Face model id in the local Hugging Face cache, "
+            + "or builtin (o200k_base). Default: the model name, falling back to builtin with a warning.")
     String tokenizer;
+
+    @Option(names = "--tokenizer-revision", paramLabel = "REV", description = "The Hugging Face revision (branch, tag "
+            + "or commit) to look up in the cache. Default: main.")
+    String tokenizerRevision;
+
+    @Option(names = "--tokenizer-trust-remote-code", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL",
+            description = "Accepted for AIPerf compatibility: a tokenizer.json runs no code.")
+    Boolean tokenizerTrustRemoteCode;
     @Option(names = "--goodput", paramLabel = "TAG:VALUE ...", description = "SLOs, e.g. \"time_to_first_token:100 inter_token_latency:20\".")
     List<String> goodput;
 
@@ -217,6 +227,8 @@ public final class ProfileOptions {
         o.multiRun("confidence_level", confidenceLevel, "--confidence-level");
         o.multiRun("disable_warmup_after_first", disableWarmupAfterFirst, "--profile-run-disable-warmup-after-first");
         o.set("tokenizer.name", tokenizer, "--tokenizer");
+        o.set("tokenizer.revision", tokenizerRevision, "--tokenizer-revision");
+        o.set("tokenizer.trust_remote_code", tokenizerTrustRemoteCode, "--tokenizer-trust-remote-code");
         if (goodput != null) {
             o.set("slos", goodput(goodput), "--goodput");
         }

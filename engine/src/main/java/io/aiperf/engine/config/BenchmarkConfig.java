@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * The effective, validated configuration of one benchmark cell. Immutable.
  *
- * @param tokenizer tokenizer name; "builtin" is o200k_base
+ * @param tokenizer which tokenizer counts tokens
  * @param goodputSlos metric tag to threshold in the metric's display unit, in the order given
  * @param randomSeed the seed, or null for entropy
  * @param effectiveTree the merged configuration tree, for {@code config expand} and the exports
@@ -16,7 +16,7 @@ import java.util.Map;
  * @param limits bounds on errors and response sizes
  */
 public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, DatasetConfig dataset,
-                              List<PhaseConfig> phases, ArtifactsConfig artifacts, String tokenizer,
+                              List<PhaseConfig> phases, ArtifactsConfig artifacts, TokenizerConfig tokenizer,
                               Map<String, Double> goodputSlos, Long randomSeed, String uiType,
                               MultiRunConfig multiRun, List<String> warnings, ObjectNode effectiveTree,
                               List<Variation> variations, RunLimits limits) {

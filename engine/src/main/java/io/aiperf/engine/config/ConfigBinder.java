@@ -84,12 +84,9 @@ public final class ConfigBinder {
         final ArtifactsConfig artifacts = new ArtifactsConfig(art.string("dir", "artifacts"), dirExplicit,
                 art.string("prefix", null));
         final Section tok = b.section("tokenizer");
-        tok.allowOnly(List.of("name"));
-        final String tokenizer = tok.string("name", "builtin");
-        if (!tokenizer.equals("builtin")) {
-            warnings.add("tokenizer '" + tokenizer + "' cannot be loaded offline; counting tokens with the builtin "
-                    + "o200k_base tokenizer instead");
-        }
+        tok.allowOnly(List.of("name", "revision", "trust_remote_code"));
+        final TokenizerConfig tokenizer = new TokenizerConfig(tok.string("name", null), tok.string("revision", "main"),
+                tok.bool("trust_remote_code", false));
         final Map<String, Double> slos = slos(b.section("slos"));
         final Section runtime = b.section("runtime");
         runtime.allowOnly(List.of("ui", "max_error_rate", "max_event_bytes", "max_response_bytes", "retry_unsent"));

@@ -1,29 +1,26 @@
 package io.aiperf.engine.dataset;
 
-import com.knuddels.jtokkit.Encodings;
-import com.knuddels.jtokkit.api.Encoding;
-import com.knuddels.jtokkit.api.EncodingType;
-
 /**
- * The builtin tokenizer, o200k_base (AIPerf's {@code --tokenizer builtin}), via JTokkit, which ships the
- * vocabulary in its jar and so works offline. Encodes without special tokens. Thread-safe.
+ * Counts tokens the way a model does (src-docs/tokenizers.md): the model's own Hugging Face tokenizer, or the builtin
+ * o200k_base. Implementations are thread-safe.
  */
-public final class Tokenizer {
+public interface Tokenizer {
     /** The builtin encoding's name, as the exports record it. */
-    public static final String BUILTIN_NAME = "o200k_base";
-    private static final Tokenizer BUILTIN =
-            new Tokenizer(Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE));
-    private final Encoding encoding;
+    String BUILTIN_NAME = "o200k_base";
 
-    private Tokenizer(final Encoding encoding) {
-        this.encoding = encoding;
-    }
+    /** Tokens in the text, without special tokens. */
+    int count(String text);
 
-    public static Tokenizer builtin() {
-        return BUILTIN;
-    }
+    /** What the exports call it: a model id or path, or o200k_base. */
+    String name();
 
-    public int count(final String text) {
-        return text == null || text.isEmpty() ? 0 : encoding.countTokensOrdinary(text);
+    /**
+     * Where it came from: {@code builtin} (asked for), {@code builtin-fallback} (the model name could not be
+     * resolved, so counts are approximate), {@code file} or {@code hf-cache}.
+     */
+    String source();
+
+    static Tokenizer builtin() {
+        return BuiltinTokenizer.INSTANCE;
     }
 }

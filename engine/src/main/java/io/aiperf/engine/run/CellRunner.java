@@ -7,6 +7,7 @@ import io.aiperf.engine.config.PhaseConfig;
 import io.aiperf.engine.dataset.DatasetEntry;
 import io.aiperf.engine.dataset.SyntheticDataset;
 import io.aiperf.engine.dataset.Tokenizer;
+import io.aiperf.engine.dataset.TokenizerResolver;
 import io.aiperf.engine.export.AtomicFiles;
 import io.aiperf.engine.export.ConsoleTable;
 import io.aiperf.engine.export.ExportNames;
@@ -59,8 +60,10 @@ public final class CellRunner {
         final WallClock wall = new WallClock(ctx.clock());
         final long cpuStartNanos = processCpuNanos();
         final long cellStart = wall.toEpochNanos(ctx.clock().nanoTime());
-        final List<DatasetEntry> entries = SyntheticDataset.generate(config.dataset(), config.randomSeed(),
-                Tokenizer.builtin());
+        // Resolved (and any warning printed) before the run started; here it is the loaded one.
+        final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(), System.getenv())
+                .tokenizer();
+        final List<DatasetEntry> entries = SyntheticDataset.generate(config.dataset(), config.randomSeed(), tokenizer);
         final RequestSource source = new RequestSource(config, entries, Version.VALUE);
         final List<String> origins = Origins.of(config.endpoint().urls());
         if (config.endpoint().resetKvCache() != null) {
@@ -94,7 +97,7 @@ public final class CellRunner {
             return finish(CellOutcome.FAILED, ExitCode.FAILED, "exports not written: " + e.getMessage(), 0, 0, 0);
         }
         final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming(),
-                config.endpoint().useServerTokenCount(), config.goodputSlos(), Tokenizer.builtin(), jsonl);
+                config.endpoint().useServerTokenCount(), config.goodputSlos(), tokenizer, jsonl);
         final PhaseOrchestrator orchestrator;
         final Environment.ServerIdentity server;
         double wakeupP99 = 0;
@@ -169,7 +172,7 @@ public final class CellRunner {
                 wall.toEpochNanos(ctx.clock().nanoTime()),
                 new RunReport.ClientHealth(maxLagNanos / 1e6, (processCpuNanos() - cpuStartNanos) / 1e9, abandoned,
                         openLoop, processed.transport(), processed.queueFullWaits(), wakeupP99),
-                environment(server));
+                environment(server, tokenizer));
         try {
             writeExports(report, profilingMetrics, names);
         } catch (java.io.UncheckedIOException e) {
@@ -189,12 +192,12 @@ public final class CellRunner {
                 : finish(CellOutcome.COMPLETED, ExitCode.OK, null, sent, valid, errors);
     }
 
-    private Environment environment(final Environment.ServerIdentity server) {
+    private Environment environment(final Environment.ServerIdentity server, final Tokenizer tokenizer) {
         final double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         return new Environment(Version.VALUE, Version.COMMIT, System.getProperty("java.vendor") + " "
                 + Runtime.version(), Runtime.getRuntime().availableProcessors(), load, System.getProperty("os.name")
                 + " " + System.getProperty("os.version"), String.join(",", config.models()),
-                Tokenizer.BUILTIN_NAME + " (builtin)", configHash(), server);
+                tokenizer.name() + " (" + tokenizer.source() + ")", configHash(), server);
     }
 
     /**

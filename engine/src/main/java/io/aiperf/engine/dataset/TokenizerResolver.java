@@ -1,0 +1,118 @@
+package io.aiperf.engine.dataset;
+
+import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.config.TokenizerConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Finds the tokenizer a run asks for (src-docs/tokenizers.md), in order: {@code builtin}; a local {@code tokenizer.json}
+ * or a directory holding one; the Hugging Face cache ({@code HF_HUB_CACHE}, else {@code HF_HOME/hub}, else
+ * {@code ~/.cache/huggingface/hub}, in its {@code models--org--name/snapshots/<commit>} layout, the commit read from
+ * {@code refs/<revision>}). A tokenizer the user named that cannot be found stops the run before any traffic; the
+ * model name used as the default falls back to the builtin tokenizer with a warning, and the exports say so. Loaded
+ * tokenizers are kept for the process. Thread-safe.
+ */
+public final class TokenizerResolver {
+    private static final Map<String, Tokenizer> LOADED = new ConcurrentHashMap<>();
+
+    /** The tokenizer, and what to warn about (null when nothing). */
+    public record Resolved(Tokenizer tokenizer, String warning) {
+    }
+
+    private TokenizerResolver() {
+    }
+
+    /**
+     * @param model the model name, the default tokenizer
+     * @throws ConfigException naming the places searched, when a tokenizer the user named cannot be loaded
+     */
+    public static Resolved resolve(final TokenizerConfig config, final String model, final Map<String, String> env) {
+        final String name = config.explicit() ? config.name() : model;
+        if (name == null || name.equals(TokenizerConfig.BUILTIN)) {
+            return new Resolved(Tokenizer.builtin(), null);
+        }
+        final List<String> searched = new ArrayList<>();
+        final Path file = find(name, config.revision(), env, searched);
+        if (file != null) {
+            try {
+                final String source = searched.size() <= 1 ? "file" : "hf-cache";
+                return new Resolved(LOADED.computeIfAbsent(file.toAbsolutePath().toString(), k -> {
+                    try {
+                        return HfTokenizer.load(file, name, source);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }), null);
+            } catch (java.io.UncheckedIOException e) {
+                searched.add(file + " (" + e.getCause().getMessage() + ")");
+            }
+        }
+        searched.add("the Hugging Face hub (not reached by this engine: put the tokenizer in the cache first, e.g. "
+                + "huggingface-cli download " + name + " tokenizer.json)");
+        if (config.explicit()) {
+            throw new ConfigException("--tokenizer (benchmark.tokenizer.name)", "cannot load tokenizer '" + name
+                    + "'; looked in: " + String.join("; ", searched));
+        }
+        return new Resolved(BuiltinTokenizer.fallback(), "the model name '" + name + "' is not a tokenizer found here "
+                + "(looked in: " + String.join("; ", searched) + "); counting tokens with the builtin o200k_base, so "
+                + "ISL, OSL and token throughputs are approximate (the exports say tokenizer source builtin-fallback). "
+                + "Name the model's tokenizer with --tokenizer, or --tokenizer builtin to choose o200k_base");
+    }
+
+    /** The tokenizer.json for a name, or null; every place looked at is added to {@code searched}. */
+    static Path find(final String name, final String revision, final Map<String, String> env,
+                     final List<String> searched) {
+        try {
+            final Path local = Path.of(name);
+            searched.add("the path " + local.toAbsolutePath());
+            if (Files.isRegularFile(local)) {
+                return local;
+            }
+            if (Files.isRegularFile(local.resolve("tokenizer.json"))) {
+                return local.resolve("tokenizer.json");
+            }
+        } catch (InvalidPathException e) {
+            // not a path: only a model id
+        }
+        final Path cache = cacheRoot(env);
+        final Path repo = cache.resolve("models--" + name.replace("/", "--"));
+        final String rev = revision == null || revision.isBlank() ? "main" : revision;
+        String commit = rev;
+        try {
+            final Path ref = repo.resolve("refs").resolve(rev);
+            if (Files.isRegularFile(ref)) {
+                commit = Files.readString(ref).strip();
+            }
+        } catch (IOException | InvalidPathException e) {
+            // the revision is then taken as a commit
+        }
+        final Path snapshot;
+        try {
+            snapshot = repo.resolve("snapshots").resolve(commit).resolve("tokenizer.json");
+        } catch (InvalidPathException e) {
+            searched.add("the Hugging Face cache " + cache + " (not a model id)");
+            return null;
+        }
+        searched.add("the Hugging Face cache " + snapshot);
+        return Files.isRegularFile(snapshot) ? snapshot : null;
+    }
+
+    private static Path cacheRoot(final Map<String, String> env) {
+        final String hubCache = env.get("HF_HUB_CACHE");
+        if (hubCache != null && !hubCache.isBlank()) {
+            return Path.of(hubCache);
+        }
+        final String home = env.get("HF_HOME");
+        if (home != null && !home.isBlank()) {
+            return Path.of(home, "hub");
+        }
+        return Path.of(System.getProperty("user.home"), ".cache", "huggingface", "hub");
+    }
+}
