@@ -52,6 +52,8 @@ class PhaseRunnerVirtualClockTest {
 
     private final VirtualTime time = new VirtualTime();
 
+    private final CancellationToken cancellation = new CancellationToken();
+
     private PhaseRunner runner(final String phaseYaml, final RequestTransport transport) {
         final BenchmarkConfig config = ConfigLoader.fromYaml("""
                 benchmark:
@@ -63,7 +65,7 @@ class PhaseRunnerVirtualClockTest {
         final RequestSource source = new RequestSource(config,
                 SyntheticDataset.generate(config.dataset(), 1L, Tokenizer.builtin()), "test");
         return new PhaseRunner(config.phases().get(0), source, transport, time, time, new WallClock(time),
-                new CancellationToken(), 7L, null);
+                cancellation, 7L, null);
     }
 
     private ResponseData ok() {
@@ -198,6 +200,43 @@ class PhaseRunnerVirtualClockTest {
         final PhaseResult result = runBounded(runner("{name: profiling, concurrency: 1, requests: 30}", twice));
         assertThat(result.records()).hasSize(30);
         assertThat(maxInFlight.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aCancelStopsTheOpenLoopAndTheRequestsOnTheWireAreAbandonedAfterTheCancelGrace() throws Exception {
+        final List<InFlight> stuck = new CopyOnWriteArrayList<>();
+        final AtomicInteger calls = new AtomicInteger();
+        final RequestTransport halfStuck = (request, id, correlation, handle, done) -> {
+            if (calls.incrementAndGet() == 500) {
+                cancellation.cancel(); // Ctrl-C half-way through an hour-long phase
+            }
+            if (calls.get() % 2 == 0) {
+                stuck.add(handle); // never answers
+            } else {
+                done.accept(ok());
+            }
+        };
+        final PhaseRunner runner = runner("{name: profiling, type: poisson, rate: 1000, duration: 3600, "
+                + "grace_period: 1}", halfStuck);
+        final CompletableFuture<PhaseResult> run = CompletableFuture.supplyAsync(() -> {
+            try {
+                runner.startSending();
+                return runner.awaitDrain();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!run.isDone() && System.nanoTime() < deadline) {
+            time.advance(100_000_000L); // time passes while the drain waits for the stuck half
+            Thread.sleep(1);
+        }
+        final PhaseResult result = run.get(1, TimeUnit.SECONDS);
+        assertThat(result.cancelled()).isTrue();
+        assertThat(result.sent()).isEqualTo(500);
+        assertThat(result.records()).hasSize(250);
+        assertThat(result.abandoned()).isEqualTo(250);
+        assertThat(stuck).allMatch(InFlight::isCancelled);
     }
 
     @Test
