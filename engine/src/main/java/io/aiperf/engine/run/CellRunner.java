@@ -312,6 +312,12 @@ public final class CellRunner {
         if (report.wasCancelled()) {
             ctx.out().println("The profile run was cancelled early. Results shown may be incomplete or inaccurate.");
         }
+        // What the summary's validity block says, where it is not ok (src-docs/validity.md).
+        for (final io.aiperf.engine.validity.Check c : io.aiperf.engine.validity.Validity.evaluate(
+                SummaryJsonWriter.toJson(report), io.aiperf.engine.validity.Thresholds.defaults()).problems()) {
+            ctx.out().println("Validity " + c.result().wireName() + " (" + c.name() + "): " + c.message() + "; "
+                    + c.fix());
+        }
         ctx.out().println("Exports: " + dir.toAbsolutePath());
     }
 

@@ -52,9 +52,11 @@ class ValidityEndToEndTest {
     void halfTheRequestsFailingIsAnInvalidRunAndTheGateWithholdsItsVerdict() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast().withErrorRate(50))) {
             final Path dir = tmp.resolve("errors");
-            assertThat(Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--concurrency", "4", "--request-count",
-                    "120", "--isl", "16", "--osl", "4", "--random-seed", "3", "--artifact-dir", dir.toString())
-                    .exitCode()).isZero();
+            final Runs.Result run = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--concurrency", "4",
+                    "--request-count", "120", "--isl", "16", "--osl", "4", "--random-seed", "3", "--artifact-dir",
+                    dir.toString());
+            assertThat(run.exitCode()).isZero();
+            assertThat(run.out()).contains("Validity invalid (error_share): ").contains("fix the errors first");
             assertThat(check(dir, "error_share").path("result").asText()).isEqualTo("invalid");
             final Runs.Result r = gate(rules(RULES), dir);
             assertThat(r.exitCode()).as(r.out()).isEqualTo(4);
