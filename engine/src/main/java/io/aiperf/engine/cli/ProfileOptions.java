@@ -99,6 +99,37 @@ public final class ProfileOptions {
     Integer numDatasetEntries;
     @Option(names = "--random-seed", paramLabel = "SEED", description = "Seed for prompts and arrivals.")
     Long randomSeed;
+    @Option(names = "--input-file", paramLabel = "FILE", description = "Prompts from this JSONL file instead of "
+            + "synthetic ones (see --custom-dataset-type); every row is sent once unless a count or duration is set.")
+    String inputFile;
+
+    @Option(names = "--custom-dataset-type", paramLabel = "TYPE", description = "The --input-file format: single_turn "
+            + "(text per row) or mooncake_trace (input_length, output_length, hash_ids, timestamp). Default: "
+            + "single_turn.")
+    String customDatasetType;
+
+    @Option(names = "--isl-block-size", paramLabel = "TOKENS", description = "Tokens per hash id of a mooncake_trace "
+            + "row. Default: 512.")
+    Integer islBlockSize;
+
+    @Option(names = "--fixed-schedule", description = "Send each row of the input file at its timestamp (the default "
+            + "for a file whose rows carry timestamps).")
+    Boolean fixedSchedule;
+
+    @Option(names = "--no-fixed-schedule", description = "Do not replay a timestamped input file on its timestamps.")
+    Boolean noFixedSchedule;
+
+    @Option(names = "--fixed-schedule-auto-offset", description = "Time zero of the replay is the first timestamp.")
+    Boolean fixedScheduleAutoOffset;
+
+    @Option(names = "--fixed-schedule-start-offset", paramLabel = "MS", description = "Replay rows from this timestamp "
+            + "on (inclusive); it is also time zero unless --fixed-schedule-auto-offset.")
+    Long fixedScheduleStartOffset;
+
+    @Option(names = "--fixed-schedule-end-offset", paramLabel = "MS", description = "Replay rows up to this timestamp "
+            + "(inclusive).")
+    Long fixedScheduleEndOffset;
+
     @Option(names = "--tokenizer", paramLabel = "NAME_OR_PATH", description = "The tokenizer that counts tokens: a "
             + "tokenizer.json (or a directory holding one), a Hugging Face model id in the local Hugging Face cache, "
             + "or builtin (o200k_base). Default: the model name, falling back to builtin with a warning.")
@@ -221,6 +252,23 @@ public final class ProfileOptions {
             throw new ConfigException("--osl-stddev", "can only be used together with --osl");
         }
         o.set("dataset.entries", numDatasetEntries, "--num-dataset-entries");
+        if (inputFile != null) {
+            o.set("dataset.type", "file", "--input-file");
+            o.set("dataset.path", inputFile, "--input-file");
+        }
+        o.set("dataset.format", customDatasetType, "--custom-dataset-type");
+        o.set("dataset.block_size", islBlockSize, "--isl-block-size");
+        if (Boolean.TRUE.equals(fixedSchedule) && Boolean.TRUE.equals(noFixedSchedule)) {
+            throw new ConfigException("--fixed-schedule", "give either --fixed-schedule or --no-fixed-schedule");
+        }
+        if (Boolean.TRUE.equals(fixedSchedule)) {
+            o.phase("profiling", "type", "fixed_schedule", "--fixed-schedule");
+        } else if (Boolean.TRUE.equals(noFixedSchedule) && type == null) {
+            o.phase("profiling", "type", "concurrency", "--no-fixed-schedule");
+        }
+        o.phase("profiling", "auto_offset", fixedScheduleAutoOffset, "--fixed-schedule-auto-offset");
+        o.phase("profiling", "start_offset", fixedScheduleStartOffset, "--fixed-schedule-start-offset");
+        o.phase("profiling", "end_offset", fixedScheduleEndOffset, "--fixed-schedule-end-offset");
         o.randomSeed(randomSeed);
         o.multiRun("num_runs", numProfileRuns, "--num-profile-runs");
         o.multiRun("cooldown_seconds", profileRunCooldownSeconds, "--profile-run-cooldown-seconds");

@@ -39,7 +39,7 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
 
     private static PhaseConfig unseamless(final PhaseConfig p) {
         return new PhaseConfig(p.name(), p.kind(), p.type(), p.concurrency(), p.rate(), p.smoothness(), p.requests(),
-                p.durationSeconds(), p.gracePeriodSeconds(), false);
+                p.durationSeconds(), p.gracePeriodSeconds(), false, p.schedule());
     }
 
     public String primaryModel() {

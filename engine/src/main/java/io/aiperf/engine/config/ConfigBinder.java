@@ -34,16 +34,19 @@ public final class ConfigBinder {
     static final List<String> ENDPOINT_KEYS = List.of("urls", "type", "path", "streaming", "api_key", "headers",
             "extra", "timeout", "use_server_token_count", "use_legacy_max_tokens", "url_strategy",
             "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file");
-    static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts");
+    static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
+            "format", "block_size");
     static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size");
     static final List<String> DIST_KEYS = List.of("mean", "stddev");
     static final List<String> PHASE_KEYS = List.of("name", "kind", "type", "concurrency", "rate", "smoothness",
-            "requests", "duration", "grace_period", "seamless", "exclude_from_results");
+            "requests", "duration", "grace_period", "seamless", "exclude_from_results", "auto_offset", "start_offset",
+            "end_offset");
     static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix");
     static final List<String> RESET_KEYS = List.of("path", "timeout_seconds", "max_retry_seconds");
     static final List<String> PROFILER_KEYS = List.of("start_path", "stop_path", "timeout_seconds");
     private static final Pattern PHASE_NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_-]*$");
     private static final int DEFAULT_REQUEST_COUNT = 10;
+    private DatasetConfig.InputFile fileDataset; // read by the phases: a trace sets their timing and count
 
     private final Map<String, String> cliFlags;
     private final List<String> warnings = new ArrayList<>();
@@ -291,9 +294,30 @@ public final class ConfigBinder {
 
     private DatasetConfig dataset(final Section d) {
         d.allowOnly(DATASET_KEYS);
-        final String type = d.string("type", "synthetic");
-        if (!type.equals("synthetic")) {
-            throw d.error("type", "only synthetic datasets are supported, got '" + type + "'");
+        final String type = d.string("type", d.has("path") ? "file" : "synthetic");
+        if (!type.equals("synthetic") && !type.equals("file")) {
+            throw d.error("type", "expected synthetic or file, got '" + type + "'");
+        }
+        DatasetConfig.InputFile file = null;
+        if (type.equals("file")) {
+            final String path = d.string("path", null);
+            if (path == null) {
+                throw d.error("path", "a file dataset needs a path (--input-file)");
+            }
+            final String formatText = d.string("format", "single_turn");
+            final DatasetConfig.Format format;
+            try {
+                format = DatasetConfig.Format.valueOf(formatText.toUpperCase(Locale.ROOT).replace('-', '_'));
+            } catch (IllegalArgumentException e) {
+                throw d.error("format", "unknown dataset format '" + formatText + "'; supported: single_turn, "
+                        + "mooncake_trace");
+            }
+            final int blockSize = d.integer("block_size", 512);
+            if (blockSize < 1) {
+                throw d.error("block_size", "Input should be greater than or equal to 1");
+            }
+            file = new DatasetConfig.InputFile(path, format, blockSize, InputFiles.timestamps(path, d.field("path")));
+            fileDataset = file;
         }
         d.string("name", "default");
         final int entries = d.integer("entries", 100);
@@ -335,7 +359,7 @@ public final class ConfigBinder {
         if (d.has("random_seed")) {
             d.longValue("random_seed");
         }
-        return new DatasetConfig(entries, islMean, islStd, oslMean, oslStd);
+        return new DatasetConfig(entries, islMean, islStd, oslMean, oslStd, file);
     }
 
     private List<PhaseConfig> phases(final Section b) {
@@ -405,11 +429,32 @@ public final class ConfigBinder {
         }
         final Double rate = s.number("rate", null);
         final Double smoothness = s.number("smoothness", null);
+        // A trace whose rows carry timestamps replays on them unless another timing is asked for (AIPerf).
+        final boolean replay = kind == PhaseKind.PROFILING && fileDataset != null && fileDataset.timestamped();
         final String typeText = s.string("type", rate != null ? (smoothness != null ? "gamma" : "poisson")
-                : "concurrency");
+                : replay ? "fixed_schedule" : "concurrency");
         final LoadType type = LoadType.parse(s.field("type"), typeText);
         s.node().put("type", type.wireName());
-        if (type.isRate()) {
+        PhaseConfig.Schedule schedule = null;
+        if (type == LoadType.FIXED_SCHEDULE) {
+            if (fileDataset == null || !fileDataset.timestamped()) {
+                throw s.error("type", "--fixed-schedule needs a dataset whose rows carry timestamps (--input-file)");
+            }
+            final Long start = s.longValue("start_offset");
+            final Long end = s.longValue("end_offset");
+            if ((start != null && start < 0) || (end != null && end < 0)) {
+                throw s.error(start != null && start < 0 ? "start_offset" : "end_offset",
+                        "Input should be greater than or equal to 0");
+            }
+            if (start != null && end != null && end < start) {
+                throw s.error("end_offset", "must not be before start_offset");
+            }
+            schedule = new PhaseConfig.Schedule(s.bool("auto_offset", false), start, end);
+        } else if (s.has("auto_offset") || s.has("start_offset") || s.has("end_offset")) {
+            throw s.error(s.has("auto_offset") ? "auto_offset" : s.has("start_offset") ? "start_offset" : "end_offset",
+                    "--fixed-schedule-* can only be used with --fixed-schedule");
+        }
+        if (type.needsRate()) {
             if (rate == null) {
                 throw s.error("rate", "rate-controlled phases require rate or rate_series");
             }
@@ -450,6 +495,20 @@ public final class ConfigBinder {
         if (seamless && index == 0) {
             throw s.error("seamless", "seamless is not allowed on the first phase");
         }
+        if (schedule != null) {
+            final PhaseConfig.Schedule window = schedule;
+            final long rows = fileDataset.timestampsMs().stream().filter(t -> t != null && window.includes(t)).count();
+            if (rows == 0) {
+                throw s.error("start_offset", "no row of the trace falls between the schedule's offsets");
+            }
+            if (requests == null) {
+                requests = (int) rows; // a replay sends its rows, each once
+                s.node().put("requests", requests);
+            }
+        } else if (requests == null && duration == null && fileDataset != null && kind == PhaseKind.PROFILING) {
+            requests = fileDataset.timestampsMs().size(); // every row of the file once
+            s.node().put("requests", requests);
+        }
         if (requests == null && duration == null) {
             requests = DEFAULT_REQUEST_COUNT;
             s.node().put("requests", requests);
@@ -461,7 +520,7 @@ public final class ConfigBinder {
         }
         final Integer width = type == LoadType.CONCURRENCY && concurrency == null ? Integer.valueOf(1) : concurrency;
         final Double shape = type == LoadType.GAMMA && smoothness == null ? Double.valueOf(1.0) : smoothness;
-        return new PhaseConfig(name, kind, type, width, rate, shape, requests, duration, grace, seamless);
+        return new PhaseConfig(name, kind, type, width, rate, shape, requests, duration, grace, seamless, schedule);
     }
 
     private static Map<String, Double> slos(final Section s) {

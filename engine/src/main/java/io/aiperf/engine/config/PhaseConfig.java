@@ -10,10 +10,31 @@ package io.aiperf.engine.config;
  * @param durationSeconds stop issuing after this long
  * @param gracePeriodSeconds how long in-flight requests may finish after the duration ends
  * @param seamless the next phase starts when this one finishes sending
+ * @param schedule the replay window of a fixed-schedule phase, or null
  */
 public record PhaseConfig(String name, PhaseKind kind, LoadType type, Integer concurrency, Double rate,
                           Double smoothness, Integer requests, Double durationSeconds,
-                          Double gracePeriodSeconds, boolean seamless) {
+                          Double gracePeriodSeconds, boolean seamless, Schedule schedule) {
+
+    /**
+     * Which timestamps of a trace a fixed-schedule phase replays, and from what zero (AIPerf's fixed schedule docs).
+     *
+     * @param autoOffset time zero is the first replayed timestamp
+     * @param startOffsetMs the first timestamp replayed (inclusive), or null
+     * @param endOffsetMs the last timestamp replayed (inclusive), or null
+     */
+    public record Schedule(boolean autoOffset, Long startOffsetMs, Long endOffsetMs) {
+        /** Whether a timestamp is replayed. */
+        public boolean includes(final long timestampMs) {
+            return (startOffsetMs == null || timestampMs >= startOffsetMs)
+                    && (endOffsetMs == null || timestampMs <= endOffsetMs);
+        }
+
+        /** The timestamp that is time zero of the phase, given the first replayed one. */
+        public long zero(final long firstTimestampMs) {
+            return autoOffset ? firstTimestampMs : startOffsetMs != null ? startOffsetMs : 0;
+        }
+    }
 
     /** Default grace after a duration-bounded profiling phase (AIPerf's timing and load docs). */
     public static final double DEFAULT_GRACE_SECONDS = 30.0;

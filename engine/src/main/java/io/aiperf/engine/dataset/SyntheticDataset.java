@@ -33,7 +33,8 @@ public final class SyntheticDataset {
                 osl = Math.max(1, (int) Math.round(config.oslMean() + random.nextGaussian() * config.oslStddev()));
             }
             final String prompt = prompt(isl, random.nextInt(CORPUS_WORDS.length), tokenizer);
-            entries.add(new DatasetEntry(new UUID(random.nextLong(), random.nextLong()).toString(), prompt, isl, osl));
+            entries.add(new DatasetEntry(new UUID(random.nextLong(), random.nextLong()).toString(), prompt, isl, osl,
+                    null));
         }
         return entries;
     }

@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
  * mean {@code 1/rate}), or gamma with shape {@code smoothness} and mean {@code 1/rate}. Not thread-safe: one
  * issuer thread per phase draws from it.
  */
-final class ArrivalIntervals {
+final class ArrivalIntervals implements Arrivals {
     private final LoadType type;
     private final double meanNanos;
     private final double shape;
@@ -21,12 +21,14 @@ final class ArrivalIntervals {
         this.random = new SplittableRandom(seed);
     }
 
-    double nextNanos() {
+    @Override
+    public double nextNanos() {
         return switch (type) {
             case CONSTANT -> meanNanos;
             case POISSON -> -Math.log(1.0 - random.nextDouble()) * meanNanos;
             case GAMMA -> gamma(shape) / shape * meanNanos;
             case CONCURRENCY -> 0;
+            case FIXED_SCHEDULE -> throw new IllegalStateException("a fixed schedule draws no intervals");
         };
     }
 

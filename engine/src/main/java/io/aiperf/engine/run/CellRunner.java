@@ -5,6 +5,7 @@ import io.aiperf.engine.client.InferenceClient;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.PhaseConfig;
 import io.aiperf.engine.dataset.DatasetEntry;
+import io.aiperf.engine.dataset.FileDataset;
 import io.aiperf.engine.dataset.SyntheticDataset;
 import io.aiperf.engine.dataset.Tokenizer;
 import io.aiperf.engine.dataset.TokenizerResolver;
@@ -63,7 +64,10 @@ public final class CellRunner {
         // Resolved (and any warning printed) before the run started; here it is the loaded one.
         final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(), System.getenv())
                 .tokenizer();
-        final List<DatasetEntry> entries = SyntheticDataset.generate(config.dataset(), config.randomSeed(), tokenizer);
+        final List<DatasetEntry> entries = config.dataset().file() == null
+                ? SyntheticDataset.generate(config.dataset(), config.randomSeed(), tokenizer)
+                : FileDataset.load(config.dataset().file(), config.dataset().oslMean(), config.randomSeed(), tokenizer,
+                        config.firstProfilingPhase().schedule());
         final RequestSource source = new RequestSource(config, entries, Version.VALUE);
         final List<String> origins = Origins.of(config.endpoint().urls());
         if (config.endpoint().resetKvCache() != null) {

@@ -18,7 +18,7 @@ final class OpenLoopDriver implements LoadDriver {
     private static final long MAX_PARK_NANOS = 50_000_000L;
 
     private final SendPort port;
-    private final ArrivalIntervals intervals;
+    private final Arrivals intervals;
     private final double rate;
     private final Clock clock;
     private final Parker parker;
@@ -34,7 +34,7 @@ final class OpenLoopDriver implements LoadDriver {
     private long lastSendNanos;
     private Thread issuer;
 
-    OpenLoopDriver(final SendPort port, final ArrivalIntervals intervals, final double rate, final Integer ceiling,
+    OpenLoopDriver(final SendPort port, final Arrivals intervals, final double rate, final Integer ceiling,
                    final Clock clock, final Parker parker, final String name) {
         this.port = port;
         this.intervals = intervals;

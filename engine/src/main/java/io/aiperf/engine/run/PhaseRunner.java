@@ -68,11 +68,17 @@ public final class PhaseRunner implements Phase {
         this.wall = wall;
         this.cancellation = cancellation;
         final SendPort port = new Port();
-        this.driver = phase.type().isRate()
-                ? new OpenLoopDriver(port, new ArrivalIntervals(phase.type(), phase.rate(),
-                        phase.smoothness() == null ? 1.0 : phase.smoothness(), seed), phase.rate(),
-                        phase.concurrency(), clock, parker, phase.name())
-                : new ClosedLoopDriver(port, phase.concurrency());
+        if (phase.type() == io.aiperf.engine.config.LoadType.FIXED_SCHEDULE) {
+            final ScheduledArrivals schedule = new ScheduledArrivals(source.entries(), phase.schedule());
+            this.driver = new OpenLoopDriver(port, schedule, schedule.rate(), phase.concurrency(), clock, parker,
+                    phase.name());
+        } else if (phase.type().isRate()) {
+            this.driver = new OpenLoopDriver(port, new ArrivalIntervals(phase.type(), phase.rate(),
+                    phase.smoothness() == null ? 1.0 : phase.smoothness(), seed), phase.rate(),
+                    phase.concurrency(), clock, parker, phase.name());
+        } else {
+            this.driver = new ClosedLoopDriver(port, phase.concurrency());
+        }
     }
 
     @Override

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code <!-- docs-test: skip REASON -->} is not run, and says why.
  */
 class DocsExamplesTest {
-    private static final Pattern BLOCK = Pattern.compile("(?:<!-- docs-test: (file|skip) ([^>]*?) -->\\n)?```(bash|yaml)\\n(.*?)```",
+    private static final Pattern BLOCK = Pattern.compile("(?:<!-- docs-test: (file|skip) ([^>]*?) -->\\n)?```(bash|yaml|jsonl)\\n(.*?)```",
             Pattern.DOTALL);
     private static final Path DOCS = Path.of(System.getProperty("aiperf.docs.dir", "../src-docs"));
 
@@ -74,6 +74,14 @@ class DocsExamplesTest {
         if (b.kind().equals("yaml")) {
             validateYaml(b.text());
             return;
+        }
+        if (b.kind().equals("jsonl")) {
+            for (final String line : b.text().split("\n")) {
+                if (!line.isBlank()) {
+                    new com.fasterxml.jackson.databind.ObjectMapper().readTree(line); // each line one JSON object
+                }
+            }
+            return; // data for the page's commands, written below when marked as a file
         }
         Files.createDirectories(work);
         for (final Block file : page) {

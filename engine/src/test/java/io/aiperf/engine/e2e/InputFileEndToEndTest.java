@@ -1,0 +1,121 @@
+package io.aiperf.engine.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Real workloads from files: single-turn prompts, and a mooncake trace replayed on its own timestamps. */
+class InputFileEndToEndTest {
+    @TempDir
+    Path tmp;
+
+    private static final String TRACE = """
+            {"timestamp": 0, "input_length": 20, "output_length": 4, "hash_ids": [1, 2, 3]}
+            {"timestamp": 100, "input_length": 20, "output_length": 4, "hash_ids": [1, 2, 4]}
+            {"timestamp": 200, "input_length": 12, "output_length": 4, "hash_ids": [5, 6]}
+            {"timestamp": 300, "input_length": 20, "output_length": 4, "hash_ids": [1, 2, 3]}
+
+            {"timestamp": 400, "input_length": 9, "output_length": 4}
+            """;
+
+    private static List<JsonNode> byCredit(final Path dir) throws Exception {
+        final List<JsonNode> lines = new java.util.ArrayList<>(Runs.jsonl(dir.resolve("profile_export.jsonl")));
+        lines.sort(Comparator.comparingLong(l -> l.path("metadata").path("credit_issued_ns").asLong()));
+        return lines;
+    }
+
+    @Test
+    void aTimestampedTraceReplaysOnItsOwnScheduleWithSharedPrefixes() throws Exception {
+        final Path trace = Files.writeString(tmp.resolve("trace.jsonl"), TRACE);
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("replay");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--input-file",
+                    trace.toString(), "--custom-dataset-type", "mooncake_trace", "--isl-block-size", "8",
+                    "--tokenizer", "builtin", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(s.path("request_count").path("avg").asInt()).isEqualTo(5); // every row once, no 10-request default
+            assertThat(s.path("input_config").path("phases").toString()).contains("fixed_schedule");
+            final List<JsonNode> lines = byCredit(dir);
+            final long zero = lines.get(0).path("metadata").path("credit_issued_ns").asLong();
+            final double lagMs = s.path("client_health").path("open_loop").path("profiling").path("schedule_lag_max_ms")
+                    .asDouble();
+            for (int i = 0; i < 5; i++) {
+                final double offsetMs = (lines.get(i).path("metadata").path("credit_issued_ns").asLong() - zero) / 1e6;
+                assertThat(offsetMs).as("row " + i + " credit").isCloseTo(i * 100.0, org.assertj.core.data.Offset.offset(0.001));
+            }
+            // Sent when due: the schedule's credits are exact, the sends late by at most the measured lag.
+            assertThat(lagMs).isLessThan(100);
+            // Rows with the same hash ids send the same prompt; rows sharing ids share its beginning.
+            final List<String> prompts = Runs.json(dir.resolve("inputs.json")).findValues("content").stream()
+                    .map(JsonNode::asText).toList();
+            assertThat(prompts).hasSize(5);
+            assertThat(prompts.get(3)).isEqualTo(prompts.get(0));
+            final String sharedPrefix = prompts.get(0).substring(0, prompts.get(0).length() / 2);
+            assertThat(prompts.get(1)).startsWith(sharedPrefix);
+            assertThat(prompts.get(2)).doesNotStartWith(sharedPrefix);
+            assertThat(s.path("input_sequence_length").path("max").asDouble()).isBetween(19.0, 22.0);
+        }
+    }
+
+    @Test
+    void theScheduleWindowPicksRowsByTimestamp() throws Exception {
+        final Path trace = Files.writeString(tmp.resolve("trace.jsonl"), TRACE);
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("window");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--input-file", trace.toString(),
+                    "--custom-dataset-type", "mooncake_trace", "--isl-block-size", "8", "--tokenizer", "builtin",
+                    "--fixed-schedule-start-offset", "100", "--fixed-schedule-end-offset", "300",
+                    "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final List<JsonNode> lines = byCredit(dir);
+            assertThat(lines).hasSize(3);
+            final long zero = lines.get(0).path("metadata").path("credit_issued_ns").asLong();
+            assertThat((lines.get(2).path("metadata").path("credit_issued_ns").asLong() - zero) / 1e6)
+                    .isCloseTo(200.0, org.assertj.core.data.Offset.offset(0.001));
+        }
+    }
+
+    @Test
+    void singleTurnRowsAreSentAsWrittenAndCountedWithTheTokenizer() throws Exception {
+        final Path file = Files.writeString(tmp.resolve("prompts.jsonl"), """
+                {"text": "What is the capital of France?"}
+                {"text": ["Summarise this:", "the quick brown fox"], "output_length": 3}
+                {"text": "Tell me a story about a lighthouse keeper."}
+                """);
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("single");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--input-file", file.toString(),
+                    "--tokenizer", "builtin", "--osl", "5", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(r.err()).doesNotContain("no stop condition");
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(s.path("request_count").path("avg").asInt()).isEqualTo(3);
+            assertThat(Runs.json(dir.resolve("inputs.json")).findValues("content").stream().map(JsonNode::asText))
+                    .containsExactly("What is the capital of France?", "Summarise this: the quick brown fox",
+                            "Tell me a story about a lighthouse keeper.");
+            assertThat(s.path("input_sequence_length").path("min").asDouble()).isEqualTo(7.0); // o200k_base
+        }
+    }
+
+    @Test
+    void aBadRowIsAConfigurationErrorNamingTheLine() throws Exception {
+        final Path file = Files.writeString(tmp.resolve("bad.jsonl"), "{\"text\": \"ok\"}\n{\"text\": \n");
+        final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", "http://127.0.0.1:9", "--input-file",
+                file.toString(), "--artifact-dir", tmp.resolve("none").toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--input-file").contains("line 2");
+        final Runs.Result window = Runs.aiperf("profile", "-m", "m", "-u", "http://127.0.0.1:9",
+                "--fixed-schedule-start-offset", "5", "--artifact-dir", tmp.resolve("none").toString());
+        assertThat(window.exitCode()).isEqualTo(2);
+        assertThat(window.err()).contains("can only be used with --fixed-schedule");
+    }
+}
