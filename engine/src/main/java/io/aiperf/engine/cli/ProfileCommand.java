@@ -50,7 +50,7 @@ public final class ProfileCommand implements Callable<Integer> {
     List<String> cells = new java.util.ArrayList<>();
 
     @Option(names = "--pid-file", paramLabel = "FILE", description = "Write this process's id here while it runs "
-            + "(for CI integrations that stop a run with SIGINT).")
+            + "(for CI integrations that stop a run with SIGTERM or SIGINT).")
     Path pidFile;
 
     @CommandLine.Spec

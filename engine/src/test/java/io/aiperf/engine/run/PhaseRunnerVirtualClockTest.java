@@ -76,7 +76,8 @@ class PhaseRunnerVirtualClockTest {
     /** Answers at once, on the sending thread. */
     private final RequestTransport instant = (request, id, correlation, handle, done) -> done.accept(ok());
 
-    private static PhaseResult runBounded(final PhaseRunner runner) throws Exception {
+    /** Runs the phase on another thread, so a hang fails the test instead of blocking it. */
+    private static CompletableFuture<PhaseResult> start(final PhaseRunner runner) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 runner.startSending();
@@ -84,7 +85,11 @@ class PhaseRunnerVirtualClockTest {
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
-        }).get(60, TimeUnit.SECONDS);
+        });
+    }
+
+    private static PhaseResult runBounded(final PhaseRunner runner) throws Exception {
+        return start(runner).get(60, TimeUnit.SECONDS);
     }
 
     @Test
@@ -152,14 +157,7 @@ class PhaseRunnerVirtualClockTest {
         final List<Consumer<ResponseData>> pending = new CopyOnWriteArrayList<>();
         final RequestTransport slow = (request, id, correlation, handle, done) -> pending.add(done);
         final PhaseRunner runner = runner("{name: profiling, type: constant, rate: 1000, concurrency: 2, requests: 20}", slow);
-        final CompletableFuture<PhaseResult> run = CompletableFuture.supplyAsync(() -> {
-            try {
-                runner.startSending();
-                return runner.awaitDrain();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        final CompletableFuture<PhaseResult> run = start(runner);
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!run.isDone() && System.nanoTime() < deadline) {
             if (pending.size() == 2) { // both slots taken: the server answers them 30 ms later
@@ -218,14 +216,7 @@ class PhaseRunnerVirtualClockTest {
         };
         final PhaseRunner runner = runner("{name: profiling, type: poisson, rate: 1000, duration: 3600, "
                 + "grace_period: 1}", halfStuck);
-        final CompletableFuture<PhaseResult> run = CompletableFuture.supplyAsync(() -> {
-            try {
-                runner.startSending();
-                return runner.awaitDrain();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        final CompletableFuture<PhaseResult> run = start(runner);
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!run.isDone() && System.nanoTime() < deadline) {
             time.advance(100_000_000L); // time passes while the drain waits for the stuck half
@@ -244,14 +235,7 @@ class PhaseRunnerVirtualClockTest {
         final List<InFlight> handles = new CopyOnWriteArrayList<>();
         final RequestTransport never = (request, id, correlation, handle, done) -> handles.add(handle);
         final PhaseRunner runner = runner("{name: profiling, concurrency: 3, duration: 1, grace_period: 0}", never);
-        final CompletableFuture<PhaseResult> run = CompletableFuture.supplyAsync(() -> {
-            try {
-                runner.startSending();
-                return runner.awaitDrain();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        final CompletableFuture<PhaseResult> run = start(runner);
         while (handles.size() < 3 && !run.isDone()) {
             Thread.onSpinWait(); // the three sends happen on the starting thread at once
         }
