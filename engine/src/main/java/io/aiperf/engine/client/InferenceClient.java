@@ -43,7 +43,6 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
     /** Fires request timeouts: the whole request is bounded, not just each read (AIPerf's endpoint and streaming docs). */
     private final java.util.concurrent.ScheduledThreadPoolExecutor timer = timer();
     private final PoolingAsyncClientConnectionManager pool;
-    private final java.util.concurrent.atomic.AtomicLong retries = new java.util.concurrent.atomic.AtomicLong();
 
     /**
      * @param maxConnections pool size: the concurrency, or a generous ceiling in rate mode
@@ -154,11 +153,6 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         }
     }
 
-    /** Requests sent a second time because their first connection was found closed before they were written. */
-    public long retries() {
-        return retries.get();
-    }
-
     /**
      * @param issuedNanos when the request was first handed to this client
      * @param retry this is the second attempt
@@ -196,8 +190,8 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
             @Override
             public void failed(final Exception ex) {
                 if (!retry && limits.retryUnsent() && neverReachedTheServer(collector, ex) && !handle.isCancelled()) {
-                    // Idle connections may be just as stale: drop them so the retry opens a fresh one.
-                    retries.incrementAndGet();
+                    // Idle connections may be just as stale: drop them so the retry opens a fresh one. The retry
+                    // is counted through its record (TransportTimes.retried).
                     pool.closeIdle(org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS);
                     attempt(request, requestId, correlationId, done, issuedNanos, true, handle);
                 } else if (ex instanceof java.net.SocketTimeoutException && timeoutNanos > 0) {
