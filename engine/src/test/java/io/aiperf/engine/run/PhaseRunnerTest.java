@@ -3,11 +3,6 @@ package io.aiperf.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.aiperf.engine.client.RequestTransport;
-import io.aiperf.engine.config.BenchmarkConfig;
-import io.aiperf.engine.config.CliOverlay;
-import io.aiperf.engine.config.ConfigLoader;
-import io.aiperf.engine.dataset.SyntheticDataset;
-import io.aiperf.engine.dataset.Tokenizer;
 import io.aiperf.engine.record.RequestRecord;
 import io.aiperf.engine.record.ResponseData;
 import io.aiperf.engine.time.CancellationToken;
@@ -21,17 +16,9 @@ import org.junit.jupiter.api.Test;
 /** The phase runner against transports that misbehave, without HTTP: it always ends, and every request is a record. */
 class PhaseRunnerTest {
     private static PhaseRunner runner(final String phaseYaml, final RequestTransport transport) {
-        final BenchmarkConfig config = ConfigLoader.fromYaml("""
-                benchmark:
-                  model: m
-                  endpoint: {url: "http://127.0.0.1:9"}
-                  dataset: {isl: 8, osl: 2, entries: 4}
-                  phases: [%s]
-                """.formatted(phaseYaml), new CliOverlay());
-        final RequestSource source = new RequestSource(config,
-                SyntheticDataset.generate(config.dataset(), 1L, Tokenizer.builtin()), "test");
-        return new PhaseRunner(config.phases().get(0), source, transport, Clock.SYSTEM, new WallClock(Clock.SYSTEM),
-                new CancellationToken(), 1L);
+        final PhaseFixture f = PhaseFixture.of(phaseYaml);
+        return new PhaseRunner(f.config().phases().get(0), f.source(), transport, Clock.SYSTEM,
+                new WallClock(Clock.SYSTEM), new CancellationToken(), 1L);
     }
 
     private static ResponseData ok() {

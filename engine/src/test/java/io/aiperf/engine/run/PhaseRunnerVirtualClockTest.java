@@ -5,11 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.aiperf.engine.client.InFlight;
 import io.aiperf.engine.client.RequestTransport;
-import io.aiperf.engine.config.BenchmarkConfig;
-import io.aiperf.engine.config.CliOverlay;
-import io.aiperf.engine.config.ConfigLoader;
-import io.aiperf.engine.dataset.SyntheticDataset;
-import io.aiperf.engine.dataset.Tokenizer;
 import io.aiperf.engine.record.OpenLoopHealth;
 import io.aiperf.engine.record.ResponseData;
 import io.aiperf.engine.record.TransportTimes;
@@ -55,16 +50,8 @@ class PhaseRunnerVirtualClockTest {
     private final CancellationToken cancellation = new CancellationToken();
 
     private PhaseRunner runner(final String phaseYaml, final RequestTransport transport) {
-        final BenchmarkConfig config = ConfigLoader.fromYaml("""
-                benchmark:
-                  model: m
-                  endpoint: {url: "http://127.0.0.1:9"}
-                  dataset: {isl: 8, osl: 2, entries: 4}
-                  phases: [%s]
-                """.formatted(phaseYaml), new CliOverlay());
-        final RequestSource source = new RequestSource(config,
-                SyntheticDataset.generate(config.dataset(), 1L, Tokenizer.builtin()), "test");
-        return new PhaseRunner(config.phases().get(0), source, transport, time, time, new WallClock(time),
+        final PhaseFixture f = PhaseFixture.of(phaseYaml);
+        return new PhaseRunner(f.config().phases().get(0), f.source(), transport, time, time, new WallClock(time),
                 cancellation, 7L, null);
     }
 
