@@ -104,9 +104,61 @@ public final class ProfileOptions {
     String inputFile;
 
     @Option(names = "--custom-dataset-type", paramLabel = "TYPE", description = "The --input-file format: single_turn "
-            + "(text per row) or mooncake_trace (input_length, output_length, hash_ids, timestamp). Default: "
+            + "(text per row), multi_turn (session_id and turns per row), random_pool (rows sampled with "
+            + "replacement) or mooncake_trace (input_length, output_length, hash_ids, timestamp). Default: "
             + "single_turn.")
     String customDatasetType;
+
+    @Option(names = "--public-dataset", paramLabel = "NAME", description = "A public dataset from a local copy: "
+            + "sharegpt (the file given with --input-file, else the dataset cache).")
+    String publicDataset;
+
+    @Option(names = "--dataset-sampling-strategy", paramLabel = "STRATEGY", description = "How sessions pick "
+            + "conversations: sequential, random (with replacement) or shuffle (each once, then reshuffled). "
+            + "Default: shuffle for random_pool and public data, else sequential.")
+    String datasetSamplingStrategy;
+
+    @Option(names = {"--seq-dist", "--sequence-distribution"}, paramLabel = "DIST", description = "(ISL, OSL) pairs "
+            + "by probability in percent, e.g. '256,128:40;1024,512:60' ('ISL|SD,OSL|SD:P' adds spread).")
+    String seqDist;
+
+    @Option(names = {"--conversation-num", "--num-conversations", "--num-sessions"}, paramLabel = "N",
+            description = "Sessions to run, each with all its turns (instead of --request-count).")
+    Integer conversationNum;
+
+    @Option(names = {"--session-turns-mean", "--conversation-turn-mean"}, paramLabel = "N", description = "Mean "
+            + "turns per synthetic conversation. Default: 1.")
+    Double sessionTurnsMean;
+
+    @Option(names = {"--session-turns-stddev", "--conversation-turn-stddev"}, paramLabel = "N", description = "Turns "
+            + "stddev. Default: 0.")
+    Double sessionTurnsStddev;
+
+    @Option(names = {"--session-turn-delay-mean", "--conversation-turn-delay-mean"}, paramLabel = "MS",
+            description = "Mean think time between a reply and the next turn. Default: 0.")
+    Double sessionTurnDelayMean;
+
+    @Option(names = {"--session-turn-delay-stddev", "--conversation-turn-delay-stddev"}, paramLabel = "MS",
+            description = "Think time stddev. Default: 0.")
+    Double sessionTurnDelayStddev;
+
+    @Option(names = {"--session-delay-ratio", "--conversation-turn-delay-ratio"}, paramLabel = "RATIO",
+            description = "Multiplies every think time. Default: 1.0.")
+    Double sessionDelayRatio;
+
+    @Option(names = "--num-prefix-prompts", paramLabel = "N", description = "Prefix prompts in the pool; each "
+            + "conversation's first turn starts with one of them.")
+    Integer numPrefixPrompts;
+
+    @Option(names = "--prefix-prompt-length", paramLabel = "TOKENS", description = "Tokens of each prefix prompt.")
+    Integer prefixPromptLength;
+
+    @Option(names = "--shared-system-prompt-length", paramLabel = "TOKENS", description = "One synthetic system "
+            + "prompt of this length shared by every conversation.")
+    Integer sharedSystemPromptLength;
+
+    @Option(names = "--num-warmup-sessions", paramLabel = "N", description = "Warm up with this many sessions.")
+    Integer numWarmupSessions;
 
     @Option(names = "--isl-block-size", paramLabel = "TOKENS", description = "Tokens per hash id of a mooncake_trace "
             + "row. Default: 512.")
@@ -239,9 +291,10 @@ public final class ProfileOptions {
         o.phase("profiling", "grace_period", benchmarkGracePeriod == null ? null
                 : benchmarkGracePeriod.equalsIgnoreCase("inf") ? "inf" : parseDouble("--benchmark-grace-period", benchmarkGracePeriod),
                 "--benchmark-grace-period");
-        if (warmupRequestCount != null || warmupDuration != null) {
+        if (warmupRequestCount != null || warmupDuration != null || numWarmupSessions != null) {
             o.phase("warmup", "kind", "warmup", "--warmup-request-count");
             o.phase("warmup", "requests", warmupRequestCount, "--warmup-request-count");
+            o.phase("warmup", "sessions", numWarmupSessions, "--num-warmup-sessions");
             o.phase("warmup", "duration", warmupDuration, "--warmup-duration");
         }
         magic(o, "--isl", isl, true, "isl", v -> o.set("dataset.prompts.isl.mean", v, "--isl"));
@@ -252,10 +305,26 @@ public final class ProfileOptions {
             throw new ConfigException("--osl-stddev", "can only be used together with --osl");
         }
         o.set("dataset.entries", numDatasetEntries, "--num-dataset-entries");
-        if (inputFile != null) {
+        if (publicDataset != null) {
+            o.set("dataset.type", "public", "--public-dataset");
+            o.set("dataset.public_dataset", publicDataset, "--public-dataset");
+            o.set("dataset.path", inputFile, "--input-file");
+        } else if (inputFile != null) {
             o.set("dataset.type", "file", "--input-file");
             o.set("dataset.path", inputFile, "--input-file");
         }
+        o.set("dataset.sampling", datasetSamplingStrategy, "--dataset-sampling-strategy");
+        o.set("dataset.prompts.sequence_distribution", seqDist, "--seq-dist");
+        o.phase("profiling", "sessions", conversationNum, "--conversation-num");
+        o.set("dataset.turns.mean", sessionTurnsMean, "--session-turns-mean");
+        o.set("dataset.turns.stddev", sessionTurnsStddev, "--session-turns-stddev");
+        o.set("dataset.turn_delay.mean", sessionTurnDelayMean, "--session-turn-delay-mean");
+        o.set("dataset.turn_delay.stddev", sessionTurnDelayStddev, "--session-turn-delay-stddev");
+        o.set("dataset.turn_delay.ratio", sessionDelayRatio, "--session-delay-ratio");
+        o.set("dataset.prompts.prefix_prompts.pool_size", numPrefixPrompts, "--num-prefix-prompts");
+        o.set("dataset.prompts.prefix_prompts.length", prefixPromptLength, "--prefix-prompt-length");
+        o.set("dataset.prompts.shared_system_prompt_length", sharedSystemPromptLength,
+                "--shared-system-prompt-length");
         o.set("dataset.format", customDatasetType, "--custom-dataset-type");
         o.set("dataset.block_size", islBlockSize, "--isl-block-size");
         if (Boolean.TRUE.equals(fixedSchedule) && Boolean.TRUE.equals(noFixedSchedule)) {

@@ -38,11 +38,29 @@ public final class RequestFactory {
 
     /** The JSON body for one prompt. */
     public ObjectNode body(final String model, final String prompt, final Integer maxTokens) {
+        return body(model, null, List.of(prompt), maxTokens);
+    }
+
+    /**
+     * The JSON body for a turn of a conversation (src-docs/datasets.md): chat sends the system prompt, then the
+     * exchange as alternating user and assistant messages; the other endpoints get the texts joined by newlines.
+     *
+     * @param system the system prompt, or null
+     * @param exchange user and assistant texts in turn, starting and ending with a user text
+     */
+    public ObjectNode body(final String model, final String system, final List<String> exchange,
+                           final Integer maxTokens) {
         final ObjectNode body = JSON.createObjectNode();
         final EndpointType type = endpoint.type();
         switch (type) {
             case CHAT -> {
-                body.putArray("messages").addObject().put("role", "user").put("content", prompt);
+                final com.fasterxml.jackson.databind.node.ArrayNode messages = body.putArray("messages");
+                if (system != null) {
+                    messages.addObject().put("role", "system").put("content", system);
+                }
+                for (int i = 0; i < exchange.size(); i++) {
+                    messages.addObject().put("role", i % 2 == 0 ? "user" : "assistant").put("content", exchange.get(i));
+                }
                 body.put("model", model);
                 body.put("stream", endpoint.streaming());
                 if (maxTokens != null) {
@@ -50,7 +68,7 @@ public final class RequestFactory {
                 }
             }
             case COMPLETIONS -> {
-                body.put("prompt", prompt);
+                body.put("prompt", joined(system, exchange));
                 body.put("model", model);
                 body.put("stream", endpoint.streaming());
                 if (maxTokens != null && maxTokens > 0) {
@@ -59,7 +77,7 @@ public final class RequestFactory {
             }
             case EMBEDDINGS -> {
                 body.put("model", model);
-                body.putArray("input").add(prompt);
+                body.putArray("input").add(joined(system, exchange));
             }
             default -> throw new IllegalStateException("unsupported endpoint " + type);
         }
@@ -79,6 +97,18 @@ public final class RequestFactory {
             }
         }
         return body;
+    }
+
+    private static String joined(final String system, final List<String> exchange) {
+        if (system == null && exchange.size() == 1) {
+            return exchange.get(0);
+        }
+        final List<String> parts = new ArrayList<>(exchange.size() + 1);
+        if (system != null) {
+            parts.add(system);
+        }
+        parts.addAll(exchange);
+        return String.join("\n", parts);
     }
 
     public static byte[] bytes(final JsonNode body) {

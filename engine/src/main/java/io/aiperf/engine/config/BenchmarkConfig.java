@@ -38,7 +38,7 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
     }
 
     private static PhaseConfig unseamless(final PhaseConfig p) {
-        return new PhaseConfig(p.name(), p.kind(), p.type(), p.concurrency(), p.rate(), p.smoothness(), p.requests(),
+        return new PhaseConfig(p.name(), p.kind(), p.type(), p.concurrency(), p.rate(), p.smoothness(), p.requests(), p.sessions(),
                 p.durationSeconds(), p.gracePeriodSeconds(), false, p.schedule());
     }
 

@@ -35,18 +35,23 @@ public final class ConfigBinder {
             "extra", "timeout", "use_server_token_count", "use_legacy_max_tokens", "url_strategy",
             "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
-            "format", "block_size");
-    static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size");
+            "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay");
+    static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size", "prefix_prompts",
+            "shared_system_prompt_length", "sequence_distribution");
+    static final List<String> TURN_DELAY_KEYS = List.of("mean", "stddev", "ratio");
+    static final List<String> PREFIX_KEYS = List.of("pool_size", "length");
     static final List<String> DIST_KEYS = List.of("mean", "stddev");
     static final List<String> PHASE_KEYS = List.of("name", "kind", "type", "concurrency", "rate", "smoothness",
-            "requests", "duration", "grace_period", "seamless", "exclude_from_results", "auto_offset", "start_offset",
-            "end_offset");
+            "requests", "sessions", "duration", "grace_period", "seamless", "exclude_from_results", "auto_offset",
+            "start_offset", "end_offset");
     static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix");
     static final List<String> RESET_KEYS = List.of("path", "timeout_seconds", "max_retry_seconds");
     static final List<String> PROFILER_KEYS = List.of("start_path", "stop_path", "timeout_seconds");
     private static final Pattern PHASE_NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_-]*$");
     private static final int DEFAULT_REQUEST_COUNT = 10;
     private DatasetConfig.InputFile fileDataset; // read by the phases: a trace sets their timing and count
+    private String samplingTrace; // the sampling field, when one is set for a timestamped trace
+    private boolean multiTurn; // some conversation may have more than one turn
 
     private final Map<String, String> cliFlags;
     private final List<String> warnings = new ArrayList<>();
@@ -80,6 +85,10 @@ public final class ConfigBinder {
         models.forEach(modelNode::add);
         final EndpointConfig endpoint = endpoint(b.section("endpoint"));
         final DatasetConfig dataset = dataset(b.section("dataset"));
+        if (multiTurn && endpoint.type() == EndpointType.EMBEDDINGS) {
+            throw new ConfigException("benchmark.dataset", "an embeddings endpoint has no conversation: multi-turn "
+                    + "datasets need chat or completions");
+        }
         final List<PhaseConfig> phases = phases(b);
         final Section art = b.section("artifacts");
         art.allowOnly(ARTIFACT_KEYS);
@@ -294,11 +303,12 @@ public final class ConfigBinder {
 
     private DatasetConfig dataset(final Section d) {
         d.allowOnly(DATASET_KEYS);
-        final String type = d.string("type", d.has("path") ? "file" : "synthetic");
-        if (!type.equals("synthetic") && !type.equals("file")) {
-            throw d.error("type", "expected synthetic or file, got '" + type + "'");
+        final String type = d.string("type", d.has("public_dataset") ? "public" : d.has("path") ? "file" : "synthetic");
+        if (!List.of("synthetic", "file", "public").contains(type)) {
+            throw d.error("type", "expected synthetic, file or public, got '" + type + "'");
         }
         DatasetConfig.InputFile file = null;
+        DatasetConfig.PublicDataset publicDataset = null;
         if (type.equals("file")) {
             final String path = d.string("path", null);
             if (path == null) {
@@ -310,14 +320,37 @@ public final class ConfigBinder {
                 format = DatasetConfig.Format.valueOf(formatText.toUpperCase(Locale.ROOT).replace('-', '_'));
             } catch (IllegalArgumentException e) {
                 throw d.error("format", "unknown dataset format '" + formatText + "'; supported: single_turn, "
-                        + "mooncake_trace");
+                        + "multi_turn, random_pool, mooncake_trace");
             }
             final int blockSize = d.integer("block_size", 512);
             if (blockSize < 1) {
                 throw d.error("block_size", "Input should be greater than or equal to 1");
             }
-            file = new DatasetConfig.InputFile(path, format, blockSize, InputFiles.timestamps(path, d.field("path")));
+            file = new DatasetConfig.InputFile(path, format, blockSize,
+                    InputFiles.timestamps(path, d.field("path"), format));
             fileDataset = file;
+        } else if (type.equals("public")) {
+            final String name = d.string("public_dataset", null);
+            if (name == null || !name.equalsIgnoreCase("sharegpt")) {
+                throw d.error("public_dataset", name == null ? "a public dataset needs a name (--public-dataset)"
+                        : "unknown public dataset '" + name + "'; supported: sharegpt");
+            }
+            publicDataset = new DatasetConfig.PublicDataset("sharegpt",
+                    PublicDatasets.locate(d.string("path", null), d.field("public_dataset"), System.getenv()));
+        } else if (d.has("format") || d.has("path")) {
+            throw d.error(d.has("format") ? "format" : "path", "only a file dataset has a path and a format");
+        }
+        final String samplingText = d.string("sampling", null);
+        DatasetConfig.Sampling sampling = null;
+        if (samplingText != null) {
+            try {
+                sampling = DatasetConfig.Sampling.valueOf(samplingText.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw d.error("sampling", "expected sequential, random or shuffle, got '" + samplingText + "'");
+            }
+            if (fileDataset != null && fileDataset.timestamped()) {
+                samplingTrace = d.field("sampling");
+            }
         }
         d.string("name", "default");
         final int entries = d.integer("entries", 100);
@@ -359,7 +392,69 @@ public final class ConfigBinder {
         if (d.has("random_seed")) {
             d.longValue("random_seed");
         }
-        return new DatasetConfig(entries, islMean, islStd, oslMean, oslStd, file);
+        final String seqText = prompts.string("sequence_distribution", null);
+        final SequenceDistribution sequences = seqText == null ? null : SequenceDistribution.parse(seqText);
+        final DatasetConfig.Turns turns = turns(d);
+        final DatasetConfig.Prefixes prefixes = prefixes(prompts);
+        final boolean synthetic = type.equals("synthetic");
+        multiTurn = turns.multiTurn() || (file != null && file.format() == DatasetConfig.Format.MULTI_TURN);
+        if (!synthetic && (turns.multiTurn() || prefixes != DatasetConfig.Prefixes.NONE || sequences != null)) {
+            throw d.error(turns.multiTurn() ? "turns" : "prompts",
+                    "--session-turns-*, prefix prompts, --shared-system-prompt-length and --seq-dist shape "
+                    + "synthetic prompts; a " + type + " dataset brings its own");
+        }
+        return new DatasetConfig(entries, islMean, islStd, oslMean, oslStd, file, publicDataset, turns, prefixes,
+                sequences, sampling);
+    }
+
+    private static DatasetConfig.Turns turns(final Section d) {
+        final Section t = d.section("turns");
+        t.allowOnly(DIST_KEYS);
+        final double mean = t.number("mean", 1.0);
+        final double stddev = t.number("stddev", 0.0);
+        if (!(mean >= 1)) {
+            throw t.error("mean", "Input should be greater than or equal to 1");
+        }
+        if (!(stddev >= 0)) {
+            throw t.error("stddev", "Input should be greater than or equal to 0");
+        }
+        final Section delay = d.section("turn_delay");
+        delay.allowOnly(TURN_DELAY_KEYS);
+        final double delayMean = delay.number("mean", 0.0);
+        final double delayStd = delay.number("stddev", 0.0);
+        final double ratio = delay.number("ratio", 1.0);
+        for (final String key : TURN_DELAY_KEYS) {
+            final double v = key.equals("mean") ? delayMean : key.equals("stddev") ? delayStd : ratio;
+            if (!(v >= 0) || Double.isInfinite(v)) {
+                throw delay.error(key, "Input should be greater than or equal to 0");
+            }
+        }
+        if (mean == 1 && stddev == 0) {
+            return DatasetConfig.Turns.SINGLE;
+        }
+        return new DatasetConfig.Turns(mean, stddev, delayMean, delayStd, ratio);
+    }
+
+    private static DatasetConfig.Prefixes prefixes(final Section prompts) {
+        final Section pool = prompts.section("prefix_prompts");
+        pool.allowOnly(PREFIX_KEYS);
+        final int size = pool.integer("pool_size", 0);
+        final int length = pool.integer("length", 0);
+        final int system = prompts.integer("shared_system_prompt_length", 0);
+        if (size < 0 || length < 0 || system < 0) {
+            final String key = size < 0 ? "pool_size" : "length";
+            throw system < 0 ? prompts.error("shared_system_prompt_length", "Input should be greater than or equal "
+                    + "to 0") : pool.error(key, "Input should be greater than or equal to 0");
+        }
+        if ((size > 0) != (length > 0)) {
+            throw pool.error(size > 0 ? "length" : "pool_size", "--num-prefix-prompts and --prefix-prompt-length "
+                    + "go together: the prefix prompts pool is empty without both");
+        }
+        if (size > 0 && system > 0) {
+            throw prompts.error("shared_system_prompt_length", "--shared-system-prompt-length and prefix prompts "
+                    + "fill the same place; give one of them");
+        }
+        return size == 0 && system == 0 ? DatasetConfig.Prefixes.NONE : new DatasetConfig.Prefixes(size, length, system);
     }
 
     private List<PhaseConfig> phases(final Section b) {
@@ -495,6 +590,17 @@ public final class ConfigBinder {
         if (seamless && index == 0) {
             throw s.error("seamless", "seamless is not allowed on the first phase");
         }
+        Integer sessions = s.integer("sessions", null);
+        if (sessions != null && sessions < 1) {
+            throw s.error("sessions", "Input should be greater than 0");
+        }
+        if (sessions != null && requests != null) {
+            throw s.error("sessions", "Both a request-count and number of conversations are set; give one of them");
+        }
+        if (type == LoadType.FIXED_SCHEDULE && samplingTrace != null) {
+            throw new ConfigException(samplingTrace, "Dataset sampling strategy is not compatible with fixed schedule "
+                    + "mode");
+        }
         if (schedule != null) {
             final PhaseConfig.Schedule window = schedule;
             final long rows = fileDataset.timestampsMs().stream().filter(t -> t != null && window.includes(t)).count();
@@ -505,22 +611,30 @@ public final class ConfigBinder {
                 requests = (int) rows; // a replay sends its rows, each once
                 s.node().put("requests", requests);
             }
-        } else if (requests == null && duration == null && fileDataset != null && kind == PhaseKind.PROFILING) {
-            requests = fileDataset.timestampsMs().size(); // every row of the file once
-            s.node().put("requests", requests);
+        } else if (requests == null && sessions == null && duration == null && fileDataset != null
+                && kind == PhaseKind.PROFILING) {
+            if (fileDataset.format() == DatasetConfig.Format.MULTI_TURN) {
+                sessions = fileDataset.timestampsMs().size(); // every conversation of the file once, all its turns
+                s.node().put("sessions", sessions);
+            } else {
+                requests = fileDataset.timestampsMs().size(); // every row of the file once
+                s.node().put("requests", requests);
+            }
         }
-        if (requests == null && duration == null) {
+        if (requests == null && sessions == null && duration == null) {
             requests = DEFAULT_REQUEST_COUNT;
             s.node().put("requests", requests);
-            warnings.add("phase '" + name + "' has no stop condition (requests or duration); defaulting to "
-                    + DEFAULT_REQUEST_COUNT + " requests. Set --request-count or --benchmark-duration.");
+            warnings.add("phase '" + name + "' has no stop condition (requests, sessions or duration); defaulting to "
+                    + DEFAULT_REQUEST_COUNT + " requests. Set --request-count, --conversation-num or "
+                    + "--benchmark-duration.");
         }
         if (type == LoadType.CONCURRENCY && concurrency == null) {
             s.node().put("concurrency", 1);
         }
         final Integer width = type == LoadType.CONCURRENCY && concurrency == null ? Integer.valueOf(1) : concurrency;
         final Double shape = type == LoadType.GAMMA && smoothness == null ? Double.valueOf(1.0) : smoothness;
-        return new PhaseConfig(name, kind, type, width, rate, shape, requests, duration, grace, seamless, schedule);
+        return new PhaseConfig(name, kind, type, width, rate, shape, requests, sessions, duration, grace, seamless,
+                schedule);
     }
 
     private static Map<String, Double> slos(final Section s) {

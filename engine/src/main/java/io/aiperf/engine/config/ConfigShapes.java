@@ -83,6 +83,12 @@ final class ConfigShapes {
     }
 
     private static void shapeDataset(final ObjectNode ds) {
+        for (final String key : List.of("turns", "turn_delay")) {
+            final JsonNode v = ds.get(key);
+            if (v != null && v.isNumber()) {
+                ds.putObject(key).set("mean", v);
+            }
+        }
         for (final String key : List.of("isl", "osl")) {
             if (ds.has(key)) {
                 final ObjectNode prompts = ds.has("prompts") && ds.get("prompts").isObject()

@@ -1,23 +1,54 @@
 package io.aiperf.engine.config;
 
+import java.util.Locale;
+
 /**
- * The prompts: synthetic (AIPerf's endpoint and streaming docs) or from a file (src-docs/datasets.md).
+ * The prompts (src-docs/datasets.md): synthetic, from a file, or a public dataset read from a local copy.
  *
- * @param entries number of distinct synthetic entries
+ * @param entries number of distinct synthetic conversations
  * @param islMean mean input length in tokens
  * @param oslMean mean output cap in tokens, or null for no cap
- * @param file the input file, or null for synthetic prompts
+ * @param file the input file, or null
+ * @param publicDataset the public dataset, or null
+ * @param turns turns per synthetic conversation and the think time between them
+ * @param prefixes shared prefix prompts and system prompt of synthetic conversations
+ * @param sequences (ISL, OSL) pairs drawn by probability instead of the ISL/OSL distributions, or null
+ * @param sampling how sessions pick conversations, or null for the source's default
  */
 public record DatasetConfig(int entries, double islMean, double islStddev, Double oslMean, double oslStddev,
-                            InputFile file) {
+                            InputFile file, PublicDataset publicDataset, Turns turns, Prefixes prefixes,
+                            SequenceDistribution sequences, Sampling sampling) {
 
     /** The file formats read (AIPerf's {@code --custom-dataset-type}). */
     public enum Format {
-        SINGLE_TURN, MOONCAKE_TRACE;
+        SINGLE_TURN, MULTI_TURN, RANDOM_POOL, MOONCAKE_TRACE;
 
         public String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
+    }
+
+    /** How sessions pick conversations (AIPerf's {@code --dataset-sampling-strategy}). */
+    public enum Sampling {
+        /** In order, wrapping around. */
+        SEQUENTIAL,
+        /** Uniformly, with replacement. */
+        RANDOM,
+        /** A seeded permutation, reshuffled when used up: every conversation once before any repeats. */
+        SHUFFLE;
+
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** The sampling a run uses: the one asked for, else shuffle for pools and public data, else sequential. */
+    public Sampling effectiveSampling() {
+        if (sampling != null) {
+            return sampling;
+        }
+        return publicDataset != null || (file != null && file.format() == Format.RANDOM_POOL)
+                ? Sampling.SHUFFLE : Sampling.SEQUENTIAL;
     }
 
     /**
@@ -30,5 +61,40 @@ public record DatasetConfig(int entries, double islMean, double islStddev, Doubl
         public boolean timestamped() {
             return !timestampsMs.isEmpty() && timestampsMs.get(0) != null;
         }
+    }
+
+    /**
+     * A public dataset read from a local copy ({@code --public-dataset}).
+     *
+     * @param name {@code sharegpt}
+     * @param path the local file found
+     */
+    public record PublicDataset(String name, String path) {
+    }
+
+    /**
+     * Multi-turn shape of synthetic conversations (AIPerf's {@code --session-turns-*} and
+     * {@code --session-turn-delay-*}).
+     *
+     * @param mean turns per conversation, Normal(mean, stddev), at least 1
+     * @param delayMeanMs think time before each later turn, Normal(mean, stddev) x ratio, in ms
+     */
+    public record Turns(double mean, double stddev, double delayMeanMs, double delayStddevMs, double delayRatio) {
+        public static final Turns SINGLE = new Turns(1, 0, 0, 0, 1.0);
+
+        public boolean multiTurn() {
+            return mean > 1 || stddev > 0;
+        }
+    }
+
+    /**
+     * Shared prefixes of synthetic conversations (AIPerf's prefix prompt options).
+     *
+     * @param poolSize prompts in the prefix pool ({@code --num-prefix-prompts}); 0 for none
+     * @param length tokens of each pool prompt ({@code --prefix-prompt-length}), put before each first turn
+     * @param sharedSystemLength tokens of one system prompt shared by every conversation, or 0
+     */
+    public record Prefixes(int poolSize, int length, int sharedSystemLength) {
+        public static final Prefixes NONE = new Prefixes(0, 0, 0);
     }
 }

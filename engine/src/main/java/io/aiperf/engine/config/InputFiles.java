@@ -52,10 +52,19 @@ public final class InputFiles {
         }
     }
 
-    /** Each row's {@code timestamp} in milliseconds, in file order; null for a row without one. */
-    static List<Long> timestamps(final String path, final String field) {
+    /**
+     * Each row's {@code timestamp} in milliseconds, in file order (a multi_turn row's: its first turn's); null for a
+     * row without one.
+     */
+    static List<Long> timestamps(final String path, final String field, final DatasetConfig.Format format) {
         final List<Long> out = new ArrayList<>();
-        rows(path, field, (number, node) -> {
+        rows(path, field, (number, row) -> {
+            JsonNode node = row;
+            if (format == DatasetConfig.Format.MULTI_TURN) {
+                final JsonNode turns = row.path("turns");
+                final JsonNode lead = turns.path(0);
+                node = "system".equals(lead.path("role").asText()) ? turns.path(1) : lead;
+            }
             final JsonNode ts = node.get("timestamp");
             if (ts != null && !ts.isNull() && !(ts.isNumber() && ts.asLong() >= 0)) {
                 throw new ConfigException(field, path + " line " + number + ": timestamp must be a number of "

@@ -7,13 +7,14 @@ package io.aiperf.engine.config;
  * @param rate requests per second for rate types
  * @param smoothness gamma shape
  * @param requests stop after issuing this many requests
+ * @param sessions stop after starting this many conversations, once each has sent all its turns
  * @param durationSeconds stop issuing after this long
  * @param gracePeriodSeconds how long in-flight requests may finish after the duration ends
  * @param seamless the next phase starts when this one finishes sending
  * @param schedule the replay window of a fixed-schedule phase, or null
  */
 public record PhaseConfig(String name, PhaseKind kind, LoadType type, Integer concurrency, Double rate,
-                          Double smoothness, Integer requests, Double durationSeconds,
+                          Double smoothness, Integer requests, Integer sessions, Double durationSeconds,
                           Double gracePeriodSeconds, boolean seamless, Schedule schedule) {
 
     /**

@@ -29,6 +29,12 @@ final class BuiltinTokenizer implements Tokenizer {
         return text == null || text.isEmpty() ? 0 : encoding.countTokensOrdinary(text);
     }
 
+    /** o200k_base: 199,998 ranked byte-pair tokens and its special tokens, as tiktoken counts them. */
+    @Override
+    public int vocabularySize() {
+        return 200_019;
+    }
+
     @Override
     public String name() {
         return BUILTIN_NAME;

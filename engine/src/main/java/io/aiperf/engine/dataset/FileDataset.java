@@ -14,10 +14,13 @@ import java.util.Random;
 import java.util.UUID;
 
 /**
- * Prompts from an input file (src-docs/datasets.md), one per JSONL row, in AIPerf's custom dataset formats:
+ * Conversations from an input file (src-docs/datasets.md), one per JSONL row, in AIPerf's custom dataset formats:
  * <ul>
- *   <li>{@code single_turn}: {@code text} (a string, or a list of strings joined by a space), optional
- *       {@code output_length} and {@code timestamp} (ms);</li>
+ *   <li>{@code single_turn} and {@code random_pool}: {@code text} (a string, or a list of strings joined by a
+ *       space), optional {@code output_length}; {@code single_turn} rows may carry a {@code timestamp} (ms);</li>
+ *   <li>{@code multi_turn}: {@code session_id} and {@code turns}, each turn a single_turn row with an optional
+ *       {@code delay} (ms of think time after the previous reply); a leading {@code role: system} turn with only
+ *       text becomes the conversation's system prompt;</li>
  *   <li>{@code mooncake_trace}: {@code input_length}, optional {@code output_length}, {@code hash_ids} and
  *       {@code timestamp} (ms). Each hash id stands for one block of {@code block_size} tokens, the same text for the
  *       same id in every row, so rows that share ids share a prompt prefix as the traced requests shared a KV
@@ -35,41 +38,109 @@ public final class FileDataset {
      * @param oslMean the output cap for rows without {@code output_length}, or null
      * @param schedule when the profiling phase replays the trace: only its window, in timestamp order; else null
      */
-    public static List<DatasetEntry> load(final DatasetConfig.InputFile file, final Double oslMean, final Long seed,
+    public static List<Conversation> load(final DatasetConfig.InputFile file, final Double oslMean, final Long seed,
                                           final Tokenizer tokenizer, final PhaseConfig.Schedule schedule) {
         final Random random = seed == null ? new Random() : new Random(seed);
         final Map<Long, String> blocks = new HashMap<>();
-        final List<DatasetEntry> out = new ArrayList<>();
+        final List<Conversation> out = new ArrayList<>();
         InputFiles.rows(file.path(), FIELD, (line, row) -> {
+            final String id = new UUID(random.nextLong(), random.nextLong()).toString();
+            if (file.format() == DatasetConfig.Format.MULTI_TURN) {
+                out.add(conversation(row, line, file, oslMean, tokenizer, id));
+                return;
+            }
             final Long timestamp = row.hasNonNull("timestamp") ? row.get("timestamp").asLong() : null;
-            final Integer osl = row.hasNonNull("output_length") ? positive(row, "output_length", line, file)
-                    : oslMean == null ? null : (int) Math.round(oslMean);
-            final String prompt = switch (file.format()) {
-                case SINGLE_TURN -> text(row, line, file);
-                case MOONCAKE_TRACE -> trace(row, line, file, blocks, tokenizer, random);
-            };
-            out.add(new DatasetEntry(new UUID(random.nextLong(), random.nextLong()).toString(), prompt,
-                    tokenizer.count(prompt), osl, timestamp));
+            if (timestamp != null && file.format() == DatasetConfig.Format.RANDOM_POOL) {
+                throw new ConfigException(FIELD, where(file, line) + "a random_pool row has no timestamp (pools are "
+                        + "sampled, not replayed)");
+            }
+            final Integer osl = osl(row, line, file, oslMean);
+            final String prompt = file.format() == DatasetConfig.Format.MOONCAKE_TRACE
+                    ? trace(row, line, file, blocks, tokenizer, random) : text(row, line, file, "row");
+            out.add(Conversation.single(id, prompt, tokenizer.count(prompt), osl, timestamp));
         });
         if (schedule == null) {
             return out;
         }
-        final List<DatasetEntry> window = new ArrayList<>();
-        for (final DatasetEntry e : out) {
-            if (e.timestampMs() != null && schedule.includes(e.timestampMs())) {
-                window.add(e);
+        final List<Conversation> window = new ArrayList<>();
+        for (final Conversation c : out) {
+            if (c.timestampMs() != null && schedule.includes(c.timestampMs())) {
+                window.add(c);
             }
         }
-        window.sort(Comparator.comparingLong(DatasetEntry::timestampMs)); // stable: ties keep file order
+        window.sort(Comparator.comparingLong(Conversation::timestampMs)); // stable: ties keep file order
         return window;
     }
 
-    private static String text(final JsonNode row, final int line, final DatasetConfig.InputFile file) {
-        for (final String unsupported : List.of("image", "images", "audio", "audios", "delay")) {
+    private static Conversation conversation(final JsonNode row, final int line, final DatasetConfig.InputFile file,
+                                             final Double oslMean, final Tokenizer tokenizer, final String fallbackId) {
+        final JsonNode turns = row.get("turns");
+        if (turns == null || !turns.isArray() || turns.isEmpty()) {
+            throw new ConfigException(FIELD, where(file, line) + "a multi_turn row needs a non-empty list of turns");
+        }
+        final String id = row.hasNonNull("session_id") ? row.get("session_id").asText() : fallbackId;
+        String system = null;
+        int first = 0;
+        final JsonNode lead = turns.get(0);
+        if ("system".equals(lead.path("role").asText()) && !lead.has("delay") && !lead.has("timestamp")
+                && !lead.has("output_length")) {
+            system = text(lead, line, file, "system turn");
+            first = 1;
+        }
+        final List<Conversation.Turn> out = new ArrayList<>();
+        Long start = null;
+        Long previous = null;
+        for (int i = first; i < turns.size(); i++) {
+            final JsonNode turn = turns.get(i);
+            final String what = "turn " + (i + 1);
+            if (!turn.isObject()) {
+                throw new ConfigException(FIELD, where(file, line) + what + " must be an object");
+            }
+            final String prompt = text(turn, line, file, what);
+            long delay = 0;
+            if (turn.hasNonNull("delay")) {
+                delay = nonNegative(turn, "delay", line, file, what);
+            }
+            if (turn.hasNonNull("timestamp")) {
+                final long ts = nonNegative(turn, "timestamp", line, file, what);
+                if (previous != null && ts < previous) {
+                    throw new ConfigException(FIELD, where(file, line) + what + " timestamp is before the turn "
+                            + "before it");
+                }
+                if (previous != null && !turn.hasNonNull("delay")) {
+                    delay = ts - previous; // a later turn's timestamp: its gap from the turn before (documented)
+                }
+                start = start == null ? ts : start;
+                previous = ts;
+            }
+            out.add(new Conversation.Turn(prompt, tokenizer.count(prompt), osl(turn, line, file, oslMean),
+                    out.isEmpty() ? 0 : delay));
+        }
+        if (out.isEmpty()) {
+            throw new ConfigException(FIELD, where(file, line) + "a multi_turn row needs a user turn after its system "
+                    + "turn");
+        }
+        return new Conversation(id, system, tokenizer.count(system), out, start);
+    }
+
+    private static Integer osl(final JsonNode row, final int line, final DatasetConfig.InputFile file,
+                               final Double oslMean) {
+        if (row.hasNonNull("output_length")) {
+            return positive(row, "output_length", line, file);
+        }
+        return oslMean == null ? null : (int) Math.round(oslMean);
+    }
+
+    private static String text(final JsonNode row, final int line, final DatasetConfig.InputFile file,
+                               final String what) {
+        for (final String unsupported : List.of("image", "images", "audio", "audios")) {
             if (row.hasNonNull(unsupported)) {
                 throw new ConfigException(FIELD, where(file, line) + "'" + unsupported + "' is not supported yet; "
                         + "rows need text");
             }
+        }
+        if (row.hasNonNull("delay") && file.format() != DatasetConfig.Format.MULTI_TURN) {
+            throw new ConfigException(FIELD, where(file, line) + "'delay' belongs to multi_turn turns");
         }
         final JsonNode text = row.has("text") ? row.get("text") : row.get("texts");
         if (text != null && text.isTextual() && !text.asText().isBlank()) {
@@ -80,7 +151,8 @@ public final class FileDataset {
             text.forEach(t -> parts.add(t.isTextual() ? t.asText() : t.path("contents").path(0).asText(t.toString())));
             return String.join(" ", parts);
         }
-        throw new ConfigException(FIELD, where(file, line) + "a single_turn row needs a non-empty text");
+        throw new ConfigException(FIELD, where(file, line) + "a " + file.format().wireName() + " " + what
+                + " needs a non-empty text");
     }
 
     private static String trace(final JsonNode row, final int line, final DatasetConfig.InputFile file,
@@ -128,6 +200,16 @@ public final class FileDataset {
             throw new ConfigException(FIELD, where(file, line) + key + " must be a whole number, 1 or more");
         }
         return v.asInt();
+    }
+
+    private static long nonNegative(final JsonNode row, final String key, final int line,
+                                    final DatasetConfig.InputFile file, final String what) {
+        final JsonNode v = row.get(key);
+        if (!v.isNumber() || v.asLong() < 0) {
+            throw new ConfigException(FIELD, where(file, line) + what + " " + key + " must be a number of "
+                    + "milliseconds, 0 or more");
+        }
+        return v.asLong();
     }
 
     private static String where(final DatasetConfig.InputFile file, final int line) {

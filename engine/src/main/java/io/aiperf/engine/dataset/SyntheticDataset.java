@@ -11,9 +11,10 @@ import java.util.Random;
 import java.util.UUID;
 
 /**
- * Synthetic prompts with an exact input length (AIPerf's endpoint and streaming docs): ISL drawn from Normal(mean, stddev) per
- * entry, text cut from the shipped corpus at a seeded offset, then repaired by re-encoding until the count
- * is exact. Deterministic for a given seed.
+ * Synthetic conversations with exact input lengths (AIPerf's synthetic dataset docs): ISL drawn from Normal(mean,
+ * stddev) per turn (or an (ISL, OSL) pair from {@code --seq-dist}), text cut from the shipped corpus at a seeded
+ * offset, then repaired by re-encoding until the count is exact. Optional: several turns with think times, a pool
+ * of prefix prompts put before first turns, and one shared system prompt. Deterministic for a given seed.
  */
 public final class SyntheticDataset {
     /** A word that is one o200k token after a space, so each top-up adds exactly one token. */
@@ -23,20 +24,50 @@ public final class SyntheticDataset {
     private SyntheticDataset() {
     }
 
-    public static List<DatasetEntry> generate(final DatasetConfig config, final Long seed, final Tokenizer tokenizer) {
+    public static List<Conversation> generate(final DatasetConfig config, final Long seed, final Tokenizer tokenizer) {
         final Random random = seed == null ? new Random() : new Random(seed);
-        final List<DatasetEntry> entries = new ArrayList<>(config.entries());
-        for (int i = 0; i < config.entries(); i++) {
-            final int isl = Math.max(1, (int) Math.round(config.islMean() + random.nextGaussian() * config.islStddev()));
-            Integer osl = null;
-            if (config.oslMean() != null) {
-                osl = Math.max(1, (int) Math.round(config.oslMean() + random.nextGaussian() * config.oslStddev()));
-            }
-            final String prompt = prompt(isl, random.nextInt(CORPUS_WORDS.length), tokenizer);
-            entries.add(new DatasetEntry(new UUID(random.nextLong(), random.nextLong()).toString(), prompt, isl, osl,
-                    null));
+        final DatasetConfig.Prefixes prefixes = config.prefixes();
+        final String system = prefixes.sharedSystemLength() > 0
+                ? prompt(prefixes.sharedSystemLength(), random.nextInt(CORPUS_WORDS.length), tokenizer) : null;
+        final List<String> pool = new ArrayList<>(prefixes.poolSize());
+        for (int i = 0; i < prefixes.poolSize(); i++) {
+            pool.add(prompt(prefixes.length(), random.nextInt(CORPUS_WORDS.length), tokenizer));
         }
-        return entries;
+        final DatasetConfig.Turns shape = config.turns();
+        final List<Conversation> conversations = new ArrayList<>(config.entries());
+        for (int i = 0; i < config.entries(); i++) {
+            final int count = shape.multiTurn()
+                    ? Math.max(1, (int) Math.round(shape.mean() + random.nextGaussian() * shape.stddev())) : 1;
+            final List<Conversation.Turn> turns = new ArrayList<>(count);
+            for (int t = 0; t < count; t++) {
+                final int isl;
+                Integer osl = null;
+                if (config.sequences() != null) {
+                    final int[] pair = config.sequences().draw(random);
+                    isl = pair[0];
+                    osl = pair[1];
+                } else {
+                    isl = Math.max(1, (int) Math.round(config.islMean() + random.nextGaussian() * config.islStddev()));
+                    if (config.oslMean() != null) {
+                        osl = Math.max(1, (int) Math.round(config.oslMean()
+                                + random.nextGaussian() * config.oslStddev()));
+                    }
+                }
+                String prompt = prompt(isl, random.nextInt(CORPUS_WORDS.length), tokenizer);
+                int tokens = isl;
+                if (t == 0 && !pool.isEmpty()) {
+                    // The pool prompt goes first, so conversations that drew the same one share a prefix.
+                    prompt = pool.get(random.nextInt(pool.size())) + " " + prompt;
+                    tokens = tokenizer.count(prompt);
+                }
+                final long delay = t == 0 ? 0 : Math.max(0, Math.round((shape.delayMeanMs()
+                        + random.nextGaussian() * shape.delayStddevMs()) * shape.delayRatio()));
+                turns.add(new Conversation.Turn(prompt, tokens, osl, delay));
+            }
+            conversations.add(new Conversation(new UUID(random.nextLong(), random.nextLong()).toString(), system,
+                    tokenizer.count(system), turns, null));
+        }
+        return conversations;
     }
 
     /** Text of exactly {@code tokens} tokens, starting at corpus word {@code offset}. */

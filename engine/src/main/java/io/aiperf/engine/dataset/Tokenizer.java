@@ -20,6 +20,14 @@ public interface Tokenizer {
      */
     String source();
 
+    /** The Hugging Face revision it was found under, or null when it did not come from the cache. */
+    default String revision() {
+        return null;
+    }
+
+    /** Tokens in its vocabulary, added and special tokens included. */
+    int vocabularySize();
+
     static Tokenizer builtin() {
         return BuiltinTokenizer.INSTANCE;
     }

@@ -45,7 +45,8 @@ public final class TokenizerResolver {
                 final String source = searched.size() <= 1 ? "file" : "hf-cache";
                 return new Resolved(LOADED.computeIfAbsent(file.toAbsolutePath().toString(), k -> {
                     try {
-                        return HfTokenizer.load(file, name, source);
+                        return HfTokenizer.load(file, name, source, source.equals("hf-cache")
+                                ? (config.revision() == null ? "main" : config.revision()) : null);
                     } catch (IOException e) {
                         throw new java.io.UncheckedIOException(e);
                     }

@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.List;
 
-/** {@code inputs.json} (AIPerf's export docs): {@code {"data":[{"session_id", "payloads":[body]}]}}, pretty-printed. */
+/**
+ * {@code inputs.json} (AIPerf's export docs): {@code {"data":[{"session_id", "payloads":[body per turn]}]}},
+ * pretty-printed. A later turn's payload holds its own user text; on the wire it also carries the history.
+ */
 public final class InputsJsonWriter {
     private InputsJsonWriter() {
     }
@@ -17,7 +20,10 @@ public final class InputsJsonWriter {
             for (final RunReport.Input in : inputs) {
                 final ObjectNode item = data.addObject();
                 item.put("session_id", in.sessionId());
-                item.putArray("payloads").add(SummaryJsonWriter.JSON.readTree(in.body()));
+                final ArrayNode payloads = item.putArray("payloads");
+                for (final byte[] body : in.payloads()) {
+                    payloads.add(SummaryJsonWriter.JSON.readTree(body));
+                }
             }
             return SummaryJsonWriter.JSON.writeValueAsBytes(root);
         } catch (IOException e) {

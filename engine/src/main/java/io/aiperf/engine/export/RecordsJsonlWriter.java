@@ -51,7 +51,7 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         g.writeStringField("x_request_id", r.xRequestId());
         g.writeStringField("x_correlation_id", r.xCorrelationId());
         g.writeStringField("conversation_id", r.conversationId());
-        g.writeNumberField("turn_index", 0);
+        g.writeNumberField("turn_index", r.turnIndex());
         g.writeNumberField("request_start_ns", r.startEpochNanos());
         // When the schedule released the request (open loop: its intended time; closed loop: when it was handed to
         // the transport), and how long it then waited for a connection and for a connect before it was written.

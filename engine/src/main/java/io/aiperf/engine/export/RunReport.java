@@ -39,6 +39,6 @@ public record RunReport(String version, String benchmarkId, ObjectNode inputConf
     }
 
     /** One dataset entry as sent. */
-    public record Input(String sessionId, byte[] body) {
+    public record Input(String sessionId, java.util.List<byte[]> payloads) {
     }
 }

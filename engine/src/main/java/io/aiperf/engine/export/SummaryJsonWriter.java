@@ -144,7 +144,11 @@ public final class SummaryJsonWriter {
         server.put("version", e.server().version());
         e.server().buildInfo().forEach(server.putArray("build_info")::add);
         server.put("gpu", e.server().gpu());
-        env.put("model", e.model()).put("tokenizer", e.tokenizer()).put("config_hash", e.configHash());
+        env.put("model", e.model()).put("tokenizer", e.tokenizer());
+        final io.aiperf.engine.record.Environment.TokenizerInfo t = e.tokenizerInfo();
+        env.putObject("tokenizer_info").put("name", t.name()).put("revision", t.revision()).put("source", t.source())
+                .put("vocab_size", t.vocabSize());
+        env.put("config_hash", e.configHash());
         final ObjectNode fingerprint = env.putObject("fingerprint");
         e.fingerprint().forEach(fingerprint::put);
     }

@@ -24,6 +24,17 @@ public final class ControlState {
     private long droppedConnections;
     private boolean eventsTruncated;
     private int authorizedAdminCalls;
+    private final PromptLedger prompts = new PromptLedger();
+
+    /** Where inference requests' prompts are recorded. */
+    PromptLedger ledger() {
+        return prompts;
+    }
+
+    /** The prompts seen: totals, prefix reuse and the recent requests (as served in {@code prompts}). */
+    public Map<String, Object> promptsSeen() {
+        return prompts.snapshot();
+    }
 
     /** An admin call carried the inference credential (control POSTs must, the control-hooks contract in src-docs/control-hooks.md). */
     synchronized void authorizedAdminCall() {
@@ -36,7 +47,10 @@ public final class ControlState {
 
     synchronized void event(final String name) {
         switch (name) {
-            case "reset" -> resetCount++;
+            case "reset" -> {
+                resetCount++;
+                prompts.forgetBlocks();
+            }
             case "start_profile" -> profilerStarts++;
             case "stop_profile" -> profilerStops++;
             case "inference" -> inferenceRequests++;
@@ -90,6 +104,7 @@ public final class ControlState {
         droppedConnections = 0;
         eventsTruncated = false;
         authorizedAdminCalls = 0;
+        prompts.clear();
     }
 
     public synchronized int resetCount() {
@@ -137,6 +152,7 @@ public final class ControlState {
         m.put("calls", new HashMap<>(calls));
         m.put("events", List.copyOf(events));
         m.put("events_truncated", eventsTruncated);
+        m.put("prompts", prompts.snapshot());
         return m;
     }
 }

@@ -197,6 +197,7 @@ public final class MockServer implements AutoCloseable {
         if (config.errorRatePercent() > 0 && random.nextDouble() * 100 < config.errorRatePercent()) {
             return json(arrival, 500, "{\"error\":{\"message\":\"mock: injected error\",\"type\":\"server_error\"}}", counted);
         }
+        state.ledger().record(req, http.headers().get("x-correlation-id"));
         final boolean stream = req.path("stream").asBoolean(false);
         if (fault != null && fault.kind() == Fault.Kind.GARBAGE) {
             final String body = stream ? "data: {not json\n\ndata: [DONE]\n\n" : "<html>garbage</html>";

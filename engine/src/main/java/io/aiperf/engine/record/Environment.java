@@ -9,12 +9,21 @@ import java.util.Map;
  * was asked of it. Written into every summary so a gate can refuse to compare runs from different environments.
  *
  * @param loadAverage the client host's one-minute load average at the start, or -1 when unknown
- * @param tokenizer the tokenizer that counted tokens
+ * @param tokenizer the tokenizer that counted tokens, as {@code name (source)}
+ * @param tokenizerInfo the same in detail
  * @param configHash SHA-256 of the effective configuration (secrets redacted), to tell configs apart
  */
 public record Environment(String engineVersion, String engineCommit, String java, int clientCores,
-                          double loadAverage, String os, String model, String tokenizer, String configHash,
-                          ServerIdentity server) {
+                          double loadAverage, String os, String model, String tokenizer, TokenizerInfo tokenizerInfo,
+                          String configHash, ServerIdentity server) {
+
+    /**
+     * @param revision the Hugging Face revision it was found under, or null
+     * @param source builtin, builtin-fallback, file or hf-cache
+     * @param vocabSize tokens in its vocabulary, added tokens included
+     */
+    public record TokenizerInfo(String name, String revision, String source, int vocabSize) {
+    }
 
     /**
      * The server as it describes itself; every field is null when the server does not say.

@@ -5,7 +5,8 @@ package io.aiperf.engine.record;
  *
  * @param phaseName the phase that issued it
  * @param profiling whether the phase's records are measured
- * @param sessionNum request index within the phase (single-turn: one session per request)
+ * @param sessionNum the session's number within the phase (single-turn: one session per request)
+ * @param turnIndex the turn of the session's conversation, from 0
  * @param startEpochNanos wall-clock stamp of {@code response.startPerfNanos()}
  * @param inputTokens ISL of the prompt sent, or -1 when the endpoint has no input text
  * @param requestedOsl the token cap sent, or null
@@ -14,7 +15,7 @@ package io.aiperf.engine.record;
  *                               schedule set the time (closed loop)
  */
 public record RequestRecord(String phaseName, boolean profiling, int sessionNum, String xRequestId,
-                            String xCorrelationId, String conversationId, String model, long startEpochNanos,
+                            String xCorrelationId, String conversationId, int turnIndex, String model, long startEpochNanos,
                             int inputTokens, Integer requestedOsl, ResponseData response, boolean wasCancelled,
                             long intendedStartPerfNanos) {
 

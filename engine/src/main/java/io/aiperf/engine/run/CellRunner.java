@@ -4,9 +4,8 @@ import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.client.InferenceClient;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.PhaseConfig;
-import io.aiperf.engine.dataset.DatasetEntry;
-import io.aiperf.engine.dataset.FileDataset;
-import io.aiperf.engine.dataset.SyntheticDataset;
+import io.aiperf.engine.dataset.Conversation;
+import io.aiperf.engine.dataset.Datasets;
 import io.aiperf.engine.dataset.Tokenizer;
 import io.aiperf.engine.dataset.TokenizerResolver;
 import io.aiperf.engine.export.AtomicFiles;
@@ -64,11 +63,9 @@ public final class CellRunner {
         // Resolved (and any warning printed) before the run started; here it is the loaded one.
         final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(), System.getenv())
                 .tokenizer();
-        final List<DatasetEntry> entries = config.dataset().file() == null
-                ? SyntheticDataset.generate(config.dataset(), config.randomSeed(), tokenizer)
-                : FileDataset.load(config.dataset().file(), config.dataset().oslMean(), config.randomSeed(), tokenizer,
-                        config.firstProfilingPhase().schedule());
-        final RequestSource source = new RequestSource(config, entries, Version.VALUE);
+        final List<Conversation> conversations = Datasets.load(config.dataset(), config.randomSeed(), tokenizer,
+                config.firstProfilingPhase().schedule());
+        final RequestSource source = new RequestSource(config, conversations, Version.VALUE);
         final List<String> origins = Origins.of(config.endpoint().urls());
         if (config.endpoint().resetKvCache() != null) {
             try {
@@ -109,10 +106,11 @@ public final class CellRunner {
                 config.endpoint().tls())) {
             orchestrator = new PhaseOrchestrator(config.phases(),
                     phase -> new PhaseRunner(phase, source, client, ctx.clock(), Parker.SYSTEM, wall,
-                            ctx.cancellation(), seed + phase.name().hashCode(), processor::accept),
+                            ctx.cancellation(), seed + phase.name().hashCode(), processor::accept,
+                            config.dataset().effectiveSampling(), tokenizer),
                     profiler, ctx.cancellation());
             server = ServerProbe.identify(client, config.endpoint().urls().get(0), origins.get(0),
-                    source.request(0).headers());
+                    source.probe().headers());
             try (ProgressReporter progress = new ProgressReporter(ctx.err(), ctx.liveProgress(),
                     orchestrator::startedPhases); WakeupSampler wakeups = new WakeupSampler().start()) {
                 progress.start();
@@ -167,8 +165,8 @@ public final class CellRunner {
         final MetricsSummary profilingMetrics = processed.profiling();
         final MetricsSummary warmupMetrics = processed.warmup();
         final List<RunReport.Input> inputs = new ArrayList<>();
-        for (int i = 0; i < entries.size(); i++) {
-            inputs.add(new RunReport.Input(entries.get(i).conversationId(), source.body(i)));
+        for (int i = 0; i < conversations.size(); i++) {
+            inputs.add(new RunReport.Input(conversations.get(i).id(), source.bodies(i)));
         }
         final RunReport report = new RunReport(Version.VALUE, UUID.randomUUID().toString(),
                 ctx.redactor().config(config.effectiveTree()), ctx.cliCommand(), config.randomSeed(),
@@ -201,7 +199,8 @@ public final class CellRunner {
         return new Environment(Version.VALUE, Version.COMMIT, System.getProperty("java.vendor") + " "
                 + Runtime.version(), Runtime.getRuntime().availableProcessors(), load, System.getProperty("os.name")
                 + " " + System.getProperty("os.version"), String.join(",", config.models()),
-                tokenizer.name() + " (" + tokenizer.source() + ")", configHash(), server);
+                tokenizer.name() + " (" + tokenizer.source() + ")", new Environment.TokenizerInfo(tokenizer.name(),
+                tokenizer.revision(), tokenizer.source(), tokenizer.vocabularySize()), configHash(), server);
     }
 
     /**

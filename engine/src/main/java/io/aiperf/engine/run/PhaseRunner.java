@@ -5,7 +5,9 @@ import io.aiperf.engine.client.InferenceClient;
 import io.aiperf.engine.client.RequestTransport;
 import io.aiperf.engine.config.PhaseConfig;
 import io.aiperf.engine.config.PhaseKind;
-import io.aiperf.engine.dataset.DatasetEntry;
+import io.aiperf.engine.config.DatasetConfig;
+import io.aiperf.engine.config.LoadType;
+import io.aiperf.engine.dataset.Tokenizer;
 import io.aiperf.engine.record.ErrorDetails;
 import io.aiperf.engine.record.RequestRecord;
 import io.aiperf.engine.record.ResponseData;
@@ -15,6 +17,9 @@ import io.aiperf.engine.time.Parker;
 import io.aiperf.engine.time.WallClock;
 import java.util.ArrayList;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
@@ -39,27 +44,47 @@ public final class PhaseRunner implements Phase {
     private final InFlightTracker inFlight;
     private final LoadDriver driver;
     private final AtomicInteger issued = new AtomicInteger();
+    private final AtomicInteger sessionsClaimed = new AtomicInteger();
+    private final AtomicInteger sessionsNumbered = new AtomicInteger();
+    private final AtomicInteger sessionsEnded = new AtomicInteger();
+    private final ConversationSampler sampler;
+    private final Tokenizer tokenizer;
+    private final ScheduledExecutorService laterTurns; // null when every conversation has one turn
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final Recorder latencyMicros = new Recorder(3);
     private final Object monitor = new Object();
     private volatile boolean sendingStopped;
     private volatile long phaseStartNanos;
+    private final SendPort driverPort = new Port();
 
     public PhaseRunner(final PhaseConfig phase, final RequestSource source, final RequestTransport transport,
                        final Clock clock, final WallClock wall, final CancellationToken cancellation, final long seed) {
-        this(phase, source, transport, clock, Parker.SYSTEM, wall, cancellation, seed, null);
+        this(phase, source, transport, clock, Parker.SYSTEM, wall, cancellation, seed, null,
+                DatasetConfig.Sampling.SEQUENTIAL, Tokenizer.builtin());
     }
 
     /**
      * @param parker how the open loop waits for its next arrival (a virtual clock's parker in tests)
      * @param sink where each completed request goes, at once (a record processor); null keeps the records for the
      *             {@link PhaseResult}
+     * @param sampling how sessions pick conversations (a fixed schedule always replays in order)
+     * @param tokenizer counts the replies that become history in multi-turn conversations
      */
     public PhaseRunner(final PhaseConfig phase, final RequestSource source, final RequestTransport transport,
                        final Clock clock, final Parker parker, final WallClock wall,
                        final CancellationToken cancellation, final long seed,
-                       final java.util.function.Consumer<RequestRecord> sink) {
+                       final java.util.function.Consumer<RequestRecord> sink, final DatasetConfig.Sampling sampling,
+                       final Tokenizer tokenizer) {
+        this.sampler = new ConversationSampler(phase.type() == LoadType.FIXED_SCHEDULE
+                ? DatasetConfig.Sampling.SEQUENTIAL : sampling, source.size(), seed ^ 0x5DEECE66DL);
+        this.tokenizer = tokenizer;
+        this.laterTurns = source.conversations().stream().anyMatch(c -> c.turns().size() > 1)
+                ? Executors.newSingleThreadScheduledExecutor(r -> {
+                    final Thread t = new Thread(r, "turns-" + phase.name());
+                    t.setDaemon(true);
+                    return t;
+                }) : null;
         this.inFlight = new InFlightTracker(sink != null ? sink : records::add);
         this.phase = phase;
         this.source = source;
@@ -67,9 +92,9 @@ public final class PhaseRunner implements Phase {
         this.clock = clock;
         this.wall = wall;
         this.cancellation = cancellation;
-        final SendPort port = new Port();
-        if (phase.type() == io.aiperf.engine.config.LoadType.FIXED_SCHEDULE) {
-            final ScheduledArrivals schedule = new ScheduledArrivals(source.entries(), phase.schedule());
+        final SendPort port = driverPort;
+        if (phase.type() == LoadType.FIXED_SCHEDULE) {
+            final ScheduledArrivals schedule = new ScheduledArrivals(source.conversations(), phase.schedule());
             this.driver = new OpenLoopDriver(port, schedule, schedule.rate(), phase.concurrency(), clock, parker,
                     phase.name());
         } else if (phase.type().isRate()) {
@@ -125,6 +150,9 @@ public final class PhaseRunner implements Phase {
         });
         final long abandoned = inFlight.abandonRest();
         driver.join();
+        if (laterTurns != null) {
+            laterTurns.shutdownNow(); // turns still waiting for their think time are not sent: sending has ended
+        }
         final OpenLoopDriver open = driver instanceof OpenLoopDriver o ? o : null;
         return new PhaseResult(phase, new ArrayList<>(records), issued.get(), abandoned, cancellation.isCancelled(),
                 open == null ? 0 : open.maxLagNanos(), open == null ? null : open.health(issued.get()));
@@ -176,23 +204,16 @@ public final class PhaseRunner implements Phase {
         }
     }
 
-    /** The phase as its driver sees it. */
+    /** The phase as its driver sees it: each claim starts a session. */
     private final class Port implements SendPort {
         @Override
         public int claim() {
-            if (sendingStopped || mustStop()) {
-                return -1;
+            if (phase.sessions() != null && sessionsClaimed.get() >= phase.sessions()) {
+                return -1; // every session is started; sending ends when the last one has sent its last turn
             }
-            final int index = issued.getAndIncrement();
-            if (phase.requests() != null && index >= phase.requests()) {
-                issued.decrementAndGet();
-                stopSending();
-                return -1;
-            }
-            // Registered before sending can be reported complete, so a drain never misses the last request.
-            inFlight.register(index);
-            if (phase.requests() != null && index == phase.requests() - 1) {
-                stopSending();
+            final int index = claimRequest();
+            if (index >= 0) {
+                sessionsClaimed.incrementAndGet();
             }
             return index;
         }
@@ -211,32 +232,85 @@ public final class PhaseRunner implements Phase {
 
         @Override
         public void send(final int index, final long intendedNanos) {
-            final DatasetEntry entry = source.entry(index);
-            final String requestId = InferenceClient.fastUuid();
-            final String correlationId = InferenceClient.fastUuid();
-            final String model = source.model(index);
-            final InFlight handle = inFlight.handle(index);
-            try {
-                transport.send(source.request(index), requestId, correlationId, handle,
-                        response -> complete(index, entry, requestId, correlationId, model, response, intendedNanos));
-            } catch (RuntimeException e) {
-                // A request that cannot even be sent is an error record; the loop goes on (a closed loop would
-                // otherwise never issue again, and a count-bounded phase would wait for it forever).
-                complete(index, entry, requestId, correlationId, model, ResponseData.failed(clock.nanoTime(),
-                        new ErrorDetails(null, e.getClass().getSimpleName(), String.valueOf(e.getMessage()))),
-                        intendedNanos);
-            }
+            final int number = sessionsNumbered.getAndIncrement();
+            final int conversation = sampler.next();
+            sendTurn(new Session(number, conversation, source.conversation(conversation)), index, intendedNanos);
         }
     }
 
-    private void complete(final int index, final DatasetEntry entry, final String requestId,
-                          final String correlationId, final String model, final ResponseData response,
-                          final long intendedNanos) {
+    /** Claims the next request's index and registers it in flight, or -1 when sending has stopped. */
+    private int claimRequest() {
+        if (sendingStopped || driverPort.mustStop()) {
+            return -1;
+        }
+        final int index = issued.getAndIncrement();
+        if (phase.requests() != null && index >= phase.requests()) {
+            issued.decrementAndGet();
+            stopSending();
+            return -1;
+        }
+        // Registered before sending can be reported complete, so a drain never misses the last request.
+        inFlight.register(index);
+        if (phase.requests() != null && index == phase.requests() - 1) {
+            stopSending();
+        }
+        return index;
+    }
+
+    private void sendTurn(final Session session, final int index, final long intendedNanos) {
+        final String requestId = InferenceClient.fastUuid();
+        final int turn = session.turn();
+        final int inputTokens = session.inputTokens();
+        final InFlight handle = inFlight.handle(index);
+        try {
+            transport.send(source.request(session.conversationIndex, session.number, turn, session.replies()),
+                    requestId, session.correlationId, handle,
+                    response -> complete(index, session, turn, inputTokens, requestId, response, intendedNanos));
+        } catch (RuntimeException e) {
+            // A request that cannot even be sent is an error record; the loop goes on (a closed loop would
+            // otherwise never issue again, and a count-bounded phase would wait for it forever).
+            complete(index, session, turn, inputTokens, requestId, ResponseData.failed(clock.nanoTime(),
+                    new ErrorDetails(null, e.getClass().getSimpleName(), String.valueOf(e.getMessage()))),
+                    intendedNanos);
+        }
+    }
+
+    /**
+     * The next turn of a session, after the think time, on the turns thread: the reply is counted there, off the
+     * I/O threads. A session whose turn failed, or whose next turn finds sending ended, ends.
+     */
+    private void continueSession(final Session session, final ResponseData response) {
+        try {
+            laterTurns.schedule(() -> {
+                session.advance(response.content(), tokenizer.count(response.content()));
+                final int index = claimRequest();
+                if (index < 0) {
+                    endSession();
+                    return;
+                }
+                sendTurn(session, index, -1);
+            }, session.conversation.turns().get(session.turn() + 1).delayMs(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            endSession(); // the phase is over
+        }
+    }
+
+    private void endSession() {
+        final int ended = sessionsEnded.incrementAndGet();
+        if (phase.sessions() != null && ended >= phase.sessions()) {
+            stopSending();
+        }
+        driver.onComplete();
+    }
+
+    private void complete(final int index, final Session session, final int turn, final int inputTokens,
+                          final String requestId, final ResponseData response, final long intendedNanos) {
         RequestRecord record = null;
         try {
-            record = new RequestRecord(phase.name(), phase.kind() == PhaseKind.PROFILING, index, requestId,
-                    correlationId, entry.conversationId(), model, wall.toEpochNanos(response.startPerfNanos()),
-                    entry.inputTokens(), entry.outputTokens(), response, false, intendedNanos);
+            record = new RequestRecord(phase.name(), phase.kind() == PhaseKind.PROFILING, session.number, requestId,
+                    session.correlationId, session.conversation.id(), turn, source.model(session.number),
+                    wall.toEpochNanos(response.startPerfNanos()), inputTokens,
+                    session.conversation.turns().get(turn).outputTokens(), response, false, intendedNanos);
         } catch (RuntimeException e) {
             // no record can be built; the request still leaves the in-flight set below, so the loop goes on
         }
@@ -249,6 +323,10 @@ public final class PhaseRunner implements Phase {
         } else if (response.hasContent()) {
             latencyMicros.recordValue(Math.max(0, (response.lastContentNanos() - response.startPerfNanos()) / 1000));
         }
-        driver.onComplete();
+        if (record != null && response.error() == null && session.hasNext() && !sendingStopped) {
+            continueSession(session, response);
+        } else {
+            endSession();
+        }
     }
 }

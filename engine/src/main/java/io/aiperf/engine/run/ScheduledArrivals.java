@@ -1,7 +1,7 @@
 package io.aiperf.engine.run;
 
 import io.aiperf.engine.config.PhaseConfig;
-import io.aiperf.engine.dataset.DatasetEntry;
+import io.aiperf.engine.dataset.Conversation;
 import java.util.List;
 
 /**
@@ -14,7 +14,7 @@ final class ScheduledArrivals implements Arrivals {
     private int next;
     private long previous;
 
-    ScheduledArrivals(final List<DatasetEntry> entries, final PhaseConfig.Schedule schedule) {
+    ScheduledArrivals(final List<Conversation> entries, final PhaseConfig.Schedule schedule) {
         this.offsetsNanos = new long[entries.size()];
         final long zero = schedule.zero(entries.get(0).timestampMs());
         for (int i = 0; i < offsetsNanos.length; i++) {

@@ -63,6 +63,12 @@ class InputFileEndToEndTest {
             assertThat(prompts.get(1)).startsWith(sharedPrefix);
             assertThat(prompts.get(2)).doesNotStartWith(sharedPrefix);
             assertThat(s.path("input_sequence_length").path("max").asDouble()).isBetween(19.0, 22.0);
+            // The server saw it too: rows 2 and 4 reuse the cached blocks of row 1, row 3 shares nothing.
+            @SuppressWarnings("unchecked")
+            final List<java.util.Map<String, Object>> seen =
+                    (List<java.util.Map<String, Object>>) mock.controlState().promptsSeen().get("recent");
+            assertThat(seen).hasSize(5);
+            assertThat(seen.stream().filter(m -> ((Integer) m.get("blocks_reused")) > 0).count()).isEqualTo(2);
         }
     }
 

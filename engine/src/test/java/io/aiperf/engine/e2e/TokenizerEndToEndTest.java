@@ -36,6 +36,10 @@ class TokenizerEndToEndTest {
             assertThat(s.path("input_sequence_length").path("avg").asDouble()).isEqualTo(40.0);
             assertThat(s.path("environment").path("fingerprint").path("tokenizer").asText())
                     .isEqualTo(dir + " (file)");
+            final JsonNode info = s.path("environment").path("tokenizer_info");
+            assertThat(info.path("source").asText()).isEqualTo("file");
+            assertThat(info.path("vocab_size").asInt()).isEqualTo(1); // the test tokenizer's one word
+            assertThat(info.path("revision").isNull()).isTrue();
             // Each prompt sent holds exactly 40 whitespace-separated words: the named tokenizer built it.
             final JsonNode contents = Runs.json(run.resolve("inputs.json")).findValue("content");
             assertThat(contents).as("a prompt in inputs.json").isNotNull();
@@ -56,6 +60,8 @@ class TokenizerEndToEndTest {
                     .contains("approximate");
             assertThat(Runs.json(run.resolve("profile_export_aiperf.json")).path("environment").path("tokenizer")
                     .asText()).isEqualTo("o200k_base (builtin-fallback)");
+            assertThat(Runs.json(run.resolve("profile_export_aiperf.json")).path("environment").path("tokenizer_info")
+                    .path("vocab_size").asInt()).isEqualTo(200_019);
         }
     }
 

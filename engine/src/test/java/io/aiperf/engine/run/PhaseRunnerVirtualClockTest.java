@@ -1,5 +1,8 @@
 package io.aiperf.engine.run;
 
+import io.aiperf.engine.config.DatasetConfig;
+import io.aiperf.engine.dataset.Tokenizer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -52,7 +55,7 @@ class PhaseRunnerVirtualClockTest {
     private PhaseRunner runner(final String phaseYaml, final RequestTransport transport) {
         final PhaseFixture f = PhaseFixture.of(phaseYaml);
         return new PhaseRunner(f.config().phases().get(0), f.source(), transport, time, time, new WallClock(time),
-                cancellation, 7L, null);
+                cancellation, 7L, null, DatasetConfig.Sampling.SEQUENTIAL, Tokenizer.builtin());
     }
 
     private ResponseData ok() {

@@ -1,0 +1,45 @@
+package io.aiperf.engine.dataset;
+
+import java.util.List;
+
+/**
+ * One conversation of the dataset (src-docs/datasets.md): a single prompt, or the user turns of a multi-turn session.
+ * Each turn is sent with the whole history before it: the system prompt, every earlier user turn and the server's
+ * actual reply to it.
+ *
+ * @param id joins {@code inputs.json} and the per-request records ({@code conversation_id})
+ * @param systemPrompt a system message sent with every turn, or null
+ * @param systemTokens tokens of {@code systemPrompt}, by the run's tokenizer
+ * @param turns the user turns, at least one
+ * @param timestampMs when a trace says to start it (ms), or null
+ */
+public record Conversation(String id, String systemPrompt, int systemTokens, List<Turn> turns, Long timestampMs) {
+
+    public Conversation {
+        turns = List.copyOf(turns);
+        if (turns.isEmpty()) {
+            throw new IllegalArgumentException("a conversation needs at least one turn");
+        }
+    }
+
+    /** A conversation of one prompt and no system message. */
+    public static Conversation single(final String id, final String prompt, final int inputTokens,
+                                      final Integer outputTokens, final Long timestampMs) {
+        return new Conversation(id, null, 0, List.of(new Turn(prompt, inputTokens, outputTokens, 0)), timestampMs);
+    }
+
+    public Turn first() {
+        return turns.get(0);
+    }
+
+    /**
+     * One user turn.
+     *
+     * @param prompt the user message
+     * @param inputTokens tokens of {@code prompt} alone
+     * @param outputTokens the token cap to request, or null
+     * @param delayMs think time after the previous turn's reply before this turn is sent (0 for the first)
+     */
+    public record Turn(String prompt, int inputTokens, Integer outputTokens, long delayMs) {
+    }
+}
