@@ -47,6 +47,7 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private ByteArrayOutputStream body;
     private long[] contentNanos = new long[4];
     private int contentCount;
+    private int firstOutputIndex = -1;
     private StringBuilder content;
     private StringBuilder reasoning;
     private Usage usage;
@@ -258,6 +259,9 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         }
         contentNanos[contentCount++] = arrivalNanos;
         if (chunk.content != null && !chunk.content.isEmpty()) {
+            if (firstOutputIndex < 0) {
+                firstOutputIndex = contentCount - 1;
+            }
             if (content == null) {
                 content = new StringBuilder(256);
             }
@@ -314,7 +318,7 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
      * stamps that thread may safely read, never the response state the I/O thread is still writing.
      */
     ResponseData cancelled(final Exception cause) {
-        return new ResponseData(startPerfNanos, -1, new long[0], 0, null, null, null, details(cause), 0, times());
+        return new ResponseData(startPerfNanos, -1, new long[0], 0, -1, null, null, null, details(cause), 0, times());
     }
 
     private static ErrorDetails details(final Exception cause) {
@@ -327,7 +331,7 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     }
 
     private ResponseData result(final ErrorDetails error) {
-        return new ResponseData(startPerfNanos, ackNanos, contentNanos, contentCount,
+        return new ResponseData(startPerfNanos, ackNanos, contentNanos, contentCount, firstOutputIndex,
                 content == null ? null : content.toString(), reasoning == null ? null : reasoning.toString(),
                 usage, error, malformedChunks, times());
     }

@@ -20,7 +20,10 @@ import java.util.regex.Pattern;
  * tree. Every problem is a {@link ConfigException} naming the field (and the CLI flag when it came from one).
  */
 public final class ConfigBinder {
-    /** Record metrics an SLO may name (AIPerf's metrics reference), with their direction. */
+    /**
+     * Record metrics an SLO may name, with whether larger is better: the goodput tags of the metric catalogue
+     * ({@code metrics.MetricRegistry}; config depends on no engine package, so a test keeps the two equal).
+     */
     public static final Map<String, Boolean> SLO_LARGER_IS_BETTER = Map.ofEntries(
             Map.entry("request_latency", false), Map.entry("time_to_first_token", false),
             Map.entry("time_to_second_token", false), Map.entry("time_to_first_output_token", false),

@@ -6,7 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** The end-of-run table (AIPerf's export docs): columns avg, min, max, p99, p90, p50, std; single values show N/A. */
+/**
+ * The end-of-run table (AIPerf's export docs): columns avg, min, max, p99, p90, p50, std; single values show N/A.
+ * Metrics the catalogue keeps off the console (usage counts, totals, ...) are in the files only.
+ */
 public final class ConsoleTable {
     private static final String[] COLUMNS = {"avg", "min", "max", "p99", "p90", "p50", "std"};
 
@@ -16,6 +19,9 @@ public final class ConsoleTable {
     public static String render(final String title, final MetricsSummary summary) {
         final List<String[]> rows = new ArrayList<>();
         for (final MetricValue m : summary.metrics().values()) {
+            if (!m.spec().console()) {
+                continue; // in the JSON and CSV exports only, as AIPerf's console hides them
+            }
             final String[] row = new String[COLUMNS.length + 1];
             row[0] = SummaryCsvWriter.name(m);
             for (int i = 0; i < COLUMNS.length; i++) {

@@ -86,27 +86,19 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         g.writeEndObject();
         g.writeObjectFieldStart("metrics");
         if (m.valid()) {
-            number(g, MetricRegistry.REQUEST_LATENCY, m.latencyNanos());
-            number(g, MetricRegistry.TTFT, m.ttftNanos());
-            number(g, MetricRegistry.LATENCY_FROM_INTENDED, m.latencyFromIntendedNanos());
-            number(g, MetricRegistry.TTFT_FROM_INTENDED, m.ttftFromIntendedNanos());
-            number(g, MetricRegistry.TTST, m.ttstNanos());
-            number(g, MetricRegistry.ITL, m.itlNanos());
-            if (m.iclNanos() != null) {
-                g.writeObjectFieldStart(MetricRegistry.ICL.tag());
-                g.writeArrayFieldStart("value");
-                for (final double v : m.iclNanos()) {
-                    g.writeNumber(v / MetricRegistry.ICL.nanosToDisplay());
+            for (final MetricSpec spec : MetricRegistry.PER_RECORD) {
+                value(g, spec, spec.displayValue(m));
+                if (spec == MetricRegistry.ITL && m.iclNanos() != null) {
+                    g.writeObjectFieldStart(MetricRegistry.ICL.tag());
+                    g.writeArrayFieldStart("value");
+                    for (final double v : m.iclNanos()) {
+                        g.writeNumber(v / MetricRegistry.ICL.nanosToDisplay());
+                    }
+                    g.writeEndArray();
+                    g.writeStringField("unit", MetricRegistry.ICL.unit());
+                    g.writeEndObject();
                 }
-                g.writeEndArray();
-                g.writeStringField("unit", MetricRegistry.ICL.unit());
-                g.writeEndObject();
             }
-            number(g, MetricRegistry.OTPS_USER, m.outputTokensPerSecondPerUser());
-            integer(g, MetricRegistry.ISL, m.isl());
-            integer(g, MetricRegistry.OSL, m.osl());
-            integer(g, MetricRegistry.OUTPUT_TOKENS, m.outputTokens());
-            integer(g, MetricRegistry.REASONING_TOKENS, m.reasoningTokens());
         } else if (m.isl() >= 0) {
             g.writeObjectFieldStart("error_isl");
             g.writeNumberField("value", m.isl());
@@ -129,19 +121,15 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         g.writeEndObject();
     }
 
-    private static void number(final JsonGenerator g, final MetricSpec spec, final double stored) throws IOException {
-        if (Double.isFinite(stored)) {
+    /** One metric in its display unit; token counts as whole numbers; absent values are left out. */
+    private static void value(final JsonGenerator g, final MetricSpec spec, final double display) throws IOException {
+        if (Double.isFinite(display)) {
             g.writeObjectFieldStart(spec.tag());
-            g.writeNumberField("value", stored / spec.nanosToDisplay());
-            g.writeStringField("unit", spec.unit());
-            g.writeEndObject();
-        }
-    }
-
-    private static void integer(final JsonGenerator g, final MetricSpec spec, final int value) throws IOException {
-        if (value >= 0) {
-            g.writeObjectFieldStart(spec.tag());
-            g.writeNumberField("value", value);
+            if (spec.whole()) {
+                g.writeNumberField("value", (long) display);
+            } else {
+                g.writeNumberField("value", display);
+            }
             g.writeStringField("unit", spec.unit());
             g.writeEndObject();
         }

@@ -3,38 +3,68 @@ package io.aiperf.engine.metrics;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.ToIntFunction;
+import java.util.stream.Collectors;
 
-/** The metrics this engine computes (AIPerf's metrics reference), in export order. */
+/**
+ * The metric catalogue (AIPerf's metrics reference), in export order: each metric defined once, with how to read it
+ * from a record. Run-level values (counts, totals, throughputs) are computed by {@link MetricsAccumulator}.
+ */
 public final class MetricRegistry {
     private static final double NS_TO_MS = 1e6;
 
-    public static final MetricSpec REQUEST_LATENCY = new MetricSpec("request_latency", "Request Latency", "ms", true, false, NS_TO_MS);
-    public static final MetricSpec TTFT = new MetricSpec("time_to_first_token", "Time to First Token", "ms", true, false, NS_TO_MS);
-    public static final MetricSpec TTST = new MetricSpec("time_to_second_token", "Time to Second Token", "ms", true, false, NS_TO_MS);
-    public static final MetricSpec ITL = new MetricSpec("inter_token_latency", "Inter Token Latency", "ms", true, false, NS_TO_MS);
+    public static final MetricSpec REQUEST_LATENCY = MetricSpec.record("request_latency", "Request Latency", "ms", false, NS_TO_MS, RecordMetrics::latencyNanos, true, true);
+    public static final MetricSpec TTFT = MetricSpec.record("time_to_first_token", "Time to First Token", "ms", false, NS_TO_MS, RecordMetrics::ttftNanos, true, true);
+    public static final MetricSpec TTST = MetricSpec.record("time_to_second_token", "Time to Second Token", "ms", false, NS_TO_MS, RecordMetrics::ttstNanos, true, true);
+    public static final MetricSpec TTFO = MetricSpec.record("time_to_first_output_token", "Time to First Output Token", "ms", false, NS_TO_MS, RecordMetrics::ttfoNanos, true, true);
+    public static final MetricSpec ITL = MetricSpec.record("inter_token_latency", "Inter Token Latency", "ms", false, NS_TO_MS, RecordMetrics::itlNanos, true, true);
+    /** A list per request (the gaps between chunks); its values are folded by the accumulator itself. */
+    public static final MetricSpec ICL = new MetricSpec("inter_chunk_latency", "Inter Chunk Latency", "ms", true, false, NS_TO_MS, null, false, true);
+    public static final MetricSpec DECODE_DURATION = MetricSpec.record("decode_duration", "Decode Duration", "ms", false, NS_TO_MS, m -> m.latencyNanos() - m.ttftNanos(), true, false);
     /** Open loop only, next to AIPerf's: latencies from the schedule's intended start (no coordinated omission). */
-    public static final MetricSpec LATENCY_FROM_INTENDED = new MetricSpec("request_latency_from_intended", "Request Latency (from intended start)", "ms", true, false, NS_TO_MS);
-    public static final MetricSpec TTFT_FROM_INTENDED = new MetricSpec("time_to_first_token_from_intended", "Time to First Token (from intended start)", "ms", true, false, NS_TO_MS);
-    public static final MetricSpec ICL = new MetricSpec("inter_chunk_latency", "Inter Chunk Latency", "ms", true, false, NS_TO_MS);
-    public static final MetricSpec OTPS_USER = new MetricSpec("output_token_throughput_per_user", "Output Token Throughput Per User", "tokens/sec/user", true, true, 1);
-    public static final MetricSpec ISL = new MetricSpec("input_sequence_length", "Input Sequence Length", "tokens", true, true, 1);
-    public static final MetricSpec OSL = new MetricSpec("output_sequence_length", "Output Sequence Length", "tokens", true, true, 1);
-    public static final MetricSpec OUTPUT_TOKENS = new MetricSpec("output_token_count", "Output Token Count", "tokens", true, true, 1);
-    public static final MetricSpec REASONING_TOKENS = new MetricSpec("reasoning_token_count", "Reasoning Token Count", "tokens", true, true, 1);
-    public static final MetricSpec REQUEST_THROUGHPUT = new MetricSpec("request_throughput", "Request Throughput", "requests/sec", false, true, 1);
-    public static final MetricSpec OUTPUT_THROUGHPUT = new MetricSpec("output_token_throughput", "Output Token Throughput", "tokens/sec", false, true, 1);
-    public static final MetricSpec TOTAL_THROUGHPUT = new MetricSpec("total_token_throughput", "Total Token Throughput", "tokens/sec", false, true, 1);
-    public static final MetricSpec REQUEST_COUNT = new MetricSpec("request_count", "Request Count", "requests", false, true, 1);
-    public static final MetricSpec ERROR_COUNT = new MetricSpec("error_request_count", "Error Request Count", "requests", false, false, 1);
-    public static final MetricSpec ERROR_RATE = new MetricSpec("request_error_rate", "Request Error Rate", "%", false, false, 1);
-    public static final MetricSpec DURATION = new MetricSpec("benchmark_duration", "Benchmark Duration", "sec", false, false, 1);
-    public static final MetricSpec GOOD_COUNT = new MetricSpec("good_request_count", "Good Request Count", "requests", false, true, 1);
-    public static final MetricSpec GOODPUT = new MetricSpec("goodput", "Goodput", "requests/sec", false, true, 1);
+    public static final MetricSpec LATENCY_FROM_INTENDED = MetricSpec.record("request_latency_from_intended", "Request Latency (from intended start)", "ms", false, NS_TO_MS, RecordMetrics::latencyFromIntendedNanos, false, true);
+    public static final MetricSpec TTFT_FROM_INTENDED = MetricSpec.record("time_to_first_token_from_intended", "Time to First Token (from intended start)", "ms", false, NS_TO_MS, RecordMetrics::ttftFromIntendedNanos, false, true);
+    public static final MetricSpec OTPS_USER = MetricSpec.record("output_token_throughput_per_user", "Output Token Throughput Per User", "tokens/sec/user", true, 1, RecordMetrics::outputTokensPerSecondPerUser, true, true);
+    public static final MetricSpec PREFILL_USER = MetricSpec.record("prefill_throughput_per_user", "Prefill Throughput Per User", "tokens/sec/user", true, 1, m -> m.isl() < 0 || !(m.ttftNanos() > 0) ? Double.NaN : m.isl() / (m.ttftNanos() / 1e9), true, false);
+    public static final MetricSpec E2E_OUTPUT = MetricSpec.record("e2e_output_token_throughput", "End-to-End Output Token Throughput", "tokens/sec", true, 1, m -> m.osl() < 0 || !(m.latencyNanos() > 0) ? Double.NaN : m.osl() / (m.latencyNanos() / 1e9), true, false);
+    public static final MetricSpec ISL = MetricSpec.record("input_sequence_length", "Input Sequence Length", "tokens", true, 1, tokens(RecordMetrics::isl), true, true);
+    public static final MetricSpec OSL = MetricSpec.record("output_sequence_length", "Output Sequence Length", "tokens", true, 1, tokens(RecordMetrics::osl), true, true);
+    public static final MetricSpec OUTPUT_TOKENS = MetricSpec.record("output_token_count", "Output Token Count", "tokens", true, 1, tokens(RecordMetrics::outputTokens), false, true);
+    public static final MetricSpec REASONING_TOKENS = MetricSpec.record("reasoning_token_count", "Reasoning Token Count", "tokens", true, 1, tokens(RecordMetrics::reasoningTokens), false, true);
+    public static final MetricSpec USAGE_PROMPT = MetricSpec.record("usage_prompt_tokens", "Usage Prompt Tokens", "tokens", true, 1, tokens(RecordMetrics::usagePromptTokens), false, false);
+    public static final MetricSpec USAGE_COMPLETION = MetricSpec.record("usage_completion_tokens", "Usage Completion Tokens", "tokens", true, 1, tokens(RecordMetrics::serverOutputTokens), false, false);
+    public static final MetricSpec USAGE_TOTAL = MetricSpec.record("usage_total_tokens", "Usage Total Tokens", "tokens", true, 1, tokens(RecordMetrics::usageTotalTokens), false, false);
+    public static final MetricSpec USAGE_REASONING = MetricSpec.record("usage_reasoning_tokens", "Usage Reasoning Tokens", "tokens", true, 1, tokens(RecordMetrics::usageReasoningTokens), false, false);
+    public static final MetricSpec USAGE_PROMPT_DIFF = MetricSpec.record("usage_prompt_tokens_diff_pct", "Usage Prompt Tokens Diff %", "%", false, 1, m -> diffPct(m.usagePromptTokens(), m.clientInputTokens()), false, false);
+    public static final MetricSpec USAGE_COMPLETION_DIFF = MetricSpec.record("usage_completion_tokens_diff_pct", "Usage Completion Tokens Diff %", "%", false, 1, m -> diffPct(m.serverOutputTokens(), m.clientOutputTokens()), false, false);
+    /** Input tokens of the requests that failed (a distribution over failed requests only). */
+    public static final MetricSpec ERROR_ISL = new MetricSpec("error_isl", "Error Input Sequence Length", "tokens", true, false, 1, null, false, false);
+    public static final MetricSpec REQUEST_THROUGHPUT = MetricSpec.scalar("request_throughput", "Request Throughput", "requests/sec", true);
+    public static final MetricSpec OUTPUT_THROUGHPUT = MetricSpec.scalar("output_token_throughput", "Output Token Throughput", "tokens/sec", true);
+    public static final MetricSpec INPUT_THROUGHPUT = hidden("input_token_throughput", "Input Token Throughput", "tokens/sec", true);
+    public static final MetricSpec TOTAL_THROUGHPUT = MetricSpec.scalar("total_token_throughput", "Total Token Throughput", "tokens/sec", true);
+    public static final MetricSpec REQUEST_COUNT = MetricSpec.scalar("request_count", "Request Count", "requests", true);
+    public static final MetricSpec ERROR_COUNT = MetricSpec.scalar("error_request_count", "Error Request Count", "requests", false);
+    public static final MetricSpec ERROR_RATE = MetricSpec.scalar("request_error_rate", "Request Error Rate", "%", false);
+    public static final MetricSpec DURATION = MetricSpec.scalar("benchmark_duration", "Benchmark Duration", "sec", false);
+    public static final MetricSpec TOTAL_ISL = hidden("total_isl", "Total Input Sequence Length", "tokens", true);
+    public static final MetricSpec TOTAL_OSL = hidden("total_osl", "Total Output Sequence Length", "tokens", true);
+    public static final MetricSpec TOTAL_OUTPUT_TOKENS = hidden("total_output_tokens", "Total Output Tokens", "tokens", true);
+    public static final MetricSpec TOTAL_REASONING_TOKENS = hidden("total_reasoning_tokens", "Total Reasoning Tokens", "tokens", true);
+    public static final MetricSpec TOTAL_ERROR_ISL = hidden("total_error_isl", "Total Error Input Sequence Length", "tokens", false);
+    public static final MetricSpec GOOD_COUNT = MetricSpec.scalar("good_request_count", "Good Request Count", "requests", true);
+    public static final MetricSpec GOODPUT = MetricSpec.scalar("goodput", "Goodput", "requests/sec", true);
 
-    public static final List<MetricSpec> ALL = List.of(REQUEST_LATENCY, TTFT, TTST, ITL, ICL, LATENCY_FROM_INTENDED,
-            TTFT_FROM_INTENDED, OTPS_USER, ISL, OSL,
-            OUTPUT_TOKENS, REASONING_TOKENS, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, TOTAL_THROUGHPUT, REQUEST_COUNT,
-            ERROR_COUNT, ERROR_RATE, DURATION, GOOD_COUNT, GOODPUT);
+    public static final List<MetricSpec> ALL = List.of(REQUEST_LATENCY, TTFT, TTST, TTFO, ITL, ICL, DECODE_DURATION,
+            LATENCY_FROM_INTENDED, TTFT_FROM_INTENDED, OTPS_USER, PREFILL_USER, E2E_OUTPUT, ISL, OSL, OUTPUT_TOKENS,
+            REASONING_TOKENS, USAGE_PROMPT, USAGE_COMPLETION, USAGE_TOTAL, USAGE_REASONING, USAGE_PROMPT_DIFF,
+            USAGE_COMPLETION_DIFF, ERROR_ISL, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
+            TOTAL_THROUGHPUT, REQUEST_COUNT, ERROR_COUNT, ERROR_RATE, DURATION, TOTAL_ISL, TOTAL_OSL,
+            TOTAL_OUTPUT_TOKENS, TOTAL_REASONING_TOKENS, TOTAL_ERROR_ISL, GOOD_COUNT, GOODPUT);
+
+    /** The per-request metrics read with {@link MetricSpec#perRecord()}, in export order. */
+    public static final List<MetricSpec> PER_RECORD = ALL.stream().filter(m -> m.perRecord() != null).toList();
 
     private static final Map<String, MetricSpec> BY_TAG = new LinkedHashMap<>();
 
@@ -45,12 +75,34 @@ public final class MetricRegistry {
     private MetricRegistry() {
     }
 
+    private static MetricSpec hidden(final String tag, final String header, final String unit, final boolean larger) {
+        return new MetricSpec(tag, header, unit, false, larger, 1, null, false, false);
+    }
+
+    private static java.util.function.ToDoubleFunction<RecordMetrics> tokens(final ToIntFunction<RecordMetrics> f) {
+        return m -> {
+            final int v = f.applyAsInt(m);
+            return v < 0 ? Double.NaN : v;
+        };
+    }
+
+    /** {@code |server - client| / client} in percent, when both counted. */
+    private static double diffPct(final int server, final int client) {
+        return server < 0 || client <= 0 ? Double.NaN : Math.abs(server - client) * 100.0 / client;
+    }
+
     /** The spec for {@code tag}, or null. */
     public static MetricSpec byTag(final String tag) {
         return BY_TAG.get(tag);
     }
 
-    public static java.util.Set<String> tags() {
+    public static Set<String> tags() {
         return BY_TAG.keySet();
+    }
+
+    /** The metrics a goodput SLO may name, with whether larger is better. */
+    public static Map<String, Boolean> sloDirections() {
+        return ALL.stream().filter(MetricSpec::slo)
+                .collect(Collectors.toMap(MetricSpec::tag, MetricSpec::largerIsBetter, (a, b) -> a, LinkedHashMap::new));
     }
 }

@@ -6,7 +6,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 
 /**
  * Folds the per-request metrics of one phase into its summary (AIPerf's metrics reference), one record at a time and
@@ -19,13 +18,14 @@ public final class MetricsAccumulator implements AutoCloseable {
     private static final ErrorDetails OTHER_ERRORS = new ErrorDetails(null, "OtherErrors",
             "more distinct errors than the summary keeps; every one is in profile_export.jsonl");
 
-    /** One distribution: its spec, how to read it from a record (stored units), and its values. */
-    private record Column(MetricSpec spec, ToDoubleFunction<RecordMetrics> value, Distribution values) {
+    /** One distribution: its spec and its values in display units. */
+    private record Column(MetricSpec spec, Distribution values) {
     }
 
     private final Map<String, Double> slos;
     private final List<Column> columns = new ArrayList<>();
     private final Distribution icl = new Distribution();
+    private final Distribution errorIsl = new Distribution();
     private final Map<ErrorDetails, Long> errorCounts = new LinkedHashMap<>();
     private long valid;
     private long errors;
@@ -34,6 +34,10 @@ public final class MetricsAccumulator implements AutoCloseable {
     private double totalIsl;
     private double totalOsl;
     private boolean anyOsl;
+    private long totalOutputTokens;
+    private long totalReasoningTokens;
+    private boolean anyReasoning;
+    private long totalErrorIsl;
     private long good;
     private long compared;
     private long clientTokens;
@@ -45,26 +49,16 @@ public final class MetricsAccumulator implements AutoCloseable {
     /** @param slos goodput thresholds by tag in display units; empty for no goodput */
     public MetricsAccumulator(final Map<String, Double> slos) {
         this.slos = slos;
-        column(MetricRegistry.REQUEST_LATENCY, RecordMetrics::latencyNanos);
-        column(MetricRegistry.TTFT, RecordMetrics::ttftNanos);
-        column(MetricRegistry.TTST, RecordMetrics::ttstNanos);
-        column(MetricRegistry.ITL, RecordMetrics::itlNanos);
-        column(MetricRegistry.LATENCY_FROM_INTENDED, RecordMetrics::latencyFromIntendedNanos);
-        column(MetricRegistry.TTFT_FROM_INTENDED, RecordMetrics::ttftFromIntendedNanos);
-        column(MetricRegistry.OTPS_USER, RecordMetrics::outputTokensPerSecondPerUser);
-        column(MetricRegistry.ISL, m -> m.isl() < 0 ? Double.NaN : m.isl());
-        column(MetricRegistry.OSL, m -> m.osl() < 0 ? Double.NaN : m.osl());
-        column(MetricRegistry.OUTPUT_TOKENS, m -> m.outputTokens() < 0 ? Double.NaN : m.outputTokens());
-        column(MetricRegistry.REASONING_TOKENS, m -> m.reasoningTokens() < 0 ? Double.NaN : m.reasoningTokens());
-    }
-
-    private void column(final MetricSpec spec, final ToDoubleFunction<RecordMetrics> value) {
-        columns.add(new Column(spec, value, new Distribution()));
+        MetricRegistry.PER_RECORD.forEach(spec -> columns.add(new Column(spec, new Distribution())));
     }
 
     public void add(final RecordMetrics m) {
         if (!m.valid()) {
             errors++;
+            if (m.isl() >= 0) {
+                errorIsl.add(m.isl());
+                totalErrorIsl += m.isl();
+            }
             final ErrorDetails e = errorCounts.containsKey(m.error()) || errorCounts.size() < MAX_DISTINCT_ERRORS
                     ? m.error() : OTHER_ERRORS;
             errorCounts.merge(e, 1L, Long::sum);
@@ -72,7 +66,7 @@ public final class MetricsAccumulator implements AutoCloseable {
         }
         valid++;
         for (final Column c : columns) {
-            c.values().add(c.value().applyAsDouble(m) / c.spec().nanosToDisplay());
+            c.values().add(c.spec().displayValue(m));
         }
         if (m.iclNanos() != null) {
             for (final double d : m.iclNanos()) {
@@ -87,6 +81,11 @@ public final class MetricsAccumulator implements AutoCloseable {
         if (m.osl() >= 0) {
             totalOsl += m.osl();
             anyOsl = true;
+        }
+        totalOutputTokens += Math.max(0, m.outputTokens());
+        if (m.reasoningTokens() >= 0) {
+            totalReasoningTokens += m.reasoningTokens();
+            anyReasoning = true;
         }
         if (!slos.isEmpty() && meetsAll(m, slos)) {
             good++;
@@ -119,6 +118,7 @@ public final class MetricsAccumulator implements AutoCloseable {
                 put(out, MetricRegistry.ICL, icl); // the display order of AIPerf's console
             }
         }
+        put(out, MetricRegistry.ERROR_ISL, errorIsl);
         if (valid > 0 && minStart < maxEnd) {
             final double duration = (maxEnd - minStart) / 1e9;
             scalar(out, MetricRegistry.REQUEST_THROUGHPUT, valid / duration);
@@ -126,18 +126,30 @@ public final class MetricsAccumulator implements AutoCloseable {
                 scalar(out, MetricRegistry.OUTPUT_THROUGHPUT, totalOsl / duration);
                 scalar(out, MetricRegistry.TOTAL_THROUGHPUT, (totalIsl + totalOsl) / duration);
             }
+            scalar(out, MetricRegistry.INPUT_THROUGHPUT, totalIsl / duration);
             scalar(out, MetricRegistry.REQUEST_COUNT, valid);
             if (errors > 0) {
                 scalar(out, MetricRegistry.ERROR_COUNT, errors);
             }
             scalar(out, MetricRegistry.ERROR_RATE, 100.0 * errors / (valid + errors));
             scalar(out, MetricRegistry.DURATION, duration);
+            scalar(out, MetricRegistry.TOTAL_ISL, totalIsl);
+            if (anyOsl) {
+                scalar(out, MetricRegistry.TOTAL_OSL, totalOsl);
+                scalar(out, MetricRegistry.TOTAL_OUTPUT_TOKENS, totalOutputTokens);
+            }
+            if (anyReasoning) {
+                scalar(out, MetricRegistry.TOTAL_REASONING_TOKENS, totalReasoningTokens);
+            }
             if (!slos.isEmpty()) {
                 scalar(out, MetricRegistry.GOOD_COUNT, good);
                 scalar(out, MetricRegistry.GOODPUT, good / duration);
             }
         } else if (errors > 0) {
             scalar(out, MetricRegistry.ERROR_COUNT, errors);
+        }
+        if (errors > 0 && errorIsl.stats() != null) {
+            scalar(out, MetricRegistry.TOTAL_ERROR_ISL, totalErrorIsl);
         }
         final List<ErrorSummaryEntry> summary = new ArrayList<>();
         errorCounts.forEach((k, v) -> summary.add(new ErrorSummaryEntry(k, v)));
@@ -164,34 +176,21 @@ public final class MetricsAccumulator implements AutoCloseable {
     public void close() {
         columns.forEach(c -> c.values().close());
         icl.close();
+        errorIsl.close();
     }
 
     /** Every SLO met, inclusive: {@code >=} for larger-is-better metrics, {@code <=} otherwise; a missing value fails. */
     static boolean meetsAll(final RecordMetrics m, final Map<String, Double> slos) {
         for (final Map.Entry<String, Double> slo : slos.entrySet()) {
-            final double v = displayValue(m, slo.getKey());
+            final MetricSpec spec = MetricRegistry.byTag(slo.getKey());
+            final double v = spec == null ? Double.NaN : spec.displayValue(m);
             if (Double.isNaN(v)) {
                 return false;
             }
-            final MetricSpec spec = MetricRegistry.byTag(slo.getKey());
-            final boolean larger = spec != null && spec.largerIsBetter();
-            if (larger ? v < slo.getValue() : v > slo.getValue()) {
+            if (spec.largerIsBetter() ? v < slo.getValue() : v > slo.getValue()) {
                 return false;
             }
         }
         return true;
-    }
-
-    private static double displayValue(final RecordMetrics m, final String tag) {
-        return switch (tag) {
-            case "request_latency" -> m.latencyNanos() / 1e6;
-            case "time_to_first_token" -> m.ttftNanos() / 1e6;
-            case "time_to_second_token" -> m.ttstNanos() / 1e6;
-            case "inter_token_latency" -> m.itlNanos() / 1e6;
-            case "output_token_throughput_per_user" -> m.outputTokensPerSecondPerUser();
-            case "input_sequence_length" -> m.isl() < 0 ? Double.NaN : m.isl();
-            case "output_sequence_length" -> m.osl() < 0 ? Double.NaN : m.osl();
-            default -> Double.NaN;
-        };
     }
 }

@@ -15,15 +15,19 @@ import io.aiperf.engine.record.Usage;
  * @param serverOutputTokens the output tokens the server reported (usage), or -1 when it did not
  * @param clientOutputTokens the output tokens the client counted, or -1 when it did not count (server counts used)
  * @param requestedOsl the output length asked for, or -1
+ * @param ttfoNanos time to the first chunk with answer text (not reasoning), streaming only
+ * @param usagePromptTokens the server's usage counts, -1 when it did not report them
+ * @param clientInputTokens the input tokens the client counted, or -1 when server counts are used
  * @param scheduleDelayNanos how long after its scheduled time an open-loop request was sent (issuer lag, the
  *                           concurrency ceiling, the connection pool), NaN in a closed loop; added to a latency it
  *                           gives the latency from the intended start, free of coordinated omission
  */
 public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos, ErrorDetails error,
-                            double latencyNanos, double ttftNanos, double ttstNanos,
+                            double latencyNanos, double ttftNanos, double ttstNanos, double ttfoNanos,
                             double itlNanos, double[] iclNanos, double outputTokensPerSecondPerUser, int isl,
                             int osl, int outputTokens, int reasoningTokens, double scheduleDelayNanos,
-                            int serverOutputTokens, int clientOutputTokens, int requestedOsl) {
+                            int serverOutputTokens, int clientOutputTokens, int requestedOsl, int usagePromptTokens,
+                            int usageTotalTokens, int usageReasoningTokens, int clientInputTokens) {
 
     private static final ErrorDetails INVALID = new ErrorDetails(null, "InvalidInferenceResultError",
             "Invalid inference result");
@@ -31,7 +35,8 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
     /** A request counted as failed with the given error, whatever its response said. */
     public static RecordMetrics failed(final RequestRecord r, final ErrorDetails error) {
         return new RecordMetrics(false, r.sessionNum(), r.startEpochNanos(), error, Double.NaN, Double.NaN, Double.NaN,
-                Double.NaN, null, Double.NaN, r.inputTokens(), -1, -1, -1, Double.NaN, -1, -1, -1);
+                Double.NaN, Double.NaN, null, Double.NaN, r.inputTokens(), -1, -1, -1, Double.NaN, -1, -1, -1, -1, -1,
+                -1, -1);
     }
 
     /**
@@ -42,9 +47,7 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
                                    final Tokenizer tokenizer) {
         final ResponseData d = r.response();
         if (!r.isValid()) {
-            return new RecordMetrics(false, r.sessionNum(), r.startEpochNanos(),
-                    d.error() != null ? d.error() : INVALID, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, Double.NaN,
-                    r.inputTokens(), -1, -1, -1, Double.NaN, -1, -1, -1);
+            return failed(r, d.error() != null ? d.error() : INVALID);
         }
         final double latency = d.lastContentNanos() - d.startPerfNanos();
         int output;
@@ -67,11 +70,15 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
         final int osl = output < 0 && reasoning < 0 ? -1 : Math.max(output, 0) + Math.max(reasoning, 0);
         double ttft = Double.NaN;
         double ttst = Double.NaN;
+        double ttfo = Double.NaN;
         double itl = Double.NaN;
         double perUser = Double.NaN;
         double[] icl = null;
         if (streaming) {
             ttft = d.firstContentNanos() - d.startPerfNanos();
+            if (d.firstOutputIndex() >= 0) {
+                ttfo = d.contentPerfNanos()[d.firstOutputIndex()] - d.startPerfNanos();
+            }
             if (d.contentCount() >= 2) {
                 ttst = d.contentPerfNanos()[1] - d.contentPerfNanos()[0];
                 icl = new double[d.contentCount() - 1];
@@ -95,9 +102,15 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
         final Usage u = d.usage();
         final int server = u == null || u.completionTokens() == null ? -1 : u.completionTokens();
         final int client = serverTokens ? -1 : Math.max(output, 0) + Math.max(reasoning, 0);
-        return new RecordMetrics(true, r.sessionNum(), r.startEpochNanos(), null, latency, ttft, ttst, itl, icl, perUser,
-                isl, osl, output, reasoning, delay, server, client,
-                r.requestedOsl() == null ? -1 : r.requestedOsl());
+        return new RecordMetrics(true, r.sessionNum(), r.startEpochNanos(), null, latency, ttft, ttst, ttfo, itl, icl,
+                perUser, isl, osl, output, reasoning, delay, server, client,
+                r.requestedOsl() == null ? -1 : r.requestedOsl(), orAbsent(u == null ? null : u.promptTokens()),
+                orAbsent(u == null ? null : u.totalTokens()), orAbsent(u == null ? null : u.reasoningTokens()),
+                serverTokens ? -1 : r.inputTokens());
+    }
+
+    private static int orAbsent(final Integer v) {
+        return v == null ? -1 : v;
     }
 
     /** The request latency measured from the intended start (open loop), NaN otherwise. */

@@ -8,6 +8,8 @@ package io.aiperf.engine.record;
  * @param ackPerfNanos when the response head arrived, or -1
  * @param contentPerfNanos arrival times of the responses that carried content; only the first
  *                         {@code contentCount} entries are used
+ * @param firstOutputIndex the first of {@code contentPerfNanos} whose response carried answer text (not reasoning),
+ *                         or -1
  * @param content all content text joined, or null
  * @param reasoning all reasoning text joined, or null
  * @param error why the request failed, or null
@@ -15,12 +17,12 @@ package io.aiperf.engine.record;
  * @param transport how the request got onto the wire
  */
 public record ResponseData(long startPerfNanos, long ackPerfNanos, long[] contentPerfNanos, int contentCount,
-                           String content, String reasoning, Usage usage, ErrorDetails error, int malformedChunks,
+                           int firstOutputIndex, String content, String reasoning, Usage usage, ErrorDetails error, int malformedChunks,
                            TransportTimes transport) {
 
     /** The record of a request that failed before any response, with nothing else known. */
     public static ResponseData failed(final long startPerfNanos, final ErrorDetails error) {
-        return new ResponseData(startPerfNanos, -1, new long[0], 0, null, null, null, error, 0, TransportTimes.NONE);
+        return new ResponseData(startPerfNanos, -1, new long[0], 0, -1, null, null, null, error, 0, TransportTimes.NONE);
     }
 
     public boolean hasContent() {

@@ -23,7 +23,7 @@ class PhaseRunnerTest {
 
     private static ResponseData ok() {
         final long now = System.nanoTime();
-        return new ResponseData(now - 1000, now - 500, new long[] {now}, 1, "hi", null, null, null, 0,
+        return new ResponseData(now - 1000, now - 500, new long[] {now}, 1, 0, "hi", null, null, null, 0,
                 io.aiperf.engine.record.TransportTimes.NONE);
     }
 

@@ -60,7 +60,7 @@ class PhaseRunnerVirtualClockTest {
 
     private ResponseData ok() {
         final long now = time.nanoTime();
-        return new ResponseData(now, now, new long[] {now}, 1, "hi", null, null, null, 0, TransportTimes.NONE);
+        return new ResponseData(now, now, new long[] {now}, 1, 0, "hi", null, null, null, 0, TransportTimes.NONE);
     }
 
     /** Answers at once, on the sending thread. */
