@@ -160,6 +160,17 @@ public final class ProfileOptions {
     @Option(names = "--num-warmup-sessions", paramLabel = "N", description = "Warm up with this many sessions.")
     Integer numWarmupSessions;
 
+    @Option(names = "--server-metrics", arity = "0..*", paramLabel = "URL", description = "Scrape Prometheus metrics "
+            + "during profiling (on by default: {origin}/metrics of each --url); URLs given are scraped too.")
+    List<String> serverMetrics;
+
+    @Option(names = "--no-server-metrics", description = "Do not scrape the servers' metrics.")
+    Boolean noServerMetrics;
+
+    @Option(names = "--server-metrics-formats", arity = "1..*", paramLabel = "FORMAT", description = "Server metrics "
+            + "files to write: json and/or csv. Default: json csv.")
+    List<String> serverMetricsFormats;
+
     @Option(names = "--isl-block-size", paramLabel = "TOKENS", description = "Tokens per hash id of a mooncake_trace "
             + "row. Default: 512.")
     Integer islBlockSize;
@@ -312,6 +323,23 @@ public final class ProfileOptions {
         } else if (inputFile != null) {
             o.set("dataset.type", "file", "--input-file");
             o.set("dataset.path", inputFile, "--input-file");
+        }
+        if (Boolean.TRUE.equals(noServerMetrics)) {
+            if (serverMetrics != null || serverMetricsFormats != null) {
+                throw new ConfigException("--no-server-metrics", "cannot be combined with --server-metrics or "
+                        + "--server-metrics-formats");
+            }
+            o.set("endpoint.server_metrics", false, "--no-server-metrics");
+        }
+        if (serverMetrics != null && !serverMetrics.isEmpty()) {
+            final com.fasterxml.jackson.databind.node.ArrayNode list = JsonNodeFactory.instance.arrayNode();
+            serverMetrics.forEach(list::add);
+            o.set("endpoint.server_metrics.urls", list, "--server-metrics");
+        }
+        if (serverMetricsFormats != null) {
+            final com.fasterxml.jackson.databind.node.ArrayNode list = JsonNodeFactory.instance.arrayNode();
+            serverMetricsFormats.forEach(list::add);
+            o.set("endpoint.server_metrics.formats", list, "--server-metrics-formats");
         }
         o.set("dataset.sampling", datasetSamplingStrategy, "--dataset-sampling-strategy");
         o.set("dataset.prompts.sequence_distribution", seqDist, "--seq-dist");

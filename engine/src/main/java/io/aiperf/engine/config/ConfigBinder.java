@@ -36,7 +36,7 @@ public final class ConfigBinder {
             "tokenizer", "slos", "runtime");
     static final List<String> ENDPOINT_KEYS = List.of("urls", "type", "path", "streaming", "api_key", "headers",
             "extra", "timeout", "use_server_token_count", "use_legacy_max_tokens", "url_strategy",
-            "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file");
+            "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file", "server_metrics");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
             "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay");
     static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size", "prefix_prompts",
@@ -194,7 +194,57 @@ public final class ConfigBinder {
                 apiKey == null || apiKey.isEmpty() ? null : new Secret(apiKey), headers,
                 extra == null || extra.isNull() ? null : (ObjectNode) extra, timeout,
                 e.bool("use_server_token_count", false), e.bool("use_legacy_max_tokens", false),
-                resetHook(e), profilerHook(e), tls(e));
+                resetHook(e), profilerHook(e), tls(e), serverMetrics(e, urls));
+    }
+
+    /** {@code server_metrics}: true (the default), false, or {enabled, urls, formats, interval}. */
+    private static ServerMetricsConfig serverMetrics(final Section e, final List<String> targets) {
+        final JsonNode raw = e.raw("server_metrics");
+        if (raw != null && raw.isBoolean() && !raw.asBoolean()) {
+            return ServerMetricsConfig.OFF;
+        }
+        if (raw != null && !raw.isBoolean() && !raw.isObject()) {
+            throw e.error("server_metrics", "expected true, false or a mapping");
+        }
+        final Section s = raw != null && raw.isObject() ? e.section("server_metrics") : null;
+        if (s != null) {
+            s.allowOnly(List.of("enabled", "urls", "formats", "interval"));
+            if (!s.bool("enabled", true)) {
+                return ServerMetricsConfig.OFF;
+            }
+        }
+        final java.util.LinkedHashSet<String> urls = new java.util.LinkedHashSet<>();
+        for (final String target : targets) {
+            final URI u = URI.create(target);
+            // the server's origin, not the route, and no userinfo (as the control hooks)
+            urls.add(u.getScheme() + "://" + u.getHost() + (u.getPort() >= 0 ? ":" + u.getPort() : "") + "/metrics");
+        }
+        if (s != null) {
+            for (final String u : s.stringList("urls")) {
+                final String withScheme = u.contains("://") ? u : "http://" + u;
+                try {
+                    final URI uri = new URI(withScheme);
+                    if (uri.getHost() == null) {
+                        throw s.error("urls", "'" + u + "' has no host");
+                    }
+                    urls.add(uri.getPath() == null || uri.getPath().isEmpty() ? withScheme + "/metrics" : withScheme);
+                } catch (URISyntaxException ex) {
+                    throw s.error("urls", "'" + u + "' is not a URL: " + ex.getMessage());
+                }
+            }
+        }
+        final List<String> formats = s == null || !s.has("formats") ? List.of("json", "csv") : s.stringList("formats");
+        for (final String f : formats) {
+            if (!f.equals("json") && !f.equals("csv")) {
+                throw s.error("formats", "'" + f + "' is not written by this engine; choose json and/or csv "
+                        + "(jsonl and parquet are listed in cli.md under deliberate differences)");
+            }
+        }
+        final double interval = s == null ? 1.0 : s.number("interval", 1.0);
+        if (!(interval > 0) || Double.isInfinite(interval)) {
+            throw s.error("interval", "Input should be greater than 0");
+        }
+        return new ServerMetricsConfig(true, List.copyOf(urls), List.copyOf(formats), interval);
     }
 
     private TlsConfig tls(final Section e) {

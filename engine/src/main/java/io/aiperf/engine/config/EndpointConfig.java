@@ -20,7 +20,8 @@ import java.util.Map;
 public record EndpointConfig(List<String> urls, EndpointType type, String customPath, boolean streaming,
                              Secret apiKey, Map<String, String> headers, ObjectNode extra,
                              double timeoutSeconds, boolean useServerTokenCount, boolean useLegacyMaxTokens,
-                             ResetKvCacheConfig resetKvCache, ServerProfilerConfig serverProfiler, TlsConfig tls) {
+                             ResetKvCacheConfig resetKvCache, ServerProfilerConfig serverProfiler, TlsConfig tls,
+                             ServerMetricsConfig serverMetrics) {
 
     /** The path appended to each base URL. */
     public String path() {

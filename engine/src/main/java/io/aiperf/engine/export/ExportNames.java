@@ -7,14 +7,15 @@ import java.util.List;
  * {@code foo.json} / {@code foo.csv} and the records {@code foo.jsonl}; known suffixes are stripped from the
  * prefix given.
  */
-public record ExportNames(String summaryJson, String summaryCsv, String recordsJsonl, String inputsJson) {
+public record ExportNames(String summaryJson, String summaryCsv, String recordsJsonl, String inputsJson,
+                          String serverMetricsJson, String serverMetricsCsv) {
     private static final List<String> KNOWN_SUFFIXES = List.of("_raw.jsonl", "_timeslices.csv", "_timeslices.json",
-            "_console.txt", ".jsonl", ".json", ".csv");
+            "_console.txt", "_server_metrics.json", "_server_metrics.csv", ".jsonl", ".json", ".csv");
 
     public static ExportNames of(final String prefix) {
         if (prefix == null || prefix.isBlank()) {
             return new ExportNames("profile_export_aiperf.json", "profile_export_aiperf.csv", "profile_export.jsonl",
-                    "inputs.json");
+                    "inputs.json", "server_metrics_export.json", "server_metrics_export.csv");
         }
         String p = prefix;
         for (final String suffix : KNOWN_SUFFIXES) {
@@ -23,6 +24,7 @@ public record ExportNames(String summaryJson, String summaryCsv, String recordsJ
                 break;
             }
         }
-        return new ExportNames(p + ".json", p + ".csv", p + ".jsonl", "inputs.json");
+        return new ExportNames(p + ".json", p + ".csv", p + ".jsonl", "inputs.json", p + "_server_metrics.json",
+                p + "_server_metrics.csv");
     }
 }

@@ -25,6 +25,17 @@ public final class ControlState {
     private boolean eventsTruncated;
     private int authorizedAdminCalls;
     private final PromptLedger prompts = new PromptLedger();
+    private final MockMetrics metrics = new MockMetrics();
+
+    MockMetrics metrics() {
+        return metrics;
+    }
+
+    /** The Prometheus text of {@code GET /metrics}. */
+    String metricsText(final long nowNanos) {
+        final long[] blocks = prompts.blockCounts();
+        return metrics.render(nowNanos, blocks[0], blocks[1]);
+    }
 
     /** Where inference requests' prompts are recorded. */
     PromptLedger ledger() {
@@ -105,6 +116,7 @@ public final class ControlState {
         eventsTruncated = false;
         authorizedAdminCalls = 0;
         prompts.clear();
+        metrics.clear();
     }
 
     public synchronized int resetCount() {

@@ -126,6 +126,11 @@ public final class MockServer implements AutoCloseable {
                     state.clear();
                     yield json(start, 200, "{\"cleared\":true}", null);
                 }
+                case "/metrics" -> {
+                    final byte[] text = state.metricsText(start).getBytes(StandardCharsets.UTF_8);
+                    yield once(start, MiniHttpServer.head(200, "text/plain; version=0.0.4", text.length, false), text,
+                            null);
+                }
                 case "/v1/models" -> json(start, 200,
                         "{\"object\":\"list\",\"data\":[{\"id\":\"mock-model\",\"object\":\"model\",\"owned_by\":\"aiperf-java\"}]}", null);
                 case "/health" -> json(start, 200, JSON.writeValueAsString(Map.of("status", "healthy",
@@ -172,6 +177,9 @@ public final class MockServer implements AutoCloseable {
     private MiniHttpServer.Response inference(final MiniHttpServer.Request http, final String path, final Fault fault,
                                               final long arrival) throws JsonProcessingException {
         final MiniHttpServer.Response response = plannedInference(http, path, fault, arrival);
+        final List<MiniHttpServer.Step> steps = response.steps();
+        final long end = steps.isEmpty() ? arrival : steps.get(steps.size() - 1).atNanos();
+        state.metrics().planned(arrival, end);
         if (fault != null && fault.kind() == Fault.Kind.CLOSE_AFTER) {
             // Like servers that drop a kept-alive connection after every response without saying so: the close
             // follows the last byte, so a client must notice it before it writes the next request there.
@@ -219,6 +227,7 @@ public final class MockServer implements AutoCloseable {
         final long itlNanos = (long) (config.itlMillis() * 1e6);
         final String id = (chat ? "chatcmpl-" : "cmpl-") + ids.incrementAndGet();
         final int promptTokens = Math.max(1, prompt.length() / 4);
+        state.metrics().tokens(promptTokens, tokens);
         if (stream && fault != null && fault.kind() == Fault.Kind.ENDLESS) {
             return endless(arrival, counted);
         }

@@ -87,6 +87,11 @@ final class PromptLedger {
         text.append(part);
     }
 
+    /** Blocks looked up and blocks found, for the mock's prefix-cache counters. */
+    synchronized long[] blockCounts() {
+        return new long[] {blocksTotal, blocksReused};
+    }
+
     /** A KV-cache reset: no block is cached any more. */
     synchronized void forgetBlocks() {
         blocks.clear();

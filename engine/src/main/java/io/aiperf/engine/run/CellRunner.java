@@ -5,7 +5,10 @@ import io.aiperf.engine.client.InferenceClient;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.PhaseConfig;
 import io.aiperf.engine.dataset.Conversation;
+import io.aiperf.engine.client.RequestFactory;
 import io.aiperf.engine.dataset.Datasets;
+import io.aiperf.engine.telemetry.ServerMetrics;
+import io.aiperf.engine.telemetry.ServerMetricsCollector;
 import io.aiperf.engine.dataset.Tokenizer;
 import io.aiperf.engine.dataset.TokenizerResolver;
 import io.aiperf.engine.export.AtomicFiles;
@@ -99,6 +102,7 @@ public final class CellRunner {
         }
         final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming(),
                 config.endpoint().useServerTokenCount(), config.goodputSlos(), tokenizer, jsonl);
+        final ServerMetricsCollector scraper = serverMetricsCollector();
         final PhaseOrchestrator orchestrator;
         final Environment.ServerIdentity server;
         double wakeupP99 = 0;
@@ -108,7 +112,17 @@ public final class CellRunner {
                     phase -> new PhaseRunner(phase, source, client, ctx.clock(), Parker.SYSTEM, wall,
                             ctx.cancellation(), seed + phase.name().hashCode(), processor::accept,
                             config.dataset().effectiveSampling(), tokenizer),
-                    profiler, ctx.cancellation());
+                    profiler, scraper == null ? ProfilingWindow.NONE : new ProfilingWindow() {
+                        @Override
+                        public void opened() {
+                            scraper.phaseStarted();
+                        }
+
+                        @Override
+                        public void closed() {
+                            scraper.phaseDrained();
+                        }
+                    }, ctx.cancellation());
             server = ServerProbe.identify(client, config.endpoint().urls().get(0), origins.get(0),
                     source.probe().headers());
             try (ProgressReporter progress = new ProgressReporter(ctx.err(), ctx.liveProgress(),
@@ -150,6 +164,9 @@ public final class CellRunner {
                     + "and were abandoned; raise --benchmark-grace-period to wait for them");
         }
         final RecordProcessor.Result processed = processor.finish();
+        if (scraper != null) {
+            scraper.shutdown();
+        }
         String writeError = null;
         try {
             jsonl.close();
@@ -177,6 +194,7 @@ public final class CellRunner {
                 environment(server, tokenizer));
         try {
             writeExports(report, profilingMetrics, names);
+            writeServerMetrics(scraper, names);
         } catch (java.io.UncheckedIOException e) {
             writeError = writeError != null ? writeError : e.getMessage(); // names the file; the summary is still shown
         }
@@ -288,6 +306,37 @@ public final class CellRunner {
         write(names.inputsJson(), out -> out.write(InputsJsonWriter.bytes(report.inputs())));
         write(names.summaryCsv(), out -> out.write(SummaryCsvWriter.bytes(metrics)));
         write(names.summaryJson(), out -> out.write(SummaryJsonWriter.bytes(report)));
+    }
+
+    private ServerMetricsCollector serverMetricsCollector() {
+        final var sm = config.endpoint().serverMetrics();
+        if (sm == null || !sm.enabled()) {
+            return null;
+        }
+        final java.util.Map<String, String> headers = new java.util.LinkedHashMap<>(config.endpoint().headers());
+        headers.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
+        return new ServerMetricsCollector(sm.urls().stream().map(java.net.URI::create).toList(), headers,
+                sm.intervalSeconds());
+    }
+
+    /** The servers' metrics over the profiling window, in the formats asked for; nothing when no server answered. */
+    private void writeServerMetrics(final ServerMetricsCollector scraper, final ExportNames names) {
+        if (scraper == null) {
+            return;
+        }
+        final ServerMetrics metrics = scraper.result();
+        metrics.unanswered().forEach((url, why) -> ctx.err().println("note: server metrics not collected from "
+                + url + " (" + why + ")"));
+        if (!metrics.anyAnswered()) {
+            return;
+        }
+        final var formats = config.endpoint().serverMetrics().formats();
+        if (formats.contains("json")) {
+            write(names.serverMetricsJson(), out -> out.write(metrics.json()));
+        }
+        if (formats.contains("csv")) {
+            write(names.serverMetricsCsv(), out -> out.write(metrics.csv()));
+        }
     }
 
     /** Every file of the cell goes to disk through the redactor: a server may have echoed a secret into it. */

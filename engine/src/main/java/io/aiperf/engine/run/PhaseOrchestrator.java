@@ -21,15 +21,24 @@ public final class PhaseOrchestrator {
     private final List<PhaseConfig> phases;
     private final Function<PhaseConfig, Phase> factory;
     private final ProfilerSession profiler;
+    private final ProfilingWindow window;
     private final CancellationToken cancellation;
     private final List<String> warnings = new ArrayList<>();
     private final List<Phase> started = new ArrayList<>();
 
     public PhaseOrchestrator(final List<PhaseConfig> phases, final Function<PhaseConfig, Phase> factory,
                              final ProfilerSession profiler, final CancellationToken cancellation) {
+        this(phases, factory, profiler, ProfilingWindow.NONE, cancellation);
+    }
+
+    /** @param window told when each profiling phase starts and has drained (the server metrics scraper) */
+    public PhaseOrchestrator(final List<PhaseConfig> phases, final Function<PhaseConfig, Phase> factory,
+                             final ProfilerSession profiler, final ProfilingWindow window,
+                             final CancellationToken cancellation) {
         this.phases = phases;
         this.factory = factory;
         this.profiler = profiler;
+        this.window = window;
         this.cancellation = cancellation;
     }
 
@@ -52,9 +61,10 @@ public final class PhaseOrchestrator {
         try {
             for (int i = 0; i < phases.size() && !cancellation.isCancelled(); i++) {
                 final PhaseConfig config = phases.get(i);
-                final boolean owner = config.kind() == PhaseKind.PROFILING && profiler.enabled();
+                final boolean owner = config.kind() == PhaseKind.PROFILING;
                 if (owner) {
-                    profiler.acquire();
+                    profiler.acquire(); // does nothing when the profiler hook is off
+                    window.opened();
                 }
                 final Phase phase;
                 try {
@@ -111,6 +121,7 @@ public final class PhaseOrchestrator {
 
     private void releaseIfOwner(final boolean owner) {
         if (owner) {
+            window.closed();
             final String warning = profiler.release();
             if (warning != null) {
                 synchronized (this) {

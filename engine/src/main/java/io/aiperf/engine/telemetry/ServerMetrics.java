@@ -1,0 +1,175 @@
+package io.aiperf.engine.telemetry;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * What the servers' own metrics said during the profiling window (src-docs/server-metrics.md), as
+ * {@code server_metrics_export.json} and {@code .csv}: every series, gauges by their statistics and counters and
+ * histograms by their change, plus {@code highlights} that read the same few facts (KV-cache usage, requests
+ * running and waiting, prefix-cache hit rate) from vLLM's, SGLang's and llama.cpp's names. Immutable once built.
+ */
+public final class ServerMetrics {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** Known names of each highlight, by server. */
+    private static final Map<String, List<String>> GAUGES = Map.of(
+            "kv_cache_usage", List.of("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage",
+                    "llamacpp:kv_cache_usage_ratio"),
+            "requests_running", List.of("vllm:num_requests_running", "sglang:num_running_reqs",
+                    "llamacpp:requests_processing"),
+            "requests_waiting", List.of("vllm:num_requests_waiting", "sglang:num_queue_reqs",
+                    "llamacpp:requests_deferred"));
+
+    private final List<ServerMetricsCollector.Target> targets;
+    private final double windowSeconds;
+
+    ServerMetrics(final List<ServerMetricsCollector.Target> targets, final double windowSeconds) {
+        this.targets = targets;
+        this.windowSeconds = windowSeconds;
+    }
+
+    /** Whether any endpoint answered at least one scrape (otherwise nothing is written). */
+    public boolean anyAnswered() {
+        return targets.stream().anyMatch(t -> t.scrapes > 0);
+    }
+
+    /** Endpoints that never answered, with the reason, for the console. */
+    public Map<String, String> unanswered() {
+        return targets.stream().filter(t -> t.scrapes == 0).collect(Collectors.toMap(t -> t.uri.toString(),
+                t -> t.lastError == null ? "no answer" : t.lastError, (a, b) -> a, LinkedHashMap::new));
+    }
+
+    public byte[] json() {
+        final ObjectNode root = JSON.createObjectNode();
+        root.put("window_seconds", windowSeconds);
+        final ArrayNode endpoints = root.putArray("endpoints");
+        for (final ServerMetricsCollector.Target t : targets) {
+            final ObjectNode e = endpoints.addObject();
+            e.put("url", t.uri.toString()).put("scrapes", t.scrapes).put("failures", t.failures);
+            if (t.lastError != null) {
+                e.put("last_error", t.lastError);
+            }
+            final ObjectNode metrics = e.putObject("metrics");
+            for (final Series s : t.series.values()) {
+                final ObjectNode family = metrics.has(s.family) ? (ObjectNode) metrics.get(s.family)
+                        : metrics.putObject(s.family).put("type", s.type).put("help", t.help.get(s.family));
+                final ObjectNode one = (family.has("series") ? (ArrayNode) family.get("series")
+                        : family.putArray("series")).addObject();
+                if (!s.name.equals(s.family)) {
+                    one.put("name", s.name);
+                }
+                final ObjectNode labels = one.putObject("labels");
+                s.labels.forEach(labels::put);
+                stats(s).forEach((k, v) -> putNumber(one, k, v));
+            }
+        }
+        final ObjectNode highlights = root.putObject("highlights");
+        highlights().forEach((k, v) -> putNumber(highlights, k, v));
+        try {
+            return JSON.writeValueAsBytes(root);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /** One row per endpoint, series and statistic: {@code Endpoint,Metric,Type,Labels,Stat,Value}. */
+    public byte[] csv() {
+        final StringBuilder sb = new StringBuilder("Endpoint,Metric,Type,Labels,Stat,Value\r\n");
+        for (final ServerMetricsCollector.Target t : targets) {
+            for (final Series s : t.series.values()) {
+                final String labels = s.labels.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                        .collect(Collectors.joining(";"));
+                stats(s).forEach((k, v) -> {
+                    if (Double.isFinite(v)) {
+                        sb.append(csv(t.uri.toString())).append(',').append(csv(s.name)).append(',')
+                                .append(s.type).append(',').append(csv(labels)).append(',').append(k).append(',')
+                                .append(v).append("\r\n");
+                    }
+                });
+            }
+        }
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Gauges: their statistics over the window; everything else: its change and rate. */
+    private Map<String, Double> stats(final Series s) {
+        final Map<String, Double> out = new LinkedHashMap<>();
+        if (s.gauge()) {
+            out.put("avg", s.mean());
+            out.put("min", s.min());
+            out.put("max", s.max());
+            out.put("p50", s.percentile(50));
+            out.put("p90", s.percentile(90));
+            out.put("p99", s.percentile(99));
+            out.put("samples", (double) s.count());
+        } else {
+            out.put("first", s.first());
+            out.put("last", s.last());
+            out.put("delta", s.delta());
+            out.put("rate", windowSeconds > 0 ? s.delta() / windowSeconds : Double.NaN);
+        }
+        return out;
+    }
+
+    /**
+     * The facts a release manager looks for, whichever server: KV-cache usage (fraction, mean and max of the
+     * series found), requests running and waiting (mean and max, summed over series), and the prefix-cache hit rate
+     * (hits over queries during the window, or the server's own rate gauge).
+     */
+    public Map<String, Double> highlights() {
+        final Map<String, Double> out = new LinkedHashMap<>();
+        for (final Map.Entry<String, List<String>> h : new java.util.TreeMap<>(GAUGES).entrySet()) {
+            double avg = 0;
+            double max = 0;
+            int found = 0;
+            for (final ServerMetricsCollector.Target t : targets) {
+                for (final Series s : t.series.values()) {
+                    if (h.getValue().contains(s.name) && s.count() > 0) {
+                        avg += s.mean();
+                        max += s.max();
+                        found++;
+                    }
+                }
+            }
+            if (found > 0) {
+                final boolean share = h.getKey().equals("kv_cache_usage"); // a fraction: averaged, not summed
+                out.put(h.getKey() + "_avg", share ? avg / found : avg);
+                out.put(h.getKey() + "_max", share ? max / found : max);
+            }
+        }
+        double hits = 0;
+        double queries = 0;
+        for (final ServerMetricsCollector.Target t : targets) {
+            for (final Series s : t.series.values()) {
+                if (s.name.equals("vllm:prefix_cache_hits_total")) {
+                    hits += s.delta();
+                } else if (s.name.equals("vllm:prefix_cache_queries_total")) {
+                    queries += s.delta();
+                } else if (s.name.equals("sglang:cache_hit_rate") && s.count() > 0) {
+                    out.put("prefix_cache_hit_rate", s.mean());
+                }
+            }
+        }
+        if (queries > 0) {
+            out.put("prefix_cache_hit_rate", hits / queries);
+        }
+        return out;
+    }
+
+    private static void putNumber(final ObjectNode node, final String key, final double v) {
+        if (Double.isFinite(v)) {
+            node.put(key, v);
+        }
+    }
+
+    private static String csv(final String s) {
+        return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
+    }
+}

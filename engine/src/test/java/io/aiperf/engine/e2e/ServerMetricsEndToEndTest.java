@@ -1,0 +1,69 @@
+package io.aiperf.engine.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The servers' own metrics, scraped while profiling runs: on by default, off with --no-server-metrics. */
+class ServerMetricsEndToEndTest {
+    @TempDir
+    Path tmp;
+
+    private static JsonNode series(final JsonNode export, final String family) {
+        return export.path("endpoints").path(0).path("metrics").path(family).path("series").path(0);
+    }
+
+    @Test
+    void aRunWritesTheServersMetricsWithSeriesThatMovedDuringProfiling() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 2))) {
+            final Path dir = tmp.resolve("with");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--isl", "64",
+                    "--osl", "8", "--request-count", "20", "--concurrency", "4", "--warmup-request-count", "5",
+                    "--num-prefix-prompts", "1", "--prefix-prompt-length", "100", "--tokenizer", "builtin",
+                    "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode export = Runs.json(dir.resolve("server_metrics_export.json"));
+            assertThat(export.path("endpoints").path(0).path("url").asText()).isEqualTo(mock.url() + "/metrics");
+            assertThat(export.path("endpoints").path(0).path("scrapes").asInt()).isGreaterThanOrEqualTo(2);
+            // Counters moved by exactly the profiling requests: the warmup happened before the window opened.
+            final JsonNode success = series(export, "vllm:request_success_total");
+            assertThat(success.path("delta").asDouble()).isEqualTo(20.0);
+            assertThat(series(export, "vllm:generation_tokens_total").path("delta").asDouble()).isEqualTo(160.0);
+            assertThat(export.path("endpoints").path(0).path("metrics").path("vllm:num_requests_running")
+                    .path("type").asText()).isEqualTo("gauge");
+            // Every request after the first shares the pool's one prefix: the mock's prefix cache hits.
+            assertThat(export.path("highlights").path("prefix_cache_hit_rate").asDouble()).isBetween(0.1, 1.0);
+            assertThat(export.path("highlights").has("requests_running_max")).isTrue();
+            final String csv = Files.readString(dir.resolve("server_metrics_export.csv"));
+            assertThat(csv).startsWith("Endpoint,Metric,Type,Labels,Stat,Value")
+                    .contains("vllm:request_success_total,counter,model_name=mock-model,delta,20.0");
+        }
+    }
+
+    @Test
+    void noServerMetricsWritesNoneAndAServerWithoutMetricsIsANoteNotAFailure() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path off = tmp.resolve("off");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "3",
+                    "--tokenizer", "builtin", "--no-server-metrics", "--artifact-dir", off.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(off.resolve("server_metrics_export.json")).doesNotExist();
+            assertThat(mock.controlState().calls("/metrics")).isLessThanOrEqualTo(1); // the identity probe only
+            final Path extra = tmp.resolve("extra");
+            final Runs.Result missing = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "3",
+                    "--tokenizer", "builtin", "--server-metrics", "127.0.0.1:" + mock.port() + "/nothing-here",
+                    "--server-metrics-formats", "json", "--artifact-dir", extra.toString());
+            assertThat(missing.exitCode()).as(missing.err()).isZero();
+            assertThat(missing.err()).contains("server metrics not collected from http://127.0.0.1:" + mock.port()
+                    + "/nothing-here (HTTP 404)");
+            assertThat(Runs.json(extra.resolve("server_metrics_export.json")).path("endpoints")).hasSize(2);
+            assertThat(extra.resolve("server_metrics_export.csv")).doesNotExist();
+        }
+    }
+}
