@@ -97,7 +97,8 @@ public final class CompareCommand implements Callable<Integer> {
             return ExitCode.USAGE;
         }
         try (runDirectory) {
-            final CellContext ctx = ProfileCommand.cellContext(a, out, err, redactor, cancellation, spec);
+            final CellContext ctx = ProfileCommand.cellContext(a, out, err, redactor, cancellation, spec,
+                    options.logLevel());
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {
                 final int exit = InterleavedComparison.run(a, b, pairs, dir, ctx);

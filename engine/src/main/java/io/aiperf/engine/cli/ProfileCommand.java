@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import io.aiperf.engine.log.RunLog;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -154,7 +155,7 @@ public final class ProfileCommand implements Callable<Integer> {
     private int run(final BenchmarkConfig config, final List<CellPlan.Cell> selected, final Path dir,
                     final PrintStream out, final PrintStream err, final Redactor redactor) throws Exception {
         {
-            final CellContext ctx = cellContext(config, out, err, redactor, cancellation, spec);
+            final CellContext ctx = cellContext(config, out, err, redactor, cancellation, spec, options.logLevel());
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {
                 final int exit = MultiRunner.run(config, selected, dir, ctx);
@@ -175,13 +176,13 @@ public final class ProfileCommand implements Callable<Integer> {
     /** What every cell of a command run shares: consoles, clocks, the control transport, cancellation. */
     static CellContext cellContext(final BenchmarkConfig config, final PrintStream out, final PrintStream err,
                                    final Redactor redactor, final CancellationToken cancellation,
-                                   final CommandLine.Model.CommandSpec spec) {
+                                   final CommandLine.Model.CommandSpec spec, final RunLog.Level logLevel) {
         final Map<String, String> controlHeaders = new LinkedHashMap<>(config.endpoint().headers());
         controlHeaders.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
         return new CellContext(out, err, System.console() != null, Clock.SYSTEM, cancellation.sleeper(),
                 new HttpControlTransport(controlHeaders, cancellation, TlsStrategies.of(config.endpoint().tls())),
                 cancellation, redactor.command(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])),
-                redactor);
+                redactor, new RunLog(err, logLevel));
     }
 
     /** Flags that make no sense together, said before anything starts; null when there are none. */

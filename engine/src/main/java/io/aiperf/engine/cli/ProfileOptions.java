@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.config.CliOverlay;
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.log.RunLog;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,11 +90,11 @@ public final class ProfileOptions {
 
     @Option(names = {"--isl", "--synthetic-input-tokens-mean", "--prompt-input-tokens-mean"}, paramLabel = "TOKENS", description = "Mean input length. Default: 550. A comma list sweeps.")
     String isl;
-    @Option(names = {"--isl-stddev", "--synthetic-input-tokens-stddev"}, paramLabel = "TOKENS", description = "Input length stddev. Default: 0.")
+    @Option(names = {"--isl-stddev", "--synthetic-input-tokens-stddev", "--prompt-input-tokens-stddev"}, paramLabel = "TOKENS", description = "Input length stddev. Default: 0.")
     Double islStddev;
-    @Option(names = {"--osl", "--output-tokens-mean"}, paramLabel = "TOKENS", description = "Mean output cap (sent as max_completion_tokens / max_tokens). A comma list sweeps.")
+    @Option(names = {"--osl", "--output-tokens-mean", "--prompt-output-tokens-mean"}, paramLabel = "TOKENS", description = "Mean output cap (sent as max_completion_tokens / max_tokens). A comma list sweeps.")
     String osl;
-    @Option(names = {"--osl-stddev", "--output-tokens-stddev"}, paramLabel = "TOKENS", description = "Output cap stddev. Default: 0.")
+    @Option(names = {"--osl-stddev", "--output-tokens-stddev", "--prompt-output-tokens-stddev"}, paramLabel = "TOKENS", description = "Output cap stddev. Default: 0.")
     Double oslStddev;
     @Option(names = {"--num-dataset-entries", "--num-prompts"}, paramLabel = "N", description = "Distinct prompts. Default: 100.")
     Integer numDatasetEntries;
@@ -146,11 +147,11 @@ public final class ProfileOptions {
             description = "Multiplies every think time. Default: 1.0.")
     Double sessionDelayRatio;
 
-    @Option(names = "--num-prefix-prompts", paramLabel = "N", description = "Prefix prompts in the pool; each "
+    @Option(names = {"--num-prefix-prompts", "--prompt-prefix-pool-size", "--prefix-prompt-pool-size"}, paramLabel = "N", description = "Prefix prompts in the pool; each "
             + "conversation's first turn starts with one of them.")
     Integer numPrefixPrompts;
 
-    @Option(names = "--prefix-prompt-length", paramLabel = "TOKENS", description = "Tokens of each prefix prompt.")
+    @Option(names = {"--prefix-prompt-length", "--prompt-prefix-length"}, paramLabel = "TOKENS", description = "Tokens of each prefix prompt.")
     Integer prefixPromptLength;
 
     @Option(names = "--shared-system-prompt-length", paramLabel = "TOKENS", description = "One synthetic system "
@@ -159,6 +160,115 @@ public final class ProfileOptions {
 
     @Option(names = "--num-warmup-sessions", paramLabel = "N", description = "Warm up with this many sessions.")
     Integer numWarmupSessions;
+
+    @Option(names = {"-b", "--prompt-batch-size", "--batch-size-text", "--batch-size"}, paramLabel = "N",
+            description = "Prompts per request; only 1 is supported.")
+    Integer promptBatchSize;
+
+    @Option(names = "--url-strategy", paramLabel = "STRATEGY", description = "How requests pick among several --url: "
+            + "round_robin (per session). Default: round_robin.")
+    String urlStrategy;
+
+    @Option(names = {"--transport", "--transport-type"}, paramLabel = "TRANSPORT", description = "http (the only "
+            + "transport; https URLs use TLS).")
+    String transport;
+
+    @Option(names = "--request-content-type", paramLabel = "TYPE", description = "application/json (the only body "
+            + "encoding).")
+    String requestContentType;
+
+    @Option(names = "--prompt-corpus", paramLabel = "CORPUS", description = "sonnet (accepted: synthetic prompts come "
+            + "from this engine's own English corpus, cut to exact token counts).")
+    String promptCorpus;
+
+    @Option(names = "--cache-bust", paramLabel = "WHERE", description = "none (the only mode; use --reset-kv-cache).")
+    String cacheBust;
+
+    @Option(names = {"--workers-max", "--max-workers"}, paramLabel = "N", description = "Accepted, no effect: one "
+            + "process with non-blocking I/O replaces upstream's worker processes.")
+    Integer workersMax;
+
+    @Option(names = {"--record-processor-service-count", "--record-processors"}, paramLabel = "N",
+            description = "Accepted, no effect: records are processed by one thread off the I/O threads.")
+    Integer recordProcessors;
+
+    @Option(names = "--zmq-host", paramLabel = "HOST", description = "Accepted, no effect: no ZMQ here.")
+    String zmqHost;
+
+    @Option(names = "--zmq-ipc-path", paramLabel = "PATH", description = "Accepted, no effect: no ZMQ here.")
+    String zmqIpcPath;
+
+    @Option(names = "--zmq-dual-bind", description = "Accepted, no effect: no ZMQ here.")
+    Boolean zmqDualBind;
+
+    @Option(names = "--no-profile-run-disable-warmup-after-first", description = "Warm up before every trial.")
+    Boolean warmupEveryTrial;
+
+    @Option(names = {"-v", "--verbose"}, description = "Log at DEBUG (twice, -vv: TRACE) on the console; each cell's "
+            + "logs/aiperf.log always has DEBUG.")
+    boolean[] verbose;
+
+    @Option(names = "--extra-verbose", description = "Log at TRACE (as -vv).")
+    Boolean extraVerbose;
+
+    @Option(names = "--log-level", paramLabel = "LEVEL", description = "Console log level: TRACE, DEBUG, INFO, NOTICE, "
+            + "WARNING, SUCCESS, ERROR or CRITICAL. Default: INFO.")
+    String logLevel;
+
+    @Option(names = "--request-cancellation-rate", paramLabel = "PCT", description = "Cancel this percentage of the "
+            + "profiling requests (each drawn independently, seeded), after --request-cancellation-delay.")
+    Double requestCancellationRate;
+
+    @Option(names = "--request-cancellation-delay", paramLabel = "SECONDS", description = "Seconds after a request "
+            + "is fully sent before it is cancelled (0: send, then disconnect at once). Default: 0.")
+    Double requestCancellationDelay;
+
+    @Option(names = "--set-consistent-seed", description = "With several trials and no --random-seed, use seed 42 "
+            + "so every trial sends the same prompts (the default).")
+    Boolean setConsistentSeed;
+
+    @Option(names = "--no-set-consistent-seed", description = "With several trials and no --random-seed, let each "
+            + "trial draw its own prompts.")
+    Boolean noSetConsistentSeed;
+
+    @Option(names = "--no-sweep-table", description = "Accepted, no effect: this engine prints no streaming sweep "
+            + "table (each cell prints its own summary).")
+    Boolean noSweepTable;
+
+    @Option(names = "--warmup-concurrency", paramLabel = "N", description = "Warmup concurrency. Default: --concurrency.")
+    Integer warmupConcurrency;
+
+    @Option(names = "--warmup-request-rate", paramLabel = "RPS", description = "Warmup request rate. Default: "
+            + "--request-rate.")
+    Double warmupRequestRate;
+
+    @Option(names = "--warmup-arrival-pattern", paramLabel = "PATTERN", description = "Warmup arrival pattern. "
+            + "Default: --arrival-pattern.")
+    String warmupArrivalPattern;
+
+    @Option(names = "--warmup-grace-period", paramLabel = "SECONDS", description = "How long warmup responses may "
+            + "take after warmup sending stops. Default: wait for all.")
+    Double warmupGracePeriod;
+
+    @Option(names = "--model-selection-strategy", paramLabel = "STRATEGY", description = "How sessions pick among "
+            + "several models: round_robin or random (seeded). Default: round_robin.")
+    String modelSelectionStrategy;
+
+    @Option(names = "--session-header", paramLabel = "NAME", description = "Send the session id in this header "
+            + "instead of X-Correlation-ID.")
+    String sessionHeader;
+
+    @Option(names = "--ignore-trace-delays", description = "Drop the timestamps and turn delays of the input file: "
+            + "rows and turns go out as the load mode allows.")
+    Boolean ignoreTraceDelays;
+
+    @Option(names = "--inter-turn-delay-cap-seconds", paramLabel = "SECONDS", description = "Cap every think time "
+            + "between turns at this many seconds.")
+    Double interTurnDelayCapSeconds;
+
+    @Option(names = "--user-context-prompt-length", paramLabel = "TOKENS", description = "A synthetic context of "
+            + "this length, different for each conversation, put before its first turn.")
+    Integer userContextPromptLength;
 
     @Option(names = "--server-metrics", arity = "0..*", paramLabel = "URL", description = "Scrape Prometheus metrics "
             + "during profiling (on by default: {origin}/metrics of each --url); URLs given are scraped too.")
@@ -171,7 +281,7 @@ public final class ProfileOptions {
             + "files to write: json and/or csv. Default: json csv.")
     List<String> serverMetricsFormats;
 
-    @Option(names = "--isl-block-size", paramLabel = "TOKENS", description = "Tokens per hash id of a mooncake_trace "
+    @Option(names = {"--isl-block-size", "--prompt-input-tokens-block-size", "--synthetic-input-tokens-block-size"}, paramLabel = "TOKENS", description = "Tokens per hash id of a mooncake_trace "
             + "row. Default: 512.")
     Integer islBlockSize;
 
@@ -212,6 +322,10 @@ public final class ProfileOptions {
     String artifactDir;
     @Option(names = {"--profile-export-prefix", "--profile-export-file"}, paramLabel = "PREFIX", description = "Export file prefix.")
     String profileExportPrefix;
+    @Option(names = {"--export-level", "--profile-export-level"}, paramLabel = "LEVEL", description = "summary (the "
+            + "summary files only), records (also profile_export.jsonl) or raw (also profile_export_raw.jsonl with "
+            + "each request's body and response). Default: records.")
+    String exportLevel;
     @Option(names = {"--ui-type", "--ui"}, paramLabel = "UI", description = "dashboard, simple or none.")
     String uiType;
     @Option(names = {"-f", "--config"}, paramLabel = "FILE", description = "AIPerf YAML config; typed flags override it.")
@@ -302,8 +416,18 @@ public final class ProfileOptions {
         o.phase("profiling", "grace_period", benchmarkGracePeriod == null ? null
                 : benchmarkGracePeriod.equalsIgnoreCase("inf") ? "inf" : parseDouble("--benchmark-grace-period", benchmarkGracePeriod),
                 "--benchmark-grace-period");
+        if (warmupGracePeriod != null && warmupRequestCount == null && warmupDuration == null
+                && numWarmupSessions == null) {
+            throw new ConfigException("--warmup-grace-period", "needs a warmup (--warmup-request-count, "
+                    + "--warmup-duration or --num-warmup-sessions)");
+        }
         if (warmupRequestCount != null || warmupDuration != null || numWarmupSessions != null) {
             o.phase("warmup", "kind", "warmup", "--warmup-request-count");
+            o.phase("warmup", "concurrency", warmupConcurrency, "--warmup-concurrency");
+            o.phase("warmup", "rate", warmupRequestRate, "--warmup-request-rate");
+            o.phase("warmup", "type", warmupArrivalPattern != null ? warmupArrivalPattern
+                    : warmupRequestRate != null && arrivalPattern == null ? "poisson" : null, "--warmup-arrival-pattern");
+            o.phase("warmup", "grace_period", warmupGracePeriod, "--warmup-grace-period");
             o.phase("warmup", "requests", warmupRequestCount, "--warmup-request-count");
             o.phase("warmup", "sessions", numWarmupSessions, "--num-warmup-sessions");
             o.phase("warmup", "duration", warmupDuration, "--warmup-duration");
@@ -342,6 +466,18 @@ public final class ProfileOptions {
             o.set("endpoint.server_metrics.formats", list, "--server-metrics-formats");
         }
         o.set("dataset.sampling", datasetSamplingStrategy, "--dataset-sampling-strategy");
+        o.set("dataset.prompts.batch_size", promptBatchSize, "--prompt-batch-size");
+        o.set("endpoint.url_strategy", urlStrategy, "--url-strategy");
+        o.set("endpoint.model_selection", modelSelectionStrategy, "--model-selection-strategy");
+        o.set("endpoint.session_header", sessionHeader, "--session-header");
+        o.set("dataset.ignore_trace_delays", ignoreTraceDelays, "--ignore-trace-delays");
+        o.set("dataset.turn_delay_cap", interTurnDelayCapSeconds, "--inter-turn-delay-cap-seconds");
+        o.set("dataset.prompts.user_context_prompt_length", userContextPromptLength, "--user-context-prompt-length");
+        only("--transport", transport, "http");
+        logLevel(); // a bad level is a usage error before anything starts
+        only("--request-content-type", requestContentType, "application/json");
+        only("--prompt-corpus", promptCorpus, "sonnet");
+        only("--cache-bust", cacheBust, "none");
         o.set("dataset.prompts.sequence_distribution", seqDist, "--seq-dist");
         o.phase("profiling", "sessions", conversationNum, "--conversation-num");
         o.set("dataset.turns.mean", sessionTurnsMean, "--session-turns-mean");
@@ -368,9 +504,19 @@ public final class ProfileOptions {
         o.phase("profiling", "end_offset", fixedScheduleEndOffset, "--fixed-schedule-end-offset");
         o.randomSeed(randomSeed);
         o.multiRun("num_runs", numProfileRuns, "--num-profile-runs");
+        if (setConsistentSeed != null && noSetConsistentSeed != null) {
+            throw new ConfigException("--no-set-consistent-seed", "give it or --set-consistent-seed, not both");
+        }
+        o.multiRun("set_consistent_seed", noSetConsistentSeed != null ? Boolean.FALSE : setConsistentSeed,
+                "--set-consistent-seed");
         o.multiRun("cooldown_seconds", profileRunCooldownSeconds, "--profile-run-cooldown-seconds");
         o.multiRun("confidence_level", confidenceLevel, "--confidence-level");
-        o.multiRun("disable_warmup_after_first", disableWarmupAfterFirst, "--profile-run-disable-warmup-after-first");
+        if (Boolean.TRUE.equals(warmupEveryTrial) && disableWarmupAfterFirst != null) {
+            throw new ConfigException("--no-profile-run-disable-warmup-after-first", "give it or "
+                    + "--profile-run-disable-warmup-after-first, not both");
+        }
+        o.multiRun("disable_warmup_after_first", Boolean.TRUE.equals(warmupEveryTrial) ? Boolean.FALSE
+                : disableWarmupAfterFirst, "--profile-run-disable-warmup-after-first");
         o.set("tokenizer.name", tokenizer, "--tokenizer");
         o.set("tokenizer.revision", tokenizerRevision, "--tokenizer-revision");
         o.set("tokenizer.trust_remote_code", tokenizerTrustRemoteCode, "--tokenizer-trust-remote-code");
@@ -379,8 +525,41 @@ public final class ProfileOptions {
         }
         o.set("artifacts.dir", artifactDir, "--artifact-dir");
         o.set("artifacts.prefix", profileExportPrefix, "--profile-export-prefix");
+        o.set("artifacts.export_level", exportLevel, "--export-level");
+        if (requestCancellationRate != null && !(requestCancellationRate > 0)) {
+            throw new ConfigException("--request-cancellation-rate", "Input should be greater than 0");
+        }
+        o.set("runtime.request_cancellation.rate", requestCancellationRate, "--request-cancellation-rate");
+        o.set("runtime.request_cancellation.delay", requestCancellationDelay, "--request-cancellation-delay");
         o.set("runtime.ui", uiType, "--ui-type");
         return o;
+    }
+
+    /** The console log level the flags ask for (the last of --log-level, -v, -vv wins as the most verbose). */
+    public RunLog.Level logLevel() {
+        RunLog.Level level = RunLog.Level.INFO;
+        if (logLevel != null) {
+            level = RunLog.Level.parse(logLevel);
+            if (level == null) {
+                throw new ConfigException("--log-level", "expected one of TRACE, DEBUG, INFO, NOTICE, WARNING, "
+                        + "SUCCESS, ERROR, CRITICAL; got '" + logLevel + "'");
+            }
+        }
+        if (verbose != null && verbose.length > 0) {
+            level = verbose.length > 1 ? RunLog.Level.TRACE : RunLog.Level.DEBUG;
+        }
+        if (Boolean.TRUE.equals(extraVerbose)) {
+            level = RunLog.Level.TRACE;
+        }
+        return level;
+    }
+
+    /** An option accepted for AIPerf's sake whose only supported value is {@code supported}. */
+    private static void only(final String flag, final String given, final String supported) {
+        if (given != null && !given.equalsIgnoreCase(supported)) {
+            throw new ConfigException(flag, "only " + supported + " is supported, got '" + given + "' (see the "
+                    + "deliberate differences in src-docs/cli.md)");
+        }
     }
 
     private void hooks(final CliOverlay o) {

@@ -11,6 +11,8 @@ public final class InFlight {
     private Future<?> current; // guarded by this
     private boolean cancelled; // guarded by this
     private volatile boolean expired;
+    private volatile long cancelAfterSentNanos = -1;
+    private volatile long requestedCancelNanos = -1;
 
     /** Attaches the future of the current attempt; cancels it at once when the request was already cancelled. */
     void attach(final Future<?> attempt) {
@@ -22,6 +24,29 @@ public final class InFlight {
         if (cancelNow) {
             attempt.cancel(true);
         }
+    }
+
+    /**
+     * Asks for the request to be cancelled this long after it is fully sent (AIPerf's
+     * {@code --request-cancellation-rate}); set before the request is handed to the transport.
+     */
+    public void cancelAfterSent(final long nanos) {
+        cancelAfterSentNanos = nanos;
+    }
+
+    long cancelAfterSentNanos() {
+        return cancelAfterSentNanos;
+    }
+
+    /** The cancellation asked for fired at {@code nanos} (monotonic). */
+    void requestedCancel(final long nanos) {
+        requestedCancelNanos = nanos;
+        cancel();
+    }
+
+    /** When a requested cancellation fired (monotonic ns), or -1. */
+    public long requestedCancelNanos() {
+        return requestedCancelNanos;
     }
 
     /** The request's whole-request timeout fired. */

@@ -88,7 +88,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
      * request cannot even start).
      *
      * @param requestId sent as X-Request-ID
-     * @param correlationId sent as X-Correlation-ID and X-Session-Affinity
+     * @param correlationId sent as X-Correlation-ID (or the renamed session header) and X-Session-Affinity
      */
     @Override
     public void send(final PreparedRequest request, final String requestId, final String correlationId,
@@ -165,14 +165,18 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
             httpRequest.addHeader(h);
         }
         httpRequest.setHeader("X-Request-ID", requestId);
-        httpRequest.setHeader("X-Correlation-ID", correlationId);
+        httpRequest.setHeader(request.sessionHeader(), correlationId);
         httpRequest.setHeader("X-Session-Affinity", correlationId);
         final ResponseCollector collector = new ResponseCollector(clock, request.streaming(), issuedNanos, retry, limits);
         final org.apache.hc.client5.http.protocol.HttpClientContext context =
                 org.apache.hc.client5.http.protocol.HttpClientContext.create();
         context.setAttribute(StampingConnectionManager.COLLECTOR, collector);
-        final AsyncRequestProducer producer = new BasicRequestProducer(httpRequest,
-                AsyncEntityProducers.create(request.body(), ContentType.APPLICATION_JSON)) {
+        final long cancelAfter = handle.cancelAfterSentNanos();
+        final org.apache.hc.core5.http.nio.AsyncEntityProducer body =
+                AsyncEntityProducers.create(request.body(), ContentType.APPLICATION_JSON);
+        final AsyncRequestProducer producer = new BasicRequestProducer(httpRequest, cancelAfter < 0 ? body
+                : new SentSignallingProducer(body, () -> timer.schedule(() -> handle.requestedCancel(clock.nanoTime()),
+                        cancelAfter, TimeUnit.NANOSECONDS))) {
             @Override
             public void sendRequest(final org.apache.hc.core5.http.nio.RequestChannel channel,
                                     final org.apache.hc.core5.http.protocol.HttpContext ctx)
@@ -206,6 +210,10 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
             @Override
             public void cancelled() {
                 // Runs on the cancelling thread (the timer, the drain): only thread-safe stamps are read.
+                if (handle.requestedCancelNanos() >= 0 && !handle.expired()) {
+                    done.accept(collector.cancelledAsAsked(handle.requestedCancelNanos()));
+                    return;
+                }
                 done.accept(handle.expired()
                         ? collector.cancelled(new java.util.concurrent.TimeoutException(
                                 "Request timed out after " + timeoutText + " seconds"))

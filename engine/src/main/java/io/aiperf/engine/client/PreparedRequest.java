@@ -3,6 +3,15 @@ package io.aiperf.engine.client;
 import java.net.URI;
 import org.apache.hc.core5.http.Header;
 
-/** One ready-to-send inference request: target, headers (without per-request ids) and the exact body. */
-public record PreparedRequest(URI uri, Header[] headers, byte[] body, boolean streaming) {
+/**
+ * One ready-to-send inference request: target, headers (without per-request ids) and the exact body.
+ *
+ * @param sessionHeader the header that carries the session id ({@code X-Correlation-ID} unless renamed)
+ */
+public record PreparedRequest(URI uri, Header[] headers, byte[] body, boolean streaming, String sessionHeader) {
+    public static final String DEFAULT_SESSION_HEADER = "X-Correlation-ID";
+
+    public PreparedRequest(final URI uri, final Header[] headers, final byte[] body, final boolean streaming) {
+        this(uri, headers, body, streaming, DEFAULT_SESSION_HEADER);
+    }
 }

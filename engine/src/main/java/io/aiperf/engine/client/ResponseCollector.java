@@ -321,6 +321,17 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         return new ResponseData(startPerfNanos, -1, new long[0], 0, -1, null, null, null, details(cause), 0, times());
     }
 
+    /**
+     * A request cancelled on purpose (AIPerf's request cancellation): error 499 RequestCancellationError, as
+     * upstream records it. Reads only thread-safe stamps, like {@link #cancelled(Exception)}.
+     */
+    ResponseData cancelledAsAsked(final long cancelNanos) {
+        final double seconds = Math.max(0, cancelNanos - startPerfNanos) / 1e9;
+        return new ResponseData(startPerfNanos, -1, new long[0], 0, -1, null, null, null, new ErrorDetails(499,
+                "RequestCancellationError", String.format(java.util.Locale.ROOT,
+                "Request was cancelled after %.3f seconds", seconds)), 0, times());
+    }
+
     private static ErrorDetails details(final Exception cause) {
         final String type = cause.getClass().getSimpleName();
         return new ErrorDetails(null, type, cause.getMessage() == null ? type : cause.getMessage());

@@ -6,6 +6,7 @@ package io.aiperf.engine.config;
  * @param dir the base directory
  * @param dirExplicit whether the user named the directory (otherwise a per-run subdirectory is used, §7.1)
  * @param prefix the export file prefix, or null for AIPerf's default names
+ * @param exportLevel summary, records or raw (AIPerf's {@code --export-level})
  */
-public record ArtifactsConfig(String dir, boolean dirExplicit, String prefix) {
+public record ArtifactsConfig(String dir, boolean dirExplicit, String prefix, String exportLevel) {
 }

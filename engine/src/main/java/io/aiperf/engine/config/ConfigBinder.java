@@ -36,18 +36,20 @@ public final class ConfigBinder {
             "tokenizer", "slos", "runtime");
     static final List<String> ENDPOINT_KEYS = List.of("urls", "type", "path", "streaming", "api_key", "headers",
             "extra", "timeout", "use_server_token_count", "use_legacy_max_tokens", "url_strategy",
-            "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file", "server_metrics");
+            "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file", "server_metrics", "model_selection",
+            "session_header");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
-            "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay");
+            "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays",
+            "turn_delay_cap");
     static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size", "prefix_prompts",
-            "shared_system_prompt_length", "sequence_distribution");
+            "shared_system_prompt_length", "sequence_distribution", "user_context_prompt_length");
     static final List<String> TURN_DELAY_KEYS = List.of("mean", "stddev", "ratio");
     static final List<String> PREFIX_KEYS = List.of("pool_size", "length");
     static final List<String> DIST_KEYS = List.of("mean", "stddev");
     static final List<String> PHASE_KEYS = List.of("name", "kind", "type", "concurrency", "rate", "smoothness",
             "requests", "sessions", "duration", "grace_period", "seamless", "exclude_from_results", "auto_offset",
             "start_offset", "end_offset");
-    static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix");
+    static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix", "export_level");
     static final List<String> RESET_KEYS = List.of("path", "timeout_seconds", "max_retry_seconds");
     static final List<String> PROFILER_KEYS = List.of("start_path", "stop_path", "timeout_seconds");
     private static final Pattern PHASE_NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_-]*$");
@@ -96,15 +98,20 @@ public final class ConfigBinder {
         final Section art = b.section("artifacts");
         art.allowOnly(ARTIFACT_KEYS);
         final boolean dirExplicit = art.has("dir");
+        final String exportLevel = art.string("export_level", "records").toLowerCase(Locale.ROOT);
+        if (!List.of("summary", "records", "raw").contains(exportLevel)) {
+            throw art.error("export_level", "expected summary, records or raw, got '" + exportLevel + "'");
+        }
         final ArtifactsConfig artifacts = new ArtifactsConfig(art.string("dir", "artifacts"), dirExplicit,
-                art.string("prefix", null));
+                art.string("prefix", null), exportLevel);
         final Section tok = b.section("tokenizer");
         tok.allowOnly(List.of("name", "revision", "trust_remote_code"));
         final TokenizerConfig tokenizer = new TokenizerConfig(tok.string("name", null), tok.string("revision", "main"),
                 tok.bool("trust_remote_code", false));
         final Map<String, Double> slos = slos(b.section("slos"));
         final Section runtime = b.section("runtime");
-        runtime.allowOnly(List.of("ui", "max_error_rate", "max_event_bytes", "max_response_bytes", "retry_unsent"));
+        runtime.allowOnly(List.of("ui", "max_error_rate", "max_event_bytes", "max_response_bytes", "retry_unsent",
+                "request_cancellation"));
         final String ui = runtime.string("ui", null);
         final double maxErrorRate = runtime.number("max_error_rate", 100.0);
         if (!(maxErrorRate >= 0 && maxErrorRate <= 100)) {
@@ -118,8 +125,22 @@ public final class ConfigBinder {
         if (!(maxResponse >= maxEvent)) {
             throw runtime.error("max_response_bytes", "Input should be at least max_event_bytes (" + (long) maxEvent + ")");
         }
+        final Section cancel = runtime.section("request_cancellation");
+        cancel.allowOnly(List.of("rate", "delay"));
+        final boolean delayGiven = cancel.has("delay");
+        final double cancelRate = cancel.number("rate", 0.0);
+        final double cancelDelay = cancel.number("delay", 0.0);
+        if (!(cancelRate >= 0 && cancelRate <= 100)) {
+            throw cancel.error("rate", "Input should be a percentage greater than 0 and at most 100");
+        }
+        if (!(cancelDelay >= 0) || Double.isInfinite(cancelDelay)) {
+            throw cancel.error("delay", "Input should be greater than or equal to 0");
+        }
+        if (delayGiven && cancelRate == 0) {
+            throw cancel.error("delay", "--request-cancellation-delay requires --request-cancellation-rate");
+        }
         final RunLimits limits = new RunLimits(maxErrorRate, (long) maxEvent, (long) maxResponse,
-                runtime.bool("retry_unsent", true));
+                runtime.bool("retry_unsent", true), cancelRate, cancelDelay);
         if (ui != null && !List.of("dashboard", "simple", "none").contains(ui.toLowerCase(Locale.ROOT))) {
             throw runtime.error("ui", "expected one of dashboard, simple, none; got '" + ui + "'");
         }
@@ -194,7 +215,24 @@ public final class ConfigBinder {
                 apiKey == null || apiKey.isEmpty() ? null : new Secret(apiKey), headers,
                 extra == null || extra.isNull() ? null : (ObjectNode) extra, timeout,
                 e.bool("use_server_token_count", false), e.bool("use_legacy_max_tokens", false),
-                resetHook(e), profilerHook(e), tls(e), serverMetrics(e, urls));
+                resetHook(e), profilerHook(e), tls(e), serverMetrics(e, urls), modelSelection(e), sessionHeader(e));
+    }
+
+    private static String modelSelection(final Section e) {
+        final String v = e.string("model_selection", "round_robin").toLowerCase(Locale.ROOT).replace('-', '_');
+        if (!v.equals("round_robin") && !v.equals("random")) {
+            throw e.error("model_selection", "expected round_robin or random, got '" + v + "' (weighted is listed "
+                    + "under deliberate differences in src-docs/cli.md)");
+        }
+        return v;
+    }
+
+    private static String sessionHeader(final Section e) {
+        final String v = e.string("session_header", "X-Correlation-ID");
+        if (!v.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
+            throw e.error("session_header", "'" + v + "' is not an HTTP header name");
+        }
+        return v;
     }
 
     /** {@code server_metrics}: true (the default), false, or {enabled, urls, formats, interval}. */
@@ -380,7 +418,7 @@ public final class ConfigBinder {
                 throw d.error("block_size", "Input should be greater than or equal to 1");
             }
             file = new DatasetConfig.InputFile(path, format, blockSize,
-                    InputFiles.timestamps(path, d.field("path"), format));
+                    InputFiles.timestamps(path, d.field("path"), format), d.bool("ignore_trace_delays", false));
             fileDataset = file;
         } else if (type.equals("public")) {
             final String name = d.string("public_dataset", null);
@@ -456,8 +494,12 @@ public final class ConfigBinder {
                     "--session-turns-*, prefix prompts, --shared-system-prompt-length and --seq-dist shape "
                     + "synthetic prompts; a " + type + " dataset brings its own");
         }
+        final Double cap = d.seconds("turn_delay_cap");
+        if (cap != null && !(cap >= 0)) {
+            throw d.error("turn_delay_cap", "Input should be greater than or equal to 0");
+        }
         return new DatasetConfig(entries, islMean, islStd, oslMean, oslStd, file, publicDataset, turns, prefixes,
-                sequences, sampling);
+                sequences, sampling, cap == null ? null : Math.round(cap * 1000));
     }
 
     private static DatasetConfig.Turns turns(final Section d) {
@@ -494,6 +536,14 @@ public final class ConfigBinder {
         final int size = pool.integer("pool_size", 0);
         final int length = pool.integer("length", 0);
         final int system = prompts.integer("shared_system_prompt_length", 0);
+        final int context = prompts.integer("user_context_prompt_length", 0);
+        if (context < 0) {
+            throw prompts.error("user_context_prompt_length", "Input should be greater than or equal to 0");
+        }
+        if (context > 0 && size > 0) {
+            throw prompts.error("user_context_prompt_length", "--user-context-prompt-length and prefix prompts fill "
+                    + "the same place; give one of them");
+        }
         if (size < 0 || length < 0 || system < 0) {
             final String key = size < 0 ? "pool_size" : "length";
             throw system < 0 ? prompts.error("shared_system_prompt_length", "Input should be greater than or equal "
@@ -507,7 +557,8 @@ public final class ConfigBinder {
             throw prompts.error("shared_system_prompt_length", "--shared-system-prompt-length and prefix prompts "
                     + "fill the same place; give one of them");
         }
-        return size == 0 && system == 0 ? DatasetConfig.Prefixes.NONE : new DatasetConfig.Prefixes(size, length, system);
+        return size == 0 && system == 0 && context == 0 ? DatasetConfig.Prefixes.NONE
+                : new DatasetConfig.Prefixes(size, length, system, context);
     }
 
     private List<PhaseConfig> phases(final Section b) {
@@ -630,10 +681,10 @@ public final class ConfigBinder {
         }
         final Double grace = s.seconds("grace_period");
         if (grace != null) {
-            if (duration == null) {
-                throw s.error("grace_period", kind == PhaseKind.PROFILING
-                        ? "--benchmark-grace-period can only be used with duration-based benchmarking"
-                        : "Phase '" + name + "': grace_period requires duration to be set");
+            if (duration == null && kind == PhaseKind.PROFILING) {
+                // a warmup's grace also bounds the wait after a count-bounded warmup (--warmup-grace-period)
+                throw s.error("grace_period", "--benchmark-grace-period can only be used with duration-based "
+                        + "benchmarking");
             }
             if (!(grace >= 0)) {
                 throw s.error("grace_period", "Input should be greater than or equal to 0");

@@ -14,10 +14,11 @@ import java.util.Locale;
  * @param prefixes shared prefix prompts and system prompt of synthetic conversations
  * @param sequences (ISL, OSL) pairs drawn by probability instead of the ISL/OSL distributions, or null
  * @param sampling how sessions pick conversations, or null for the source's default
+ * @param turnDelayCapMs the longest think time between turns ({@code --inter-turn-delay-cap-seconds}), or null
  */
 public record DatasetConfig(int entries, double islMean, double islStddev, Double oslMean, double oslStddev,
                             InputFile file, PublicDataset publicDataset, Turns turns, Prefixes prefixes,
-                            SequenceDistribution sequences, Sampling sampling) {
+                            SequenceDistribution sequences, Sampling sampling, Long turnDelayCapMs) {
 
     /** The file formats read (AIPerf's {@code --custom-dataset-type}). */
     public enum Format {
@@ -55,11 +56,13 @@ public record DatasetConfig(int entries, double islMean, double islStddev, Doubl
      * @param path the JSONL file
      * @param blockSize tokens per hash id of a trace ({@code --isl-block-size}; 512 for mooncake)
      * @param timestampsMs each row's timestamp in file order, null entries for rows without one
+     * @param ignoreDelays drop the rows' timestamps and the turns' delays ({@code --ignore-trace-delays})
      */
-    public record InputFile(String path, Format format, int blockSize, java.util.List<Long> timestampsMs) {
+    public record InputFile(String path, Format format, int blockSize, java.util.List<Long> timestampsMs,
+                            boolean ignoreDelays) {
         /** Whether the first row carries a timestamp: such a trace replays on its own schedule by default. */
         public boolean timestamped() {
-            return !timestampsMs.isEmpty() && timestampsMs.get(0) != null;
+            return !ignoreDelays && !timestampsMs.isEmpty() && timestampsMs.get(0) != null;
         }
     }
 
@@ -93,8 +96,10 @@ public record DatasetConfig(int entries, double islMean, double islStddev, Doubl
      * @param poolSize prompts in the prefix pool ({@code --num-prefix-prompts}); 0 for none
      * @param length tokens of each pool prompt ({@code --prefix-prompt-length}), put before each first turn
      * @param sharedSystemLength tokens of one system prompt shared by every conversation, or 0
+     * @param userContextLength tokens of a context put before each conversation's first turn, different for each
+     *                          conversation ({@code --user-context-prompt-length}), or 0
      */
-    public record Prefixes(int poolSize, int length, int sharedSystemLength) {
-        public static final Prefixes NONE = new Prefixes(0, 0, 0);
+    public record Prefixes(int poolSize, int length, int sharedSystemLength, int userContextLength) {
+        public static final Prefixes NONE = new Prefixes(0, 0, 0, 0);
     }
 }

@@ -21,7 +21,7 @@ public record EndpointConfig(List<String> urls, EndpointType type, String custom
                              Secret apiKey, Map<String, String> headers, ObjectNode extra,
                              double timeoutSeconds, boolean useServerTokenCount, boolean useLegacyMaxTokens,
                              ResetKvCacheConfig resetKvCache, ServerProfilerConfig serverProfiler, TlsConfig tls,
-                             ServerMetricsConfig serverMetrics) {
+                             ServerMetricsConfig serverMetrics, String modelSelection, String sessionHeader) {
 
     /** The path appended to each base URL. */
     public String path() {

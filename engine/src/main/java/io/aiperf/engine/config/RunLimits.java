@@ -10,12 +10,15 @@ package io.aiperf.engine.config;
  * @param maxResponseBytes the largest response accepted, streamed or not
  * @param retryUnsent send a request again, once, when it provably never reached the server (its connection was
  *                    found closed before the request was written); a request that was written is never resent
+ * @param cancelRatePct the share of profiling requests cancelled on purpose ({@code --request-cancellation-rate})
+ * @param cancelDelaySeconds how long after being fully sent they are cancelled
  */
-public record RunLimits(double maxErrorRatePct, long maxEventBytes, long maxResponseBytes, boolean retryUnsent) {
+public record RunLimits(double maxErrorRatePct, long maxEventBytes, long maxResponseBytes, boolean retryUnsent,
+                        double cancelRatePct, double cancelDelaySeconds) {
     public static final long DEFAULT_MAX_EVENT_BYTES = 16L << 20;
     public static final long DEFAULT_MAX_RESPONSE_BYTES = 256L << 20;
 
     public static RunLimits defaults() {
-        return new RunLimits(100, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES, true);
+        return new RunLimits(100, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES, true, 0, 0);
     }
 }

@@ -19,7 +19,7 @@ public final class Datasets {
                     tokenizer);
         }
         if (config.file() != null) {
-            return FileDataset.load(config.file(), config.oslMean(), seed, tokenizer, schedule);
+            return FileDataset.load(config.file(), config.oslMean(), seed, tokenizer, schedule, config.turnDelayCapMs());
         }
         return SyntheticDataset.generate(config, seed, tokenizer);
     }

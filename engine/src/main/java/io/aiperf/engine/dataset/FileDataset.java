@@ -39,17 +39,19 @@ public final class FileDataset {
      * @param schedule when the profiling phase replays the trace: only its window, in timestamp order; else null
      */
     public static List<Conversation> load(final DatasetConfig.InputFile file, final Double oslMean, final Long seed,
-                                          final Tokenizer tokenizer, final PhaseConfig.Schedule schedule) {
+                                          final Tokenizer tokenizer, final PhaseConfig.Schedule schedule,
+                                          final Long delayCapMs) {
         final Random random = seed == null ? new Random() : new Random(seed);
         final Map<Long, String> blocks = new HashMap<>();
         final List<Conversation> out = new ArrayList<>();
         InputFiles.rows(file.path(), FIELD, (line, row) -> {
             final String id = new UUID(random.nextLong(), random.nextLong()).toString();
             if (file.format() == DatasetConfig.Format.MULTI_TURN) {
-                out.add(conversation(row, line, file, oslMean, tokenizer, id));
+                out.add(conversation(row, line, file, oslMean, tokenizer, id, delayCapMs));
                 return;
             }
-            final Long timestamp = row.hasNonNull("timestamp") ? row.get("timestamp").asLong() : null;
+            final Long timestamp = row.hasNonNull("timestamp") && !file.ignoreDelays() ? row.get("timestamp").asLong()
+                    : null;
             if (timestamp != null && file.format() == DatasetConfig.Format.RANDOM_POOL) {
                 throw new ConfigException(FIELD, where(file, line) + "a random_pool row has no timestamp (pools are "
                         + "sampled, not replayed)");
@@ -73,7 +75,8 @@ public final class FileDataset {
     }
 
     private static Conversation conversation(final JsonNode row, final int line, final DatasetConfig.InputFile file,
-                                             final Double oslMean, final Tokenizer tokenizer, final String fallbackId) {
+                                             final Double oslMean, final Tokenizer tokenizer, final String fallbackId,
+                                             final Long delayCapMs) {
         final JsonNode turns = row.get("turns");
         if (turns == null || !turns.isArray() || turns.isEmpty()) {
             throw new ConfigException(FIELD, where(file, line) + "a multi_turn row needs a non-empty list of turns");
@@ -113,14 +116,18 @@ public final class FileDataset {
                 start = start == null ? ts : start;
                 previous = ts;
             }
-            out.add(new Conversation.Turn(prompt, tokenizer.count(prompt), osl(turn, line, file, oslMean),
-                    out.isEmpty() ? 0 : delay));
+            if (file.ignoreDelays() || out.isEmpty()) {
+                delay = 0;
+            } else if (delayCapMs != null) {
+                delay = Math.min(delay, delayCapMs);
+            }
+            out.add(new Conversation.Turn(prompt, tokenizer.count(prompt), osl(turn, line, file, oslMean), delay));
         }
         if (out.isEmpty()) {
             throw new ConfigException(FIELD, where(file, line) + "a multi_turn row needs a user turn after its system "
                     + "turn");
         }
-        return new Conversation(id, system, tokenizer.count(system), out, start);
+        return new Conversation(id, system, tokenizer.count(system), out, file.ignoreDelays() ? null : start);
     }
 
     private static Integer osl(final JsonNode row, final int line, final DatasetConfig.InputFile file,

@@ -60,8 +60,17 @@ public final class SyntheticDataset {
                     prompt = pool.get(random.nextInt(pool.size())) + " " + prompt;
                     tokens = tokenizer.count(prompt);
                 }
-                final long delay = t == 0 ? 0 : Math.max(0, Math.round((shape.delayMeanMs()
+                if (t == 0 && prefixes.userContextLength() > 0) {
+                    // A context of its own for each conversation: shared by its turns, by no other conversation.
+                    prompt = prompt(prefixes.userContextLength(), random.nextInt(CORPUS_WORDS.length), tokenizer)
+                            + " " + prompt;
+                    tokens = tokenizer.count(prompt);
+                }
+                long delay = t == 0 ? 0 : Math.max(0, Math.round((shape.delayMeanMs()
                         + random.nextGaussian() * shape.delayStddevMs()) * shape.delayRatio()));
+                if (config.turnDelayCapMs() != null) {
+                    delay = Math.min(delay, config.turnDelayCapMs());
+                }
                 turns.add(new Conversation.Turn(prompt, tokens, osl, delay));
             }
             conversations.add(new Conversation(new UUID(random.nextLong(), random.nextLong()).toString(), system,

@@ -8,14 +8,14 @@ import java.util.List;
  * prefix given.
  */
 public record ExportNames(String summaryJson, String summaryCsv, String recordsJsonl, String inputsJson,
-                          String serverMetricsJson, String serverMetricsCsv) {
+                          String serverMetricsJson, String serverMetricsCsv, String rawJsonl) {
     private static final List<String> KNOWN_SUFFIXES = List.of("_raw.jsonl", "_timeslices.csv", "_timeslices.json",
             "_console.txt", "_server_metrics.json", "_server_metrics.csv", ".jsonl", ".json", ".csv");
 
     public static ExportNames of(final String prefix) {
         if (prefix == null || prefix.isBlank()) {
             return new ExportNames("profile_export_aiperf.json", "profile_export_aiperf.csv", "profile_export.jsonl",
-                    "inputs.json", "server_metrics_export.json", "server_metrics_export.csv");
+                    "inputs.json", "server_metrics_export.json", "server_metrics_export.csv", "profile_export_raw.jsonl");
         }
         String p = prefix;
         for (final String suffix : KNOWN_SUFFIXES) {
@@ -25,6 +25,6 @@ public record ExportNames(String summaryJson, String summaryCsv, String recordsJ
             }
         }
         return new ExportNames(p + ".json", p + ".csv", p + ".jsonl", "inputs.json", p + "_server_metrics.json",
-                p + "_server_metrics.csv");
+                p + "_server_metrics.csv", p + "_raw.jsonl");
     }
 }

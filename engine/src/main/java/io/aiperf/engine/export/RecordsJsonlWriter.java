@@ -21,31 +21,91 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final OutputStream out;
     private final JsonGenerator g;
+    private final OutputStream rawOut;
+    private final JsonGenerator raw;
     private final WallClock wall;
 
     public RecordsJsonlWriter(final OutputStream out, final WallClock wall) throws IOException {
-        this.out = out;
-        this.wall = wall;
-        this.g = JSON.getFactory().createGenerator(out);
-        g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+        this(out, null, wall);
     }
 
-    /** Writes one request's line. */
+    /** @param rawOut where {@code profile_export_raw.jsonl} goes (request and response of each request), or null */
+    public RecordsJsonlWriter(final OutputStream out, final OutputStream rawOut, final WallClock wall)
+            throws IOException {
+        this.out = out;
+        this.wall = wall;
+        this.g = generator(out);
+        this.rawOut = rawOut;
+        this.raw = rawOut == null ? null : generator(rawOut);
+    }
+
+    private static JsonGenerator generator(final OutputStream out) throws IOException {
+        final JsonGenerator g = JSON.getFactory().createGenerator(out);
+        g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+        g.setRootValueSeparator(null); // lines start with '{', not with Jackson's default space between root values
+        return g;
+    }
+
+    /** Writes one request's line (and its raw line). */
     public void write(final RequestRecord r, final RecordMetrics m) throws IOException {
         writeOne(g, r, m, wall);
         g.flush();
         out.write('\n');
+        if (raw != null) {
+            writeRaw(raw, r, wall);
+            raw.flush();
+            rawOut.write('\n');
+        }
     }
 
     @Override
     public void close() throws IOException {
         g.close();
+        if (raw != null) {
+            raw.close();
+        }
     }
 
-    private static void writeOne(final JsonGenerator g, final RequestRecord r, final RecordMetrics m,
-                                 final WallClock wall) throws IOException {
+    /** The raw line: the same metadata, the exact request body sent, and what came back (AIPerf's raw export). */
+    private static void writeRaw(final JsonGenerator g, final RequestRecord r, final WallClock wall)
+            throws IOException {
         final ResponseData d = r.response();
         g.writeStartObject();
+        writeMetadata(g, r, wall);
+        g.writeFieldName("request");
+        if (r.requestBody() != null) {
+            g.writeTree(JSON.readTree(r.requestBody()));
+        } else {
+            g.writeNull();
+        }
+        g.writeObjectFieldStart("response");
+        g.writeStringField("text", d.content());
+        if (d.reasoning() != null) {
+            g.writeStringField("reasoning", d.reasoning());
+        }
+        g.writeNumberField("responses", d.contentCount());
+        if (d.usage() != null) {
+            g.writeObjectFieldStart("usage");
+            writeOptional(g, "prompt_tokens", d.usage().promptTokens());
+            writeOptional(g, "completion_tokens", d.usage().completionTokens());
+            writeOptional(g, "total_tokens", d.usage().totalTokens());
+            writeOptional(g, "reasoning_tokens", d.usage().reasoningTokens());
+            g.writeEndObject();
+        }
+        g.writeEndObject();
+        writeError(g, d.error());
+        g.writeEndObject();
+    }
+
+    private static void writeOptional(final JsonGenerator g, final String name, final Integer v) throws IOException {
+        if (v != null) {
+            g.writeNumberField(name, v);
+        }
+    }
+
+    private static void writeMetadata(final JsonGenerator g, final RequestRecord r, final WallClock wall)
+            throws IOException {
+        final ResponseData d = r.response();
         g.writeObjectFieldStart("metadata");
         g.writeNumberField("session_num", r.sessionNum());
         g.writeStringField("x_request_id", r.xRequestId());
@@ -83,7 +143,30 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         g.writeStringField("record_processor_id", "record_processor_0");
         g.writeStringField("benchmark_phase", r.profiling() ? "profiling" : "warmup");
         g.writeBooleanField("was_cancelled", r.wasCancelled());
+        if (r.cancelPerfNanos() >= 0) {
+            g.writeNumberField("cancellation_time_ns", wall.toEpochNanos(r.cancelPerfNanos()));
+        }
         g.writeEndObject();
+    }
+
+    private static void writeError(final JsonGenerator g, final ErrorDetails e) throws IOException {
+        if (e == null) {
+            g.writeNullField("error");
+            return;
+        }
+        g.writeObjectFieldStart("error");
+        if (e.code() != null) {
+            g.writeNumberField("code", e.code());
+        }
+        g.writeStringField("type", e.type());
+        g.writeStringField("message", e.message());
+        g.writeEndObject();
+    }
+
+    private static void writeOne(final JsonGenerator g, final RequestRecord r, final RecordMetrics m,
+                                 final WallClock wall) throws IOException {
+        g.writeStartObject();
+        writeMetadata(g, r, wall);
         g.writeObjectFieldStart("metrics");
         if (m.valid()) {
             for (final MetricSpec spec : MetricRegistry.PER_RECORD) {
@@ -106,18 +189,7 @@ public final class RecordsJsonlWriter implements AutoCloseable {
             g.writeEndObject();
         }
         g.writeEndObject();
-        if (m.valid()) {
-            g.writeNullField("error");
-        } else {
-            final ErrorDetails e = m.error();
-            g.writeObjectFieldStart("error");
-            if (e.code() != null) {
-                g.writeNumberField("code", e.code());
-            }
-            g.writeStringField("type", e.type());
-            g.writeStringField("message", e.message());
-            g.writeEndObject();
-        }
+        writeError(g, m.valid() ? null : m.error());
         g.writeEndObject();
     }
 

@@ -13,11 +13,13 @@ package io.aiperf.engine.record;
  * @param wasCancelled the run was stopped before this request finished
  * @param intendedStartPerfNanos when an open loop's schedule meant to send it (monotonic ns), or -1 when no
  *                               schedule set the time (closed loop)
+ * @param requestBody the exact body sent, kept only for the raw export ({@code --export-level raw}), else null
+ * @param cancelPerfNanos when {@code --request-cancellation-rate} cancelled it (monotonic ns), or -1
  */
 public record RequestRecord(String phaseName, boolean profiling, int sessionNum, String xRequestId,
                             String xCorrelationId, String conversationId, int turnIndex, String model, long startEpochNanos,
                             int inputTokens, Integer requestedOsl, ResponseData response, boolean wasCancelled,
-                            long intendedStartPerfNanos) {
+                            long intendedStartPerfNanos, byte[] requestBody, long cancelPerfNanos) {
 
     /** Valid per AIPerf's endpoint and streaming docs: no error, at least one content response, ordered timestamps. */
     public boolean isValid() {

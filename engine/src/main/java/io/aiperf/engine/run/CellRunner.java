@@ -7,6 +7,7 @@ import io.aiperf.engine.config.PhaseConfig;
 import io.aiperf.engine.dataset.Conversation;
 import io.aiperf.engine.client.RequestFactory;
 import io.aiperf.engine.dataset.Datasets;
+import io.aiperf.engine.log.RunLog;
 import io.aiperf.engine.telemetry.ServerMetrics;
 import io.aiperf.engine.telemetry.ServerMetricsCollector;
 import io.aiperf.engine.dataset.Tokenizer;
@@ -16,7 +17,7 @@ import io.aiperf.engine.export.ConsoleTable;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.export.InputsJsonWriter;
 import io.aiperf.engine.export.OutcomeJsonWriter;
-import io.aiperf.engine.export.RecordsJsonlWriter;
+import io.aiperf.engine.export.RecordFiles;
 import io.aiperf.engine.export.RunReport;
 import io.aiperf.engine.export.SummaryCsvWriter;
 import io.aiperf.engine.export.SummaryJsonWriter;
@@ -63,12 +64,23 @@ public final class CellRunner {
         final WallClock wall = new WallClock(ctx.clock());
         final long cpuStartNanos = processCpuNanos();
         final long cellStart = wall.toEpochNanos(ctx.clock().nanoTime());
+        try {
+            ctx.log().openFile(dir, ctx.redactor()::file);
+        } catch (java.io.IOException e) {
+            ctx.log().warning("no log file in " + dir + ": " + e.getMessage());
+        }
+        ctx.log().debug("cell " + identity.id() + " (trial " + identity.trial() + " of " + identity.numTrials()
+                + ") into " + dir.toAbsolutePath() + "; phases: " + config.phases().stream()
+                .map(CellRunner::describe).collect(java.util.stream.Collectors.joining("; ")));
         // Resolved (and any warning printed) before the run started; here it is the loaded one.
         final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(), System.getenv())
                 .tokenizer();
         final List<Conversation> conversations = Datasets.load(config.dataset(), config.randomSeed(), tokenizer,
                 config.firstProfilingPhase().schedule());
         final RequestSource source = new RequestSource(config, conversations, Version.VALUE);
+        ctx.log().debug(conversations.size() + " conversation(s), " + conversations.stream()
+                .mapToInt(c -> c.turns().size()).sum() + " turn(s); tokenizer " + tokenizer.name() + " ("
+                + tokenizer.source() + "); sampling " + config.dataset().effectiveSampling().wireName());
         final List<String> origins = Origins.of(config.endpoint().urls());
         if (config.endpoint().resetKvCache() != null) {
             try {
@@ -90,18 +102,14 @@ public final class CellRunner {
         final long seed = config.randomSeed() == null ? System.nanoTime() : config.randomSeed();
         final List<PhaseResult> results;
         final ExportNames names = ExportNames.of(config.artifacts().prefix());
-        final AtomicFiles.Pending jsonlFile;
-        final java.io.OutputStream jsonlStream;
-        final RecordsJsonlWriter jsonl;
+        final RecordFiles recordFiles;
         try {
-            jsonlFile = AtomicFiles.begin(dir.resolve(names.recordsJsonl()));
-            jsonlStream = ctx.redactor().file(jsonlFile.stream());
-            jsonl = new RecordsJsonlWriter(jsonlStream, wall);
+            recordFiles = new RecordFiles(dir, names, config.artifacts().exportLevel(), wall, ctx.redactor()::file);
         } catch (java.io.IOException | java.io.UncheckedIOException e) {
             return finish(CellOutcome.FAILED, ExitCode.FAILED, "exports not written: " + e.getMessage(), 0, 0, 0);
         }
         final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming(),
-                config.endpoint().useServerTokenCount(), config.goodputSlos(), tokenizer, jsonl);
+                config.endpoint().useServerTokenCount(), config.goodputSlos(), tokenizer, recordFiles.writer());
         final ServerMetricsCollector scraper = serverMetricsCollector();
         final PhaseOrchestrator orchestrator;
         final Environment.ServerIdentity server;
@@ -132,7 +140,7 @@ public final class CellRunner {
                 wakeupP99 = wakeups.p99Millis();
             } catch (HookException e) {
                 processor.finish();
-                jsonlFile.abort();
+                recordFiles.abort();
                 final long sent = orchestrator.startedPhases().stream()
                         .mapToLong(Phase::issuedCount).sum();
                 return ctx.cancellation().isCancelled()
@@ -140,7 +148,7 @@ public final class CellRunner {
                         : finish(CellOutcome.FAILED, ExitCode.FAILED, "server_profiler start failed: " + e.getMessage(), sent, 0, 0);
             }
         }
-        orchestrator.warnings().forEach(w -> ctx.err().println("warning: " + w));
+        orchestrator.warnings().forEach(w -> ctx.log().warning(w));
         long sent = 0;
         long abandoned = 0;
         long maxLagNanos = 0;
@@ -152,7 +160,7 @@ public final class CellRunner {
                 openLoop.put(r.phase().name(), r.openLoop());
                 final String behind = r.openLoop().warning();
                 if (behind != null) {
-                    ctx.err().println("warning: phase " + r.phase().name() + ": " + behind);
+                    ctx.log().warning("phase " + r.phase().name() + ": " + behind);
                 }
             }
             maxLagNanos = Math.max(maxLagNanos, r.maxScheduleLagNanos());
@@ -160,25 +168,14 @@ public final class CellRunner {
             cancelled |= r.cancelled();
         }
         if (abandoned > 0) {
-            ctx.err().println("warning: " + abandoned + " request(s) were still in flight when the grace period ended "
+            ctx.log().warning(abandoned + " request(s) were still in flight when the grace period ended "
                     + "and were abandoned; raise --benchmark-grace-period to wait for them");
         }
         final RecordProcessor.Result processed = processor.finish();
         if (scraper != null) {
             scraper.shutdown();
         }
-        String writeError = null;
-        try {
-            jsonl.close();
-            jsonlStream.close();
-            if (processed.writeFailure() != null) {
-                throw processed.writeFailure();
-            }
-            jsonlFile.commit();
-        } catch (java.io.IOException | java.io.UncheckedIOException e) {
-            jsonlFile.abort();
-            writeError = "cannot write " + names.recordsJsonl() + ": " + e.getMessage();
-        }
+        String writeError = recordFiles.commit(processed.writeFailure());
         final MetricsSummary profilingMetrics = processed.profiling();
         final MetricsSummary warmupMetrics = processed.warmup();
         final List<RunReport.Input> inputs = new ArrayList<>();
@@ -210,6 +207,27 @@ public final class CellRunner {
         final String failure = failure(valid, errors, config.limits().maxErrorRatePct(), profilingMetrics);
         return failure != null ? finish(CellOutcome.FAILED, ExitCode.FAILED, failure, sent, valid, errors)
                 : finish(CellOutcome.COMPLETED, ExitCode.OK, null, sent, valid, errors);
+    }
+
+    /** A phase in one line, for the log. */
+    private static String describe(final PhaseConfig p) {
+        final StringBuilder sb = new StringBuilder(p.name()).append(' ').append(p.type().wireName());
+        if (p.rate() != null) {
+            sb.append(" at ").append(p.rate()).append("/s");
+        }
+        if (p.concurrency() != null) {
+            sb.append(", concurrency ").append(p.concurrency());
+        }
+        if (p.requests() != null) {
+            sb.append(", ").append(p.requests()).append(" requests");
+        }
+        if (p.sessions() != null) {
+            sb.append(", ").append(p.sessions()).append(" sessions");
+        }
+        if (p.durationSeconds() != null) {
+            sb.append(", ").append(p.durationSeconds()).append(" s");
+        }
+        return sb.toString();
     }
 
     private Environment environment(final Environment.ServerIdentity server, final Tokenizer tokenizer) {
@@ -325,8 +343,8 @@ public final class CellRunner {
             return;
         }
         final ServerMetrics metrics = scraper.result();
-        metrics.unanswered().forEach((url, why) -> ctx.err().println("note: server metrics not collected from "
-                + url + " (" + why + ")"));
+        metrics.unanswered().forEach((url, why) -> ctx.log().log(RunLog.Level.NOTICE,
+                "server metrics not collected from " + url + " (" + why + ")"));
         if (!metrics.anyAnswered()) {
             return;
         }
@@ -381,12 +399,15 @@ public final class CellRunner {
         try {
             write(OutcomeJsonWriter.FILE, out -> out.write(OutcomeJsonWriter.bytes(outcome, Version.VALUE)));
         } catch (java.io.UncheckedIOException e) {
-            ctx.err().println("error: " + e.getMessage());
+            ctx.log().error(e.getMessage());
         }
         printHooks(outcome);
         if (error != null && exitCode == ExitCode.FAILED) {
-            ctx.err().println("error: " + error);
+            ctx.log().error(error);
         }
+        outcome.hooks().forEach(h -> ctx.log().debug("hook " + h));
+        ctx.log().debug("cell " + status + ": " + sent + " sent, " + valid + " valid, " + errors + " failed");
+        ctx.log().closeFile();
         return outcome;
     }
 

@@ -1,6 +1,7 @@
 package io.aiperf.engine.run;
 
 import io.aiperf.engine.client.InFlight;
+import io.aiperf.engine.client.PreparedRequest;
 import io.aiperf.engine.client.InferenceClient;
 import io.aiperf.engine.client.RequestTransport;
 import io.aiperf.engine.config.PhaseConfig;
@@ -262,16 +263,23 @@ public final class PhaseRunner implements Phase {
         final int turn = session.turn();
         final int inputTokens = session.inputTokens();
         final InFlight handle = inFlight.handle(index);
+        if (phase.kind() == PhaseKind.PROFILING) { // warmup requests are never cancelled
+            handle.cancelAfterSent(source.cancelAfterSentNanos(phase.name(), index));
+        }
+        byte[] body = null;
         try {
-            transport.send(source.request(session.conversationIndex, session.number, turn, session.replies()),
-                    requestId, session.correlationId, handle,
-                    response -> complete(index, session, turn, inputTokens, requestId, response, intendedNanos));
+            final PreparedRequest request = source.request(session.conversationIndex, session.number, turn,
+                    session.replies());
+            body = source.keepBodies() ? request.body() : null;
+            final byte[] sent = body;
+            transport.send(request, requestId, session.correlationId, handle,
+                    response -> complete(index, session, turn, inputTokens, requestId, response, intendedNanos, sent));
         } catch (RuntimeException e) {
             // A request that cannot even be sent is an error record; the loop goes on (a closed loop would
             // otherwise never issue again, and a count-bounded phase would wait for it forever).
             complete(index, session, turn, inputTokens, requestId, ResponseData.failed(clock.nanoTime(),
                     new ErrorDetails(null, e.getClass().getSimpleName(), String.valueOf(e.getMessage()))),
-                    intendedNanos);
+                    intendedNanos, body);
         }
     }
 
@@ -303,14 +311,23 @@ public final class PhaseRunner implements Phase {
         driver.onComplete();
     }
 
+    /** When a requested cancellation fired for request {@code index}, or -1. */
+    private long cancelNanos(final int index) {
+        final InFlight h = inFlight.handle(index);
+        return h == null ? -1 : h.requestedCancelNanos();
+    }
+
     private void complete(final int index, final Session session, final int turn, final int inputTokens,
-                          final String requestId, final ResponseData response, final long intendedNanos) {
+                          final String requestId, final ResponseData response, final long intendedNanos,
+                          final byte[] body) {
         RequestRecord record = null;
+        final long cancelAt = cancelNanos(index);
         try {
             record = new RequestRecord(phase.name(), phase.kind() == PhaseKind.PROFILING, session.number, requestId,
                     session.correlationId, session.conversation.id(), turn, source.model(session.number),
                     wall.toEpochNanos(response.startPerfNanos()), inputTokens,
-                    session.conversation.turns().get(turn).outputTokens(), response, false, intendedNanos);
+                    session.conversation.turns().get(turn).outputTokens(), response, cancelAt >= 0, intendedNanos,
+                    body, cancelAt);
         } catch (RuntimeException e) {
             // no record can be built; the request still leaves the in-flight set below, so the loop goes on
         }

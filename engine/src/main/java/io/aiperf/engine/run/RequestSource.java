@@ -24,6 +24,12 @@ public final class RequestSource {
     private final byte[][] firstBodies; // [conversation * models + model]
     private final Header[] headers;
     private final boolean streaming;
+    private final String sessionHeader;
+    private final boolean randomModels;
+    private final long seed;
+    private final boolean keepBodies;
+    private final double cancelRatePct;
+    private final long cancelDelayNanos;
 
     public RequestSource(final BenchmarkConfig config, final List<Conversation> conversations, final String version) {
         this.conversations = List.copyOf(conversations);
@@ -39,6 +45,37 @@ public final class RequestSource {
         }
         this.headers = factory.commonHeaders();
         this.streaming = config.endpoint().streaming();
+        this.sessionHeader = config.endpoint().sessionHeader();
+        this.randomModels = config.endpoint().modelSelection().equals("random");
+        this.seed = config.randomSeed() == null ? 0 : config.randomSeed();
+        this.keepBodies = config.artifacts().exportLevel().equals("raw");
+        this.cancelRatePct = config.limits().cancelRatePct();
+        this.cancelDelayNanos = (long) (config.limits().cancelDelaySeconds() * 1e9);
+    }
+
+    /**
+     * Whether profiling request {@code index} is one to cancel (AIPerf's {@code --request-cancellation-rate}): a
+     * seeded draw per request, so the same requests are cancelled for the same seed; the delay in ns, or -1.
+     */
+    public long cancelAfterSentNanos(final String phase, final int index) {
+        if (cancelRatePct <= 0) {
+            return -1;
+        }
+        final double u = (mix(seed ^ phase.hashCode(), index) >>> 11) * 0x1.0p-53;
+        return u * 100 < cancelRatePct ? cancelDelayNanos : -1;
+    }
+
+    /** SplitMix64 of (seed, n): a well-mixed, reproducible draw. */
+    private static long mix(final long seed, final long n) {
+        long z = seed + n * 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** Whether records keep the body they sent (the raw export). */
+    public boolean keepBodies() {
+        return keepBodies;
     }
 
     public Conversation conversation(final int index) {
@@ -49,9 +86,16 @@ public final class RequestSource {
         return conversations.size();
     }
 
-    /** The model session {@code sessionNum} talks to. */
+    /** The model session {@code sessionNum} talks to: in turn, or drawn (the same draw for the same seed). */
     public String model(final int sessionNum) {
-        return models.get(sessionNum % models.size());
+        return models.get(modelIndex(sessionNum));
+    }
+
+    private int modelIndex(final int sessionNum) {
+        if (!randomModels) {
+            return sessionNum % models.size();
+        }
+        return (int) Math.floorMod(mix(seed, sessionNum), (long) models.size());
     }
 
     /**
@@ -62,10 +106,10 @@ public final class RequestSource {
     public PreparedRequest request(final int conversation, final int sessionNum, final int turn,
                                    final List<String> replies) {
         final URI uri = uris[sessionNum % uris.length];
-        final int m = sessionNum % models.size();
+        final int m = modelIndex(sessionNum);
         final byte[] body = turn == 0 ? firstBodies[conversation * models.size() + m]
                 : bodyOf(conversations.get(conversation), models.get(m), replies, turn);
-        return new PreparedRequest(uri, headers, body, streaming);
+        return new PreparedRequest(uri, headers, body, streaming, sessionHeader);
     }
 
     /** The first request of the first conversation, as a probe's template for headers. */

@@ -41,7 +41,12 @@ public final class Validity {
     public static Report evaluate(final JsonNode summary, final Thresholds thresholds) {
         final List<Check> checks = new ArrayList<>();
         final double valid = summary.path("request_count").path("avg").asDouble(0);
-        final double errors = summary.path("error_request_count").path("avg").asDouble(0);
+        double errors = summary.path("error_request_count").path("avg").asDouble(0);
+        for (final JsonNode e : summary.path("error_summary")) {
+            if ("RequestCancellationError".equals(e.path("error_details").path("type").asText())) {
+                errors -= e.path("count").asDouble(0); // cancelled on purpose (--request-cancellation-rate)
+            }
+        }
         if (valid + errors > 0) {
             checks.add(above(ERROR_SHARE, 100 * errors / (valid + errors), "%", thresholds,
                     "%.1f%% of the requests failed",

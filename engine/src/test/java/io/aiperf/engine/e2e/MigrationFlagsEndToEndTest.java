@@ -1,0 +1,118 @@
+package io.aiperf.engine.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Upstream options that scripts use, doing what they do upstream: cancellation, export levels, logging, warmup. */
+class MigrationFlagsEndToEndTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void requestCancellationReallyCancelsAndTheRecordsSaySo() throws Exception {
+        // Replies take over 200 ms; a cancelled request is cut 50 ms after it was sent.
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(200, 5))) {
+            final Path dir = tmp.resolve("cancel");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--isl", "16",
+                    "--osl", "4", "--request-count", "20", "--concurrency", "4", "--random-seed", "3",
+                    "--warmup-request-count", "4",
+                    "--request-cancellation-rate", "50", "--request-cancellation-delay", "0.05",
+                    "--tokenizer", "builtin", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final List<JsonNode> lines = Runs.jsonl(dir.resolve("profile_export.jsonl"));
+            assertThat(lines).hasSize(20);
+            final List<JsonNode> cancelled = lines.stream()
+                    .filter(l -> l.path("error").path("code").asInt() == 499).toList();
+            assertThat(cancelled).isNotEmpty().hasSizeLessThan(20);
+            for (final JsonNode c : cancelled) {
+                assertThat(c.path("error").path("type").asText()).isEqualTo("RequestCancellationError");
+                assertThat(c.path("error").path("message").asText())
+                        .matches("Request was cancelled after \\d+\\.\\d{3} seconds");
+                assertThat(c.path("metadata").path("was_cancelled").asBoolean()).isTrue();
+                final long sentAt = c.path("metadata").path("request_start_ns").asLong();
+                final long cutAt = c.path("metadata").path("cancellation_time_ns").asLong();
+                // Never before the delay; the reply (over 200 ms) did not come first, or it would not be cancelled.
+                assertThat(cutAt - sentAt).isGreaterThanOrEqualTo(50_000_000L);
+            }
+            assertThat(lines.stream().filter(l -> l.path("error").isNull())
+                    .allMatch(l -> !l.path("metadata").path("was_cancelled").asBoolean())).isTrue();
+            // The same seed cancels the same requests; cancellations on purpose do not make the run invalid.
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(s.path("error_request_count").path("avg").asInt()).isEqualTo(cancelled.size());
+            assertThat(s.path("validity").toString()).doesNotContain("error_share\",\"result\":\"invalid");
+        }
+    }
+
+    @Test
+    void exportLevelsDecideThePerRequestFiles() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path summary = tmp.resolve("summary");
+            assertThat(Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "3", "--tokenizer",
+                    "builtin", "--export-level", "summary", "--artifact-dir", summary.toString()).exitCode()).isZero();
+            assertThat(summary.resolve("profile_export.jsonl")).doesNotExist();
+            assertThat(summary.resolve("profile_export_aiperf.json")).exists();
+            final Path raw = tmp.resolve("raw");
+            assertThat(Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "3", "--tokenizer",
+                    "builtin", "--profile-export-level", "raw", "--api-key", "sk-raw-secret-123",
+                    "--artifact-dir", raw.toString()).exitCode()).isZero();
+            final List<JsonNode> lines = Runs.jsonl(raw.resolve("profile_export_raw.jsonl"));
+            assertThat(lines).hasSize(3);
+            assertThat(lines.get(0).path("request").path("messages").path(0).path("role").asText()).isEqualTo("user");
+            assertThat(lines.get(0).path("response").path("text").asText()).isNotEmpty();
+            assertThat(lines.get(0).path("metadata").path("x_request_id").asText()).isNotEmpty();
+            assertThat(Files.readString(raw.resolve("profile_export_raw.jsonl"))).doesNotContain("sk-raw-secret-123");
+            // No line of either JSONL starts with a space.
+            for (final String line : Files.readAllLines(raw.resolve("profile_export.jsonl"))) {
+                assertThat(line).startsWith("{");
+            }
+        }
+    }
+
+    @Test
+    void logLevelsGoToTheConsoleAndEveryCellHasItsLogFile() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path quiet = tmp.resolve("quiet");
+            final Runs.Result plain = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "2",
+                    "--tokenizer", "builtin", "--artifact-dir", quiet.toString());
+            assertThat(plain.err()).doesNotContain("debug:");
+            assertThat(Files.readString(quiet.resolve("logs/aiperf.log"))).contains(" DEBUG ").contains("cell completed");
+            final Runs.Result verbose = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "2",
+                    "--tokenizer", "builtin", "-v", "--artifact-dir", tmp.resolve("verbose").toString());
+            assertThat(verbose.err()).contains("debug: cell default");
+            final Runs.Result bad = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--log-level", "chatty",
+                    "--artifact-dir", tmp.resolve("bad").toString());
+            assertThat(bad.exitCode()).isEqualTo(2);
+            assertThat(bad.err()).contains("--log-level");
+        }
+    }
+
+    @Test
+    void warmupOverridesShapeOnlyTheWarmup() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("warm");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--concurrency", "4",
+                    "--request-count", "8", "--warmup-request-count", "6", "--warmup-concurrency", "2",
+                    "--warmup-grace-period", "10", "--tokenizer", "builtin", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode phases = Runs.json(dir.resolve("profile_export_aiperf.json")).path("input_config")
+                    .path("phases");
+            assertThat(phases.toString()).contains("\"name\":\"warmup\"");
+            for (final JsonNode p : phases) {
+                assertThat(p.path("concurrency").asInt()).isEqualTo(p.path("name").asText().equals("warmup") ? 2 : 4);
+            }
+            assertThat(mock.controlState().inferenceRequests()).isEqualTo(14);
+            final Runs.Result orphan = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--warmup-grace-period",
+                    "5", "--artifact-dir", tmp.resolve("orphan").toString());
+            assertThat(orphan.exitCode()).isEqualTo(2);
+            assertThat(orphan.err()).contains("--warmup-grace-period");
+        }
+    }
+}
