@@ -23,7 +23,9 @@ public final class ProfileOptions {
     String model;
     @Option(names = {"-u", "--url"}, paramLabel = "URL", description = "Server base URL; repeatable. Default: http://localhost:8000.")
     List<String> urls;
-    @Option(names = "--endpoint-type", paramLabel = "TYPE", description = "chat, completions or embeddings. Default: chat.")
+    @Option(names = "--endpoint-type", paramLabel = "TYPE", description = "chat, completions, embeddings, "
+            + "chat_embeddings, nim_embeddings, responses, huggingface_generate, nim_rankings, hf_tei_rankings, "
+            + "cohere_rankings or template. Default: chat.")
     String endpointType;
     @Option(names = {"--custom-endpoint", "--endpoint"}, paramLabel = "PATH", description = "Replace the endpoint path (\"\" appends nothing).")
     String customEndpoint;
@@ -234,6 +236,24 @@ public final class ProfileOptions {
     @Option(names = "--no-sweep-table", description = "Accepted, no effect: this engine prints no streaming sweep "
             + "table (each cell prints its own summary).")
     Boolean noSweepTable;
+
+    @Option(names = "--rankings-passages-mean", paramLabel = "N", description = "Passages per rankings request. "
+            + "Default: 1.")
+    Integer rankingsPassagesMean;
+    @Option(names = "--rankings-passages-stddev", paramLabel = "N", description = "Passages stddev. Default: 0.")
+    Integer rankingsPassagesStddev;
+    @Option(names = "--rankings-passages-prompt-token-mean", paramLabel = "TOKENS", description = "Tokens per "
+            + "passage. Default: 550.")
+    Integer rankingsPassageTokensMean;
+    @Option(names = "--rankings-passages-prompt-token-stddev", paramLabel = "TOKENS", description = "Passage "
+            + "tokens stddev. Default: 0.")
+    Integer rankingsPassageTokensStddev;
+    @Option(names = "--rankings-query-prompt-token-mean", paramLabel = "TOKENS", description = "Tokens per query. "
+            + "Default: 550.")
+    Integer rankingsQueryTokensMean;
+    @Option(names = "--rankings-query-prompt-token-stddev", paramLabel = "TOKENS", description = "Query tokens "
+            + "stddev. Default: 0.")
+    Integer rankingsQueryTokensStddev;
 
     @Option(names = "--warmup-concurrency", paramLabel = "N", description = "Warmup concurrency. Default: --concurrency.")
     Integer warmupConcurrency;
@@ -466,6 +486,15 @@ public final class ProfileOptions {
             o.set("endpoint.server_metrics.formats", list, "--server-metrics-formats");
         }
         o.set("dataset.sampling", datasetSamplingStrategy, "--dataset-sampling-strategy");
+        o.set("dataset.rankings.passages.mean", rankingsPassagesMean, "--rankings-passages-mean");
+        o.set("dataset.rankings.passages.stddev", rankingsPassagesStddev, "--rankings-passages-stddev");
+        o.set("dataset.rankings.passage_tokens.mean", rankingsPassageTokensMean,
+                "--rankings-passages-prompt-token-mean");
+        o.set("dataset.rankings.passage_tokens.stddev", rankingsPassageTokensStddev,
+                "--rankings-passages-prompt-token-stddev");
+        o.set("dataset.rankings.query_tokens.mean", rankingsQueryTokensMean, "--rankings-query-prompt-token-mean");
+        o.set("dataset.rankings.query_tokens.stddev", rankingsQueryTokensStddev,
+                "--rankings-query-prompt-token-stddev");
         o.set("dataset.prompts.batch_size", promptBatchSize, "--prompt-batch-size");
         o.set("endpoint.url_strategy", urlStrategy, "--url-strategy");
         o.set("endpoint.model_selection", modelSelectionStrategy, "--model-selection-strategy");

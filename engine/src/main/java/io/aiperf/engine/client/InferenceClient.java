@@ -167,7 +167,8 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         httpRequest.setHeader("X-Request-ID", requestId);
         httpRequest.setHeader(request.sessionHeader(), correlationId);
         httpRequest.setHeader("X-Session-Affinity", correlationId);
-        final ResponseCollector collector = new ResponseCollector(clock, request.streaming(), issuedNanos, retry, limits);
+        final ResponseCollector collector = new ResponseCollector(clock, request.streaming(), issuedNanos, retry, limits,
+                request.parser());
         final org.apache.hc.client5.http.protocol.HttpClientContext context =
                 org.apache.hc.client5.http.protocol.HttpClientContext.create();
         context.setAttribute(StampingConnectionManager.COLLECTOR, collector);

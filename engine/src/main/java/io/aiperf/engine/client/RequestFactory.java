@@ -54,13 +54,7 @@ public final class RequestFactory {
         final EndpointType type = endpoint.type();
         switch (type) {
             case CHAT -> {
-                final com.fasterxml.jackson.databind.node.ArrayNode messages = body.putArray("messages");
-                if (system != null) {
-                    messages.addObject().put("role", "system").put("content", system);
-                }
-                for (int i = 0; i < exchange.size(); i++) {
-                    messages.addObject().put("role", i % 2 == 0 ? "user" : "assistant").put("content", exchange.get(i));
-                }
+                messages(body.putArray("messages"), system, exchange);
                 body.put("model", model);
                 body.put("stream", endpoint.streaming());
                 if (maxTokens != null) {
@@ -79,16 +73,42 @@ public final class RequestFactory {
                 body.put("model", model);
                 body.putArray("input").add(joined(system, exchange));
             }
-            default -> throw new IllegalStateException("unsupported endpoint " + type);
-        }
-        if (endpoint.extra() != null) {
-            final Iterator<Map.Entry<String, JsonNode>> it = endpoint.extra().properties().iterator();
-            while (it.hasNext()) {
-                final Map.Entry<String, JsonNode> e = it.next();
-                body.set(e.getKey(), e.getValue().deepCopy());
+            case NIM_EMBEDDINGS -> {
+                body.putArray("input").add(joined(system, exchange));
+                body.put("model", model);
+                body.put("input_type", "query"); // NIM retrievers need it; --extra-inputs input_type:passage changes it
             }
+            case CHAT_EMBEDDINGS -> {
+                body.put("model", model);
+                messages(body.putArray("messages"), system, exchange);
+            }
+            case RESPONSES -> {
+                body.put("model", model);
+                if (system == null && exchange.size() == 1) {
+                    body.put("input", exchange.get(0));
+                } else {
+                    messages(body.putArray("input"), system, exchange);
+                }
+                body.put("stream", endpoint.streaming());
+                if (maxTokens != null) {
+                    body.put("max_output_tokens", maxTokens);
+                }
+            }
+            case HUGGINGFACE_GENERATE -> {
+                body.put("inputs", joined(system, exchange));
+                final ObjectNode parameters = body.putObject("parameters");
+                if (maxTokens != null) {
+                    parameters.put("max_new_tokens", maxTokens);
+                }
+            }
+            case TEMPLATE -> {
+                return withExtra(endpoint.template().render(model, system, exchange, maxTokens,
+                        endpoint.streaming()));
+            }
+            default -> throw new IllegalStateException(type.wireName() + " requests carry a query and passages");
         }
-        if (type != EndpointType.EMBEDDINGS && body.path("stream").asBoolean(false)) {
+        withExtra(body);
+        if ((type == EndpointType.CHAT || type == EndpointType.COMPLETIONS) && body.path("stream").asBoolean(false)) {
             final JsonNode options = body.get("stream_options");
             if (options == null || options.isNull()) {
                 body.putObject("stream_options").put("include_usage", true);
@@ -99,7 +119,58 @@ public final class RequestFactory {
         return body;
     }
 
-    private static String joined(final String system, final List<String> exchange) {
+    /**
+     * The body of a rankings request (src-docs/endpoints.md): the query and the passages to rank, in the shape of
+     * NVIDIA NIM, Hugging Face TEI or Cohere.
+     */
+    public ObjectNode rankingBody(final String model, final String query, final List<String> passages) {
+        final ObjectNode body = JSON.createObjectNode();
+        switch (endpoint.type()) {
+            case NIM_RANKINGS -> {
+                body.put("model", model);
+                body.putObject("query").put("text", query);
+                final com.fasterxml.jackson.databind.node.ArrayNode list = body.putArray("passages");
+                passages.forEach(p -> list.addObject().put("text", p));
+            }
+            case HF_TEI_RANKINGS -> {
+                body.put("query", query);
+                final com.fasterxml.jackson.databind.node.ArrayNode list = body.putArray("texts");
+                passages.forEach(list::add);
+            }
+            case COHERE_RANKINGS -> {
+                body.put("model", model);
+                body.put("query", query);
+                final com.fasterxml.jackson.databind.node.ArrayNode list = body.putArray("documents");
+                passages.forEach(list::add);
+            }
+            default -> throw new IllegalStateException(endpoint.type().wireName() + " is no rankings endpoint");
+        }
+        return withExtra(body);
+    }
+
+    private static void messages(final com.fasterxml.jackson.databind.node.ArrayNode messages, final String system,
+                                 final List<String> exchange) {
+        if (system != null) {
+            messages.addObject().put("role", "system").put("content", system);
+        }
+        for (int i = 0; i < exchange.size(); i++) {
+            messages.addObject().put("role", i % 2 == 0 ? "user" : "assistant").put("content", exchange.get(i));
+        }
+    }
+
+    /** {@code extra} (from {@code --extra-inputs}) over the generated fields, as AIPerf merges it. */
+    private ObjectNode withExtra(final ObjectNode body) {
+        if (endpoint.extra() != null) {
+            final Iterator<Map.Entry<String, JsonNode>> it = endpoint.extra().properties().iterator();
+            while (it.hasNext()) {
+                final Map.Entry<String, JsonNode> e = it.next();
+                body.set(e.getKey(), e.getValue().deepCopy());
+            }
+        }
+        return body;
+    }
+
+    static String joined(final String system, final List<String> exchange) {
         if (system == null && exchange.size() == 1) {
             return exchange.get(0);
         }

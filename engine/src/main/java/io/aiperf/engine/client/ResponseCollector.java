@@ -39,6 +39,7 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private volatile long connectDoneNanos = -1;
     private int malformedChunks;
     private final ChunkParser.Chunk chunk = new ChunkParser.Chunk();
+    private final ResponseParser parser;
     private SseFramer framer; // only for event streams
     private volatile long ackNanos = -1;
     private int status;
@@ -59,7 +60,8 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
      * @param retried this is the second attempt
      */
     ResponseCollector(final Clock clock, final boolean streaming, final long issuedNanos, final boolean retried,
-                      final RunLimits limits) {
+                      final RunLimits limits, final ResponseParser parser) {
+        this.parser = parser;
         this.clock = clock;
         this.streaming = streaming;
         this.limits = limits;
@@ -206,7 +208,7 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
             return;
         }
         try {
-            ChunkParser.parse(src, from, length, chunk);
+            parser.parse(src, from, length, chunk);
         } catch (IOException malformed) {
             if (errorEvent && streamError == null) {
                 streamError = new ErrorDetails(null, "SSEError", abbreviate(new String(src, from, length,
@@ -286,7 +288,7 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         } else if (!sse) {
             final byte[] bytes = body.toByteArray();
             try {
-                ChunkParser.parse(bytes, 0, bytes.length, chunk);
+                parser.parse(bytes, 0, bytes.length, chunk);
                 if (chunk.errorMessage != null) {
                     error = new ErrorDetails(status, chunk.errorType, chunk.errorMessage);
                 } else {

@@ -37,10 +37,10 @@ public final class ConfigBinder {
     static final List<String> ENDPOINT_KEYS = List.of("urls", "type", "path", "streaming", "api_key", "headers",
             "extra", "timeout", "use_server_token_count", "use_legacy_max_tokens", "url_strategy",
             "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file", "server_metrics", "model_selection",
-            "session_header");
+            "session_header", "template");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
             "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays",
-            "turn_delay_cap");
+            "turn_delay_cap", "rankings");
     static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size", "prefix_prompts",
             "shared_system_prompt_length", "sequence_distribution", "user_context_prompt_length");
     static final List<String> TURN_DELAY_KEYS = List.of("mean", "stddev", "ratio");
@@ -90,9 +90,10 @@ public final class ConfigBinder {
         models.forEach(modelNode::add);
         final EndpointConfig endpoint = endpoint(b.section("endpoint"));
         final DatasetConfig dataset = dataset(b.section("dataset"));
-        if (multiTurn && endpoint.type() == EndpointType.EMBEDDINGS) {
-            throw new ConfigException("benchmark.dataset", "an embeddings endpoint has no conversation: multi-turn "
-                    + "datasets need chat or completions");
+        if (multiTurn && !endpoint.type().conversational()) {
+            throw new ConfigException("benchmark.dataset", "an " + endpoint.type().wireName() + " endpoint has no "
+                    + "conversation: multi-turn datasets need an endpoint that generates text (chat, completions, "
+                    + "responses, ...)");
         }
         final List<PhaseConfig> phases = phases(b);
         final Section art = b.section("artifacts");
@@ -215,7 +216,30 @@ public final class ConfigBinder {
                 apiKey == null || apiKey.isEmpty() ? null : new Secret(apiKey), headers,
                 extra == null || extra.isNull() ? null : (ObjectNode) extra, timeout,
                 e.bool("use_server_token_count", false), e.bool("use_legacy_max_tokens", false),
-                resetHook(e), profilerHook(e), tls(e), serverMetrics(e, urls), modelSelection(e), sessionHeader(e));
+                resetHook(e), profilerHook(e), tls(e), serverMetrics(e, urls), modelSelection(e), sessionHeader(e),
+                template(e, type));
+    }
+
+    private static PayloadTemplate template(final Section e, final EndpointType type) {
+        if (!e.has("template")) {
+            if (type == EndpointType.TEMPLATE) {
+                throw e.error("template", "the template endpoint needs template: {body, response_field}");
+            }
+            return null;
+        }
+        final Section t = e.section("template");
+        t.allowOnly(List.of("body", "response_field"));
+        final JsonNode raw = t.raw("body");
+        final String body = raw == null ? null : raw.isTextual() ? raw.asText() : raw.toString();
+        if (body == null || body.isBlank()) {
+            throw t.error("body", "a template needs a body");
+        }
+        final PayloadTemplate template = new PayloadTemplate(body, t.string("response_field", "text"));
+        final String problem = template.problem();
+        if (problem != null) {
+            throw t.error("body", problem);
+        }
+        return template;
     }
 
     private static String modelSelection(final Section e) {
@@ -499,7 +523,28 @@ public final class ConfigBinder {
             throw d.error("turn_delay_cap", "Input should be greater than or equal to 0");
         }
         return new DatasetConfig(entries, islMean, islStd, oslMean, oslStd, file, publicDataset, turns, prefixes,
-                sequences, sampling, cap == null ? null : Math.round(cap * 1000));
+                sequences, sampling, cap == null ? null : Math.round(cap * 1000), rankings(d));
+    }
+
+    private static DatasetConfig.Rankings rankings(final Section d) {
+        final Section r = d.section("rankings");
+        r.allowOnly(List.of("passages", "passage_tokens", "query_tokens"));
+        final double[] v = new double[6];
+        final String[] keys = {"passages", "passage_tokens", "query_tokens"};
+        final double[] means = {1, 550, 550};
+        for (int i = 0; i < 3; i++) {
+            final Section dist = r.section(keys[i]);
+            dist.allowOnly(DIST_KEYS);
+            v[2 * i] = dist.number("mean", means[i]);
+            v[2 * i + 1] = dist.number("stddev", 0.0);
+            if (!(v[2 * i] >= 1)) {
+                throw dist.error("mean", "Input should be greater than or equal to 1");
+            }
+            if (!(v[2 * i + 1] >= 0)) {
+                throw dist.error("stddev", "Input should be greater than or equal to 0");
+            }
+        }
+        return new DatasetConfig.Rankings(v[0], v[1], v[2], v[3], v[4], v[5]);
     }
 
     private static DatasetConfig.Turns turns(final Section d) {

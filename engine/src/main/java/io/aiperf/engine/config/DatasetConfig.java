@@ -15,10 +15,12 @@ import java.util.Locale;
  * @param sequences (ISL, OSL) pairs drawn by probability instead of the ISL/OSL distributions, or null
  * @param sampling how sessions pick conversations, or null for the source's default
  * @param turnDelayCapMs the longest think time between turns ({@code --inter-turn-delay-cap-seconds}), or null
+ * @param rankings the synthetic queries and passages of a rankings endpoint
  */
 public record DatasetConfig(int entries, double islMean, double islStddev, Double oslMean, double oslStddev,
                             InputFile file, PublicDataset publicDataset, Turns turns, Prefixes prefixes,
-                            SequenceDistribution sequences, Sampling sampling, Long turnDelayCapMs) {
+                            SequenceDistribution sequences, Sampling sampling, Long turnDelayCapMs,
+                            Rankings rankings) {
 
     /** The file formats read (AIPerf's {@code --custom-dataset-type}). */
     public enum Format {
@@ -88,6 +90,15 @@ public record DatasetConfig(int entries, double islMean, double islStddev, Doubl
         public boolean multiTurn() {
             return mean > 1 || stddev > 0;
         }
+    }
+
+    /**
+     * Synthetic rankings requests (AIPerf's {@code --rankings-*} options): passages per query and the token lengths
+     * of queries and passages, each Normal(mean, stddev).
+     */
+    public record Rankings(double passagesMean, double passagesStddev, double passageTokensMean,
+                           double passageTokensStddev, double queryTokensMean, double queryTokensStddev) {
+        public static final Rankings DEFAULTS = new Rankings(1, 0, 550, 0, 550, 0);
     }
 
     /**

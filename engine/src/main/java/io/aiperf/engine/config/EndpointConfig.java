@@ -21,10 +21,11 @@ public record EndpointConfig(List<String> urls, EndpointType type, String custom
                              Secret apiKey, Map<String, String> headers, ObjectNode extra,
                              double timeoutSeconds, boolean useServerTokenCount, boolean useLegacyMaxTokens,
                              ResetKvCacheConfig resetKvCache, ServerProfilerConfig serverProfiler, TlsConfig tls,
-                             ServerMetricsConfig serverMetrics, String modelSelection, String sessionHeader) {
+                             ServerMetricsConfig serverMetrics, String modelSelection, String sessionHeader,
+                             PayloadTemplate template) {
 
     /** The path appended to each base URL. */
     public String path() {
-        return customPath != null ? customPath : type.defaultPath();
+        return customPath != null ? customPath : type.defaultPath(streaming);
     }
 }

@@ -2,22 +2,36 @@ package io.aiperf.engine.config;
 
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
-/** The endpoint kinds this engine speaks, with AIPerf's default paths (AIPerf's endpoint and streaming docs). */
+/**
+ * The endpoint kinds this engine speaks, with AIPerf's default paths (AIPerf's endpoint and streaming docs and
+ * src-docs/endpoints.md): what the request looks like, where it goes, and what comes back.
+ */
 public enum EndpointType {
-    CHAT("chat", "/v1/chat/completions", true, true),
-    COMPLETIONS("completions", "/v1/completions", true, true),
-    EMBEDDINGS("embeddings", "/v1/embeddings", false, false);
+    CHAT("chat", "/v1/chat/completions", null, true, true),
+    COMPLETIONS("completions", "/v1/completions", null, true, true),
+    EMBEDDINGS("embeddings", "/v1/embeddings", null, false, false),
+    CHAT_EMBEDDINGS("chat_embeddings", "/v1/embeddings", null, false, false),
+    NIM_EMBEDDINGS("nim_embeddings", "/v1/embeddings", null, false, false),
+    RESPONSES("responses", "/v1/responses", null, true, true),
+    HUGGINGFACE_GENERATE("huggingface_generate", "/generate", "/generate_stream", true, true),
+    NIM_RANKINGS("nim_rankings", "/v1/ranking", null, false, false),
+    HF_TEI_RANKINGS("hf_tei_rankings", "/rerank", null, false, false),
+    COHERE_RANKINGS("cohere_rankings", "/v2/rerank", null, false, false),
+    TEMPLATE("template", "/v1/chat/completions", null, true, true);
 
     private final String wireName;
     private final String defaultPath;
+    private final String streamingPath;
     private final boolean supportsStreaming;
     private final boolean producesTokens;
 
-    EndpointType(final String wireName, final String defaultPath, final boolean supportsStreaming,
-                 final boolean producesTokens) {
+    EndpointType(final String wireName, final String defaultPath, final String streamingPath,
+                 final boolean supportsStreaming, final boolean producesTokens) {
         this.wireName = wireName;
         this.defaultPath = defaultPath;
+        this.streamingPath = streamingPath;
         this.supportsStreaming = supportsStreaming;
         this.producesTokens = producesTokens;
     }
@@ -30,6 +44,11 @@ public enum EndpointType {
         return defaultPath;
     }
 
+    /** The path for a streaming or a plain request (Hugging Face's TGI streams on its own route). */
+    public String defaultPath(final boolean streaming) {
+        return streaming && streamingPath != null ? streamingPath : defaultPath;
+    }
+
     public boolean supportsStreaming() {
         return supportsStreaming;
     }
@@ -38,11 +57,29 @@ public enum EndpointType {
         return producesTokens;
     }
 
+    /** An embeddings endpoint: one vector per input, no text back. */
+    public boolean embeddings() {
+        return this == EMBEDDINGS || this == CHAT_EMBEDDINGS || this == NIM_EMBEDDINGS;
+    }
+
+    /** A rankings endpoint: a query and passages in, scores back. */
+    public boolean rankings() {
+        return this == NIM_RANKINGS || this == HF_TEI_RANKINGS || this == COHERE_RANKINGS;
+    }
+
+    /** Whether a conversation can be sent: the request carries messages or text a history can join. */
+    public boolean conversational() {
+        return producesTokens;
+    }
+
     /** Parses case-insensitively with '-' and '_' treated alike, as AIPerf does for enum values. */
     public static EndpointType parse(final String field, final String text) {
         final String norm = text.trim().toLowerCase(Locale.ROOT).replace('-', '_');
         return Arrays.stream(values()).filter(v -> v.wireName.equals(norm)).findFirst()
                 .orElseThrow(() -> new ConfigException(field, "unknown endpoint type '" + text
-                        + "'; expected one of chat, completions, embeddings"));
+                        + "'; expected one of " + Arrays.stream(values()).map(EndpointType::wireName)
+                        .collect(Collectors.joining(", "))
+                        + (norm.equals("image_retrieval") || norm.equals("raw") || norm.equals("messages")
+                        ? " (see the deliberate differences in src-docs/cli.md)" : "")));
     }
 }

@@ -39,7 +39,15 @@ public record Conversation(String id, String systemPrompt, int systemTokens, Lis
      * @param inputTokens tokens of {@code prompt} alone
      * @param outputTokens the token cap to request, or null
      * @param delayMs think time after the previous turn's reply before this turn is sent (0 for the first)
+     * @param passages the passages a rankings endpoint ranks against {@code prompt} (the query); empty otherwise
      */
-    public record Turn(String prompt, int inputTokens, Integer outputTokens, long delayMs) {
+    public record Turn(String prompt, int inputTokens, Integer outputTokens, long delayMs, List<String> passages) {
+        public Turn {
+            passages = List.copyOf(passages);
+        }
+
+        public Turn(final String prompt, final int inputTokens, final Integer outputTokens, final long delayMs) {
+            this(prompt, inputTokens, outputTokens, delayMs, List.of());
+        }
     }
 }

@@ -13,7 +13,7 @@ public final class Datasets {
      * @param schedule the profiling phase's replay window, or null
      */
     public static List<Conversation> load(final DatasetConfig config, final Long seed, final Tokenizer tokenizer,
-                                          final PhaseConfig.Schedule schedule) {
+                                          final PhaseConfig.Schedule schedule, final boolean rankings) {
         if (config.publicDataset() != null) {
             return ShareGptDataset.load(config.publicDataset().path(), config.entries(), config.oslMean(), seed,
                     tokenizer);
@@ -21,6 +21,7 @@ public final class Datasets {
         if (config.file() != null) {
             return FileDataset.load(config.file(), config.oslMean(), seed, tokenizer, schedule, config.turnDelayCapMs());
         }
-        return SyntheticDataset.generate(config, seed, tokenizer);
+        return rankings ? SyntheticDataset.rankings(config, seed, tokenizer)
+                : SyntheticDataset.generate(config, seed, tokenizer);
     }
 }

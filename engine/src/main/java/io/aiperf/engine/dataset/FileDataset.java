@@ -57,6 +57,21 @@ public final class FileDataset {
                         + "sampled, not replayed)");
             }
             final Integer osl = osl(row, line, file, oslMean);
+            final List<String> passages = named(row, "passages");
+            if (!passages.isEmpty() && file.format() != DatasetConfig.Format.MOONCAKE_TRACE) {
+                // A rankings row: {"texts": [{"name": "query", "contents": [...]}, {"name": "passages", ...}]}
+                final List<String> query = named(row, "query");
+                if (query.isEmpty()) {
+                    throw new ConfigException(FIELD, where(file, line) + "a row with passages needs a query");
+                }
+                int tokens = tokenizer.count(query.get(0));
+                for (final String p : passages) {
+                    tokens += tokenizer.count(p);
+                }
+                out.add(new Conversation(id, null, 0, List.of(new Conversation.Turn(query.get(0), tokens, osl, 0,
+                        passages)), timestamp));
+                return;
+            }
             final String prompt = file.format() == DatasetConfig.Format.MOONCAKE_TRACE
                     ? trace(row, line, file, blocks, tokenizer, random) : text(row, line, file, "row");
             out.add(Conversation.single(id, prompt, tokenizer.count(prompt), osl, timestamp));
@@ -128,6 +143,17 @@ public final class FileDataset {
                     + "turn");
         }
         return new Conversation(id, system, tokenizer.count(system), out, file.ignoreDelays() ? null : start);
+    }
+
+    /** The contents of the {@code texts} entry named {@code name}, or none. */
+    private static List<String> named(final JsonNode row, final String name) {
+        final List<String> out = new ArrayList<>();
+        for (final JsonNode t : row.path("texts")) {
+            if (name.equals(t.path("name").asText())) {
+                t.path("contents").forEach(c -> out.add(c.asText()));
+            }
+        }
+        return out;
     }
 
     private static Integer osl(final JsonNode row, final int line, final DatasetConfig.InputFile file,

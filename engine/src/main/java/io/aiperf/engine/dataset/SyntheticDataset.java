@@ -79,6 +79,35 @@ public final class SyntheticDataset {
         return conversations;
     }
 
+    /**
+     * Synthetic rankings requests: per entry a query and Normal(mean, stddev) passages (at least one), each of its
+     * drawn token length; the input tokens are the query's and the passages' together.
+     */
+    public static List<Conversation> rankings(final DatasetConfig config, final Long seed, final Tokenizer tokenizer) {
+        final Random random = seed == null ? new Random() : new Random(seed);
+        final DatasetConfig.Rankings r = config.rankings();
+        final List<Conversation> out = new ArrayList<>(config.entries());
+        for (int i = 0; i < config.entries(); i++) {
+            final String query = prompt(draw(random, r.queryTokensMean(), r.queryTokensStddev()),
+                    random.nextInt(CORPUS_WORDS.length), tokenizer);
+            int tokens = tokenizer.count(query);
+            final int n = draw(random, r.passagesMean(), r.passagesStddev());
+            final List<String> passages = new ArrayList<>(n);
+            for (int p = 0; p < n; p++) {
+                final int length = draw(random, r.passageTokensMean(), r.passageTokensStddev());
+                passages.add(prompt(length, random.nextInt(CORPUS_WORDS.length), tokenizer));
+                tokens += length;
+            }
+            out.add(new Conversation(new UUID(random.nextLong(), random.nextLong()).toString(), null, 0,
+                    List.of(new Conversation.Turn(query, tokens, null, 0, passages)), null));
+        }
+        return out;
+    }
+
+    private static int draw(final Random random, final double mean, final double stddev) {
+        return Math.max(1, (int) Math.round(mean + random.nextGaussian() * stddev));
+    }
+
     /** Text of exactly {@code tokens} tokens, starting at corpus word {@code offset}. */
     static String prompt(final int tokens, final int offset, final Tokenizer tokenizer) {
         final StringBuilder sb = new StringBuilder(tokens * 6);

@@ -117,6 +117,15 @@ public final class MockServer implements AutoCloseable {
                     }
                     yield inference(req, path, fault, start);
                 }
+                case "/v1/responses", "/generate", "/generate_stream", "/v1/ranking", "/rerank", "/v2/rerank" -> {
+                    if (!req.method().equals("POST")) {
+                        yield json(start, 405, "{\"error\":\"Method Not Allowed\"}", null);
+                    }
+                    if (!authorized(req)) {
+                        yield json(start, 401, "{\"error\": \"Unauthorized\"}", null);
+                    }
+                    yield otherInference(req, path, start);
+                }
                 case "/reset_prefix_cache", "/flush_cache" -> admin(req, "reset", start);
                 case "/start_profile" -> admin(req, "start_profile", start);
                 case "/stop_profile" -> admin(req, "stop_profile", start);
@@ -405,6 +414,49 @@ public final class MockServer implements AutoCloseable {
         final double u1 = Math.max(random.nextDouble(), 1e-12);
         final double gaussian = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * random.nextDouble());
         return Math.exp(-sigma2 / 2 + Math.sqrt(sigma2) * gaussian);
+    }
+
+    /** A 200 JSON answer due at {@code at}, for the other endpoint types. */
+    static MiniHttpServer.Response jsonAt(final long at, final String body, final Runnable onDone) {
+        return json(at, 200, body, onDone);
+    }
+
+    /** Responses, TGI and rankings requests (src-docs/endpoints.md), counted and recorded as chat requests are. */
+    private MiniHttpServer.Response otherInference(final MiniHttpServer.Request http, final String path,
+                                                   final long arrival) throws JsonProcessingException {
+        final Runnable counted = () -> state.event("inference");
+        final JsonNode req;
+        try {
+            req = JSON.readTree(http.body());
+        } catch (IOException e) {
+            return json(arrival, 400, "{\"error\":\"invalid JSON body\"}", counted);
+        }
+        state.ledger().record(req, http.headers().get("x-correlation-id"));
+        final MiniHttpServer.Response response;
+        if (path.equals("/v1/ranking") || path.equals("/rerank") || path.equals("/v2/rerank")) {
+            response = OtherEndpoints.rankings(path, req, arrival, counted);
+        } else {
+            final JsonNode input = path.equals("/v1/responses") ? req.path("input") : req.path("inputs");
+            final String prompt = input.isArray() ? input.path(input.size() - 1).path("content").asText("")
+                    : input.asText("");
+            final JsonNode cap = path.equals("/v1/responses") ? req.path("max_output_tokens")
+                    : req.path("parameters").path("max_new_tokens");
+            final int tokens = cap.isInt() && cap.intValue() > 0 ? cap.intValue() : replyLength(req, prompt);
+            final SplittableRandom random;
+            synchronized (seedSource) {
+                random = seedSource.split();
+            }
+            final OtherEndpoints.Plan plan = new OtherEndpoints.Plan(tokens, prompt.hashCode(),
+                    arrival + (long) (config.ttftMillis() * jitter(random, config.ttftJitterCv()) * 1e6),
+                    (long) (config.itlMillis() * 1e6), Math.max(1, prompt.length() / 4));
+            state.metrics().tokens(plan.promptTokens(), tokens);
+            response = path.equals("/v1/responses")
+                    ? OtherEndpoints.responses(req, req.path("stream").asBoolean(false), plan, counted)
+                    : OtherEndpoints.huggingFace(path.equals("/generate_stream"), plan, counted);
+        }
+        final List<MiniHttpServer.Step> steps = response.steps();
+        state.metrics().planned(arrival, steps.get(steps.size() - 1).atNanos());
+        return response;
     }
 
     private static MiniHttpServer.Response json(final long at, final int status, final String body, final Runnable onDone) {

@@ -76,7 +76,7 @@ public final class CellRunner {
         final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(), System.getenv())
                 .tokenizer();
         final List<Conversation> conversations = Datasets.load(config.dataset(), config.randomSeed(), tokenizer,
-                config.firstProfilingPhase().schedule());
+                config.firstProfilingPhase().schedule(), config.endpoint().type().rankings());
         final RequestSource source = new RequestSource(config, conversations, Version.VALUE);
         ctx.log().debug(conversations.size() + " conversation(s), " + conversations.stream()
                 .mapToInt(c -> c.turns().size()).sum() + " turn(s); tokenizer " + tokenizer.name() + " ("

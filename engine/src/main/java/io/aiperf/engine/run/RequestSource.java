@@ -2,6 +2,7 @@ package io.aiperf.engine.run;
 
 import io.aiperf.engine.client.PreparedRequest;
 import io.aiperf.engine.client.RequestFactory;
+import io.aiperf.engine.client.ResponseParser;
 import io.aiperf.engine.client.UrlJoiner;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.dataset.Conversation;
@@ -25,6 +26,8 @@ public final class RequestSource {
     private final Header[] headers;
     private final boolean streaming;
     private final String sessionHeader;
+    private final boolean rankings;
+    private final ResponseParser parser;
     private final boolean randomModels;
     private final long seed;
     private final boolean keepBodies;
@@ -37,6 +40,7 @@ public final class RequestSource {
         this.factory = new RequestFactory(config.endpoint(), version);
         this.uris = config.endpoint().urls().stream()
                 .map(u -> UrlJoiner.join(u, config.endpoint().path())).toArray(URI[]::new);
+        this.rankings = config.endpoint().type().rankings();
         this.firstBodies = new byte[conversations.size() * models.size()][];
         for (int c = 0; c < conversations.size(); c++) {
             for (int m = 0; m < models.size(); m++) {
@@ -46,6 +50,7 @@ public final class RequestSource {
         this.headers = factory.commonHeaders();
         this.streaming = config.endpoint().streaming();
         this.sessionHeader = config.endpoint().sessionHeader();
+        this.parser = ResponseParser.of(config.endpoint());
         this.randomModels = config.endpoint().modelSelection().equals("random");
         this.seed = config.randomSeed() == null ? 0 : config.randomSeed();
         this.keepBodies = config.artifacts().exportLevel().equals("raw");
@@ -109,7 +114,7 @@ public final class RequestSource {
         final int m = modelIndex(sessionNum);
         final byte[] body = turn == 0 ? firstBodies[conversation * models.size() + m]
                 : bodyOf(conversations.get(conversation), models.get(m), replies, turn);
-        return new PreparedRequest(uri, headers, body, streaming, sessionHeader);
+        return new PreparedRequest(uri, headers, body, streaming, sessionHeader, parser);
     }
 
     /** The first request of the first conversation, as a probe's template for headers. */
@@ -124,7 +129,8 @@ public final class RequestSource {
         out.add(firstBodies[conversation * models.size()]);
         for (int t = 1; t < c.turns().size(); t++) {
             final Conversation.Turn turn = c.turns().get(t);
-            out.add(RequestFactory.bytes(factory.body(models.get(0), c.systemPrompt(), List.of(turn.prompt()),
+            out.add(rankings ? RequestFactory.bytes(factory.rankingBody(models.get(0), turn.prompt(), turn.passages()))
+                    : RequestFactory.bytes(factory.body(models.get(0), c.systemPrompt(), List.of(turn.prompt()),
                     turn.outputTokens())));
         }
         return out;
@@ -135,6 +141,10 @@ public final class RequestSource {
     }
 
     private byte[] bodyOf(final Conversation c, final String model, final List<String> replies, final int turn) {
+        if (rankings) {
+            final Conversation.Turn t = c.turns().get(turn);
+            return RequestFactory.bytes(factory.rankingBody(model, t.prompt(), t.passages()));
+        }
         final List<String> exchange = new ArrayList<>(2 * turn + 1);
         for (int t = 0; t < turn; t++) {
             exchange.add(c.turns().get(t).prompt());

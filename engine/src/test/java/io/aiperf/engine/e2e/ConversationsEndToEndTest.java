@@ -251,7 +251,7 @@ class ConversationsEndToEndTest {
                     List.of("--dataset-sampling-strategy", "sometimes"));
             final List<String> expected = List.of("noturns.jsonl line 2", "delay.jsonl line 1", "has no rows",
                     "neg.jsonl line 1", "add up to 90", "--prefix-prompt-length", "Both a request-count",
-                    "embeddings endpoint", "--dataset-sampling-strategy");
+                    "embeddings endpoint has no conversation", "--dataset-sampling-strategy");
             for (int i = 0; i < cases.size(); i++) {
                 final List<String> args = new ArrayList<>(List.of("profile", "-m", "m", "-u", mock.url(),
                         "--artifact-dir", none));

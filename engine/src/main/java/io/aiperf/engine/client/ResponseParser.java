@@ -1,0 +1,143 @@
+package io.aiperf.engine.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.aiperf.engine.config.EndpointConfig;
+import java.io.IOException;
+
+/**
+ * Reads one response object (a whole body, or one SSE event's data) into a {@link ChunkParser.Chunk}
+ * (src-docs/endpoints.md). OpenAI's shapes (chat, completions, embeddings) go through the allocation-free
+ * {@link ChunkParser}; the other endpoint types, less often driven at tens of thousands of requests per second, read
+ * a JSON tree. Implementations are stateless.
+ */
+@FunctionalInterface
+public interface ResponseParser {
+    ObjectMapper JSON = new ObjectMapper();
+
+    /** Throws IOException for malformed JSON (callers skip the event or fail the request). */
+    void parse(byte[] buf, int off, int len, ChunkParser.Chunk out) throws IOException;
+
+    ResponseParser OPENAI = ChunkParser::parse;
+
+    /** The parser for an endpoint's answers. */
+    static ResponseParser of(final EndpointConfig endpoint) {
+        return switch (endpoint.type()) {
+            case CHAT, COMPLETIONS, EMBEDDINGS, CHAT_EMBEDDINGS, NIM_EMBEDDINGS -> OPENAI;
+            case RESPONSES -> tree(ResponseParser::responses);
+            case HUGGINGFACE_GENERATE -> tree(ResponseParser::huggingFace);
+            case NIM_RANKINGS, HF_TEI_RANKINGS, COHERE_RANKINGS -> tree(ResponseParser::rankings);
+            case TEMPLATE -> {
+                final String[] path = endpoint.template().responseField().split("\\.");
+                yield tree((node, out) -> template(node, path, out));
+            }
+        };
+    }
+
+    /** A parser that reads the object as a tree and hands it to {@code reader}. */
+    private static ResponseParser tree(final java.util.function.BiConsumer<JsonNode, ChunkParser.Chunk> reader) {
+        return (buf, off, len, out) -> {
+            out.reset();
+            final JsonNode node = JSON.readTree(buf, off, len);
+            if (node == null || node.isMissingNode()) {
+                throw new IOException("empty");
+            }
+            final JsonNode error = node.path("error");
+            if (error.isObject() || error.isTextual()) {
+                out.errorType = error.isObject() ? error.path("type").asText("ServerError") : "ServerError";
+                out.errorMessage = error.isObject() ? error.path("message").asText(error.toString()) : error.asText();
+                return;
+            }
+            reader.accept(node, out);
+        };
+    }
+
+    /**
+     * OpenAI Responses: streamed {@code response.output_text.delta} and reasoning delta events, the usage in
+     * {@code response.completed}; a whole answer's {@code output[].content[].text}.
+     */
+    private static void responses(final JsonNode node, final ChunkParser.Chunk out) {
+        final String type = node.path("type").asText("");
+        if (type.endsWith("output_text.delta")) {
+            out.content = node.path("delta").asText(null);
+            return;
+        }
+        if (type.startsWith("response.reasoning") && type.endsWith(".delta")) {
+            out.reasoning = node.path("delta").asText(null);
+            return;
+        }
+        final JsonNode response = type.equals("response.completed") ? node.path("response") : node;
+        if (type.isEmpty()) { // a whole answer
+            final StringBuilder text = new StringBuilder();
+            final StringBuilder reasoning = new StringBuilder();
+            for (final JsonNode item : response.path("output")) {
+                for (final JsonNode c : item.path("content")) {
+                    if ("output_text".equals(c.path("type").asText())) {
+                        text.append(c.path("text").asText(""));
+                    }
+                }
+                if ("reasoning".equals(item.path("type").asText())) {
+                    for (final JsonNode s : item.path("summary")) {
+                        reasoning.append(s.path("text").asText(""));
+                    }
+                }
+            }
+            out.content = text.length() == 0 ? null : text.toString();
+            out.reasoning = reasoning.length() == 0 ? null : reasoning.toString();
+        }
+        final JsonNode usage = response.path("usage");
+        if (usage.isObject()) {
+            out.hasUsage = true;
+            out.promptTokens = integer(usage.path("input_tokens"));
+            out.completionTokens = integer(usage.path("output_tokens"));
+            out.totalTokens = integer(usage.path("total_tokens"));
+            out.reasoningTokens = integer(usage.path("output_tokens_details").path("reasoning_tokens"));
+        }
+    }
+
+    /** Hugging Face TGI: {@code generated_text} (also in a one-element list), or a streamed {@code token.text}. */
+    private static void huggingFace(final JsonNode node, final ChunkParser.Chunk out) {
+        final JsonNode answer = node.isArray() ? node.path(0) : node;
+        final JsonNode token = answer.path("token");
+        if (token.isObject()) {
+            if (!token.path("special").asBoolean(false)) {
+                out.content = token.path("text").asText(null);
+            }
+            return;
+        }
+        out.content = answer.path("generated_text").asText(null);
+    }
+
+    /** NIM {@code rankings}, Cohere {@code results} or TEI's bare list: any non-empty list of scores is an answer. */
+    private static void rankings(final JsonNode node, final ChunkParser.Chunk out) {
+        final JsonNode list = node.isArray() ? node : node.has("rankings") ? node.get("rankings") : node.path("results");
+        out.hasEmbedding = list.isArray() && !list.isEmpty();
+        final JsonNode usage = node.path("usage").isObject() ? node.path("usage") : node.path("meta").path("billed_units");
+        if (usage.isObject() && (usage.has("prompt_tokens") || usage.has("search_units"))) {
+            out.hasUsage = true;
+            out.promptTokens = integer(usage.path("prompt_tokens"));
+            out.totalTokens = integer(usage.path("total_tokens"));
+        }
+    }
+
+    /** The text at the template's {@code response_field} path (list indexes as numbers). */
+    private static void template(final JsonNode node, final String[] path, final ChunkParser.Chunk out) {
+        JsonNode at = node;
+        for (final String step : path) {
+            at = at.isArray() && step.chars().allMatch(Character::isDigit) ? at.path(Integer.parseInt(step))
+                    : at.path(step);
+        }
+        out.content = at.isValueNode() && !at.isNull() ? at.asText() : null;
+        final JsonNode usage = node.path("usage");
+        if (usage.isObject()) {
+            out.hasUsage = true;
+            out.promptTokens = integer(usage.path("prompt_tokens"));
+            out.completionTokens = integer(usage.path("completion_tokens"));
+            out.totalTokens = integer(usage.path("total_tokens"));
+        }
+    }
+
+    private static Integer integer(final JsonNode n) {
+        return n.canConvertToInt() ? n.asInt() : null;
+    }
+}

@@ -1,0 +1,132 @@
+package io.aiperf.engine.mock;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The mock's answers for the endpoint types beyond OpenAI's chat, completions and embeddings (src-docs/endpoints.md):
+ * OpenAI Responses ({@code /v1/responses}, streamed as {@code response.output_text.delta} events), Hugging Face TGI
+ * ({@code /generate}, {@code /generate_stream}), and rankings in the shapes of NVIDIA NIM ({@code /v1/ranking}),
+ * Hugging Face TEI ({@code /rerank}) and Cohere ({@code /v2/rerank}). Timing as the chat route: first token after
+ * the TTFT, then one token per ITL. Stateless.
+ */
+final class OtherEndpoints {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private OtherEndpoints() {
+    }
+
+    /** What to say: the reply's tokens and when the first is due; {@code itlNanos} between the others. */
+    record Plan(int tokens, int seed, long firstTokenAt, long itlNanos, int promptTokens) {
+    }
+
+    static MiniHttpServer.Response responses(final JsonNode req, final boolean stream, final Plan plan,
+                                             final Runnable onDone) throws JsonProcessingException {
+        final ObjectNode usage = JSON.createObjectNode().put("input_tokens", plan.promptTokens())
+                .put("output_tokens", plan.tokens()).put("total_tokens", plan.promptTokens() + plan.tokens());
+        if (!stream) {
+            final ObjectNode resp = JSON.createObjectNode().put("object", "response").put("status", "completed");
+            resp.put("model", req.path("model").asText("mock-model"));
+            final ArrayNode output = resp.putArray("output");
+            output.addObject().put("type", "message").put("role", "assistant").putArray("content").addObject()
+                    .put("type", "output_text").put("text", text(plan));
+            resp.set("usage", usage);
+            return json(plan.firstTokenAt() + plan.itlNanos() * plan.tokens(), resp, onDone);
+        }
+        final List<String> events = new ArrayList<>();
+        for (int i = 0; i < plan.tokens(); i++) {
+            events.add("event: response.output_text.delta\ndata: " + JSON.writeValueAsString(JSON.createObjectNode()
+                    .put("type", "response.output_text.delta").put("delta", ReplyWords.token(plan.seed(), i))) + "\n\n");
+        }
+        final ObjectNode done = JSON.createObjectNode().put("type", "response.completed");
+        done.putObject("response").put("status", "completed").set("usage", usage);
+        return sse(plan, events, "event: response.completed\ndata: " + JSON.writeValueAsString(done) + "\n\n", onDone);
+    }
+
+    static MiniHttpServer.Response huggingFace(final boolean stream, final Plan plan, final Runnable onDone)
+            throws JsonProcessingException {
+        if (!stream) {
+            return json(plan.firstTokenAt() + plan.itlNanos() * plan.tokens(),
+                    JSON.createObjectNode().put("generated_text", text(plan)), onDone);
+        }
+        final List<String> events = new ArrayList<>();
+        for (int i = 0; i < plan.tokens(); i++) {
+            final ObjectNode e = JSON.createObjectNode();
+            e.putObject("token").put("id", i).put("text", ReplyWords.token(plan.seed(), i)).put("special", false);
+            if (i == plan.tokens() - 1) {
+                e.put("generated_text", text(plan));
+            } else {
+                e.putNull("generated_text");
+            }
+            events.add("data: " + JSON.writeValueAsString(e) + "\n\n");
+        }
+        return sse(plan, events, "", onDone);
+    }
+
+    /** Scores for the passages: NIM {@code rankings}, TEI's bare list, or Cohere {@code results}. */
+    static MiniHttpServer.Response rankings(final String path, final JsonNode req, final long at, final Runnable onDone)
+            throws JsonProcessingException {
+        final JsonNode passages = path.equals("/v1/ranking") ? req.path("passages")
+                : path.equals("/rerank") ? req.path("texts") : req.path("documents");
+        final int n = Math.max(1, passages.size());
+        final ArrayNode list = JSON.createArrayNode();
+        for (int i = 0; i < n; i++) {
+            final double score = 1.0 / (i + 1);
+            switch (path) {
+                case "/v1/ranking" -> list.addObject().put("index", i).put("logit", score);
+                case "/rerank" -> list.addObject().put("index", i).put("score", score);
+                default -> list.addObject().put("index", i).put("relevance_score", score);
+            }
+        }
+        final long due = at + (long) (2e6 * n);
+        if (path.equals("/rerank")) {
+            return MockServer.jsonAt(due, JSON.writeValueAsString(list), onDone);
+        }
+        final ObjectNode resp = JSON.createObjectNode();
+        resp.set(path.equals("/v1/ranking") ? "rankings" : "results", list);
+        return json(due, resp, onDone);
+    }
+
+    private static String text(final Plan plan) {
+        final StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < plan.tokens(); i++) {
+            sb.append(ReplyWords.token(plan.seed(), i));
+        }
+        return sb.toString();
+    }
+
+    private static MiniHttpServer.Response json(final long at, final ObjectNode body, final Runnable onDone)
+            throws JsonProcessingException {
+        return MockServer.jsonAt(at, JSON.writeValueAsString(body), onDone);
+    }
+
+    /** One chunk per event at its token's time, then the tail and the end of the body. */
+    private static MiniHttpServer.Response sse(final Plan plan, final List<String> events, final String tail,
+                                               final Runnable onDone) {
+        final List<MiniHttpServer.Step> steps = new ArrayList<>(events.size() + 2);
+        steps.add(new MiniHttpServer.Step(plan.firstTokenAt(), MiniHttpServer.head(200, "text/event-stream", -1,
+                false), false));
+        long due = plan.firstTokenAt();
+        for (int i = 0; i < events.size(); i++) {
+            due = plan.firstTokenAt() + plan.itlNanos() * i;
+            steps.add(new MiniHttpServer.Step(due, MiniHttpServer.chunk(events.get(i).getBytes(StandardCharsets.UTF_8)),
+                    false));
+        }
+        final byte[] last = tail.isEmpty() ? MiniHttpServer.LAST_CHUNK
+                : concat(MiniHttpServer.chunk(tail.getBytes(StandardCharsets.UTF_8)), MiniHttpServer.LAST_CHUNK);
+        steps.add(new MiniHttpServer.Step(due, last, false));
+        return new MiniHttpServer.Response(steps, false, onDone);
+    }
+
+    private static byte[] concat(final byte[] a, final byte[] b) {
+        final byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}
