@@ -79,7 +79,7 @@ public final class ProfileOptions {
     String arrivalPattern;
     @Option(names = {"--arrival-smoothness", "--vllm-burstiness"}, paramLabel = "SHAPE", description = "Gamma shape; implies gamma.")
     Double arrivalSmoothness;
-    @Option(names = {"--request-count", "--num-requests"}, paramLabel = "N", description = "Requests to send. Default: 10 when nothing else bounds the run. A comma list sweeps.")
+    @Option(names = {"--request-count", "--num-requests"}, paramLabel = "N", description = "Requests to send. Default: max(10, 2 x concurrency) when nothing else bounds the run. A comma list sweeps.")
     String requestCount;
     @Option(names = "--benchmark-duration", paramLabel = "SECONDS", description = "Stop sending after this long. A comma list sweeps.")
     String benchmarkDuration;

@@ -771,11 +771,12 @@ public final class ConfigBinder {
             }
         }
         if (requests == null && sessions == null && duration == null) {
-            requests = DEFAULT_REQUEST_COUNT;
+            // Upstream's default: enough requests to fill the closed loop twice, at least 10.
+            requests = Math.max(DEFAULT_REQUEST_COUNT, 2 * (concurrency == null ? 1 : concurrency));
             s.node().put("requests", requests);
             warnings.add("phase '" + name + "' has no stop condition (requests, sessions or duration); defaulting to "
-                    + DEFAULT_REQUEST_COUNT + " requests. Set --request-count, --conversation-num or "
-                    + "--benchmark-duration.");
+                    + requests + " requests (at least 10, twice the concurrency). Set --request-count, "
+                    + "--conversation-num or --benchmark-duration.");
         }
         if (type == LoadType.CONCURRENCY && concurrency == null) {
             s.node().put("concurrency", 1);

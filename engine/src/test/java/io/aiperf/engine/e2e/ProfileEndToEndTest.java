@@ -224,6 +224,13 @@ class ProfileEndToEndTest {
             assertThat(r.exitCode()).isZero();
             assertThat(r.err()).contains("warning: phase 'profiling' has no stop condition").contains("10 requests");
             assertThat(Files.readAllLines(dir.resolve("profile_export.jsonl"))).hasSize(10);
+            // Wider loops get twice their concurrency, as upstream.
+            final Path wide = tmp.resolve("default-wide");
+            final Runs.Result w = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--concurrency", "8",
+                    "--isl", "8", "--osl", "2", "--artifact-dir", wide.toString());
+            assertThat(w.exitCode()).isZero();
+            assertThat(w.err()).contains("defaulting to 16 requests");
+            assertThat(Files.readAllLines(wide.resolve("profile_export.jsonl"))).hasSize(16);
         }
     }
 
