@@ -42,7 +42,7 @@ public final class AggregateCommand implements Callable<Integer> {
             if (gateRules != null) {
                 io.aiperf.engine.gate.GateRulesLoader.load(gateRules);
             }
-            cells = CellMerger.merge(inputs, outputDir);
+            cells = CellMerger.merge(inputs, outputDir, ExportNames.of(prefix));
         } catch (ConfigException e) {
             System.err.println("error: aggregate: " + e.getMessage());
             return ExitCode.USAGE;

@@ -255,6 +255,15 @@ public final class ProfileOptions {
             + "stddev. Default: 0.")
     Integer rankingsQueryTokensStddev;
 
+    @Option(names = "--shard", paramLabel = "I/N", description = "Run shard I of N of each cell: 1/N of its "
+            + "concurrency, rate and request count, its own part of the dataset; only shard 1 runs the control hooks. "
+            + "Merge the shards with `aiperf aggregate`.")
+    String shard;
+
+    @Option(names = "--start-at", paramLabel = "TIME", description = "Start the load at this ISO-8601 UTC time (e.g. "
+            + "2026-12-01T10:00:00Z), so shards launched apart run together.")
+    String startAt;
+
     @Option(names = "--warmup-concurrency", paramLabel = "N", description = "Warmup concurrency. Default: --concurrency.")
     Integer warmupConcurrency;
 
@@ -555,6 +564,8 @@ public final class ProfileOptions {
         o.set("artifacts.dir", artifactDir, "--artifact-dir");
         o.set("artifacts.prefix", profileExportPrefix, "--profile-export-prefix");
         o.set("artifacts.export_level", exportLevel, "--export-level");
+        o.set("runtime.shard", shard, "--shard");
+        o.set("runtime.start_at", startAt, "--start-at");
         if (requestCancellationRate != null && !(requestCancellationRate > 0)) {
             throw new ConfigException("--request-cancellation-rate", "Input should be greater than 0");
         }

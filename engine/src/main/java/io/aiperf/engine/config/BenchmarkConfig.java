@@ -14,12 +14,13 @@ import java.util.Map;
  *                      (secrets not yet redacted)
  * @param variations the sweep's points, each with its full config; empty without a sweep
  * @param limits bounds on errors and response sizes
+ * @param shard this process's share of each cell, or null for all of it
  */
 public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, DatasetConfig dataset,
                               List<PhaseConfig> phases, ArtifactsConfig artifacts, TokenizerConfig tokenizer,
                               Map<String, Double> goodputSlos, Long randomSeed, String uiType,
                               MultiRunConfig multiRun, List<String> warnings, ObjectNode effectiveTree,
-                              List<Variation> variations, RunLimits limits) {
+                              List<Variation> variations, RunLimits limits, Shard shard) {
 
     /** Whether a sweep expands this config into several variations. */
     public boolean isSweep() {
@@ -34,7 +35,40 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
                 : java.util.stream.Stream.concat(java.util.stream.Stream.of(unseamless(kept.get(0))),
                         kept.stream().skip(1)).toList();
         return new BenchmarkConfig(models, endpoint, dataset, fixed, artifacts, tokenizer, goodputSlos, seed, uiType,
-                multiRun, warnings, effectiveTree, variations, limits);
+                multiRun, warnings, effectiveTree, variations, limits, shard);
+    }
+
+    /**
+     * This shard's part of the cell (src-docs/distributed.md): concurrency, rate, request and session counts
+     * divided, and the control hooks only on the first shard. The whole cell without shards.
+     */
+    public BenchmarkConfig forShard() {
+        if (shard == null || shard.count() == 1) {
+            return this;
+        }
+        final List<PhaseConfig> mine = phases.stream().map(p -> new PhaseConfig(p.name(), p.kind(), p.type(),
+                p.concurrency() == null ? null : shareOf(p.concurrency(), p.name() + " concurrency"),
+                p.rate() == null ? null : p.rate() / shard.count(), p.smoothness(),
+                p.requests() == null ? null : shareOf(p.requests(), p.name() + " requests"),
+                p.sessions() == null ? null : shareOf(p.sessions(), p.name() + " sessions"), p.durationSeconds(),
+                p.gracePeriodSeconds(), p.seamless(), p.schedule())).toList();
+        final EndpointConfig e = endpoint;
+        final EndpointConfig hooks = shard.runsHooks() ? e : new EndpointConfig(e.urls(), e.type(), e.customPath(),
+                e.streaming(), e.apiKey(), e.headers(), e.extra(), e.timeoutSeconds(), e.useServerTokenCount(),
+                e.useLegacyMaxTokens(), null, null, e.tls(), e.serverMetrics(), e.modelSelection(), e.sessionHeader(),
+                e.template());
+        // The seed stays: every shard builds the same dataset and takes its own part of it (CellRunner).
+        return new BenchmarkConfig(models, hooks, dataset, mine, artifacts, tokenizer, goodputSlos, randomSeed, uiType,
+                multiRun, warnings, effectiveTree, variations, limits, shard);
+    }
+
+    private int shareOf(final int total, final String what) {
+        final int part = shard.share(total);
+        if (part < 1) {
+            throw new ConfigException("--shard", "the " + what + " (" + total + ") cannot be split into "
+                    + shard.count() + " shards: each needs at least 1");
+        }
+        return part;
     }
 
     private static PhaseConfig unseamless(final PhaseConfig p) {

@@ -112,7 +112,7 @@ public final class ConfigBinder {
         final Map<String, Double> slos = slos(b.section("slos"));
         final Section runtime = b.section("runtime");
         runtime.allowOnly(List.of("ui", "max_error_rate", "max_event_bytes", "max_response_bytes", "retry_unsent",
-                "request_cancellation"));
+                "request_cancellation", "shard", "start_at"));
         final String ui = runtime.string("ui", null);
         final double maxErrorRate = runtime.number("max_error_rate", 100.0);
         if (!(maxErrorRate >= 0 && maxErrorRate <= 100)) {
@@ -126,6 +126,9 @@ public final class ConfigBinder {
         if (!(maxResponse >= maxEvent)) {
             throw runtime.error("max_response_bytes", "Input should be at least max_event_bytes (" + (long) maxEvent + ")");
         }
+        final Shard shard = runtime.has("shard") || runtime.has("start_at")
+                ? Shard.parse(runtime.field("shard"), runtime.string("shard", null), runtime.string("start_at", null))
+                : null;
         final Section cancel = runtime.section("request_cancellation");
         cancel.allowOnly(List.of("rate", "delay"));
         final boolean delayGiven = cancel.has("delay");
@@ -147,9 +150,11 @@ public final class ConfigBinder {
         }
         final MultiRunConfig multiRun = multiRun(env.section("multi_run"));
         final Long effectiveSeed = seed == null && multiRun.numRuns() > 1 && multiRun.setConsistentSeed() ? Long.valueOf(42) : seed;
-        return new BenchmarkConfig(List.copyOf(models), endpoint, dataset, phases, artifacts, tokenizer, slos,
-                effectiveSeed, ui == null ? null : ui.toLowerCase(Locale.ROOT), multiRun, List.copyOf(warnings), tree,
-                List.of(), limits);
+        final BenchmarkConfig config = new BenchmarkConfig(List.copyOf(models), endpoint, dataset, phases, artifacts,
+                tokenizer, slos, effectiveSeed, ui == null ? null : ui.toLowerCase(Locale.ROOT), multiRun,
+                List.copyOf(warnings), tree, List.of(), limits, shard);
+        config.forShard(); // a load too small to split among the shards is a usage error now, not mid-run
+        return config;
     }
 
     private static MultiRunConfig multiRun(final Section m) {

@@ -47,7 +47,7 @@ public final class ConfigLoader {
         config.effectiveTree().set("sweep", sweep);
         return new BenchmarkConfig(config.models(), config.endpoint(), config.dataset(), config.phases(),
                 config.artifacts(), config.tokenizer(), config.goodputSlos(), config.randomSeed(), config.uiType(),
-                config.multiRun(), config.warnings(), config.effectiveTree(), variations, config.limits());
+                config.multiRun(), config.warnings(), config.effectiveTree(), variations, config.limits(), config.shard());
     }
 
     private static ObjectNode emptyEnvelope() {

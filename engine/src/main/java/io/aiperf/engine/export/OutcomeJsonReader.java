@@ -44,7 +44,16 @@ public final class OutcomeJsonReader {
         return new CellOutcome(root.path("status").asText(), root.path("exit_code").asInt(),
                 artifactDir.toAbsolutePath().toString(), hooks, warnings, text(root.path("error")),
                 counts.path("requests_sent").asLong(), counts.path("valid").asLong(), counts.path("errors").asLong(),
-                identity);
+                identity, shard(root.path("shard")));
+    }
+
+    private static io.aiperf.engine.record.ShardRun shard(final JsonNode s) {
+        if (!s.isObject()) {
+            return null;
+        }
+        return new io.aiperf.engine.record.ShardRun(s.path("index").asInt(1), s.path("count").asInt(1),
+                text(s.path("start_at")), s.path("start_lateness_ms").isNumber() ? s.path("start_lateness_ms").asDouble()
+                : null, s.path("clock_offset_ms").isNumber() ? s.path("clock_offset_ms").asDouble() : null);
     }
 
     private static String text(final JsonNode n) {

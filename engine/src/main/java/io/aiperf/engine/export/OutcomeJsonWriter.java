@@ -53,6 +53,18 @@ public final class OutcomeJsonWriter {
         counts.put("valid", o.valid());
         counts.put("errors", o.errors());
         root.set("cell", cell(o.cell()));
+        if (o.shard() != null) {
+            final ObjectNode s = root.putObject("shard").put("index", o.shard().index()).put("count", o.shard().count());
+            if (o.shard().startAt() != null) {
+                s.put("start_at", o.shard().startAt());
+            }
+            if (o.shard().startLatenessMs() != null) {
+                s.put("start_lateness_ms", o.shard().startLatenessMs());
+            }
+            if (o.shard().clockOffsetMs() != null) {
+                s.put("clock_offset_ms", o.shard().clockOffsetMs()).put("clock_offset_resolution_ms", 1000);
+            }
+        }
         return root;
     }
 

@@ -109,6 +109,40 @@ public final class SummaryJsonWriter {
         }
     }
 
+    /**
+     * Replaces the metrics, the error summary, the token accounting and the validity of a summary with those of
+     * {@code summary} (merging shards of a cell: the records are pooled, everything else stays the first shard's).
+     */
+    public static void replaceMetrics(final ObjectNode root, final MetricsSummary summary) {
+        final java.util.List<String> old = new java.util.ArrayList<>();
+        root.properties().forEach(e -> {
+            if (e.getValue().isObject() && e.getValue().has("unit")) {
+                old.add(e.getKey());
+            }
+        });
+        root.remove(old);
+        final ObjectNode fresh = JSON.createObjectNode();
+        metrics(fresh, summary);
+        // Metrics first, as in a summary written by a run.
+        final ObjectNode rest = root.deepCopy();
+        root.removeAll();
+        root.set("schema_version", rest.remove("schema_version"));
+        root.set("aiperf_version", rest.remove("aiperf_version"));
+        root.set("benchmark_id", rest.remove("benchmark_id"));
+        root.setAll(fresh);
+        root.setAll(rest);
+        root.set("error_summary", errors(summary));
+        final MetricsSummary.TokenAccounting tokens = summary.tokens();
+        root.putObject("token_accounting").put("compared_requests", tokens.comparedRequests())
+                .put("client_output_tokens", tokens.clientOutputTokens())
+                .put("server_output_tokens", tokens.serverOutputTokens())
+                .put("osl_requests", tokens.oslRequests())
+                .put("requested_output_tokens", tokens.requestedOutputTokens())
+                .put("delivered_output_tokens", tokens.deliveredOutputTokens());
+        root.set("validity", io.aiperf.engine.validity.Validity.json(io.aiperf.engine.validity.Validity.evaluate(root,
+                io.aiperf.engine.validity.Thresholds.defaults())));
+    }
+
     static void putNumber(final ObjectNode o, final String key, final double v) {
         if (Double.isFinite(v)) {
             o.put(key, v);

@@ -93,6 +93,20 @@ final class MiniHttpServer implements AutoCloseable {
         }
     }
 
+    private static volatile long dateSecond = -1;
+    private static volatile String dateText = "";
+
+    /** The {@code Date} header value (RFC 1123), formatted once per second, as servers do. */
+    static String date() {
+        final long now = System.currentTimeMillis() / 1000;
+        if (now != dateSecond) {
+            dateText = java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                    java.time.ZonedDateTime.ofInstant(java.time.Instant.ofEpochSecond(now), java.time.ZoneOffset.UTC));
+            dateSecond = now;
+        }
+        return dateText;
+    }
+
     /** Head of a response. */
     static byte[] head(final int status, final String contentType, final long contentLength, final boolean close) {
         return head(status, contentType, contentLength, close, null);
@@ -104,6 +118,7 @@ final class MiniHttpServer implements AutoCloseable {
         final StringBuilder sb = new StringBuilder(128);
         sb.append("HTTP/1.1 ").append(status).append(' ').append(reason(status)).append("\r\n");
         sb.append("Server: aiperf-java-mock\r\n");
+        sb.append("Date: ").append(date()).append("\r\n");
         sb.append("Content-Type: ").append(contentType).append("\r\n");
         if (contentLength >= 0) {
             sb.append("Content-Length: ").append(contentLength).append("\r\n");

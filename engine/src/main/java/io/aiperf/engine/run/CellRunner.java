@@ -8,6 +8,7 @@ import io.aiperf.engine.dataset.Conversation;
 import io.aiperf.engine.client.RequestFactory;
 import io.aiperf.engine.dataset.Datasets;
 import io.aiperf.engine.log.RunLog;
+import io.aiperf.engine.record.ShardRun;
 import io.aiperf.engine.telemetry.ServerMetrics;
 import io.aiperf.engine.telemetry.ServerMetricsCollector;
 import io.aiperf.engine.dataset.Tokenizer;
@@ -51,6 +52,7 @@ public final class CellRunner {
     private final CellContext ctx;
     private final CellIdentity identity;
     private final HookLog hookLog = new HookLog();
+    private ShardRun shardRun; // set once the shard's start is known
 
     public CellRunner(final BenchmarkConfig config, final Path artifactDir, final CellContext ctx,
                       final CellIdentity identity) {
@@ -77,7 +79,12 @@ public final class CellRunner {
                 .tokenizer();
         final List<Conversation> conversations = Datasets.load(config.dataset(), config.randomSeed(), tokenizer,
                 config.firstProfilingPhase().schedule(), config.endpoint().type().rankings());
-        final RequestSource source = new RequestSource(config, conversations, Version.VALUE);
+        final List<Conversation> mine = shardPart(conversations);
+        if (mine.isEmpty()) {
+            return finish(CellOutcome.FAILED, ExitCode.USAGE, "shard " + config.shard().label() + " has no "
+                    + "conversation of the " + conversations.size() + " in the dataset", 0, 0, 0);
+        }
+        final RequestSource source = new RequestSource(config, mine, Version.VALUE);
         ctx.log().debug(conversations.size() + " conversation(s), " + conversations.stream()
                 .mapToInt(c -> c.turns().size()).sum() + " turn(s); tokenizer " + tokenizer.name() + " ("
                 + tokenizer.source() + "); sampling " + config.dataset().effectiveSampling().wireName());
@@ -99,7 +106,9 @@ public final class CellRunner {
         final ProfilerSession profiler = new ProfilerSession(config.endpoint().serverProfiler() == null ? null
                 : new ServerProfiler(ctx.controlTransport(), ctx.clock(), hookLog, origins,
                 config.endpoint().serverProfiler()));
-        final long seed = config.randomSeed() == null ? System.nanoTime() : config.randomSeed();
+        // Each shard has its own random streams (arrivals, sampling), derived from the seed and its index.
+        final long seed = (config.randomSeed() == null ? System.nanoTime() : config.randomSeed())
+                + (config.shard() == null ? 0 : 1_000_003L * (config.shard().index() - 1));
         final List<PhaseResult> results;
         final ExportNames names = ExportNames.of(config.artifacts().prefix());
         final RecordFiles recordFiles;
@@ -135,6 +144,12 @@ public final class CellRunner {
                     source.probe().headers());
             try (ProgressReporter progress = new ProgressReporter(ctx.err(), ctx.liveProgress(),
                     orchestrator::startedPhases); WakeupSampler wakeups = new WakeupSampler().start()) {
+                if (!awaitShardStart(origins.get(0))) {
+                    processor.finish();
+                    recordFiles.abort();
+                    return finish(CellOutcome.CANCELLED, ExitCode.CANCELLED, "cancelled by the user while waiting for "
+                            + "--start-at", 0, 0, 0);
+                }
                 progress.start();
                 results = orchestrator.run();
                 wakeupP99 = wakeups.p99Millis();
@@ -179,8 +194,8 @@ public final class CellRunner {
         final MetricsSummary profilingMetrics = processed.profiling();
         final MetricsSummary warmupMetrics = processed.warmup();
         final List<RunReport.Input> inputs = new ArrayList<>();
-        for (int i = 0; i < conversations.size(); i++) {
-            inputs.add(new RunReport.Input(conversations.get(i).id(), source.bodies(i)));
+        for (int i = 0; i < source.size(); i++) {
+            inputs.add(new RunReport.Input(source.conversation(i).id(), source.bodies(i)));
         }
         final RunReport report = new RunReport(Version.VALUE, UUID.randomUUID().toString(),
                 ctx.redactor().config(config.effectiveTree()), ctx.cliCommand(), config.randomSeed(),
@@ -207,6 +222,61 @@ public final class CellRunner {
         final String failure = failure(valid, errors, config.limits().maxErrorRatePct(), profilingMetrics);
         return failure != null ? finish(CellOutcome.FAILED, ExitCode.FAILED, failure, sent, valid, errors)
                 : finish(CellOutcome.COMPLETED, ExitCode.OK, null, sent, valid, errors);
+    }
+
+    /** This shard's conversations: every count-th of the dataset all shards build alike, so no two share one. */
+    private List<Conversation> shardPart(final List<Conversation> all) {
+        final io.aiperf.engine.config.Shard shard = config.shard();
+        if (shard == null || shard.count() == 1) {
+            return all;
+        }
+        final List<Conversation> out = new ArrayList<>();
+        for (int i = shard.index() - 1; i < all.size(); i += shard.count()) {
+            out.add(all.get(i));
+        }
+        return out;
+    }
+
+    /**
+     * For a shard: measures the clock offset against the server, then waits for {@code --start-at} so that shards
+     * started apart load the server together; records both in the outcome.
+     *
+     * @return false when the run was cancelled while waiting
+     */
+    private boolean awaitShardStart(final String origin) throws InterruptedException {
+        final io.aiperf.engine.config.Shard shard = config.shard();
+        if (shard == null) {
+            return true;
+        }
+        final java.util.Map<String, String> headers = new java.util.LinkedHashMap<>(config.endpoint().headers());
+        headers.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
+        final Double offset = ClockOffset.measure(java.net.URI.create(origin + "/v1/models"), headers);
+        if (offset != null && Math.abs(offset) > 2000) {
+            ctx.log().warning("this host's clock is " + Math.round(-offset / 1000) + " s off the server's: shards "
+                    + "started by --start-at on hosts whose clocks disagree do not start together");
+        }
+        Double lateness = null;
+        if (shard.startAt() != null) {
+            final long waitMillis = shard.startAt().toEpochMilli() - System.currentTimeMillis();
+            if (waitMillis > 0) {
+                ctx.log().info("shard " + shard.label() + ": waiting " + waitMillis / 1000.0 + " s for the start at "
+                        + shard.startAt());
+                final long end = System.nanoTime() + waitMillis * 1_000_000L;
+                while (System.nanoTime() < end) { // in short steps, so Ctrl-C ends the wait at once
+                    if (ctx.cancellation().isCancelled()) {
+                        return false;
+                    }
+                    ctx.sleeper().sleepNanos(Math.min(50_000_000L, end - System.nanoTime()));
+                }
+            } else if (waitMillis < -1000) {
+                ctx.log().warning("--start-at " + shard.startAt() + " passed " + (-waitMillis / 1000.0)
+                        + " s ago; starting now");
+            }
+            lateness = (double) (System.currentTimeMillis() - shard.startAt().toEpochMilli());
+        }
+        shardRun = new ShardRun(shard.index(), shard.count(), shard.startAt() == null ? null
+                : shard.startAt().toString(), lateness, offset);
+        return true;
     }
 
     /** A phase in one line, for the log. */
@@ -248,6 +318,9 @@ public final class CellRunner {
         final com.fasterxml.jackson.databind.JsonNode benchmark = tree.path("benchmark");
         if (benchmark instanceof com.fasterxml.jackson.databind.node.ObjectNode b) {
             b.remove("artifacts");
+            if (b.path("runtime") instanceof com.fasterxml.jackson.databind.node.ObjectNode rt) {
+                rt.remove(java.util.List.of("shard", "start_at")); // the shards of one cell share its config
+            }
             if (b.path("endpoint") instanceof com.fasterxml.jackson.databind.node.ObjectNode e) {
                 e.remove(java.util.List.of("url", "urls"));
             }
@@ -395,7 +468,7 @@ public final class CellRunner {
                                final long valid, final long errors) {
         final List<String> warnings = hookLog.warnings().stream().map(ctx.redactor()::text).toList();
         final CellOutcome outcome = new CellOutcome(status, exitCode, dir.toAbsolutePath().toString(),
-                hookLog.calls(), warnings, ctx.redactor().text(error), sent, valid, errors, identity);
+                hookLog.calls(), warnings, ctx.redactor().text(error), sent, valid, errors, identity, shardRun);
         try {
             write(OutcomeJsonWriter.FILE, out -> out.write(OutcomeJsonWriter.bytes(outcome, Version.VALUE)));
         } catch (java.io.UncheckedIOException e) {

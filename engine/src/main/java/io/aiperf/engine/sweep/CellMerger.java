@@ -1,6 +1,7 @@
 package io.aiperf.engine.sweep;
 
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.export.OutcomeJsonReader;
 import io.aiperf.engine.export.OutcomeJsonWriter;
 import io.aiperf.engine.record.CellOutcome;
@@ -17,7 +18,7 @@ import java.util.stream.Stream;
 
 /**
  * Collects cells run apart (other processes, other machines, archived by CI) into one run directory in the
- * normal layout, each cell where {@link CellPlan} puts it. Cells are found by their {@code cell_outcome.json};
+ * normal layout, each cell where {@link CellPlan} puts it; the shards of a cell become the cell ({@link ShardMerger}). Cells are found by their {@code cell_outcome.json};
  * a cell's files are the files beside it. Stateless.
  */
 public final class CellMerger {
@@ -26,33 +27,51 @@ public final class CellMerger {
 
     /**
      * @return the merged cells' outcomes, pointing at their new directories
-     * @throws ConfigException when there is no cell, a cell appears twice, or the cells come from different plans
+     * @throws ConfigException when there is no cell, a cell appears twice, the cells come from different plans, or
+     *                         the shards of a cell are incomplete or disagree
      */
     public static List<CellOutcome> merge(final List<Path> inputs, final Path outDir) {
-        final Map<String, Path> sources = new LinkedHashMap<>();
-        final List<CellOutcome> merged = new ArrayList<>();
+        return merge(inputs, outDir, ExportNames.of(null));
+    }
+
+    /** As {@link #merge(List, Path)}, for cells written with the export names {@code names}. */
+    public static List<CellOutcome> merge(final List<Path> inputs, final Path outDir, final ExportNames names) {
+        final Map<String, List<CellOutcome>> byId = new LinkedHashMap<>();
         for (final Path input : inputs) {
             if (!Files.isDirectory(input)) {
                 throw new ConfigException("DIR", input + " is not a directory");
             }
             for (final Path file : outcomeFiles(input)) {
-                final Path cellDir = file.getParent();
-                final CellOutcome found = read(file, cellDir);
-                if (found == null) {
-                    continue;
+                final CellOutcome found = read(file, file.getParent());
+                if (found != null) {
+                    byId.computeIfAbsent(found.cell().id(), k -> new ArrayList<>()).add(found);
                 }
-                final String id = found.cell().id();
-                final Path earlier = sources.putIfAbsent(id, cellDir);
-                if (earlier != null) {
-                    throw new ConfigException("DIR", "cell " + id + " appears twice: in " + earlier + " and in " + cellDir);
+            }
+        }
+        final List<CellOutcome> merged = new ArrayList<>();
+        for (final List<CellOutcome> group : byId.values()) {
+            final CellOutcome found = group.get(0);
+            final String id = found.cell().id();
+            final boolean sharded = found.shard() != null && found.shard().count() > 1;
+            if (!sharded && group.size() > 1) {
+                throw new ConfigException("DIR", "cell " + id + " appears twice: in " + found.artifactDir() + " and in "
+                        + group.get(1).artifactDir());
+            }
+            if (!merged.isEmpty() && !samePlan(merged.get(0), found)) {
+                throw new ConfigException("DIR", "cell " + id + " in " + found.artifactDir() + " comes from another plan ("
+                        + found.cell().numTrials() + " trial(s), sweep " + (found.cell().variation() != null)
+                        + ") than cell " + merged.get(0).cell().id());
+            }
+            final Path target = outDir.resolve(found.cell().path()).normalize();
+            if (sharded) {
+                if (group.stream().anyMatch(o -> o.shard() == null)) {
+                    throw new ConfigException("DIR", "cell " + id + " was run both whole and in shards");
                 }
-                if (!merged.isEmpty() && !samePlan(merged.get(0), found)) {
-                    throw new ConfigException("DIR", "cell " + id + " in " + cellDir + " comes from another plan ("
-                            + found.cell().numTrials() + " trial(s), sweep " + (found.cell().variation() != null)
-                            + ") than cell " + merged.get(0).cell().id());
-                }
-                final Path target = outDir.resolve(found.cell().path()).normalize();
-                copyFiles(cellDir, target);
+                final CellOutcome shard1 = group.stream().filter(o -> o.shard().index() == 1).findFirst().orElse(found);
+                copyFiles(Path.of(shard1.artifactDir()), target); // inputs, server metrics, logs: the first shard's
+                merged.add(ShardMerger.merge(group, target, names));
+            } else {
+                copyFiles(Path.of(found.artifactDir()), target);
                 merged.add(read(target.resolve(OutcomeJsonWriter.FILE), target));
             }
         }

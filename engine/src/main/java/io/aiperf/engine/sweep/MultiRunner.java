@@ -45,7 +45,7 @@ public final class MultiRunner {
             if (!single) {
                 ctx.err().println("cell " + (outcomes.size() + 1) + "/" + cells.size() + ": " + cell.identity().id());
             }
-            final CellOutcome outcome = new CellRunner(cellConfig(config, cell, dropWarmup),
+            final CellOutcome outcome = new CellRunner(cellConfig(config, cell, dropWarmup).forShard(),
                     dir.resolve(cell.identity().path()).normalize(), ctx, cell.identity()).run();
             outcomes.add(outcome);
             if (outcome.exitCode() == ExitCode.CANCELLED) {

@@ -1,0 +1,157 @@
+package io.aiperf.engine.sweep;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.export.AtomicFiles;
+import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.export.OutcomeJsonWriter;
+import io.aiperf.engine.export.SummaryJsonWriter;
+import io.aiperf.engine.metrics.MetricsAccumulator;
+import io.aiperf.engine.metrics.MetricsSummary;
+import io.aiperf.engine.metrics.RecordMetricsJsonl;
+import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.HookCall;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Merges the shards of one cell, run on several machines, into the cell (src-docs/distributed.md): every shard
+ * present once, all from the same configuration, no request id in two shards. The records are pooled and the
+ * metrics computed from the pool by the same code as a single run (percentiles of the pooled records, never
+ * averages of the shards' percentiles; the duration is the union of the shards' windows). The rest of the summary
+ * is the first shard's. Stateless.
+ */
+public final class ShardMerger {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ShardMerger() {
+    }
+
+    /**
+     * @param shards the shards' outcomes, each pointing at its directory
+     * @return the merged cell's outcome (requests, valid and errors summed; the worst status)
+     * @throws ConfigException when a shard is missing or twice, or the shards disagree
+     */
+    public static CellOutcome merge(final List<CellOutcome> shards, final Path target, final ExportNames names) {
+        final CellOutcome first = shards.get(0);
+        final String id = first.cell().id();
+        final int count = first.shard().count();
+        final List<CellOutcome> sorted = new ArrayList<>(shards);
+        sorted.sort(Comparator.comparingInt(o -> o.shard().index()));
+        for (int i = 0; i < count; i++) {
+            if (i >= sorted.size() || sorted.get(i).shard().index() != i + 1) {
+                throw new ConfigException("DIR", "cell " + id + ": shard " + (i + 1) + "/" + count + " is missing"
+                        + (i < sorted.size() && sorted.get(i).shard().index() == i ? " (another shard appears twice)"
+                        : ""));
+            }
+        }
+        if (sorted.size() != count || sorted.stream().anyMatch(o -> o.shard().count() != count)) {
+            throw new ConfigException("DIR", "cell " + id + ": the shards disagree on their number, or one appears "
+                    + "twice");
+        }
+        final List<ObjectNode> summaries = new ArrayList<>();
+        for (final CellOutcome o : sorted) {
+            summaries.add(summary(Path.of(o.artifactDir()).resolve(names.summaryJson())));
+        }
+        final String hash = summaries.get(0).path("environment").path("config_hash").asText();
+        for (int i = 1; i < summaries.size(); i++) {
+            if (!summaries.get(i).path("environment").path("config_hash").asText().equals(hash)) {
+                throw new ConfigException("DIR", "cell " + id + ": shard " + (i + 1) + " ran another configuration "
+                        + "than shard 1 (config hash " + summaries.get(i).path("environment").path("config_hash")
+                        .asText() + " against " + hash + ")");
+            }
+        }
+        final Map<String, Double> slos = new LinkedHashMap<>();
+        summaries.get(0).path("input_config").path("slos").properties()
+                .forEach(e -> slos.put(e.getKey(), e.getValue().asDouble()));
+        final MetricsSummary pooled;
+        final Set<String> ids = new HashSet<>();
+        try (MetricsAccumulator acc = new MetricsAccumulator(slos)) {
+            final AtomicFiles.Pending records = AtomicFiles.begin(target.resolve(names.recordsJsonl()));
+            try (OutputStream out = records.stream()) {
+                for (final CellOutcome o : sorted) {
+                    pool(Path.of(o.artifactDir()).resolve(names.recordsJsonl()), o, ids, acc, out);
+                }
+            } catch (IOException | RuntimeException e) {
+                records.abort();
+                throw e instanceof RuntimeException r ? r : new UncheckedIOException((IOException) e);
+            }
+            records.commit();
+            pooled = acc.summary();
+        }
+        final ObjectNode merged = summaries.get(0).deepCopy();
+        SummaryJsonWriter.replaceMetrics(merged, pooled);
+        merged.put("was_cancelled", summaries.stream().anyMatch(s -> s.path("was_cancelled").asBoolean()));
+        final ObjectNode shardInfo = merged.putObject("shards").put("count", count);
+        sorted.forEach(o -> shardInfo.withArray("requests_sent").add(o.requestsSent()));
+        write(target.resolve(names.summaryJson()), merged);
+        final List<HookCall> hooks = new ArrayList<>();
+        final List<String> warnings = new ArrayList<>();
+        for (final CellOutcome o : sorted) {
+            hooks.addAll(o.hooks());
+            o.warnings().forEach(w -> warnings.add("shard " + o.shard().index() + ": " + w));
+        }
+        final String status = sorted.stream().map(CellOutcome::status).anyMatch(CellOutcome.FAILED::equals)
+                ? CellOutcome.FAILED : sorted.stream().map(CellOutcome::status).anyMatch(CellOutcome.CANCELLED::equals)
+                ? CellOutcome.CANCELLED : CellOutcome.COMPLETED;
+        final CellOutcome cell = new CellOutcome(status, sorted.stream().mapToInt(CellOutcome::exitCode).max().orElse(0),
+                target.toAbsolutePath().toString(), hooks, warnings, sorted.stream().map(CellOutcome::error)
+                .filter(java.util.Objects::nonNull).findFirst().orElse(null),
+                sorted.stream().mapToLong(CellOutcome::requestsSent).sum(), pooled.validCount(), pooled.errorCount(),
+                first.cell(), null);
+        AtomicFiles.write(target.resolve(OutcomeJsonWriter.FILE), out -> out.write(OutcomeJsonWriter.bytes(cell,
+                summaries.get(0).path("aiperf_version").asText())));
+        return cell;
+    }
+
+    private static void pool(final Path jsonl, final CellOutcome shard, final Set<String> ids,
+                             final MetricsAccumulator acc, final OutputStream out) throws IOException {
+        if (!Files.isRegularFile(jsonl)) {
+            throw new ConfigException("DIR", "shard " + shard.shard().index() + " of cell " + shard.cell().id()
+                    + " has no " + jsonl.getFileName() + " (run it with --export-level records or raw)");
+        }
+        try (BufferedReader in = Files.newBufferedReader(jsonl, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                final JsonNode record = JSON.readTree(line);
+                final String requestId = record.path("metadata").path("x_request_id").asText();
+                if (!ids.add(requestId)) {
+                    throw new ConfigException("DIR", "request " + requestId + " appears in two shards of cell "
+                            + shard.cell().id() + ": these are not shards of one run");
+                }
+                acc.add(RecordMetricsJsonl.read(record));
+                out.write(line.getBytes(StandardCharsets.UTF_8));
+                out.write('\n');
+            }
+        }
+    }
+
+    private static ObjectNode summary(final Path file) {
+        try {
+            return (ObjectNode) JSON.readTree(file.toFile());
+        } catch (IOException | ClassCastException e) {
+            throw new ConfigException("DIR", "cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    private static void write(final Path file, final ObjectNode json) {
+        AtomicFiles.write(file, out -> out.write(JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(json)));
+    }
+}

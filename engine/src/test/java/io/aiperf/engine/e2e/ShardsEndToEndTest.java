@@ -1,0 +1,96 @@
+package io.aiperf.engine.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One cell run as two shards in two processes, started together by --start-at, merged exactly by aggregate. */
+class ShardsEndToEndTest {
+    @TempDir
+    Path tmp;
+
+    /** NumPy's default percentile: linear interpolation between closest ranks. */
+    private static double percentile(final double[] sorted, final double q) {
+        final double idx = q / 100 * (sorted.length - 1);
+        final int lo = (int) Math.floor(idx);
+        final int hi = Math.min(lo + 1, sorted.length - 1);
+        return sorted[lo] + (sorted[hi] - sorted[lo]) * (idx - lo);
+    }
+
+    @Test
+    void twoShardsStartTogetherResetOnceAndMergeIntoTheCell() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 2))) {
+            final Instant startAt = Instant.now().plusSeconds(8); // both JVMs are up by then, even on a busy host
+            final List<Process> shards = new ArrayList<>();
+            for (int i = 1; i <= 2; i++) {
+                shards.add(Runs.engineProcess(List.of("profile", "-m", "m", "-u", mock.url(), "--streaming",
+                        "--isl", "16", "--osl", "8", "--concurrency", "4", "--request-count", "40",
+                        "--reset-kv-cache", "--random-seed", "5", "--tokenizer", "builtin", "--shard", i + "/2",
+                        "--start-at", startAt.toString(), "--artifact-dir", tmp.resolve("shard" + i).toString()),
+                        tmp.resolve("shard" + i + ".log")).start());
+            }
+            for (int i = 0; i < 2; i++) {
+                assertThat(shards.get(i).waitFor(90, TimeUnit.SECONDS)).as("shard " + (i + 1) + " ended").isTrue();
+                assertThat(shards.get(i).exitValue()).as(Files.readString(tmp.resolve("shard" + (i + 1) + ".log")))
+                        .isZero();
+            }
+            for (int i = 1; i <= 2; i++) {
+                final JsonNode shard = Runs.json(tmp.resolve("shard" + i).resolve("cell_outcome.json")).path("shard");
+                assertThat(shard.path("index").asInt()).isEqualTo(i);
+                assertThat(shard.path("start_lateness_ms").asDouble()).as("shard " + i).isBetween(0.0, 50.0);
+                assertThat(shard.has("clock_offset_ms")).isTrue();
+                assertThat(Runs.jsonl(tmp.resolve("shard" + i).resolve("profile_export.jsonl"))).hasSize(20);
+            }
+            assertThat(mock.controlState().resetCount()).isEqualTo(1); // only shard 1 resets the cache
+            final Path merged = tmp.resolve("merged");
+            final Runs.Result r = Runs.aiperf("aggregate", tmp.resolve("shard1").toString(),
+                    tmp.resolve("shard2").toString(), "--output-dir", merged.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode s = Runs.json(merged.resolve("profile_export_aiperf.json"));
+            assertThat(s.path("request_count").path("avg").asInt()).isEqualTo(40);
+            final List<Double> latencies = new ArrayList<>();
+            for (int i = 1; i <= 2; i++) {
+                Runs.jsonl(tmp.resolve("shard" + i).resolve("profile_export.jsonl")).forEach(l ->
+                        latencies.add(l.path("metrics").path("request_latency").path("value").asDouble()));
+            }
+            final double[] sorted = latencies.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            for (final int q : new int[] {50, 90, 99}) {
+                assertThat(s.path("request_latency").path("p" + q).asDouble()).as("p" + q)
+                        .isCloseTo(percentile(sorted, q), org.assertj.core.data.Offset.offset(1e-9));
+            }
+            assertThat(Runs.json(merged.resolve("cell_outcome.json")).path("counts").path("requests_sent").asInt())
+                    .isEqualTo(40);
+            assertThat(Runs.jsonl(merged.resolve("profile_export.jsonl"))).hasSize(40);
+        }
+        // A shard alone is refused; so are two copies of one shard posing as both (their request ids overlap).
+        final Runs.Result missing = Runs.aiperf("aggregate", tmp.resolve("shard1").toString(), "--output-dir",
+                tmp.resolve("m1").toString());
+        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.err()).contains("shard 2/2 is missing");
+        final Path fake = tmp.resolve("fake2");
+        Files.createDirectories(fake);
+        try (var files = Files.list(tmp.resolve("shard1"))) {
+            for (final Path f : files.filter(Files::isRegularFile).toList()) {
+                Files.copy(f, fake.resolve(f.getFileName()));
+            }
+        }
+        final ObjectNode outcome = (ObjectNode) Runs.json(fake.resolve("cell_outcome.json"));
+        ((ObjectNode) outcome.path("shard")).put("index", 2);
+        Files.writeString(fake.resolve("cell_outcome.json"), outcome.toString());
+        final Runs.Result overlap = Runs.aiperf("aggregate", tmp.resolve("shard1").toString(), fake.toString(),
+                "--output-dir", tmp.resolve("m2").toString());
+        assertThat(overlap.exitCode()).isEqualTo(2);
+        assertThat(overlap.err()).contains("appears in two shards");
+    }
+}
