@@ -39,7 +39,15 @@ public final class GateCommand implements Callable<Integer> {
                 System.err.println("error: gate: --output-dir: " + unwritable);
                 return ExitCode.USAGE;
             }
-            return GateRunner.run(rules, baselines, candidate, out, System.out).exitCode();
+            final int exit = GateRunner.run(rules, baselines, candidate, out, System.out).exitCode();
+            final Path report = out.resolve(io.aiperf.engine.report.HtmlReport.FILE);
+            if (Files.isRegularFile(report) && Files.isDirectory(candidate)) {
+                // The run's report gets the gate's table.
+                io.aiperf.engine.export.AtomicFiles.write(report, io.aiperf.engine.report.HtmlReport.html(
+                        List.of(candidate, out), io.aiperf.engine.export.ExportNames.of(null))
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            return exit;
         } catch (ConfigException e) {
             System.err.println("error: gate: " + e.getMessage());
             return ExitCode.USAGE;

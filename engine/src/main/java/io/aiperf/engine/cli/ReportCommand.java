@@ -14,21 +14,43 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code aiperf report --trend}: the key metrics of several runs (oldest first) as one SVG chart. */
+/**
+ * {@code aiperf report}: a self-contained {@code report.html} of run directories (cells, Pareto curves, trials,
+ * distributions, timelines, hooks, gate), or with {@code --trend} the key metrics of several runs as one SVG chart.
+ */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Draw the key metrics of several run directories (oldest first) as a trend chart (SVG).")
+        description = "Write report.html for run directories (charts of their cells), or with --trend draw the key "
+                + "metrics of several run directories (oldest first) as a trend chart (SVG).")
 public final class ReportCommand implements Callable<Integer> {
-    @Option(names = "--trend", required = true, description = "Draw the trend of the runs given.")
+    @Option(names = "--trend", description = "Draw the trend of the runs given (SVG) instead of the HTML report.")
     boolean trend;
+
+    @Option(names = "--prefix", paramLabel = "NAME", description = "The export file prefix the runs used. Default: "
+            + "profile_export.")
+    String prefix;
 
     @Parameters(arity = "1..*", paramLabel = "DIR", description = "Run directories, oldest first; each is labelled by its name.")
     List<Path> runs = new ArrayList<>();
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Where to write the SVG. Default: standard output.")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Where to write the report. Default: "
+            + "report.html in the first DIR (the SVG of --trend: standard output).")
     Path output;
 
     @Override
     public Integer call() {
+        if (!trend) {
+            for (final Path run : runs) {
+                if (!Files.isDirectory(run)) {
+                    System.err.println("error: report: " + run + " is not a directory");
+                    return ExitCode.USAGE;
+                }
+            }
+            final Path file = output != null ? output : runs.get(0).resolve(io.aiperf.engine.report.HtmlReport.FILE);
+            AtomicFiles.write(file, io.aiperf.engine.report.HtmlReport.html(runs,
+                    io.aiperf.engine.export.ExportNames.of(prefix)).getBytes(StandardCharsets.UTF_8));
+            System.err.println("Report: " + file.toAbsolutePath());
+            return ExitCode.OK;
+        }
         final List<TrendChart.Point> points = new ArrayList<>();
         for (final Path run : runs) {
             if (!Files.isDirectory(run)) {

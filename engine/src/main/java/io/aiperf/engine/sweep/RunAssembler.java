@@ -46,6 +46,7 @@ public final class RunAssembler {
                 .sorted(Comparator.comparingInt(o -> o.cell().index())).toList();
         if (!partial && !ordered.isEmpty()) {
             writeAggregates(dir, ordered, summaryName, out, err);
+            writeReport(dir, summaryName, out, err);
         }
         final int exit = cancelled || ordered.stream().anyMatch(o -> o.exitCode() == ExitCode.CANCELLED) ? ExitCode.CANCELLED
                 : ordered.stream().anyMatch(o -> o.exitCode() != ExitCode.OK) ? ExitCode.FAILED : ExitCode.OK;
@@ -79,6 +80,22 @@ public final class RunAssembler {
             } catch (IOException e) {
                 err.println("warning: no sweep aggregate: " + e.getMessage());
             }
+        }
+    }
+
+    /** {@code report.html} beside the aggregates; a report that cannot be drawn is a warning, never a failure. */
+    private static void writeReport(final Path dir, final String summaryName, final PrintStream out,
+                                    final PrintStream err) {
+        final String defaultName = io.aiperf.engine.export.ExportNames.of(null).summaryJson();
+        final io.aiperf.engine.export.ExportNames names = io.aiperf.engine.export.ExportNames.of(
+                summaryName.equals(defaultName) ? null : summaryName.substring(0, summaryName.length() - 5));
+        try {
+            final Path file = dir.resolve(io.aiperf.engine.report.HtmlReport.FILE);
+            AtomicFiles.write(file, io.aiperf.engine.report.HtmlReport.html(List.of(dir), names)
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.println("Report: " + file.toAbsolutePath());
+        } catch (RuntimeException e) {
+            err.println("warning: no report.html: " + e.getMessage());
         }
     }
 
