@@ -94,10 +94,18 @@ public final class ShardMerger {
             pooled = acc.summary();
         }
         final ObjectNode merged = summaries.get(0).deepCopy();
-        SummaryJsonWriter.replaceMetrics(merged, pooled);
-        merged.put("was_cancelled", summaries.stream().anyMatch(s -> s.path("was_cancelled").asBoolean()));
         final ObjectNode shardInfo = merged.putObject("shards").put("count", count);
-        sorted.forEach(o -> shardInfo.withArray("requests_sent").add(o.requestsSent()));
+        for (final CellOutcome o : sorted) {
+            shardInfo.withArray("requests_sent").add(o.requestsSent());
+            if (o.shard().startLatenessMs() != null) {
+                shardInfo.withArray("start_lateness_ms").add(o.shard().startLatenessMs());
+            }
+            if (o.shard().clockOffsetMs() != null) {
+                shardInfo.withArray("clock_offset_ms").add(o.shard().clockOffsetMs());
+            }
+        }
+        merged.put("was_cancelled", summaries.stream().anyMatch(s -> s.path("was_cancelled").asBoolean()));
+        SummaryJsonWriter.replaceMetrics(merged, pooled); // also judges the merged cell, shard checks included
         write(target.resolve(names.summaryJson()), merged);
         final List<HookCall> hooks = new ArrayList<>();
         final List<String> warnings = new ArrayList<>();

@@ -30,6 +30,9 @@ public final class Thresholds {
         d.put(Validity.TOKEN_MISMATCH, new Limits(10, Double.NaN)); // % between server and client output counts
         d.put(Validity.OSL_SHORTFALL, new Limits(5, 20)); // % of the asked-for output not delivered (ignore_eos)
         d.put(Validity.SAMPLE_SIZE, new Limits(Double.NaN, Double.NaN)); // judged per percentile, see Validity
+        d.put(Validity.WARM_CACHE, new Limits(1, Double.NaN)); // 1: a prefix-sharing dataset ran without a reset
+        d.put(Validity.SHARD_START, new Limits(50, 1000)); // ms between the earliest and latest shard start
+        d.put(Validity.SHARD_CLOCK, new Limits(1500, 5000)); // ms between shards' clock offsets (1 s resolution)
         return d;
     }
 

@@ -24,6 +24,9 @@ public final class Validity {
     public static final String SAMPLE_SIZE = "sample_size";
     public static final String TOKEN_MISMATCH = "token_mismatch";
     public static final String OSL_SHORTFALL = "osl_shortfall";
+    public static final String WARM_CACHE = "warm_cache";
+    public static final String SHARD_START = "shard_start";
+    public static final String SHARD_CLOCK = "shard_clock";
 
     /** The checks of a run and the worst of their results. */
     public record Report(Result result, List<Check> checks) {
@@ -112,6 +115,25 @@ public final class Validity {
                     "with ignore_eos the server delivered %.1f%% fewer output tokens than asked",
                     "check that the server honours ignore_eos and max_tokens (or the model's context length)"));
         }
+        if (sharesPrefixes(summary.path("input_config")) && !resets(summary.path("input_config"))) {
+            checks.add(above(WARM_CACHE, 1, "", thresholds,
+                    "a dataset whose requests share prefixes ran without a KV-cache reset: the server's "
+                            + "prefix cache may still hold them from an earlier run, and TTFT reads better than a cold "
+                            + "start would",
+                    "add --reset-kv-cache (see control-hooks.md for the server's reset route)"));
+        }
+        final JsonNode shards = summary.path("shards");
+        if (shards.path("start_lateness_ms").size() > 1) {
+            checks.add(above(SHARD_START, spread(shards.path("start_lateness_ms")), "ms", thresholds,
+                    "the shards started %.0f ms apart",
+                    "launch the shards earlier before --start-at, and keep the agents' clocks synchronised"));
+        }
+        if (shards.path("clock_offset_ms").size() > 1) {
+            checks.add(above(SHARD_CLOCK, spread(shards.path("clock_offset_ms")), "ms", thresholds,
+                    "the shards' clocks disagree by %.0f ms (against the server's Date header, good to about a "
+                            + "second): --start-at started them apart",
+                    "synchronise the agents' clocks (NTP)"));
+        }
         if (valid > 0) {
             final String highest = highestPercentile((long) valid);
             checks.add(new Check(SAMPLE_SIZE, valid, "requests", Double.NaN, Double.NaN,
@@ -126,6 +148,38 @@ public final class Validity {
             }
         }
         return new Report(worst, checks);
+    }
+
+    /**
+     * Whether the dataset's requests share prefixes, so a warm prefix cache changes the result: prefix prompt pools,
+     * a shared system prompt, multi-turn sessions (each turn resends its history) and hash-id traces.
+     */
+    private static boolean sharesPrefixes(final JsonNode config) {
+        final JsonNode d = config.path("dataset");
+        final JsonNode prompts = d.path("prompts");
+        return prompts.path("prefix_prompts").path("pool_size").asInt(0) > 0
+                || prompts.path("shared_system_prompt_length").asInt(0) > 0
+                || d.path("turns").path("mean").asDouble(1) > 1 || d.path("turns").path("stddev").asDouble(0) > 0
+                || List.of("multi_turn", "mooncake_trace").contains(d.path("format").asText(""))
+                && "file".equals(d.path("type").asText(""));
+    }
+
+    /** Whether the cell reset the server's KV cache before its load. */
+    private static boolean resets(final JsonNode config) {
+        final JsonNode r = config.path("endpoint").path("reset_kv_cache");
+        return r.isObject() || r.asBoolean(false);
+    }
+
+    private static double spread(final JsonNode values) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (final JsonNode v : values) {
+            if (v.isNumber()) {
+                lo = Math.min(lo, v.asDouble());
+                hi = Math.max(hi, v.asDouble());
+            }
+        }
+        return hi >= lo ? hi - lo : 0;
     }
 
     /** Whether the requests asked the server to ignore the end-of-sequence token ({@code --extra-inputs ignore_eos:true}). */

@@ -121,6 +121,8 @@ class ConversationsEndToEndTest {
             for (final List<JsonNode> turns : sessions.values()) {
                 assertThat(metric(turns.get(0), "input_sequence_length")).isBetween(239.0, 242.0);
             }
+            // A prefix-sharing dataset without a reset: the run warns that the cache may be warm.
+            assertThat(s.path("validity").toString()).contains("warm_cache");
             final Map<String, Object> seen = mock.controlState().promptsSeen();
             // With 6 conversations over 2 prefixes, at least 4 first turns reuse a prefix; every later turn reuses
             // its own history.
@@ -139,6 +141,8 @@ class ConversationsEndToEndTest {
                 final int before = ((Number) mock.controlState().promptsSeen().get("requests")).intValue();
                 final Runs.Result again = Runs.aiperf(args.toArray(String[]::new));
                 assertThat(again.exitCode()).as(again.err()).isZero();
+                assertThat(Runs.json(tmp.resolve("again-" + reset).resolve("profile_export_aiperf.json"))
+                        .path("validity").toString().contains("warm_cache")).isEqualTo(!reset);
                 final List<Map<String, Object>> recent = recent(mock);
                 final Map<String, Object> first = recent.get(recent.size() - 3); // three turns were sent
                 assertThat(((Number) mock.controlState().promptsSeen().get("requests")).intValue()).isEqualTo(before + 3);

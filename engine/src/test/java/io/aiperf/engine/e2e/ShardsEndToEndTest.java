@@ -71,6 +71,10 @@ class ShardsEndToEndTest {
             }
             assertThat(Runs.json(merged.resolve("cell_outcome.json")).path("counts").path("requests_sent").asInt())
                     .isEqualTo(40);
+            // The merged cell is judged for the shards' start spread too.
+            final String checks = s.path("validity").toString();
+            assertThat(checks).contains("\"shard_start\"").contains("\"shard_clock\"");
+            assertThat(s.path("shards").path("start_lateness_ms")).hasSize(2);
             assertThat(Runs.jsonl(merged.resolve("profile_export.jsonl"))).hasSize(40);
         }
         // A shard alone is refused; so are two copies of one shard posing as both (their request ids overlap).
