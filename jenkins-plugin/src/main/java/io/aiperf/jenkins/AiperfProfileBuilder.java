@@ -51,6 +51,7 @@ public final class AiperfProfileBuilder extends Builder implements SimpleBuildSt
     private boolean unstableOnWarnings;
     private String extraArgs;
     private String cells;
+    private String compareWith;
 
     @DataBoundConstructor
     public AiperfProfileBuilder() {
@@ -81,6 +82,7 @@ public final class AiperfProfileBuilder extends Builder implements SimpleBuildSt
         form.put("unstableOnWarnings", String.valueOf(unstableOnWarnings));
         form.put("extraArgs", extraArgs);
         form.put("cells", cells);
+        form.put("compareWith", compareWith);
         return form;
     }
 
@@ -357,5 +359,14 @@ public final class AiperfProfileBuilder extends Builder implements SimpleBuildSt
     @DataBoundSetter
     public void setCells(final String cells) {
         this.cells = Blanks.toNull(cells);
+    }
+
+    public String getCompareWith() {
+        return compareWith;
+    }
+
+    @DataBoundSetter
+    public void setCompareWith(final String compareWith) {
+        this.compareWith = Blanks.toNull(compareWith);
     }
 }

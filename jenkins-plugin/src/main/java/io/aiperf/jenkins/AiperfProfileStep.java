@@ -51,6 +51,7 @@ public final class AiperfProfileStep extends Step {
     private boolean unstableOnWarnings;
     private List<String> extraArgs = new ArrayList<>();
     private List<String> cells = new ArrayList<>();
+    private String compareWith;
 
     @DataBoundConstructor
     public AiperfProfileStep() {
@@ -62,7 +63,7 @@ public final class AiperfProfileStep extends Step {
         return new ProfileSpec(config, model, List.copyOf(urls), endpointType, streaming, concurrency, requestRate,
                 requestCount, benchmarkDuration, warmupRequestCount, numProfileRuns, resetKvCache, serverProfiler,
                 credentialsId, artifactDir, archive, gate, baseline, unstableOnWarnings, List.copyOf(extraArgs),
-                List.copyOf(cells));
+                List.copyOf(cells), compareWith);
     }
 
     @Override
@@ -309,5 +310,14 @@ public final class AiperfProfileStep extends Step {
     @DataBoundSetter
     public void setCells(final List<String> cells) {
         this.cells = cells == null ? new ArrayList<>() : new ArrayList<>(cells);
+    }
+
+    public String getCompareWith() {
+        return compareWith;
+    }
+
+    @DataBoundSetter
+    public void setCompareWith(final String compareWith) {
+        this.compareWith = Blanks.toNull(compareWith);
     }
 }

@@ -22,10 +22,15 @@ public final class InvocationPlanner {
             throw new IllegalArgumentException("invalid aiperfProfile settings: " + problems);
         }
         final List<String> argv = new ArrayList<>(launcher);
-        argv.add("profile");
+        final boolean compare = !ProfileSpec.isBlank(spec.compareWith());
+        argv.add(compare ? "compare" : "profile");
         add(argv, "--config", spec.config());
         add(argv, "--model", spec.model());
-        if (spec.urls() != null) {
+        if (compare) {
+            // A is the build compared against, B the candidate; the cells alternate between them (src-docs/compare.md).
+            add(argv, "--a", spec.compareWith());
+            add(argv, "--b", spec.urls().get(0));
+        } else if (spec.urls() != null) {
             spec.urls().forEach(u -> add(argv, "--url", u));
         }
         add(argv, "--endpoint-type", spec.endpointType());
@@ -46,7 +51,9 @@ public final class InvocationPlanner {
         }
         if (!ProfileSpec.isBlank(spec.gate())) {
             add(argv, "--gate", spec.gate());
-            baselines.forEach(b -> add(argv, "--baseline", b));
+            if (!compare) { // a comparison's baseline is side A
+                baselines.forEach(b -> add(argv, "--baseline", b));
+            }
         }
         if (spec.extraArgs() != null) {
             argv.addAll(spec.extraArgs());

@@ -22,13 +22,15 @@ import java.util.regex.Pattern;
  * @param unstableOnWarnings whether a warning (such as a failed profiler stop) makes the build UNSTABLE
  * @param extraArgs further engine flags, passed through verbatim (never secrets)
  * @param cells cell ids to run (from {@code config expand --cells}); empty runs them all
+ * @param compareWith the URL of the build to compare against (production), or null: the engine then runs
+ *                    {@code aiperf compare} with this URL as A and the step's one URL as B, and gates B against A
  */
 public record ProfileSpec(String config, String model, List<String> urls, String endpointType, Boolean streaming,
                           String concurrency, String requestRate, String requestCount, String benchmarkDuration,
                           Integer warmupRequestCount, Integer numProfileRuns, Boolean resetKvCache,
                           Boolean serverProfiler, String credentialsId, String artifactDir, boolean archive,
                           String gate, String baseline, boolean unstableOnWarnings, List<String> extraArgs,
-                          List<String> cells) {
+                          List<String> cells, String compareWith) {
     /** Where the step's engine writes unless told otherwise. */
     public static final String DEFAULT_ARTIFACT_DIR = "aiperf-results";
     private static final Pattern WORD = Pattern.compile("'([^']*)'|\"([^\"]*)\"|(\\S+)");
@@ -48,7 +50,7 @@ public record ProfileSpec(String config, String model, List<String> urls, String
                 bool(form, "serverProfiler"), text(form, "credentialsId"), text(form, "artifactDir"),
                 !"false".equalsIgnoreCase(text(form, "archive")), text(form, "gate"), text(form, "baseline"),
                 "true".equalsIgnoreCase(text(form, "unstableOnWarnings")), words(form.get("extraArgs")),
-                words(form.get("cells")));
+                words(form.get("cells")), text(form, "compareWith"));
     }
 
     private static String text(final Map<String, String> form, final String field) {
@@ -107,6 +109,16 @@ public record ProfileSpec(String config, String model, List<String> urls, String
         }
         if (cells != null && cells.stream().anyMatch(ProfileSpec::isBlank)) {
             problems.put("cells", "cell ids must not be blank");
+        }
+        if (!isBlank(compareWith)) {
+            if (urls == null || urls.size() != 1) {
+                problems.put("compareWith", "comparing needs exactly one URL, the candidate's (B)");
+            } else if (!compareWith.startsWith("http://") && !compareWith.startsWith("https://")) {
+                problems.put("compareWith", "expected an http:// or https:// URL");
+            }
+            if (cells != null && !cells.isEmpty()) {
+                problems.put("compareWith", "a comparison runs its own pairs of cells; leave cells empty");
+            }
         }
         return problems;
     }

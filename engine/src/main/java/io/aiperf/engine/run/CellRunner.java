@@ -262,11 +262,15 @@ public final class CellRunner {
                 ctx.log().info("shard " + shard.label() + ": waiting " + waitMillis / 1000.0 + " s for the start at "
                         + shard.startAt());
                 final long end = System.nanoTime() + waitMillis * 1_000_000L;
-                while (System.nanoTime() < end) { // in short steps, so Ctrl-C ends the wait at once
+                // In short sleeps, so Ctrl-C ends the wait at once; the last 2 ms spin, as a sleep may overshoot.
+                while (end - System.nanoTime() > 2_000_000L) {
                     if (ctx.cancellation().isCancelled()) {
                         return false;
                     }
-                    ctx.sleeper().sleepNanos(Math.min(50_000_000L, end - System.nanoTime()));
+                    ctx.sleeper().sleepNanos(Math.min(50_000_000L, end - System.nanoTime() - 2_000_000L));
+                }
+                while (System.nanoTime() < end) {
+                    Thread.onSpinWait();
                 }
             } else if (waitMillis < -1000) {
                 ctx.log().warning("--start-at " + shard.startAt() + " passed " + (-waitMillis / 1000.0)

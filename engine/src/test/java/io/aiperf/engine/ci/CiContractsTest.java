@@ -20,7 +20,7 @@ class CiContractsTest {
     private static ProfileSpec spec(final String credentialsId, final List<String> extra, final List<String> cells) {
         return new ProfileSpec(null, "m", List.of("http://h:1", "http://h:2"), "chat", true, "8,16", null, "100",
                 null, 10, 3, true, true, credentialsId, "artifacts/run", true, "gate.yaml", "lastN:3", false, extra,
-                cells);
+                cells, null);
     }
 
     @Test
@@ -41,9 +41,26 @@ class CiContractsTest {
     }
 
     @Test
+    void compareWithRunsTheComparisonWithTheCandidateAsB() {
+        final ProfileSpec spec = new ProfileSpec(null, "m", List.of("http://candidate:8000"), "chat", true, "4", null,
+                "50", null, null, 2, true, null, null, "artifacts/ab", true, "gate.yaml", "lastN:3", false, List.of(),
+                List.of(), "http://production:8000");
+        assertThat(InvocationPlanner.plan(spec, List.of("aiperf"), List.of("base/a")).argv()).containsExactly("aiperf",
+                "compare", "--model", "m", "--a", "http://production:8000", "--b", "http://candidate:8000",
+                "--endpoint-type", "chat", "--streaming=true", "--concurrency", "4", "--request-count", "50",
+                "--num-profile-runs", "2", "--reset-kv-cache=true", "--artifact-dir", "artifacts/ab", "--gate",
+                "gate.yaml");
+        final ProfileSpec two = new ProfileSpec(null, "m", List.of("http://c:1", "http://c:2"), null, null, null, null,
+                null, null, null, null, null, null, null, "out", true, null, null, false, List.of(), List.of(),
+                "ftp://production");
+        assertThat(two.validate()).containsKey("compareWith");
+    }
+
+    @Test
     void invalidSpecsNameTheirFields() {
         final ProfileSpec bad = new ProfileSpec(null, null, List.of(), null, null, null, null, null, null, 0, 11,
-                null, null, null, "../outside", true, null, "lastN:5", false, List.of("--api-key=sk-1"), List.of(" "));
+                null, null, null, "../outside", true, null, "lastN:5", false, List.of("--api-key=sk-1"), List.of(" "),
+                null);
         assertThat(bad.validate()).containsOnlyKeys("model", "urls", "artifactDir", "warmupRequestCount",
                 "numProfileRuns", "extraArgs", "baseline", "cells");
         assertThatThrownBy(() -> InvocationPlanner.plan(bad, List.of("aiperf"), List.of()))

@@ -29,7 +29,7 @@ class CiEndToEndTest {
         try (MockServer mock = MockServer.start(cfg)) {
             final ProfileSpec spec = new ProfileSpec(null, "m", List.of(mock.url()), "chat", true, "2", null, "6", null,
                     null, null, true, true, null, "ci-run", true, null, null, false, List.of("--isl", "8", "--osl", "2"),
-                    List.of());
+                    List.of(), null);
             final EngineInvocation inv = InvocationPlanner.plan(spec, Runs.engineLauncher(), List.of());
             // As the Jenkins step does: the workspace is the working directory, the export dir is relative to it.
             final Process p = new ProcessBuilder(inv.argv()).directory(tmp.toFile()).redirectErrorStream(true)
@@ -58,6 +58,31 @@ class CiEndToEndTest {
             assertThat(cell.get("status")).isEqualTo("completed");
             assertThat(cell.get("requests")).isEqualTo(6L);
             assertPlainJdkValues(summary);
+        }
+    }
+
+    /** The step's compare mode: the candidate (B) gated against production (A) in one job, as the engine runs it. */
+    @Test
+    void compareWithGatesTheCandidateAgainstTheOtherBuild() throws Exception {
+        final java.nio.file.Path rules = java.nio.file.Files.writeString(tmp.resolve("gate.yaml"), """
+                rules:
+                  - {metric: request_latency, stat: p50, max_increase_pct: 400}
+                """);
+        try (MockServer production = MockServer.start(MockServerConfig.fast().withLatency(5, 1));
+             MockServer candidate = MockServer.start(MockServerConfig.fast().withLatency(5, 1))) {
+            final ProfileSpec spec = new ProfileSpec(null, "m", List.of(candidate.url()), "chat", true, "2", null, "6",
+                    null, null, null, true, null, null, "ab", true, rules.toString(), null, false,
+                    List.of("--isl", "8", "--osl", "2", "--pairs", "1", "--tokenizer", "builtin"), List.of(),
+                    production.url());
+            final EngineInvocation inv = InvocationPlanner.plan(spec, Runs.engineLauncher(), List.of());
+            final Process p = new ProcessBuilder(inv.argv()).directory(tmp.toFile()).redirectErrorStream(true)
+                    .redirectOutput(tmp.resolve("ab.txt").toFile()).start();
+            assertThat(p.waitFor(90, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as(java.nio.file.Files.readString(tmp.resolve("ab.txt"))).isZero();
+            final Map<String, Object> summary = StepSummary.of(p.exitValue(), tmp.resolve("ab"), false, List.of());
+            assertThat(summary).containsEntry(StepSummary.VERDICT, "SUCCESS").containsEntry(StepSummary.GATE, "passed");
+            assertThat(production.controlState().resetCount()).isEqualTo(1);
+            assertThat(candidate.controlState().resetCount()).isEqualTo(1);
         }
     }
 

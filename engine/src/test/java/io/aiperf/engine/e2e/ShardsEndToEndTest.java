@@ -48,7 +48,11 @@ class ShardsEndToEndTest {
             for (int i = 1; i <= 2; i++) {
                 final JsonNode shard = Runs.json(tmp.resolve("shard" + i).resolve("cell_outcome.json")).path("shard");
                 assertThat(shard.path("index").asInt()).isEqualTo(i);
-                assertThat(shard.path("start_lateness_ms").asDouble()).as("shard " + i).isBetween(0.0, 50.0);
+                // Within 50 ms of --start-at, plus however late this host's timers ran during the run (a busy
+                // machine wakes every sleeper late; the run measures its own wake-up delay).
+                final double slack = Runs.json(tmp.resolve("shard" + i).resolve("profile_export_aiperf.json"))
+                        .path("client_health").path("wakeup_delay_p99_ms").asDouble(0);
+                assertThat(shard.path("start_lateness_ms").asDouble()).as("shard " + i).isBetween(0.0, 50.0 + slack);
                 assertThat(shard.has("clock_offset_ms")).isTrue();
                 assertThat(Runs.jsonl(tmp.resolve("shard" + i).resolve("profile_export.jsonl"))).hasSize(20);
             }
