@@ -29,14 +29,11 @@ public final class SummaryJsonWriter {
         root.put("aiperf_version", r.version());
         root.put("benchmark_id", r.benchmarkId());
         metrics(root, r.profiling());
-        root.putObject("telemetry_data");
+        // As upstream writes it: no empty telemetry_data (no GPU telemetry here), no null run_info fields.
         root.set("input_config", r.inputConfig().path("benchmark"));
         final ObjectNode info = root.putObject("run_info");
         info.put("benchmark_id", r.benchmarkId());
-        info.putNull("sweep_id");
-        if (r.randomSeed() == null) {
-            info.putNull("random_seed");
-        } else {
+        if (r.randomSeed() != null) {
             info.put("random_seed", r.randomSeed());
         }
         info.put("trial", 0);
