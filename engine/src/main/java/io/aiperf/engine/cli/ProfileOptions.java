@@ -306,6 +306,13 @@ public final class ProfileOptions {
     @Option(names = "--no-server-metrics", description = "Do not scrape the servers' metrics.")
     Boolean noServerMetrics;
 
+    @Option(names = "--gpu-telemetry", arity = "0..*", paramLabel = "URL", description = "Scrape DCGM exporters "
+            + "during profiling (default localhost:9400 and :9401) into gpu_telemetry_export.jsonl and .json.")
+    List<String> gpuTelemetry;
+
+    @Option(names = "--no-gpu-telemetry", description = "Do not collect GPU telemetry (the default).")
+    Boolean noGpuTelemetry;
+
     @Option(names = "--server-metrics-formats", arity = "1..*", paramLabel = "FORMAT", description = "Server metrics "
             + "files to write: json and/or csv. Default: json csv.")
     List<String> serverMetricsFormats;
@@ -476,6 +483,17 @@ public final class ProfileOptions {
         } else if (inputFile != null) {
             o.set("dataset.type", "file", "--input-file");
             o.set("dataset.path", inputFile, "--input-file");
+        }
+        if (Boolean.TRUE.equals(noGpuTelemetry)) {
+            o.set("endpoint.gpu_telemetry", false, "--no-gpu-telemetry");
+        } else if (gpuTelemetry != null) {
+            if (gpuTelemetry.isEmpty()) {
+                o.set("endpoint.gpu_telemetry", true, "--gpu-telemetry");
+            } else {
+                final com.fasterxml.jackson.databind.node.ArrayNode list = JsonNodeFactory.instance.arrayNode();
+                gpuTelemetry.forEach(list::add);
+                o.set("endpoint.gpu_telemetry", list, "--gpu-telemetry");
+            }
         }
         if (Boolean.TRUE.equals(noServerMetrics)) {
             if (serverMetrics != null || serverMetricsFormats != null) {

@@ -37,7 +37,7 @@ public final class ConfigBinder {
     static final List<String> ENDPOINT_KEYS = List.of("urls", "type", "path", "streaming", "api_key", "headers",
             "extra", "timeout", "use_server_token_count", "use_legacy_max_tokens", "url_strategy",
             "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file", "server_metrics", "model_selection",
-            "session_header", "template");
+            "session_header", "template", "gpu_telemetry");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
             "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays",
             "turn_delay_cap", "rankings");
@@ -222,7 +222,40 @@ public final class ConfigBinder {
                 extra == null || extra.isNull() ? null : (ObjectNode) extra, timeout,
                 e.bool("use_server_token_count", false), e.bool("use_legacy_max_tokens", false),
                 resetHook(e), profilerHook(e), tls(e), serverMetrics(e, urls), modelSelection(e), sessionHeader(e),
-                template(e, type));
+                template(e, type), gpuTelemetry(e));
+    }
+
+    /** {@code gpu_telemetry}: false (the default), true (DCGM's default ports on localhost), or a list of URLs. */
+    private static List<String> gpuTelemetry(final Section e) {
+        final JsonNode raw = e.raw("gpu_telemetry");
+        if (raw == null || raw.isNull() || raw.isBoolean() && !raw.asBoolean()) {
+            return List.of();
+        }
+        if (raw.isBoolean()) {
+            return List.of("http://localhost:9400/metrics", "http://localhost:9401/metrics");
+        }
+        final List<String> out = new ArrayList<>();
+        for (final String u : e.stringList("gpu_telemetry")) {
+            if (u.equals("pynvml") || u.equals("amdsmi")) {
+                throw e.error("gpu_telemetry", "'" + u + "' reads GPUs through a local library, which this engine "
+                        + "does not; give the DCGM exporter's URL");
+            }
+            if (u.equals("dashboard")) {
+                continue; // upstream's live GPU view; this engine has none, the samples are exported all the same
+            }
+            final String withScheme = u.contains("://") ? u : "http://" + u;
+            try {
+                final URI uri = new URI(withScheme);
+                if (uri.getHost() == null) {
+                    throw e.error("gpu_telemetry", "'" + u + "' has no host");
+                }
+                out.add(uri.getPath() == null || uri.getPath().isEmpty() ? withScheme + "/metrics" : withScheme);
+            } catch (URISyntaxException ex) {
+                throw e.error("gpu_telemetry", "'" + u + "' is not a URL: " + ex.getMessage());
+            }
+        }
+        return out.isEmpty() ? List.of("http://localhost:9400/metrics", "http://localhost:9401/metrics")
+                : List.copyOf(out);
     }
 
     private static PayloadTemplate template(final Section e, final EndpointType type) {

@@ -22,7 +22,7 @@ public record EndpointConfig(List<String> urls, EndpointType type, String custom
                              double timeoutSeconds, boolean useServerTokenCount, boolean useLegacyMaxTokens,
                              ResetKvCacheConfig resetKvCache, ServerProfilerConfig serverProfiler, TlsConfig tls,
                              ServerMetricsConfig serverMetrics, String modelSelection, String sessionHeader,
-                             PayloadTemplate template) {
+                             PayloadTemplate template, List<String> gpuTelemetry) {
 
     /** The path appended to each base URL. */
     public String path() {

@@ -8,14 +8,16 @@ import java.util.List;
  * prefix given.
  */
 public record ExportNames(String summaryJson, String summaryCsv, String recordsJsonl, String inputsJson,
-                          String serverMetricsJson, String serverMetricsCsv, String rawJsonl) {
+                          String serverMetricsJson, String serverMetricsCsv, String rawJsonl,
+                          String gpuTelemetryJsonl, String gpuTelemetryJson) {
     private static final List<String> KNOWN_SUFFIXES = List.of("_raw.jsonl", "_timeslices.csv", "_timeslices.json",
-            "_console.txt", "_server_metrics.json", "_server_metrics.csv", ".jsonl", ".json", ".csv");
+            "_console.txt", "_server_metrics.json", "_server_metrics.csv", "_gpu_telemetry.jsonl", "_gpu_telemetry.json", ".jsonl", ".json", ".csv");
 
     public static ExportNames of(final String prefix) {
         if (prefix == null || prefix.isBlank()) {
             return new ExportNames("profile_export_aiperf.json", "profile_export_aiperf.csv", "profile_export.jsonl",
-                    "inputs.json", "server_metrics_export.json", "server_metrics_export.csv", "profile_export_raw.jsonl");
+                    "inputs.json", "server_metrics_export.json", "server_metrics_export.csv", "profile_export_raw.jsonl",
+                    "gpu_telemetry_export.jsonl", "gpu_telemetry_export.json");
         }
         String p = prefix;
         for (final String suffix : KNOWN_SUFFIXES) {
@@ -25,6 +27,6 @@ public record ExportNames(String summaryJson, String summaryCsv, String recordsJ
             }
         }
         return new ExportNames(p + ".json", p + ".csv", p + ".jsonl", "inputs.json", p + "_server_metrics.json",
-                p + "_server_metrics.csv", p + "_raw.jsonl");
+                p + "_server_metrics.csv", p + "_raw.jsonl", p + "_gpu_telemetry.jsonl", p + "_gpu_telemetry.json");
     }
 }

@@ -81,6 +81,14 @@ final class MockMetrics {
         sb.append("vllm:e2e_request_latency_seconds_sum").append(model).append(' ').append(num(latencySum))
                 .append('\n');
         sb.append("vllm:e2e_request_latency_seconds_count").append(model).append(' ').append(requests).append('\n');
+        // One notional GPU in DCGM exporter's names, busy with the requests running (for --gpu-telemetry tests).
+        final String gpu = "{gpu=\"0\",UUID=\"GPU-aiperf-java-mock\",modelName=\"aiperf-java mock GPU\"}";
+        family(sb, "DCGM_FI_DEV_GPU_UTIL", "gauge", "GPU utilization (%).").append(gpu).append(' ')
+                .append(Math.min(100, 25 * ends.size())).append('\n');
+        family(sb, "DCGM_FI_DEV_FB_USED", "gauge", "Frame buffer memory used (MiB).").append(gpu).append(' ')
+                .append(1024 + 128 * ends.size()).append('\n');
+        family(sb, "DCGM_FI_DEV_POWER_USAGE", "gauge", "Power draw (W).").append(gpu).append(' ')
+                .append(num(60 + 20.0 * Math.min(4, ends.size()))).append('\n');
         return sb.toString();
     }
 

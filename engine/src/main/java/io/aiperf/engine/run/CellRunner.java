@@ -9,6 +9,7 @@ import io.aiperf.engine.client.RequestFactory;
 import io.aiperf.engine.dataset.Datasets;
 import io.aiperf.engine.log.RunLog;
 import io.aiperf.engine.record.ShardRun;
+import io.aiperf.engine.telemetry.GpuTelemetryFiles;
 import io.aiperf.engine.telemetry.ServerMetrics;
 import io.aiperf.engine.telemetry.ServerMetricsCollector;
 import io.aiperf.engine.dataset.Tokenizer;
@@ -120,6 +121,8 @@ public final class CellRunner {
         final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming(),
                 config.endpoint().useServerTokenCount(), config.goodputSlos(), tokenizer, recordFiles.writer());
         final ServerMetricsCollector scraper = serverMetricsCollector();
+        final GpuTelemetryFiles gpu = GpuTelemetryFiles.open(config.endpoint().gpuTelemetry(), dir, names,
+                ctx.redactor()::file, ctx.log());
         final PhaseOrchestrator orchestrator;
         final Environment.ServerIdentity server;
         double wakeupP99 = 0;
@@ -129,15 +132,21 @@ public final class CellRunner {
                     phase -> new PhaseRunner(phase, source, client, ctx.clock(), Parker.SYSTEM, wall,
                             ctx.cancellation(), seed + phase.name().hashCode(), processor::accept,
                             config.dataset().effectiveSampling(), tokenizer),
-                    profiler, scraper == null ? ProfilingWindow.NONE : new ProfilingWindow() {
+                    profiler, new ProfilingWindow() {
                         @Override
                         public void opened() {
-                            scraper.phaseStarted();
+                            if (scraper != null) {
+                                scraper.phaseStarted();
+                            }
+                            gpu.phaseStarted();
                         }
 
                         @Override
                         public void closed() {
-                            scraper.phaseDrained();
+                            if (scraper != null) {
+                                scraper.phaseDrained();
+                            }
+                            gpu.phaseDrained();
                         }
                     }, ctx.cancellation());
             server = ServerProbe.identify(client, config.endpoint().urls().get(0), origins.get(0),
@@ -190,6 +199,7 @@ public final class CellRunner {
         if (scraper != null) {
             scraper.shutdown();
         }
+        gpu.finish();
         String writeError = recordFiles.commit(processed.writeFailure());
         final MetricsSummary profilingMetrics = processed.profiling();
         final MetricsSummary warmupMetrics = processed.warmup();

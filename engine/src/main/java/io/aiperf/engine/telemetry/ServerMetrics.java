@@ -25,7 +25,12 @@ public final class ServerMetrics {
             "requests_running", List.of("vllm:num_requests_running", "sglang:num_running_reqs",
                     "llamacpp:requests_processing"),
             "requests_waiting", List.of("vllm:num_requests_waiting", "sglang:num_queue_reqs",
-                    "llamacpp:requests_deferred"));
+                    "llamacpp:requests_deferred"),
+            "gpu_utilization_pct", List.of("DCGM_FI_DEV_GPU_UTIL"),
+            "gpu_memory_used_mib", List.of("DCGM_FI_DEV_FB_USED"),
+            "gpu_power_w", List.of("DCGM_FI_DEV_POWER_USAGE"));
+    /** Highlights that are a share or a percentage: averaged over their series (GPUs), not summed. */
+    private static final java.util.Set<String> AVERAGED = java.util.Set.of("kv_cache_usage", "gpu_utilization_pct");
 
     private final List<ServerMetricsCollector.Target> targets;
     private final double windowSeconds;
@@ -139,7 +144,7 @@ public final class ServerMetrics {
                 }
             }
             if (found > 0) {
-                final boolean share = h.getKey().equals("kv_cache_usage"); // a fraction: averaged, not summed
+                final boolean share = AVERAGED.contains(h.getKey());
                 out.put(h.getKey() + "_avg", share ? avg / found : avg);
                 out.put(h.getKey() + "_max", share ? max / found : max);
             }

@@ -29,6 +29,7 @@ public final class ServerMetricsCollector {
     private final long intervalMillis;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     private ScheduledExecutorService timer;
+    private java.util.function.BiConsumer<URI, PrometheusText.Page> onScrape = (u, p) -> { };
     private int owners;
     private long windowStartNanos = -1;
     private long windowEndNanos = -1;
@@ -56,6 +57,12 @@ public final class ServerMetricsCollector {
         targets.forEach(u -> this.targets.add(new Target(u)));
         this.headers = Map.copyOf(headers);
         this.intervalMillis = Math.max(50, (long) (intervalSeconds * 1000));
+    }
+
+    /** Also hands every page scraped to {@code listener}, on the scraping thread (the GPU telemetry samples). */
+    public ServerMetricsCollector onScrape(final java.util.function.BiConsumer<URI, PrometheusText.Page> listener) {
+        this.onScrape = listener;
+        return this;
     }
 
     /** A profiling phase starts; the first one starts the scraping. */
@@ -132,6 +139,7 @@ public final class ServerMetricsCollector {
             t.types.putAll(page.types());
             t.help.putAll(page.help());
             t.scrapes++;
+            onScrape.accept(t.uri, page);
             for (final PrometheusText.Sample s : page.samples()) {
                 final String family = page.family(s.name());
                 t.series.computeIfAbsent(s.name() + s.labels(),

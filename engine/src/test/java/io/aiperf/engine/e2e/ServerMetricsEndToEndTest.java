@@ -47,6 +47,33 @@ class ServerMetricsEndToEndTest {
     }
 
     @Test
+    void gpuTelemetryStreamsTheDcgmSamplesOfTheProfilingWindow() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(20, 5))) {
+            final Path dir = tmp.resolve("gpu");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--isl", "16",
+                    "--osl", "40", "--request-count", "16", "--concurrency", "4", "--tokenizer", "builtin",
+                    "--gpu-telemetry", mock.url() + "/metrics", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final java.util.List<JsonNode> lines = Runs.jsonl(dir.resolve("gpu_telemetry_export.jsonl"));
+            assertThat(lines).hasSizeGreaterThanOrEqualTo(2); // the window's first and last scrape at least
+            assertThat(lines.get(0).path("url").asText()).isEqualTo(mock.url() + "/metrics");
+            assertThat(lines.get(0).path("samples").findValuesAsText("metric")).contains("DCGM_FI_DEV_GPU_UTIL")
+                    .allMatch(m -> m.startsWith("DCGM_FI_"));
+            final JsonNode json = Runs.json(dir.resolve("gpu_telemetry_export.json"));
+            assertThat(json.path("highlights").path("gpu_power_w_max").asDouble()).isGreaterThanOrEqualTo(60.0);
+            // Off by default.
+            final Path off = tmp.resolve("gpu-off");
+            assertThat(Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "2", "--tokenizer",
+                    "builtin", "--artifact-dir", off.toString()).exitCode()).isZero();
+            assertThat(off.resolve("gpu_telemetry_export.jsonl")).doesNotExist();
+        }
+        final Runs.Result local = Runs.aiperf("profile", "-m", "m", "-u", "http://127.0.0.1:9", "--gpu-telemetry",
+                "pynvml", "--artifact-dir", tmp.resolve("none").toString());
+        assertThat(local.exitCode()).isEqualTo(2);
+        assertThat(local.err()).contains("DCGM exporter");
+    }
+
+    @Test
     void noServerMetricsWritesNoneAndAServerWithoutMetricsIsANoteNotAFailure() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
             final Path off = tmp.resolve("off");
