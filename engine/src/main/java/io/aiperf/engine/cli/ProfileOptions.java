@@ -358,6 +358,9 @@ public final class ProfileOptions {
     String artifactDir;
     @Option(names = {"--profile-export-prefix", "--profile-export-file"}, paramLabel = "PREFIX", description = "Export file prefix.")
     String profileExportPrefix;
+    @Option(names = "--slice-duration", paramLabel = "SECONDS", description = "Also write the metrics of each window "
+            + "of this length (profile_export_aiperf_timeslices.json and .csv).")
+    Double sliceDuration;
     @Option(names = {"--export-level", "--profile-export-level"}, paramLabel = "LEVEL", description = "summary (the "
             + "summary files only), records (also profile_export.jsonl) or raw (also profile_export_raw.jsonl with "
             + "each request's body and response). Default: records.")
@@ -582,6 +585,7 @@ public final class ProfileOptions {
         o.set("artifacts.dir", artifactDir, "--artifact-dir");
         o.set("artifacts.prefix", profileExportPrefix, "--profile-export-prefix");
         o.set("artifacts.export_level", exportLevel, "--export-level");
+        o.set("artifacts.slice_duration", sliceDuration, "--slice-duration");
         o.set("runtime.shard", shard, "--shard");
         o.set("runtime.start_at", startAt, "--start-at");
         if (requestCancellationRate != null && !(requestCancellationRate > 0)) {

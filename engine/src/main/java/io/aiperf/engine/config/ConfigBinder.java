@@ -49,7 +49,7 @@ public final class ConfigBinder {
     static final List<String> PHASE_KEYS = List.of("name", "kind", "type", "concurrency", "rate", "smoothness",
             "requests", "sessions", "duration", "grace_period", "seamless", "exclude_from_results", "auto_offset",
             "start_offset", "end_offset");
-    static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix", "export_level");
+    static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix", "export_level", "slice_duration");
     static final List<String> RESET_KEYS = List.of("path", "timeout_seconds", "max_retry_seconds");
     static final List<String> PROFILER_KEYS = List.of("start_path", "stop_path", "timeout_seconds");
     private static final Pattern PHASE_NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_-]*$");
@@ -103,8 +103,16 @@ public final class ConfigBinder {
         if (!List.of("summary", "records", "raw").contains(exportLevel)) {
             throw art.error("export_level", "expected summary, records or raw, got '" + exportLevel + "'");
         }
+        final Double slice = art.seconds("slice_duration");
+        if (slice != null && !(slice > 0)) {
+            throw art.error("slice_duration", "Input should be greater than 0");
+        }
+        if (slice != null && exportLevel.equals("summary")) {
+            throw art.error("slice_duration", "timeslices are computed from the per-request records, which "
+                    + "--export-level summary does not write");
+        }
         final ArtifactsConfig artifacts = new ArtifactsConfig(art.string("dir", "artifacts"), dirExplicit,
-                art.string("prefix", null), exportLevel);
+                art.string("prefix", null), exportLevel, slice);
         final Section tok = b.section("tokenizer");
         tok.allowOnly(List.of("name", "revision", "trust_remote_code"));
         final TokenizerConfig tokenizer = new TokenizerConfig(tok.string("name", null), tok.string("revision", "main"),

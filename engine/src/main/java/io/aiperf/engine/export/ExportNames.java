@@ -9,7 +9,8 @@ import java.util.List;
  */
 public record ExportNames(String summaryJson, String summaryCsv, String recordsJsonl, String inputsJson,
                           String serverMetricsJson, String serverMetricsCsv, String rawJsonl,
-                          String gpuTelemetryJsonl, String gpuTelemetryJson) {
+                          String gpuTelemetryJsonl, String gpuTelemetryJson, String timeslicesJson,
+                          String timeslicesCsv) {
     private static final List<String> KNOWN_SUFFIXES = List.of("_raw.jsonl", "_timeslices.csv", "_timeslices.json",
             "_console.txt", "_server_metrics.json", "_server_metrics.csv", "_gpu_telemetry.jsonl", "_gpu_telemetry.json", ".jsonl", ".json", ".csv");
 
@@ -17,7 +18,8 @@ public record ExportNames(String summaryJson, String summaryCsv, String recordsJ
         if (prefix == null || prefix.isBlank()) {
             return new ExportNames("profile_export_aiperf.json", "profile_export_aiperf.csv", "profile_export.jsonl",
                     "inputs.json", "server_metrics_export.json", "server_metrics_export.csv", "profile_export_raw.jsonl",
-                    "gpu_telemetry_export.jsonl", "gpu_telemetry_export.json");
+                    "gpu_telemetry_export.jsonl", "gpu_telemetry_export.json",
+                    "profile_export_aiperf_timeslices.json", "profile_export_aiperf_timeslices.csv");
         }
         String p = prefix;
         for (final String suffix : KNOWN_SUFFIXES) {
@@ -27,6 +29,7 @@ public record ExportNames(String summaryJson, String summaryCsv, String recordsJ
             }
         }
         return new ExportNames(p + ".json", p + ".csv", p + ".jsonl", "inputs.json", p + "_server_metrics.json",
-                p + "_server_metrics.csv", p + "_raw.jsonl", p + "_gpu_telemetry.jsonl", p + "_gpu_telemetry.json");
+                p + "_server_metrics.csv", p + "_raw.jsonl", p + "_gpu_telemetry.jsonl", p + "_gpu_telemetry.json",
+                p + "_timeslices.json", p + "_timeslices.csv");
     }
 }

@@ -111,6 +111,14 @@ public final class MetricsAccumulator implements AutoCloseable {
     }
 
     public MetricsSummary summary() {
+        return summary(Double.NaN);
+    }
+
+    /**
+     * @param windowSeconds the rate denominator, for a timeslice (AIPerf: explicit window bounds when present); NaN
+     *                      for the records' own span
+     */
+    public MetricsSummary summary(final double windowSeconds) {
         final Map<String, MetricValue> out = new LinkedHashMap<>();
         for (final Column c : columns) {
             put(out, c.spec(), c.values());
@@ -120,7 +128,7 @@ public final class MetricsAccumulator implements AutoCloseable {
         }
         put(out, MetricRegistry.ERROR_ISL, errorIsl);
         if (valid > 0 && minStart < maxEnd) {
-            final double duration = (maxEnd - minStart) / 1e9;
+            final double duration = Double.isNaN(windowSeconds) ? (maxEnd - minStart) / 1e9 : windowSeconds;
             scalar(out, MetricRegistry.REQUEST_THROUGHPUT, valid / duration);
             if (anyOsl) {
                 scalar(out, MetricRegistry.OUTPUT_THROUGHPUT, totalOsl / duration);

@@ -217,6 +217,9 @@ public final class CellRunner {
         try {
             writeExports(report, profilingMetrics, names);
             writeServerMetrics(scraper, names);
+            if (writeError == null) {
+                writeTimeslices(names);
+            }
         } catch (java.io.UncheckedIOException e) {
             writeError = writeError != null ? writeError : e.getMessage(); // names the file; the summary is still shown
         }
@@ -411,6 +414,22 @@ public final class CellRunner {
         write(names.inputsJson(), out -> out.write(InputsJsonWriter.bytes(report.inputs())));
         write(names.summaryCsv(), out -> out.write(SummaryCsvWriter.bytes(metrics)));
         write(names.summaryJson(), out -> out.write(SummaryJsonWriter.bytes(report)));
+    }
+
+    /** The timeslices (--slice-duration), from the records just committed. */
+    private void writeTimeslices(final ExportNames names) {
+        final Double slice = config.artifacts().sliceDurationSeconds();
+        if (slice == null) {
+            return;
+        }
+        try {
+            final List<io.aiperf.engine.metrics.MetricsSummary> slices = io.aiperf.engine.export.Timeslices.compute(
+                    dir.resolve(names.recordsJsonl()), slice, config.goodputSlos());
+            write(names.timeslicesJson(), out -> out.write(io.aiperf.engine.export.Timeslices.json(slices, slice)));
+            write(names.timeslicesCsv(), out -> out.write(io.aiperf.engine.export.Timeslices.csv(slices)));
+        } catch (java.io.IOException e) {
+            ctx.log().warning("no timeslices: " + e.getMessage());
+        }
     }
 
     private ServerMetricsCollector serverMetricsCollector() {

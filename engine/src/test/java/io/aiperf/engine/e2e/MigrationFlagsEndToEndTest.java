@@ -77,6 +77,36 @@ class MigrationFlagsEndToEndTest {
     }
 
     @Test
+    void timeslicesSplitTheWindowAndAddUpToTheRun() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 2))) {
+            final Path dir = tmp.resolve("slices");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--isl", "16",
+                    "--osl", "8", "--concurrency", "2", "--benchmark-duration", "1", "--slice-duration", "0.25",
+                    "--tokenizer", "builtin", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode slices = Runs.json(dir.resolve("profile_export_aiperf_timeslices.json"));
+            assertThat(slices.path("slice_duration").asDouble()).isEqualTo(0.25);
+            assertThat(slices.path("timeslices").size()).isBetween(4, 5);
+            int total = 0;
+            for (final JsonNode s : slices.path("timeslices")) {
+                final int n = s.path("request_count").path("avg").asInt();
+                total += n;
+                // The window's length is the rate's denominator, as upstream computes timeslice rates.
+                assertThat(s.path("request_throughput").path("avg").asDouble())
+                        .isCloseTo(n / 0.25, org.assertj.core.data.Offset.offset(1e-6));
+            }
+            assertThat(total).isEqualTo(Runs.json(dir.resolve("profile_export_aiperf.json")).path("request_count")
+                    .path("avg").asInt());
+            assertThat(Files.readString(dir.resolve("profile_export_aiperf_timeslices.csv")))
+                    .startsWith("Timeslice,Metric,avg");
+            final Runs.Result bad = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--export-level", "summary",
+                    "--slice-duration", "1", "--artifact-dir", tmp.resolve("bad").toString());
+            assertThat(bad.exitCode()).isEqualTo(2);
+            assertThat(bad.err()).contains("slice_duration");
+        }
+    }
+
+    @Test
     void logLevelsGoToTheConsoleAndEveryCellHasItsLogFile() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
             final Path quiet = tmp.resolve("quiet");

@@ -1,0 +1,103 @@
+package io.aiperf.engine.export;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.metrics.MetricValue;
+import io.aiperf.engine.metrics.MetricsAccumulator;
+import io.aiperf.engine.metrics.MetricsSummary;
+import io.aiperf.engine.metrics.RecordMetricsJsonl;
+import io.aiperf.engine.metrics.Stats;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Timeslices (AIPerf's {@code --slice-duration}, src-docs/exports.md): the profiling window cut into windows of equal
+ * length from the first request's start, each request counted in the window it started in, and each window's metrics
+ * computed as a run's are, with the window's length as the rate denominator. Read back from
+ * {@code profile_export.jsonl}, so a run keeps no per-window state while it runs. Stateless.
+ */
+public final class Timeslices {
+    /** More windows than this would be a page of noise: the slice is too short for the run. */
+    static final int MAX_SLICES = 10_000;
+
+    private Timeslices() {
+    }
+
+    /** The windows' summaries, in order; an empty list when the records file has no request. */
+    public static List<MetricsSummary> compute(final Path records, final double sliceSeconds,
+                                               final Map<String, Double> slos) throws IOException {
+        final List<JsonNode> lines = new ArrayList<>();
+        long first = Long.MAX_VALUE;
+        try (BufferedReader in = Files.newBufferedReader(records, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (!line.isBlank()) {
+                    final JsonNode n = SummaryJsonWriter.JSON.readTree(line);
+                    lines.add(n);
+                    first = Math.min(first, n.path("metadata").path("request_start_ns").asLong());
+                }
+            }
+        }
+        final long width = (long) (sliceSeconds * 1e9);
+        final List<MetricsAccumulator> slices = new ArrayList<>();
+        for (final JsonNode n : lines) {
+            final int index = (int) Math.min(MAX_SLICES - 1,
+                    (n.path("metadata").path("request_start_ns").asLong() - first) / width);
+            while (slices.size() <= index) {
+                slices.add(new MetricsAccumulator(slos));
+            }
+            slices.get(index).add(RecordMetricsJsonl.read(n));
+        }
+        final List<MetricsSummary> out = new ArrayList<>(slices.size());
+        for (final MetricsAccumulator a : slices) {
+            out.add(a.summary(sliceSeconds));
+            a.close();
+        }
+        return out;
+    }
+
+    /** {@code {"slice_duration", "timeslices": [{"index", "start_s", "end_s", <metric>: {...}}]}}. */
+    public static byte[] json(final List<MetricsSummary> slices, final double sliceSeconds) {
+        final ObjectNode root = SummaryJsonWriter.JSON.createObjectNode();
+        root.put("slice_duration", sliceSeconds);
+        final ArrayNode list = root.putArray("timeslices");
+        for (int i = 0; i < slices.size(); i++) {
+            final ObjectNode s = list.addObject().put("index", i).put("start_s", i * sliceSeconds)
+                    .put("end_s", (i + 1) * sliceSeconds);
+            SummaryJsonWriter.metrics(s, slices.get(i));
+        }
+        try {
+            return SummaryJsonWriter.JSON.writeValueAsBytes(root);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** One row per window and metric: {@code Timeslice,Metric,avg,min,max,p50,p90,p99,std} (single values: avg). */
+    public static byte[] csv(final List<MetricsSummary> slices) {
+        final StringBuilder sb = new StringBuilder("Timeslice,Metric,avg,min,max,p50,p90,p99,std\r\n");
+        for (int i = 0; i < slices.size(); i++) {
+            for (final MetricValue m : slices.get(i).metrics().values()) {
+                sb.append(i).append(',').append(SummaryCsvWriter.name(m).contains(",") ? "\""
+                        + SummaryCsvWriter.name(m) + "\"" : SummaryCsvWriter.name(m));
+                if (m.stats() == null) {
+                    sb.append(',').append(Numbers.csv(m.value())).append(",,,,,,").append("\r\n");
+                    continue;
+                }
+                final Stats s = m.stats();
+                for (final String c : new String[] {"avg", "min", "max", "p50", "p90", "p99", "std"}) {
+                    sb.append(',').append(Numbers.csv(s.get(c)));
+                }
+                sb.append("\r\n");
+            }
+        }
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+}
