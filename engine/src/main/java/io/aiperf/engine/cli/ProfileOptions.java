@@ -264,6 +264,22 @@ public final class ProfileOptions {
             + "2026-12-01T10:00:00Z), so shards launched apart run together.")
     String startAt;
 
+    @Option(names = "--concurrency-ramp-duration", paramLabel = "SECONDS", description = "Raise the concurrency (or "
+            + "the --concurrency ceiling of a rate) from 1 to its target over this long.")
+    Double concurrencyRampDuration;
+
+    @Option(names = "--request-rate-ramp-duration", paramLabel = "SECONDS", description = "Raise the request rate to "
+            + "its target over this long, in steps every 0.1 s.")
+    Double requestRateRampDuration;
+
+    @Option(names = "--warmup-concurrency-ramp-duration", paramLabel = "SECONDS", description = "The warmup's "
+            + "concurrency ramp. Default: --concurrency-ramp-duration.")
+    Double warmupConcurrencyRampDuration;
+
+    @Option(names = "--warmup-request-rate-ramp-duration", paramLabel = "SECONDS", description = "The warmup's rate "
+            + "ramp. Default: --request-rate-ramp-duration.")
+    Double warmupRequestRateRampDuration;
+
     @Option(names = "--warmup-concurrency", paramLabel = "N", description = "Warmup concurrency. Default: --concurrency.")
     Integer warmupConcurrency;
 
@@ -448,6 +464,8 @@ public final class ProfileOptions {
                 : requestRate != null ? (arrivalSmoothness != null ? "gamma" : "poisson") : null;
         o.phase("profiling", "type", type, "--arrival-pattern");
         o.phase("profiling", "smoothness", arrivalSmoothness, "--arrival-smoothness");
+        o.phase("profiling", "concurrency_ramp_duration", concurrencyRampDuration, "--concurrency-ramp-duration");
+        o.phase("profiling", "rate_ramp_duration", requestRateRampDuration, "--request-rate-ramp-duration");
         magic(o, "--request-count", requestCount, true, "requests", v -> o.phase("profiling", "requests", v, "--request-count"));
         magic(o, "--benchmark-duration", benchmarkDuration, false, "duration",
                 v -> o.phase("profiling", "duration", v, "--benchmark-duration"));
@@ -467,6 +485,10 @@ public final class ProfileOptions {
             o.phase("warmup", "type", warmupArrivalPattern != null ? warmupArrivalPattern
                     : warmupRequestRate != null && arrivalPattern == null ? "poisson" : null, "--warmup-arrival-pattern");
             o.phase("warmup", "grace_period", warmupGracePeriod, "--warmup-grace-period");
+            o.phase("warmup", "concurrency_ramp_duration", warmupConcurrencyRampDuration,
+                    "--warmup-concurrency-ramp-duration");
+            o.phase("warmup", "rate_ramp_duration", warmupRequestRateRampDuration,
+                    "--warmup-request-rate-ramp-duration");
             o.phase("warmup", "requests", warmupRequestCount, "--warmup-request-count");
             o.phase("warmup", "sessions", numWarmupSessions, "--num-warmup-sessions");
             o.phase("warmup", "duration", warmupDuration, "--warmup-duration");

@@ -48,7 +48,7 @@ public final class ConfigBinder {
     static final List<String> DIST_KEYS = List.of("mean", "stddev");
     static final List<String> PHASE_KEYS = List.of("name", "kind", "type", "concurrency", "rate", "smoothness",
             "requests", "sessions", "duration", "grace_period", "seamless", "exclude_from_results", "auto_offset",
-            "start_offset", "end_offset");
+            "start_offset", "end_offset", "concurrency_ramp_duration", "rate_ramp_duration");
     static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix", "export_level", "slice_duration");
     static final List<String> RESET_KEYS = List.of("path", "timeout_seconds", "max_retry_seconds");
     static final List<String> PROFILER_KEYS = List.of("start_path", "stop_path", "timeout_seconds");
@@ -829,8 +829,18 @@ public final class ConfigBinder {
         }
         final Integer width = type == LoadType.CONCURRENCY && concurrency == null ? Integer.valueOf(1) : concurrency;
         final Double shape = type == LoadType.GAMMA && smoothness == null ? Double.valueOf(1.0) : smoothness;
+        final Double concurrencyRamp = s.seconds("concurrency_ramp_duration");
+        final Double rateRamp = s.seconds("rate_ramp_duration");
+        if (concurrencyRamp != null && (!(concurrencyRamp > 0) || width == null)) {
+            throw s.error("concurrency_ramp_duration", concurrencyRamp > 0 ? "a concurrency ramp needs a concurrency "
+                    + "(--concurrency)" : "Input should be greater than 0");
+        }
+        if (rateRamp != null && (!(rateRamp > 0) || !type.isRate() || type == LoadType.FIXED_SCHEDULE)) {
+            throw s.error("rate_ramp_duration", rateRamp > 0 ? "a rate ramp needs a request rate (--request-rate)"
+                    : "Input should be greater than 0");
+        }
         return new PhaseConfig(name, kind, type, width, rate, shape, requests, sessions, duration, grace, seamless,
-                schedule);
+                schedule, concurrencyRamp, rateRamp);
     }
 
     private static Map<String, Double> slos(final Section s) {

@@ -11,7 +11,8 @@ import java.util.Map;
  * The one entry point from inputs to a validated config: defaults &lt; YAML &lt; explicitly typed CLI values.
  */
 public final class ConfigLoader {
-    private static final List<String> INHERITED_BY_WARMUP = List.of("type", "concurrency", "rate", "smoothness");
+    private static final List<String> INHERITED_BY_WARMUP = List.of("type", "concurrency", "rate", "smoothness",
+            "concurrency_ramp_duration", "rate_ramp_duration");
 
     private ConfigLoader() {
     }

@@ -23,6 +23,9 @@ final class OpenLoopDriver implements LoadDriver {
     private final Clock clock;
     private final Parker parker;
     private final Semaphore ceiling; // null without --concurrency
+    private final int ceilingWidth;
+    private final Ramp ceilingRamp; // null: the ceiling is whole from the start
+    private final double rateRampNanos; // 0: no rate ramp
     private final String name;
     // Written by the issuer thread only; read after join().
     private final Histogram lagMicros = new Histogram(3);
@@ -36,17 +39,46 @@ final class OpenLoopDriver implements LoadDriver {
 
     OpenLoopDriver(final SendPort port, final Arrivals intervals, final double rate, final Integer ceiling,
                    final Clock clock, final Parker parker, final String name) {
+        this(port, intervals, rate, ceiling, clock, parker, name, null, 0);
+    }
+
+    /**
+     * @param ceilingRamp how the ceiling rises from 1 (a concurrency ramp), or null
+     * @param rateRampSeconds how long the rate takes to reach its target (AIPerf's rate ramp), or 0
+     */
+    OpenLoopDriver(final SendPort port, final Arrivals intervals, final double rate, final Integer ceiling,
+                   final Clock clock, final Parker parker, final String name, final Ramp ceilingRamp,
+                   final double rateRampSeconds) {
         this.port = port;
         this.intervals = intervals;
         this.rate = rate;
         this.clock = clock;
         this.parker = parker;
-        this.ceiling = ceiling == null ? null : new Semaphore(ceiling);
+        this.ceilingWidth = ceiling == null ? 0 : ceiling;
+        this.ceilingRamp = ceiling == null || ceiling == 1 ? null : ceilingRamp;
+        this.ceiling = ceiling == null ? null : new Semaphore(this.ceilingRamp == null ? ceiling : 1);
+        this.rateRampNanos = rateRampSeconds * 1e9;
         this.name = name;
+    }
+
+    /**
+     * How much longer than drawn the interval due at {@code offsetNanos} into the phase is: the target rate over the
+     * ramp's current rate, which starts at target x 0.1 s / ramp and rises every 0.1 s (AIPerf's rate ramp).
+     */
+    private double rampStretch(final double offsetNanos) {
+        if (rateRampNanos <= 0 || offsetNanos >= rateRampNanos) {
+            return 1;
+        }
+        final double step = 100_000_000.0;
+        final double share = Math.min(1, (Math.floor(offsetNanos / step) + 1) * step / rateRampNanos);
+        return 1 / share;
     }
 
     @Override
     public void start(final long phaseStartNanos) {
+        if (ceilingRamp != null) {
+            ceilingRamp.start(phaseStartNanos, ceilingWidth, port, ceiling::release);
+        }
         issuer = new Thread(() -> run(phaseStartNanos), "issuer-" + name);
         issuer.setDaemon(true);
         issuer.start();
@@ -64,12 +96,15 @@ final class OpenLoopDriver implements LoadDriver {
         if (issuer != null) {
             issuer.join(1000);
         }
+        if (ceilingRamp != null) {
+            ceilingRamp.join();
+        }
     }
 
     private void run(final long startNanos) {
         double target = startNanos; // a double, so fractional intervals never drift
         while (true) {
-            target += intervals.nextNanos();
+            target += intervals.nextNanos() * rampStretch(target - startNanos);
             long now = clock.nanoTime();
             if (target < now - MAX_CATCHUP_NANOS) {
                 final long swallowed = (long) ((now - target) / 1e9 * rate);

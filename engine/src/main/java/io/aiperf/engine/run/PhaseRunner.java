@@ -97,14 +97,20 @@ public final class PhaseRunner implements Phase {
         if (phase.type() == LoadType.FIXED_SCHEDULE) {
             final ScheduledArrivals schedule = new ScheduledArrivals(source.conversations(), phase.schedule());
             this.driver = new OpenLoopDriver(port, schedule, schedule.rate(), phase.concurrency(), clock, parker,
-                    phase.name());
+                    phase.name(), ramp(phase, clock, parker), 0);
         } else if (phase.type().isRate()) {
             this.driver = new OpenLoopDriver(port, new ArrivalIntervals(phase.type(), phase.rate(),
                     phase.smoothness() == null ? 1.0 : phase.smoothness(), seed), phase.rate(),
-                    phase.concurrency(), clock, parker, phase.name());
+                    phase.concurrency(), clock, parker, phase.name(), ramp(phase, clock, parker),
+                    phase.rateRampSeconds() == null ? 0 : phase.rateRampSeconds());
         } else {
-            this.driver = new ClosedLoopDriver(port, phase.concurrency());
+            this.driver = new ClosedLoopDriver(port, phase.concurrency(), ramp(phase, clock, parker));
         }
+    }
+
+    private static Ramp ramp(final PhaseConfig phase, final Clock clock, final Parker parker) {
+        return phase.concurrencyRampSeconds() == null ? null
+                : new Ramp(phase.concurrencyRampSeconds(), clock, parker, phase.name());
     }
 
     @Override

@@ -107,6 +107,24 @@ class MigrationFlagsEndToEndTest {
     }
 
     @Test
+    void aConcurrencyRampStartsWithOneRequestInFlight() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(40, 2))) {
+            final Path dir = tmp.resolve("ramp");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--isl", "16",
+                    "--osl", "4", "--concurrency", "8", "--concurrency-ramp-duration", "1", "--benchmark-duration",
+                    "2", "--tokenizer", "builtin", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final List<Long> starts = Runs.jsonl(dir.resolve("profile_export.jsonl")).stream()
+                    .map(l -> l.path("metadata").path("request_start_ns").asLong()).sorted().toList();
+            final long t0 = starts.get(0);
+            final long early = starts.stream().filter(t -> t - t0 < 250_000_000L).count();
+            final long late = starts.stream().filter(t -> t - t0 >= 1_500_000_000L && t - t0 < 1_750_000_000L).count();
+            // The first quarter second has 1 to 3 slots; after the ramp all 8 are busy.
+            assertThat(early * 2).as(early + " early against " + late + " late").isLessThan(late);
+        }
+    }
+
+    @Test
     void logLevelsGoToTheConsoleAndEveryCellHasItsLogFile() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
             final Path quiet = tmp.resolve("quiet");

@@ -95,6 +95,16 @@ class PhaseRunnerVirtualClockTest {
     }
 
     @Test
+    void aRateRampRisesInTenthsOfASecondToTheTarget() throws Exception {
+        final PhaseResult result = runBounded(runner(
+                "{name: profiling, type: constant, rate: 1000, duration: 4, rate_ramp_duration: 2}", instant));
+        // Step k of the 20 tenths runs at k/20 of the rate: 5k arrivals each, 1,050 in all, then 2,000 at full rate.
+        assertThat(result.sent()).isBetween(3_040L, 3_060L);
+        assertThat(result.openLoop().missed()).isZero();
+        assertThat(result.openLoop().scheduled()).isEqualTo(result.sent());
+    }
+
+    @Test
     void constantAndGammaArrivalsAreExactOnAVirtualClock() throws Exception {
         final PhaseResult constant = runBounded(runner("{name: profiling, type: constant, rate: 5000, duration: 4}", instant));
         assertThat(constant.sent()).isBetween(19_999L, 20_001L);
