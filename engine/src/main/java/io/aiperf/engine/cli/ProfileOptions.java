@@ -264,6 +264,14 @@ public final class ProfileOptions {
             + "2026-12-01T10:00:00Z), so shards launched apart run together.")
     String startAt;
 
+    @Option(names = "--prefill-concurrency", paramLabel = "N", description = "At most N requests sent and still "
+            + "waiting for their first token (streaming); the others wait their turn in the client.")
+    Integer prefillConcurrency;
+
+    @Option(names = "--warmup-prefill-concurrency", paramLabel = "N", description = "The warmup's prefill "
+            + "concurrency. Default: --prefill-concurrency.")
+    Integer warmupPrefillConcurrency;
+
     @Option(names = "--concurrency-ramp-duration", paramLabel = "SECONDS", description = "Raise the concurrency (or "
             + "the --concurrency ceiling of a rate) from 1 to its target over this long.")
     Double concurrencyRampDuration;
@@ -465,6 +473,7 @@ public final class ProfileOptions {
         o.phase("profiling", "type", type, "--arrival-pattern");
         o.phase("profiling", "smoothness", arrivalSmoothness, "--arrival-smoothness");
         o.phase("profiling", "concurrency_ramp_duration", concurrencyRampDuration, "--concurrency-ramp-duration");
+        o.phase("profiling", "prefill_concurrency", prefillConcurrency, "--prefill-concurrency");
         o.phase("profiling", "rate_ramp_duration", requestRateRampDuration, "--request-rate-ramp-duration");
         magic(o, "--request-count", requestCount, true, "requests", v -> o.phase("profiling", "requests", v, "--request-count"));
         magic(o, "--benchmark-duration", benchmarkDuration, false, "duration",
@@ -485,6 +494,7 @@ public final class ProfileOptions {
             o.phase("warmup", "type", warmupArrivalPattern != null ? warmupArrivalPattern
                     : warmupRequestRate != null && arrivalPattern == null ? "poisson" : null, "--warmup-arrival-pattern");
             o.phase("warmup", "grace_period", warmupGracePeriod, "--warmup-grace-period");
+            o.phase("warmup", "prefill_concurrency", warmupPrefillConcurrency, "--warmup-prefill-concurrency");
             o.phase("warmup", "concurrency_ramp_duration", warmupConcurrencyRampDuration,
                     "--warmup-concurrency-ramp-duration");
             o.phase("warmup", "rate_ramp_duration", warmupRequestRateRampDuration,

@@ -13,6 +13,7 @@ public final class InFlight {
     private volatile boolean expired;
     private volatile long cancelAfterSentNanos = -1;
     private volatile long requestedCancelNanos = -1;
+    private volatile Runnable onFirstContent;
 
     /** Attaches the future of the current attempt; cancels it at once when the request was already cancelled. */
     void attach(final Future<?> attempt) {
@@ -47,6 +48,23 @@ public final class InFlight {
     /** When a requested cancellation fired (monotonic ns), or -1. */
     public long requestedCancelNanos() {
         return requestedCancelNanos;
+    }
+
+    /**
+     * Runs {@code action} once, on the I/O thread, when the first content of the answer arrives (AIPerf's prefill
+     * concurrency frees its slot then); set before the request is handed to the transport.
+     */
+    public void onFirstContent(final Runnable action) {
+        onFirstContent = action;
+    }
+
+    /** The answer's first content arrived. */
+    void firstContent() {
+        final Runnable action = onFirstContent;
+        if (action != null) {
+            onFirstContent = null;
+            action.run();
+        }
     }
 
     /** The request's whole-request timeout fired. */

@@ -172,6 +172,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         final org.apache.hc.client5.http.protocol.HttpClientContext context =
                 org.apache.hc.client5.http.protocol.HttpClientContext.create();
         context.setAttribute(StampingConnectionManager.COLLECTOR, collector);
+        collector.onFirstContent(handle::firstContent);
         final long cancelAfter = handle.cancelAfterSentNanos();
         final org.apache.hc.core5.http.nio.AsyncEntityProducer body =
                 AsyncEntityProducers.create(request.body(), ContentType.APPLICATION_JSON);

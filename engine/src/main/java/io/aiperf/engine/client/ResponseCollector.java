@@ -40,6 +40,7 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private int malformedChunks;
     private final ChunkParser.Chunk chunk = new ChunkParser.Chunk();
     private final ResponseParser parser;
+    private Runnable firstContentListener;
     private SseFramer framer; // only for event streams
     private volatile long ackNanos = -1;
     private int status;
@@ -77,6 +78,11 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     void markSent(final long nanos) {
         startPerfNanos = nanos;
         written = true;
+    }
+
+    /** Called on the I/O thread when the first content arrives. */
+    void onFirstContent(final Runnable listener) {
+        this.firstContentListener = listener;
     }
 
     /** Whether the request head was handed to a connection: from then on the server may have received it. */
@@ -260,6 +266,9 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
             contentNanos = Arrays.copyOf(contentNanos, contentCount * 2);
         }
         contentNanos[contentCount++] = arrivalNanos;
+        if (contentCount == 1 && firstContentListener != null) {
+            firstContentListener.run();
+        }
         if (chunk.content != null && !chunk.content.isEmpty()) {
             if (firstOutputIndex < 0) {
                 firstOutputIndex = contentCount - 1;

@@ -52,7 +52,8 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
                 p.requests() == null ? null : shareOf(p.requests(), p.name() + " requests"),
                 p.sessions() == null ? null : shareOf(p.sessions(), p.name() + " sessions"), p.durationSeconds(),
                 p.gracePeriodSeconds(), p.seamless(), p.schedule(), p.concurrencyRampSeconds(),
-                p.rateRampSeconds())).toList();
+                p.rateRampSeconds(), p.prefillConcurrency() == null ? null
+                : shareOf(p.prefillConcurrency(), p.name() + " prefill concurrency"))).toList();
         final EndpointConfig e = endpoint;
         final EndpointConfig hooks = shard.runsHooks() ? e : new EndpointConfig(e.urls(), e.type(), e.customPath(),
                 e.streaming(), e.apiKey(), e.headers(), e.extra(), e.timeoutSeconds(), e.useServerTokenCount(),
@@ -75,7 +76,7 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
     private static PhaseConfig unseamless(final PhaseConfig p) {
         return new PhaseConfig(p.name(), p.kind(), p.type(), p.concurrency(), p.rate(), p.smoothness(), p.requests(), p.sessions(),
                 p.durationSeconds(), p.gracePeriodSeconds(), false, p.schedule(), p.concurrencyRampSeconds(),
-                p.rateRampSeconds());
+                p.rateRampSeconds(), p.prefillConcurrency());
     }
 
     public String primaryModel() {

@@ -48,7 +48,7 @@ public final class ConfigBinder {
     static final List<String> DIST_KEYS = List.of("mean", "stddev");
     static final List<String> PHASE_KEYS = List.of("name", "kind", "type", "concurrency", "rate", "smoothness",
             "requests", "sessions", "duration", "grace_period", "seamless", "exclude_from_results", "auto_offset",
-            "start_offset", "end_offset", "concurrency_ramp_duration", "rate_ramp_duration");
+            "start_offset", "end_offset", "concurrency_ramp_duration", "rate_ramp_duration", "prefill_concurrency");
     static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix", "export_level", "slice_duration");
     static final List<String> RESET_KEYS = List.of("path", "timeout_seconds", "max_retry_seconds");
     static final List<String> PROFILER_KEYS = List.of("start_path", "stop_path", "timeout_seconds");
@@ -57,6 +57,7 @@ public final class ConfigBinder {
     private DatasetConfig.InputFile fileDataset; // read by the phases: a trace sets their timing and count
     private String samplingTrace; // the sampling field, when one is set for a timestamped trace
     private boolean multiTurn; // some conversation may have more than one turn
+    private boolean streaming; // the endpoint streams (read by the phases: prefill concurrency needs it)
 
     private final Map<String, String> cliFlags;
     private final List<String> warnings = new ArrayList<>();
@@ -89,6 +90,7 @@ public final class ConfigBinder {
         final ArrayNode modelNode = b.node().putArray("models");
         models.forEach(modelNode::add);
         final EndpointConfig endpoint = endpoint(b.section("endpoint"));
+        streaming = endpoint.streaming();
         final DatasetConfig dataset = dataset(b.section("dataset"));
         if (multiTurn && !endpoint.type().conversational()) {
             throw new ConfigException("benchmark.dataset", "an " + endpoint.type().wireName() + " endpoint has no "
@@ -839,8 +841,21 @@ public final class ConfigBinder {
             throw s.error("rate_ramp_duration", rateRamp > 0 ? "a rate ramp needs a request rate (--request-rate)"
                     : "Input should be greater than 0");
         }
+        final Integer prefill = s.integer("prefill_concurrency", null);
+        if (prefill != null) {
+            if (prefill < 1) {
+                throw s.error("prefill_concurrency", "Input should be greater than or equal to 1");
+            }
+            if (width != null && prefill > width) {
+                throw s.error("prefill_concurrency", "must not exceed the concurrency (" + width + ")");
+            }
+            if (!streaming) {
+                throw s.error("prefill_concurrency", "needs --streaming: a request leaves prefill with its first "
+                        + "token");
+            }
+        }
         return new PhaseConfig(name, kind, type, width, rate, shape, requests, sessions, duration, grace, seamless,
-                schedule, concurrencyRamp, rateRamp);
+                schedule, concurrencyRamp, rateRamp, prefill);
     }
 
     private static Map<String, Double> slos(final Section s) {

@@ -12,7 +12,7 @@ import java.util.Map;
  */
 public final class ConfigLoader {
     private static final List<String> INHERITED_BY_WARMUP = List.of("type", "concurrency", "rate", "smoothness",
-            "concurrency_ramp_duration", "rate_ramp_duration");
+            "concurrency_ramp_duration", "rate_ramp_duration", "prefill_concurrency");
 
     private ConfigLoader() {
     }

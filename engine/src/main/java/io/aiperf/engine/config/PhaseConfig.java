@@ -14,11 +14,12 @@ package io.aiperf.engine.config;
  * @param schedule the replay window of a fixed-schedule phase, or null
  * @param concurrencyRampSeconds the concurrency (or the ceiling) rises from 1 to its target over this long, or null
  * @param rateRampSeconds the rate rises to its target over this long (from target x 0.1 s / ramp, every 0.1 s), or null
+ * @param prefillConcurrency at most this many requests sent and still waiting for their first token, or null
  */
 public record PhaseConfig(String name, PhaseKind kind, LoadType type, Integer concurrency, Double rate,
                           Double smoothness, Integer requests, Integer sessions, Double durationSeconds,
                           Double gracePeriodSeconds, boolean seamless, Schedule schedule,
-                          Double concurrencyRampSeconds, Double rateRampSeconds) {
+                          Double concurrencyRampSeconds, Double rateRampSeconds, Integer prefillConcurrency) {
 
     /**
      * Which timestamps of a trace a fixed-schedule phase replays, and from what zero (AIPerf's fixed schedule docs).

@@ -51,6 +51,8 @@ public final class PhaseRunner implements Phase {
     private final ConversationSampler sampler;
     private final Tokenizer tokenizer;
     private final ScheduledExecutorService laterTurns; // null when every conversation has one turn
+    private final java.util.concurrent.Semaphore prefill; // null without --prefill-concurrency
+    private final ConcurrentLinkedQueue<Runnable> waitingForPrefill = new ConcurrentLinkedQueue<>();
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final Recorder latencyMicros = new Recorder(3);
@@ -80,6 +82,8 @@ public final class PhaseRunner implements Phase {
         this.sampler = new ConversationSampler(phase.type() == LoadType.FIXED_SCHEDULE
                 ? DatasetConfig.Sampling.SEQUENTIAL : sampling, source.size(), seed ^ 0x5DEECE66DL);
         this.tokenizer = tokenizer;
+        this.prefill = phase.prefillConcurrency() == null ? null
+                : new java.util.concurrent.Semaphore(phase.prefillConcurrency());
         this.laterTurns = source.conversations().stream().anyMatch(c -> c.turns().size() > 1)
                 ? Executors.newSingleThreadScheduledExecutor(r -> {
                     final Thread t = new Thread(r, "turns-" + phase.name());
@@ -264,7 +268,44 @@ public final class PhaseRunner implements Phase {
         return index;
     }
 
+    /**
+     * Sends a turn, or with {@code --prefill-concurrency} queues it until fewer than that many sent requests are
+     * still waiting for their first token (AIPerf's prefill concurrency); a first token or the end of a request frees
+     * its slot and sends the next queued turn.
+     */
     private void sendTurn(final Session session, final int index, final long intendedNanos) {
+        if (prefill == null) {
+            sendNow(session, index, intendedNanos);
+            return;
+        }
+        waitingForPrefill.add(() -> sendNow(session, index, intendedNanos));
+        sendWaiting();
+    }
+
+    private void sendWaiting() {
+        while (!waitingForPrefill.isEmpty() && prefill.tryAcquire()) {
+            final Runnable next = waitingForPrefill.poll();
+            if (next == null) {
+                prefill.release();
+                return;
+            }
+            next.run();
+        }
+    }
+
+    /** Frees a prefill slot once per request: at its first token, or at its end if none came. */
+    private Runnable prefillRelease() {
+        final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        return () -> {
+            if (done.compareAndSet(false, true)) {
+                prefill.release();
+                sendWaiting();
+            }
+        };
+    }
+
+    private void sendNow(final Session session, final int index, final long intendedNanos) {
+        final Runnable freePrefill = prefill == null ? null : prefillRelease();
         final String requestId = InferenceClient.fastUuid();
         final int turn = session.turn();
         final int inputTokens = session.inputTokens();
@@ -272,17 +313,27 @@ public final class PhaseRunner implements Phase {
         if (phase.kind() == PhaseKind.PROFILING) { // warmup requests are never cancelled
             handle.cancelAfterSent(source.cancelAfterSentNanos(phase.name(), index));
         }
+        if (freePrefill != null) {
+            handle.onFirstContent(freePrefill);
+        }
         byte[] body = null;
         try {
             final PreparedRequest request = source.request(session.conversationIndex, session.number, turn,
                     session.replies());
             body = source.keepBodies() ? request.body() : null;
             final byte[] sent = body;
-            transport.send(request, requestId, session.correlationId, handle,
-                    response -> complete(index, session, turn, inputTokens, requestId, response, intendedNanos, sent));
+            transport.send(request, requestId, session.correlationId, handle, response -> {
+                if (freePrefill != null) {
+                    freePrefill.run(); // a request that ended without a first token leaves prefill too
+                }
+                complete(index, session, turn, inputTokens, requestId, response, intendedNanos, sent);
+            });
         } catch (RuntimeException e) {
             // A request that cannot even be sent is an error record; the loop goes on (a closed loop would
             // otherwise never issue again, and a count-bounded phase would wait for it forever).
+            if (freePrefill != null) {
+                freePrefill.run();
+            }
             complete(index, session, turn, inputTokens, requestId, ResponseData.failed(clock.nanoTime(),
                     new ErrorDetails(null, e.getClass().getSimpleName(), String.valueOf(e.getMessage()))),
                     intendedNanos, body);

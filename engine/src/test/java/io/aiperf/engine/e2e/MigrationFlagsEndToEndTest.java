@@ -124,6 +124,52 @@ class MigrationFlagsEndToEndTest {
         }
     }
 
+    /** The most requests that were at once between their start and their first token. */
+    private static int maxInPrefill(final List<JsonNode> lines) {
+        final List<long[]> events = new java.util.ArrayList<>();
+        for (final JsonNode l : lines) {
+            final long start = l.path("metadata").path("request_start_ns").asLong();
+            final long first = start + (long) (l.path("metrics").path("time_to_first_token").path("value").asDouble()
+                    * 1e6);
+            events.add(new long[] {start, 1});
+            events.add(new long[] {first, -1});
+        }
+        // Ends before starts at the same instant: a slot freed by a first token may be taken at once.
+        events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        int now = 0;
+        int max = 0;
+        for (final long[] e : events) {
+            now += (int) e[1];
+            max = Math.max(max, now);
+        }
+        return max;
+    }
+
+    @Test
+    void prefillConcurrencyLetsOneRequestWaitForItsFirstTokenAtATime() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(60, 20))) {
+            final List<Integer> overlaps = new java.util.ArrayList<>();
+            for (final String prefill : List.of("1", "")) {
+                final Path dir = tmp.resolve("prefill" + prefill);
+                final List<String> args = new java.util.ArrayList<>(List.of("profile", "-m", "m", "-u", mock.url(),
+                        "--streaming", "--isl", "16", "--osl", "8", "--concurrency", "4", "--request-count", "12",
+                        "--tokenizer", "builtin", "--artifact-dir", dir.toString()));
+                if (!prefill.isEmpty()) {
+                    args.addAll(List.of("--prefill-concurrency", prefill));
+                }
+                final Runs.Result r = Runs.aiperf(args.toArray(String[]::new));
+                assertThat(r.exitCode()).as(r.err()).isZero();
+                overlaps.add(maxInPrefill(Runs.jsonl(dir.resolve("profile_export.jsonl"))));
+            }
+            assertThat(overlaps.get(0)).isEqualTo(1);
+            assertThat(overlaps.get(1)).isGreaterThan(1); // without it, the four start together
+        }
+        final Runs.Result plain = Runs.aiperf("profile", "-m", "m", "-u", "http://127.0.0.1:9", "--concurrency",
+                "2", "--prefill-concurrency", "1", "--artifact-dir", tmp.resolve("none").toString());
+        assertThat(plain.exitCode()).isEqualTo(2);
+        assertThat(plain.err()).contains("--streaming");
+    }
+
     @Test
     void logLevelsGoToTheConsoleAndEveryCellHasItsLogFile() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
