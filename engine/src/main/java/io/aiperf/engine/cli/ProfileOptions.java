@@ -525,9 +525,7 @@ public final class ProfileOptions {
             if (gpuTelemetry.isEmpty()) {
                 o.set("endpoint.gpu_telemetry", true, "--gpu-telemetry");
             } else {
-                final com.fasterxml.jackson.databind.node.ArrayNode list = JsonNodeFactory.instance.arrayNode();
-                gpuTelemetry.forEach(list::add);
-                o.set("endpoint.gpu_telemetry", list, "--gpu-telemetry");
+                o.set("endpoint.gpu_telemetry", array(gpuTelemetry), "--gpu-telemetry");
             }
         }
         if (Boolean.TRUE.equals(noServerMetrics)) {
@@ -538,14 +536,10 @@ public final class ProfileOptions {
             o.set("endpoint.server_metrics", false, "--no-server-metrics");
         }
         if (serverMetrics != null && !serverMetrics.isEmpty()) {
-            final com.fasterxml.jackson.databind.node.ArrayNode list = JsonNodeFactory.instance.arrayNode();
-            serverMetrics.forEach(list::add);
-            o.set("endpoint.server_metrics.urls", list, "--server-metrics");
+            o.set("endpoint.server_metrics.urls", array(serverMetrics), "--server-metrics");
         }
         if (serverMetricsFormats != null) {
-            final com.fasterxml.jackson.databind.node.ArrayNode list = JsonNodeFactory.instance.arrayNode();
-            serverMetricsFormats.forEach(list::add);
-            o.set("endpoint.server_metrics.formats", list, "--server-metrics-formats");
+            o.set("endpoint.server_metrics.formats", array(serverMetricsFormats), "--server-metrics-formats");
         }
         o.set("dataset.sampling", datasetSamplingStrategy, "--dataset-sampling-strategy");
         o.set("dataset.rankings.passages.mean", rankingsPassagesMean, "--rankings-passages-mean");
@@ -646,6 +640,12 @@ public final class ProfileOptions {
             level = RunLog.Level.TRACE;
         }
         return level;
+    }
+
+    private static com.fasterxml.jackson.databind.node.ArrayNode array(final List<String> values) {
+        final com.fasterxml.jackson.databind.node.ArrayNode list = JsonNodeFactory.instance.arrayNode();
+        values.forEach(list::add);
+        return list;
     }
 
     /** An option accepted for AIPerf's sake whose only supported value is {@code supported}. */

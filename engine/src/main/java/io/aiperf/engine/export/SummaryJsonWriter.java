@@ -68,13 +68,7 @@ public final class SummaryJsonWriter {
                 .put("pool_wait_max_ms", t.poolWaitMaxMillis()).put("connects", t.connects())
                 .put("connect_max_ms", t.connectMaxMillis()).put("retries", t.retries())
                 .put("malformed_chunks", t.malformedChunks());
-        final io.aiperf.engine.metrics.MetricsSummary.TokenAccounting tokens = r.profiling().tokens();
-        root.putObject("token_accounting").put("compared_requests", tokens.comparedRequests())
-                .put("client_output_tokens", tokens.clientOutputTokens())
-                .put("server_output_tokens", tokens.serverOutputTokens())
-                .put("osl_requests", tokens.oslRequests())
-                .put("requested_output_tokens", tokens.requestedOutputTokens())
-                .put("delivered_output_tokens", tokens.deliveredOutputTokens());
+        tokenAccounting(root, r.profiling().tokens());
         environment(root, r.environment());
         // Judged from the summary itself, the same way the gate judges it (src-docs/validity.md).
         root.set("validity", io.aiperf.engine.validity.Validity.json(io.aiperf.engine.validity.Validity.evaluate(root,
@@ -129,15 +123,19 @@ public final class SummaryJsonWriter {
         root.setAll(fresh);
         root.setAll(rest);
         root.set("error_summary", errors(summary));
-        final MetricsSummary.TokenAccounting tokens = summary.tokens();
+        tokenAccounting(root, summary.tokens());
+        root.set("validity", io.aiperf.engine.validity.Validity.json(io.aiperf.engine.validity.Validity.evaluate(root,
+                io.aiperf.engine.validity.Thresholds.defaults())));
+    }
+
+    /** The sums the token validity checks read (src-docs/validity.md). */
+    private static void tokenAccounting(final ObjectNode root, final MetricsSummary.TokenAccounting tokens) {
         root.putObject("token_accounting").put("compared_requests", tokens.comparedRequests())
                 .put("client_output_tokens", tokens.clientOutputTokens())
                 .put("server_output_tokens", tokens.serverOutputTokens())
                 .put("osl_requests", tokens.oslRequests())
                 .put("requested_output_tokens", tokens.requestedOutputTokens())
                 .put("delivered_output_tokens", tokens.deliveredOutputTokens());
-        root.set("validity", io.aiperf.engine.validity.Validity.json(io.aiperf.engine.validity.Validity.evaluate(root,
-                io.aiperf.engine.validity.Thresholds.defaults())));
     }
 
     static void putNumber(final ObjectNode o, final String key, final double v) {

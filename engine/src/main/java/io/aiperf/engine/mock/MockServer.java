@@ -201,16 +201,11 @@ public final class MockServer implements AutoCloseable {
                                                      final Fault fault, final long arrival)
             throws JsonProcessingException {
         final Runnable counted = () -> state.event("inference");
-        final JsonNode req;
-        try {
-            req = JSON.readTree(http.body());
-        } catch (IOException e) {
+        final JsonNode req = body(http);
+        if (req == null) {
             return json(arrival, 400, "{\"error\":\"invalid JSON body\"}", counted);
         }
-        final SplittableRandom random;
-        synchronized (seedSource) {
-            random = seedSource.split();
-        }
+        final SplittableRandom random = nextRandom();
         if (config.errorRatePercent() > 0 && random.nextDouble() * 100 < config.errorRatePercent()) {
             return json(arrival, 500, "{\"error\":{\"message\":\"mock: injected error\",\"type\":\"server_error\"}}", counted);
         }
@@ -416,6 +411,22 @@ public final class MockServer implements AutoCloseable {
         return Math.exp(-sigma2 / 2 + Math.sqrt(sigma2) * gaussian);
     }
 
+    /** The request's JSON body, or null when it is not JSON. */
+    private static JsonNode body(final MiniHttpServer.Request http) {
+        try {
+            return JSON.readTree(http.body());
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** A random stream of its own for one request's timing. */
+    private SplittableRandom nextRandom() {
+        synchronized (seedSource) {
+            return seedSource.split();
+        }
+    }
+
     /** A 200 JSON answer due at {@code at}, for the other endpoint types. */
     static MiniHttpServer.Response jsonAt(final long at, final String body, final Runnable onDone) {
         return json(at, 200, body, onDone);
@@ -425,10 +436,8 @@ public final class MockServer implements AutoCloseable {
     private MiniHttpServer.Response otherInference(final MiniHttpServer.Request http, final String path,
                                                    final long arrival) throws JsonProcessingException {
         final Runnable counted = () -> state.event("inference");
-        final JsonNode req;
-        try {
-            req = JSON.readTree(http.body());
-        } catch (IOException e) {
+        final JsonNode req = body(http);
+        if (req == null) {
             return json(arrival, 400, "{\"error\":\"invalid JSON body\"}", counted);
         }
         state.ledger().record(req, http.headers().get("x-correlation-id"));
@@ -442,10 +451,7 @@ public final class MockServer implements AutoCloseable {
             final JsonNode cap = path.equals("/v1/responses") ? req.path("max_output_tokens")
                     : req.path("parameters").path("max_new_tokens");
             final int tokens = cap.isInt() && cap.intValue() > 0 ? cap.intValue() : replyLength(req, prompt);
-            final SplittableRandom random;
-            synchronized (seedSource) {
-                random = seedSource.split();
-            }
+            final SplittableRandom random = nextRandom();
             final OtherEndpoints.Plan plan = new OtherEndpoints.Plan(tokens, prompt.hashCode(),
                     arrival + (long) (config.ttftMillis() * jitter(random, config.ttftJitterCv()) * 1e6),
                     (long) (config.itlMillis() * 1e6), Math.max(1, prompt.length() / 4));
