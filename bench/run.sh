@@ -1,58 +1,254 @@
 #!/usr/bin/env bash
-# Peer benchmark: the engine's request rate next to wrk's against the same mock, in one script run, plus a
-# streaming run (256 tokens at concurrency 256). Ratios only: the machine is shared and noisy.
-# Usage: bench/run.sh [seconds]   (needs wrk: apt-get install -y wrk)
+# Performance against peers and known truths, in one run (src-docs/performance.md). Every figure is a ratio against
+# a peer measured minutes apart in this same script, or an error against a known truth: the machine is shared and
+# noisy, so absolute numbers mean little. Appends a section to bench/RESULTS.md and writes bench/results.json.
+#
+#   P1  req/s against nginx (canned chat completion, loopback) next to wrk, h2load and hey, at 50 and 500 connections
+#   P2  open-loop accuracy (constant and Poisson, 5k to 50k req/s): achieved vs target, inter-arrival CV, lag p99,
+#       and the engine's own verdict
+#   P3  chunk-stamp fidelity against a server with a known cadence that stamps its own sends (not the client's JVM),
+#       next to a minimal reference client, at 1, 4, 64 and 256 streams
+#   P4  10,000 concurrent streams in -Xmx1g: errors, heap high-water, CPU per 1,000 events, TTFT split
+#   P5  process start to first request on the wire, and the wall time of a one-request run
+#   P6  cold-start bias: first-wave minus steady-state client delay, against an already-warm server
+#
+# Usage: bench/run.sh            (about 6 minutes on 2 cores; BENCH_SECS=8 per load run)
+# Needs: java, python3, curl; nginx-light, wrk, hey and nghttp2-client are installed with apt when missing (as root),
+# or the peer is skipped with the reason printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-secs=${1:-10}
-port=18555
+secs=${BENCH_SECS:-8}
 jar=engine/target/aiperf.jar
-[ -f "$jar" ] || mvn -B -q package -DskipTests
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install -y wrk)" >&2; exit 2; }
+[ -f "$jar" ] || mvn -B -q package -DskipTests -pl engine
 out=$(mktemp -d)
-java -jar "$jar" mock-server --port $port --fast > "$out/mock.log" 2>&1 &
-mock=$!
-trap 'kill $mock 2>/dev/null || true' EXIT
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.2; done
+results="$out/results.jsonl"
+: > "$results"
+nginx_port=18601
+cadence_port=18602
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+trap cleanup EXIT
 
+note() { echo "[bench] $*" >&2; }
+record() { echo "$1" >> "$results"; }
+
+# --- tools -----------------------------------------------------------------------------------------------------
+ensure() { # ensure COMMAND DEBIAN_PACKAGE
+  command -v "$1" >/dev/null && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    note "installing $2"
+    apt-get install -y -q "$2" >/dev/null 2>&1 || true
+  fi
+  command -v "$1" >/dev/null || { note "skipping $1: not installed and could not install $2"; return 1; }
+}
+have_nginx=1; ensure nginx nginx-light || have_nginx=0
+have_wrk=1; ensure wrk wrk || have_wrk=0
+have_hey=1; ensure hey hey || have_hey=0
+have_h2load=1; ensure h2load nghttp2-client || have_h2load=0
+[ "$have_nginx" = 1 ] || { echo "nginx is required (apt-get install -y nginx-light)" >&2; exit 2; }
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
+# --- the neutral server: nginx answering every POST with a canned chat completion --------------------------------
+completion='{"id":"c1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"},"finish_reason":"length"}],"usage":{"prompt_tokens":16,"completion_tokens":16,"total_tokens":32}}'
+mkdir -p "$out/nginx"
+cat > "$out/nginx/nginx.conf" <<NGINX
+worker_processes 1;
+daemon off;
+pid $out/nginx/nginx.pid;
+error_log $out/nginx/error.log warn;
+events { worker_connections 16384; }
+http {
+  access_log off;
+  keepalive_requests 10000000;
+  keepalive_timeout 120s;
+  server {
+    listen 127.0.0.1:$nginx_port backlog=4096;
+    location / {
+      default_type application/json;
+      return 200 '$completion';
+    }
+  }
+}
+NGINX
+nginx -c "$out/nginx/nginx.conf" -p "$out/nginx" >/dev/null 2>&1 &
+pids+=($!)
+url="http://127.0.0.1:$nginx_port"
+for _ in $(seq 50); do curl -sf -X POST "$url/v1/chat/completions" -d '{}' >/dev/null && break; sleep 0.1; done
 body='{"messages":[{"role":"user","content":"the harbor woke before the town did and the gulls walked along the stones"}],"model":"m","stream":false,"max_completion_tokens":16}'
+printf '%s' "$body" > "$out/body.json"
 cat > "$out/post.lua" <<LUA
 wrk.method = "POST"
 wrk.body = '$body'
 wrk.headers["Content-Type"] = "application/json"
 LUA
-# Warm both sides up before measuring.
-wrk -t2 -c50 -d3s -s "$out/post.lua" "http://127.0.0.1:$port/v1/chat/completions" >/dev/null
-wrk_rps=$(wrk -t2 -c50 -d${secs}s -s "$out/post.lua" "http://127.0.0.1:$port/v1/chat/completions" | awk '/Requests\/sec/ {print $2}')
 
-java -jar "$jar" profile -m m -u "http://127.0.0.1:$port" --concurrency 50 --benchmark-duration 3 \
-  --isl 16 --osl 16 --artifact-dir "$out/warm" >/dev/null 2>&1
-java -jar "$jar" profile -m m -u "http://127.0.0.1:$port" --concurrency 50 --benchmark-duration "$secs" \
-  --isl 16 --osl 16 --artifact-dir "$out/engine" >/dev/null 2>&1
-engine_rps=$(python3 -c "import json;print(round(json.load(open('$out/engine/profile_export_aiperf.json'))['request_throughput']['avg'],1))")
+engine() { # engine ARTIFACT_DIR ARGS... : runs a profile, quietly
+  local dir=$1; shift
+  java -jar "$jar" profile -m m --tokenizer builtin --ui none --no-server-metrics --artifact-dir "$dir" "$@" \
+    > "$dir.log" 2>&1 || { note "engine run failed, see $dir.log"; tail -5 "$dir.log" >&2; return 1; }
+}
+summary() { # summary DIR PYTHON_EXPR(d) : a figure from the run's profile_export_aiperf.json
+  python3 -c "import json,sys; d=json.load(open('$1/profile_export_aiperf.json')); print($2)"
+}
 
-/usr/bin/time -f "%U %S" -o "$out/cpu.txt" java -jar "$jar" profile -m m -u "http://127.0.0.1:$port" --streaming \
-  --concurrency 256 --request-count 2048 --isl 16 --osl 256 --artifact-dir "$out/stream" >/dev/null 2>&1
-read -r user sys < "$out/cpu.txt"
-read -r events duration < <(python3 - "$out/stream" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1] + "/profile_export_aiperf.json"))
-n = d["request_count"]["avg"] * d["output_sequence_length"]["avg"]
-print(int(n), d["benchmark_duration"]["avg"])
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+versions="nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), wrk $(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo -),"
+versions="$versions hey $(dpkg-query -W -f='${Version}' hey 2>/dev/null || echo -), h2load $(dpkg-query -W -f='${Version}' nghttp2-client 2>/dev/null || echo -),"
+versions="$versions $(java -version 2>&1 | head -1), $(python3 --version)"
+
+# --- P1: request rate next to the peers ------------------------------------------------------------------------
+for conns in 50 500; do
+  note "P1: $conns connections"
+  if [ "$have_wrk" = 1 ]; then
+    wrk -t2 -c"$conns" -d2s -s "$out/post.lua" "$url/v1/chat/completions" >/dev/null # warm nginx
+    rps=$(wrk -t2 -c"$conns" -d"${secs}s" -s "$out/post.lua" "$url/v1/chat/completions" | awk '/Requests\/sec/ {print $2}')
+    record "{\"section\":\"P1\",\"tool\":\"wrk\",\"connections\":$conns,\"rps\":$rps}"
+  fi
+  if [ "$have_h2load" = 1 ]; then
+    rps=$(h2load --h1 -t2 -c"$conns" -D "$secs" -d "$out/body.json" -H 'Content-Type: application/json' \
+      "$url/v1/chat/completions" 2>/dev/null | awk '/^finished in/ {gsub(",","",$4); print $4}')
+    record "{\"section\":\"P1\",\"tool\":\"h2load\",\"connections\":$conns,\"rps\":${rps:-null}}"
+  fi
+  if [ "$have_hey" = 1 ]; then
+    rps=$(hey -z "${secs}s" -c "$conns" -m POST -T application/json -D "$out/body.json" \
+      "$url/v1/chat/completions" 2>/dev/null | awk '/Requests\/sec/ {print $2}')
+    record "{\"section\":\"P1\",\"tool\":\"hey\",\"connections\":$conns,\"rps\":${rps:-null}}"
+  fi
+  engine "$out/p1-$conns" -u "$url" --concurrency "$conns" --warmup-duration 3 --benchmark-duration "$secs" \
+    --isl 16 --osl 16
+  rps=$(summary "$out/p1-$conns" "d['request_throughput']['avg']")
+  cpu=$(summary "$out/p1-$conns" "d['client_health']['client_cpu_seconds']")
+  record "{\"section\":\"P1\",\"tool\":\"aiperf-java\",\"connections\":$conns,\"rps\":$rps,\"client_cpu_s\":$cpu}"
+done
+
+# --- P2: open-loop accuracy ------------------------------------------------------------------------------------
+for pattern in constant poisson; do
+  for rate in 5000 10000 20000 50000; do
+    note "P2: $pattern $rate req/s"
+    d="$out/p2-$pattern-$rate"
+    engine "$d" -u "$url" --request-rate "$rate" --arrival-pattern "$pattern" --warmup-duration 2 \
+      --benchmark-duration "$secs" --isl 16 --osl 16 || continue
+    record "$(python3 - "$d" "$pattern" "$rate" <<'PY'
+import json, statistics, sys
+d, pattern, rate = sys.argv[1], sys.argv[2], float(sys.argv[3])
+s = json.load(open(d + "/profile_export_aiperf.json"))
+ol = s["client_health"]["open_loop"]["profiling"]
+starts = []
+with open(d + "/profile_export.jsonl") as f:
+    for line in f:
+        i = line.find('"credit_issued_ns":')
+        starts.append(int(line[i + 19:line.index(",", i)]))
+starts.sort()
+gaps = [b - a for a, b in zip(starts, starts[1:])]
+sends = []
+with open(d + "/profile_export.jsonl") as f:
+    for line in f:
+        i = line.find('"request_start_ns":')
+        sends.append(int(line[i + 19:line.index(",", i)]))
+sends.sort()
+sgaps = [b - a for a, b in zip(sends, sends[1:])]
+cv = lambda g: statistics.pstdev(g) / statistics.mean(g) if g else None
+checks = {c["name"]: c["result"] for c in s.get("validity", {}).get("checks", [])}
+print(json.dumps({"section": "P2", "pattern": pattern, "target": rate, "achieved": ol["achieved_rate"],
+                  "achieved_pct": 100.0 * ol["achieved_rate"] / rate, "missed": ol["missed_arrivals"],
+                  "lag_p99_ms": ol["schedule_lag_p99_ms"], "schedule_cv": cv(gaps), "send_cv": cv(sgaps),
+                  "errors": s["error_request_count"]["avg"] if "error_request_count" in s else 0,
+                  "verdict": {k: checks.get(k) for k in ("achieved_rate", "schedule_lag", "pool_wait")}}))
 PY
-)
-ratio=$(python3 -c "print(round($engine_rps/$wrk_rps,2))")
-eps=$(python3 -c "print(round($events/$duration))")
-cpu_per_k=$(python3 -c "print(round(($user+$sys)/($events/1000.0),4))")
-echo "wrk_rps=$wrk_rps engine_rps=$engine_rps ratio=$ratio stream_events_per_s=$eps client_cpu_s_per_1000_events=$cpu_per_k"
-cat >> bench/RESULTS.md <<MD
+)"
+  done
+done
 
-## $(date -u +%Y-%m-%dT%H:%MZ) ($(nproc) cores, ${secs}s per run)
-| measurement | value |
-|---|---|
-| wrk, 50 connections, non-streaming, mock --fast | $wrk_rps req/s |
-| aiperf-java, concurrency 50, same target | $engine_rps req/s |
-| ratio engine / wrk (target >= 0.5) | $ratio |
-| streaming, 256 tokens, concurrency 256: SSE events/s | $eps |
-| client CPU seconds per 1,000 events (user+sys, whole JVM incl. start-up) | $cpu_per_k |
-MD
+# --- P3, P5, P6: against a server with a known cadence that stamps its own sends ---------------------------------
+stamps="$out/server-stamps.txt"
+python3 bench/lib/cadence_server.py --port "$cadence_port" --ttft-ms 50 --itl-ms 20 --tokens 20 --stamps "$stamps" \
+  > "$out/cadence.log" 2>&1 &
+pids+=($!)
+curl_c() { curl -sf "http://127.0.0.1:$cadence_port/$1"; }
+for _ in $(seq 50); do curl_c reset >/dev/null && break; sleep 0.1; done
+curl_c reset >/dev/null
+# Warm the server (and prove it answers) before anything is measured.
+python3 bench/lib/ref_client.py --port "$cadence_port" --concurrency 4 --requests-per-stream 2 --out "$out/warm.txt"
+
+note "P5: process start to first request"
+curl_c reset >/dev/null
+t0=$(date +%s%N)
+engine "$out/p5" -u "http://127.0.0.1:$cadence_port" --streaming --concurrency 1 --request-count 1 --isl 16 --osl 20
+t1=$(date +%s%N)
+first=$(curl_c first)
+record "{\"section\":\"P5\",\"first_request_ms\":$(( (first - t0) / 1000000 )),\"one_request_wall_ms\":$(( (t1 - t0) / 1000000 ))}"
+
+note "P6: cold-start bias"
+curl_c reset >/dev/null
+engine "$out/p6" -u "http://127.0.0.1:$cadence_port" --streaming --concurrency 4 --request-count 100 --isl 16 --osl 20
+curl_c flush >/dev/null
+record "$(python3 bench/lib/fidelity.py --server "$stamps" --engine-jsonl "$out/p6/profile_export.jsonl" --wave 4 \
+  | python3 -c "import json,sys; d=json.load(sys.stdin); d['section']='P6'; print(json.dumps(d))")"
+
+for conc in 1 4 64 256; do
+  note "P3: $conc streams"
+  count=$(( conc * 4 > 40 ? conc * 4 : 40 ))
+  curl_c reset >/dev/null
+  engine "$out/p3-$conc" -u "http://127.0.0.1:$cadence_port" --streaming --concurrency "$conc" \
+    --warmup-request-count "$conc" --request-count "$count" --isl 16 --osl 20 || continue
+  python3 bench/lib/ref_client.py --port "$cadence_port" --concurrency "$conc" \
+    --requests-per-stream $(( count / conc )) --out "$out/p3-ref-$conc.txt"
+  curl_c flush >/dev/null
+  for who in engine reference; do
+    if [ "$who" = engine ]; then src=(--engine-jsonl "$out/p3-$conc/profile_export.jsonl"); else src=(--ref "$out/p3-ref-$conc.txt"); fi
+    record "$(python3 bench/lib/fidelity.py --server "$stamps" "${src[@]}" \
+      | python3 -c "import json,sys; d=json.load(sys.stdin); d.update(section='P3', client='$who', streams=$conc); print(json.dumps(d))")"
+  done
+  ttft=$(summary "$out/p3-$conc" "d['time_to_first_token']['p50']")
+  record "{\"section\":\"P3T\",\"streams\":$conc,\"ttft_p50_ms\":$ttft,\"ttft_truth_ms\":50}"
+done
+
+note "P4: 10,000 streams in -Xmx1g"
+kill "${pids[-1]}" 2>/dev/null || true
+python3 bench/lib/cadence_server.py --port "$cadence_port" --ttft-ms 1000 --itl-ms 1000 --tokens 5 --stamps "$stamps" \
+  > "$out/cadence4.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do curl_c reset >/dev/null 2>&1 && break; sleep 0.1; done
+/usr/bin/time -f "%U %S %M" -o "$out/p4.time" env JAVA_TOOL_OPTIONS="-Xmx1g -Xlog:gc:file=$out/p4-gc.log" \
+  java -jar "$jar" profile -m m --tokenizer builtin --ui none --no-server-metrics --artifact-dir "$out/p4" \
+  -u "http://127.0.0.1:$cadence_port" --streaming --concurrency 10000 --request-count 10000 --isl 16 --osl 5 \
+  > "$out/p4.log" 2>&1 || note "P4 run failed: $(tail -3 "$out/p4.log")"
+curl_c flush >/dev/null 2>&1 || true
+if [ -f "$out/p4/profile_export_aiperf.json" ]; then
+  record "$(python3 - "$out" <<'PY'
+import json, re, sys
+out = sys.argv[1]
+s = json.load(open(out + "/p4/profile_export_aiperf.json"))
+user, sys_, rss = open(out + "/p4.time").read().split()
+events = s["request_count"]["avg"] * 5
+heap = 0
+for line in open(out + "/p4-gc.log"):
+    m = re.search(r"->(\d+)M\(", line)
+    if m:
+        heap = max(heap, int(m.group(1)))
+waits, connects = [], []
+with open(out + "/p4/profile_export.jsonl") as f:
+    for line in f:
+        md = json.loads(line)["metadata"]
+        waits.append(md.get("pool_wait_ns", 0) / 1e6)
+        connects.append(md.get("connect_ns", 0) / 1e6)
+waits.sort(); connects.sort()
+p99 = lambda v: v[int(0.99 * (len(v) - 1))] if v else None
+print(json.dumps({"section": "P4", "streams": 10000, "errors": s.get("error_request_count", {}).get("avg", 0),
+                  "requests": s["request_count"]["avg"], "heap_after_gc_max_mb": heap, "rss_max_mb": int(rss) // 1024,
+                  "cpu_s_per_1000_events": round((float(user) + float(sys_)) / (events / 1000.0), 4),
+                  "pool_wait_p99_ms": p99(waits), "connect_p99_ms": p99(connects),
+                  "ttft_p50_ms": s["time_to_first_token"]["p50"], "ttft_p99_ms": s["time_to_first_token"]["p99"],
+                  "ttft_truth_ms": 1000}))
+PY
+)"
+  record "$(python3 bench/lib/fidelity.py --server "$stamps" --engine-jsonl "$out/p4/profile_export.jsonl" \
+    | python3 -c "import json,sys; d=json.load(sys.stdin); d.update(section='P4F'); print(json.dumps(d))")"
+fi
+
+# --- the report ----------------------------------------------------------------------------------------------------
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+python3 bench/lib/report.py "$results" "$(date -u +%Y-%m-%dT%H:%MZ)" "$commit" "$(nproc)" "$load_before" "$load_after" \
+  "$versions" "$secs" bench/results.json >> bench/RESULTS.md
+note "done: bench/RESULTS.md and bench/results.json ($out holds the runs)"

@@ -56,6 +56,15 @@ public final class ProfileOptions {
             + "counted in client_health.transport.retries).")
     Boolean noRetryUnsent;
 
+    @Option(names = "--http-client", paramLabel = "CLIENT", description = "What carries plain-HTTP inference "
+            + "requests: lean (the engine's own HTTP/1.1 client, the default) or apache (Apache HttpClient, as HTTPS "
+            + "always uses).")
+    String httpClient;
+
+    @Option(names = "--no-preconnect", description = "Do not open the first phase's connections before its first "
+            + "request (by default they are opened first, so no request waits for a connect).")
+    Boolean noPreconnect;
+
     @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", description = "Request timeout. Default: 21600.")
     Double requestTimeoutSeconds;
     @Option(names = "--api-key", paramLabel = "KEY", description = "Sent as Authorization: Bearer KEY. Never written to any file.")
@@ -446,6 +455,10 @@ public final class ProfileOptions {
         o.set("runtime.max_response_bytes", maxResponseBytes, "--max-response-bytes");
         if (Boolean.TRUE.equals(noRetryUnsent)) {
             o.set("runtime.retry_unsent", false, "--no-retry-unsent");
+        }
+        o.set("runtime.http_client", httpClient, "--http-client");
+        if (Boolean.TRUE.equals(noPreconnect)) {
+            o.set("runtime.preconnect", false, "--no-preconnect");
         }
         if (requestTimeoutSeconds != null && !(requestTimeoutSeconds > 0)) {
             throw new ConfigException("--request-timeout-seconds", "Input should be greater than 0");

@@ -43,6 +43,8 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
     /** Fires request timeouts: the whole request is bounded, not just each read (AIPerf's endpoint and streaming docs). */
     private final java.util.concurrent.ScheduledThreadPoolExecutor timer = timer();
     private final PoolingAsyncClientConnectionManager pool;
+    /** Carries plain-HTTP requests; null when the lean transport is switched off (then Apache carries them all). */
+    private final Http1Transport lean;
 
     /**
      * @param maxConnections pool size: the concurrency, or a generous ceiling in rate mode
@@ -50,6 +52,15 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
      */
     public InferenceClient(final int maxConnections, final double timeoutSeconds, final Clock clock,
                            final RunLimits limits, final TlsConfig tls) {
+        this(maxConnections, timeoutSeconds, clock, limits, tls, limits.leanHttp());
+    }
+
+    /**
+     * @param leanTransport carry plain-HTTP requests on the lean HTTP/1.1 transport ({@link Http1Transport});
+     *                      false sends everything through Apache HttpClient
+     */
+    public InferenceClient(final int maxConnections, final double timeoutSeconds, final Clock clock,
+                           final RunLimits limits, final TlsConfig tls, final boolean leanTransport) {
         this.clock = clock;
         this.limits = limits;
         this.pool = PoolingAsyncClientConnectionManagerBuilder.create()
@@ -81,6 +92,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                         .build(),
                 new StampingConnectionManager(pool, clock));
         http.start();
+        this.lean = leanTransport ? new Http1Transport(maxConnections, ioThreads(), clock) : null;
     }
 
     /**
@@ -93,17 +105,35 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
     @Override
     public void send(final PreparedRequest request, final String requestId, final String correlationId,
                      final InFlight handle, final Consumer<ResponseData> done) {
-        if (timeoutNanos > 0) {
+        final long issued = clock.nanoTime();
+        if (timeoutNanos > 0 && !carriedLean(request)) {
             final java.util.concurrent.ScheduledFuture<?> expiry = timer.schedule(handle::expire, timeoutNanos,
                     TimeUnit.NANOSECONDS);
             final Consumer<ResponseData> inner = done;
             attempt(request, requestId, correlationId, result -> {
                 expiry.cancel(false);
                 inner.accept(result);
-            }, clock.nanoTime(), false, handle);
+            }, issued, false, handle);
         } else {
-            attempt(request, requestId, correlationId, done, clock.nanoTime(), false, handle);
+            // The lean transport times its requests on its own event loop (no timer thread per request).
+            attempt(request, requestId, correlationId, done, issued, false, handle);
         }
+    }
+
+    /**
+     * Opens {@code count} connections to the URL's server before the load, waiting at most {@code timeoutSeconds}
+     * (plain HTTP on the lean transport; elsewhere connections open with the first requests).
+     *
+     * @return whether they were all opened (or tried) in time
+     */
+    public boolean preconnect(final java.net.URI uri, final int count, final double timeoutSeconds)
+            throws InterruptedException {
+        return lean == null || !Http1Transport.carries(uri) || count <= 0
+                || lean.preconnect(uri, count, (long) (timeoutSeconds * 1e9));
+    }
+
+    private boolean carriedLean(final PreparedRequest request) {
+        return lean != null && Http1Transport.carries(request.uri());
     }
 
     private static java.util.concurrent.ScheduledThreadPoolExecutor timer() {
@@ -160,34 +190,13 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
     private void attempt(final PreparedRequest request, final String requestId, final String correlationId,
                          final Consumer<ResponseData> done, final long issuedNanos, final boolean retry,
                          final InFlight handle) {
-        final HttpRequest httpRequest = new org.apache.hc.core5.http.message.BasicHttpRequest("POST", request.uri());
-        for (final Header h : request.headers()) {
-            httpRequest.addHeader(h);
-        }
-        httpRequest.setHeader("X-Request-ID", requestId);
-        httpRequest.setHeader(request.sessionHeader(), correlationId);
-        httpRequest.setHeader("X-Session-Affinity", correlationId);
         final ResponseCollector collector = new ResponseCollector(clock, request.streaming(), issuedNanos, retry, limits,
                 request.parser());
-        final org.apache.hc.client5.http.protocol.HttpClientContext context =
-                org.apache.hc.client5.http.protocol.HttpClientContext.create();
-        context.setAttribute(StampingConnectionManager.COLLECTOR, collector);
         collector.onFirstContent(handle::firstContent);
         final long cancelAfter = handle.cancelAfterSentNanos();
-        final org.apache.hc.core5.http.nio.AsyncEntityProducer body =
-                AsyncEntityProducers.create(request.body(), ContentType.APPLICATION_JSON);
-        final AsyncRequestProducer producer = new BasicRequestProducer(httpRequest, cancelAfter < 0 ? body
-                : new SentSignallingProducer(body, () -> timer.schedule(() -> handle.requestedCancel(clock.nanoTime()),
-                        cancelAfter, TimeUnit.NANOSECONDS))) {
-            @Override
-            public void sendRequest(final org.apache.hc.core5.http.nio.RequestChannel channel,
-                                    final org.apache.hc.core5.http.protocol.HttpContext ctx)
-                    throws org.apache.hc.core5.http.HttpException, java.io.IOException {
-                collector.markSent(clock.nanoTime()); // on the I/O thread, as the head goes to the connection
-                super.sendRequest(channel, ctx);
-            }
-        };
-        handle.attach(http.execute(producer, collector, null, context, new FutureCallback<>() {
+        final Runnable onWritten = cancelAfter < 0 ? null
+                : () -> timer.schedule(() -> handle.requestedCancel(clock.nanoTime()), cancelAfter, TimeUnit.NANOSECONDS);
+        final FutureCallback<ResponseData> callback = new FutureCallback<>() {
             @Override
             public void completed(final ResponseData result) {
                 done.accept(result);
@@ -198,7 +207,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                 if (!retry && limits.retryUnsent() && neverReachedTheServer(collector, ex) && !handle.isCancelled()) {
                     // Idle connections may be just as stale: drop them so the retry opens a fresh one. The retry
                     // is counted through its record (TransportTimes.retried).
-                    pool.closeIdle(org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS);
+                    closeIdle();
                     attempt(request, requestId, correlationId, done, issuedNanos, true, handle);
                 } else if (ex instanceof java.net.SocketTimeoutException && timeoutNanos > 0) {
                     // The socket's timeout equals the request's: silent that long, the request ran out of time.
@@ -211,7 +220,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
 
             @Override
             public void cancelled() {
-                // Runs on the cancelling thread (the timer, the drain): only thread-safe stamps are read.
+                // May run on the cancelling thread (the timer, the drain): only thread-safe stamps are read.
                 if (handle.requestedCancelNanos() >= 0 && !handle.expired()) {
                     done.accept(collector.cancelledAsAsked(handle.requestedCancelNanos()));
                     return;
@@ -221,7 +230,42 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                                 "Request timed out after " + timeoutText + " seconds"))
                         : collector.cancelled(new java.util.concurrent.CancellationException("request cancelled")));
             }
-        }));
+        };
+        if (carriedLean(request)) {
+            handle.attach(lean.execute(request, requestId, correlationId, collector, onWritten,
+                    timeoutNanos > 0 ? issuedNanos + timeoutNanos : Long.MAX_VALUE, handle::expire, callback));
+            return;
+        }
+        final HttpRequest httpRequest = new org.apache.hc.core5.http.message.BasicHttpRequest("POST", request.uri());
+        for (final Header h : request.headers()) {
+            httpRequest.addHeader(h);
+        }
+        httpRequest.setHeader("X-Request-ID", requestId);
+        httpRequest.setHeader(request.sessionHeader(), correlationId);
+        httpRequest.setHeader("X-Session-Affinity", correlationId);
+        final org.apache.hc.client5.http.protocol.HttpClientContext context =
+                org.apache.hc.client5.http.protocol.HttpClientContext.create();
+        context.setAttribute(StampingConnectionManager.COLLECTOR, collector);
+        final org.apache.hc.core5.http.nio.AsyncEntityProducer body =
+                AsyncEntityProducers.create(request.body(), ContentType.APPLICATION_JSON);
+        final AsyncRequestProducer producer = new BasicRequestProducer(httpRequest, onWritten == null ? body
+                : new SentSignallingProducer(body, onWritten)) {
+            @Override
+            public void sendRequest(final org.apache.hc.core5.http.nio.RequestChannel channel,
+                                    final org.apache.hc.core5.http.protocol.HttpContext ctx)
+                    throws org.apache.hc.core5.http.HttpException, java.io.IOException {
+                collector.markSent(clock.nanoTime()); // on the I/O thread, as the head goes to the connection
+                super.sendRequest(channel, ctx);
+            }
+        };
+        handle.attach(http.execute(producer, collector, null, context, callback));
+    }
+
+    private void closeIdle() {
+        pool.closeIdle(org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS);
+        if (lean != null) {
+            lean.closeIdle();
+        }
     }
 
     /**
@@ -267,6 +311,9 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
     @Override
     public void close() {
         timer.shutdownNow();
+        if (lean != null) {
+            lean.close();
+        }
         http.close(CloseMode.IMMEDIATE);
         try {
             http.awaitShutdown(org.apache.hc.core5.util.TimeValue.of(5, TimeUnit.SECONDS));

@@ -111,18 +111,24 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     @Override
     protected void start(final HttpResponse response, final ContentType contentType) throws HttpException, IOException {
         try {
-            begin(response, contentType);
+            begin(response.getCode(), response.getReasonPhrase(), contentType == null ? null : contentType.getMimeType(),
+                    clock.nanoTime());
         } catch (Error e) {
             throw new IOException("internal error while reading the response head: " + e, e); // the I/O thread lives on
         }
     }
 
-    private void begin(final HttpResponse response, final ContentType contentType) {
-        ackNanos = clock.nanoTime();
-        status = response.getCode();
-        reason = response.getReasonPhrase();
+    /**
+     * The response head arrived at {@code nanos}.
+     *
+     * @param mimeType the Content-Type without parameters, or null when the server sent none
+     */
+    void begin(final int status, final String reason, final String mimeType, final long nanos) {
+        ackNanos = nanos;
+        this.status = status;
+        this.reason = reason;
         final boolean ok = status >= 200 && status < 300;
-        sse = ok && streaming && (contentType == null || "text/event-stream".equalsIgnoreCase(contentType.getMimeType()));
+        sse = ok && streaming && (mimeType == null || "text/event-stream".equalsIgnoreCase(mimeType));
         if (sse) {
             framer = new SseFramer(this::onEvent, limits.maxEventBytes());
         } else {
@@ -138,15 +144,15 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     @Override
     protected void data(final ByteBuffer src, final boolean endOfStream) throws IOException {
         try {
-            receive(src, endOfStream);
+            receive(src, endOfStream, clock.nanoTime());
         } catch (Error e) {
             // Fails this request only: an Error escaping here would kill the I/O thread and hang every request.
             throw new IOException("internal error while reading the response: " + e, e);
         }
     }
 
-    private void receive(final ByteBuffer src, final boolean endOfStream) throws IOException {
-        final long now = clock.nanoTime();
+    /** Body bytes that arrived at {@code now}; consumes all of {@code src}. */
+    void receive(final ByteBuffer src, final boolean endOfStream, final long now) throws IOException {
         lastByteNanos = now;
         receivedBytes += src.remaining();
         if (receivedBytes > limits.maxResponseBytes()) {
@@ -288,6 +294,11 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
 
     @Override
     protected ResponseData buildResult() {
+        return result();
+    }
+
+    /** The record of a response that arrived whole. */
+    ResponseData result() {
         ErrorDetails error = null;
         if (status < 200 || status >= 300) {
             final String text = body == null ? "" : body.toString(StandardCharsets.UTF_8);

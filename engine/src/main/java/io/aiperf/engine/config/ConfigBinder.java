@@ -122,7 +122,7 @@ public final class ConfigBinder {
         final Map<String, Double> slos = slos(b.section("slos"));
         final Section runtime = b.section("runtime");
         runtime.allowOnly(List.of("ui", "max_error_rate", "max_event_bytes", "max_response_bytes", "retry_unsent",
-                "request_cancellation", "shard", "start_at"));
+                "request_cancellation", "shard", "start_at", "http_client", "preconnect"));
         final String ui = runtime.string("ui", null);
         final double maxErrorRate = runtime.number("max_error_rate", 100.0);
         if (!(maxErrorRate >= 0 && maxErrorRate <= 100)) {
@@ -153,8 +153,13 @@ public final class ConfigBinder {
         if (delayGiven && cancelRate == 0) {
             throw cancel.error("delay", "--request-cancellation-delay requires --request-cancellation-rate");
         }
+        final String httpClient = runtime.string("http_client", "lean");
+        if (!List.of("lean", "apache").contains(httpClient)) {
+            throw runtime.error("http_client", "expected lean or apache; got '" + httpClient + "'");
+        }
         final RunLimits limits = new RunLimits(maxErrorRate, (long) maxEvent, (long) maxResponse,
-                runtime.bool("retry_unsent", true), cancelRate, cancelDelay);
+                runtime.bool("retry_unsent", true), cancelRate, cancelDelay, httpClient.equals("lean"),
+                runtime.bool("preconnect", true));
         if (ui != null && !List.of("dashboard", "simple", "none").contains(ui.toLowerCase(Locale.ROOT))) {
             throw runtime.error("ui", "expected one of dashboard, simple, none; got '" + ui + "'");
         }

@@ -12,9 +12,18 @@ package io.aiperf.engine.config;
  *                    found closed before the request was written); a request that was written is never resent
  * @param cancelRatePct the share of profiling requests cancelled on purpose ({@code --request-cancellation-rate})
  * @param cancelDelaySeconds how long after being fully sent they are cancelled
+ * @param leanHttp carry plain-HTTP inference requests on the engine's own HTTP/1.1 transport ({@code runtime.http_client:
+ *                 lean}, the default) rather than Apache HttpClient ({@code apache})
+ * @param preconnect open the first phase's connections before its first request is sent
  */
 public record RunLimits(double maxErrorRatePct, long maxEventBytes, long maxResponseBytes, boolean retryUnsent,
-                        double cancelRatePct, double cancelDelaySeconds) {
+                        double cancelRatePct, double cancelDelaySeconds, boolean leanHttp, boolean preconnect) {
+    public RunLimits(final double maxErrorRatePct, final long maxEventBytes, final long maxResponseBytes,
+                     final boolean retryUnsent, final double cancelRatePct, final double cancelDelaySeconds) {
+        this(maxErrorRatePct, maxEventBytes, maxResponseBytes, retryUnsent, cancelRatePct, cancelDelaySeconds, true,
+                true);
+    }
+
     public static final long DEFAULT_MAX_EVENT_BYTES = 16L << 20;
     public static final long DEFAULT_MAX_RESPONSE_BYTES = 256L << 20;
 

@@ -1,6 +1,7 @@
 package io.aiperf.engine.export;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.metrics.MetricRegistry;
 import io.aiperf.engine.metrics.MetricSpec;
@@ -19,6 +20,32 @@ import java.io.OutputStream;
  */
 public final class RecordsJsonlWriter implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
+    // Names and fixed values encoded once: writing a record is then mostly copying bytes.
+    private static final SerializedString METADATA = new SerializedString("metadata");
+    private static final SerializedString METRICS = new SerializedString("metrics");
+    private static final SerializedString ERROR = new SerializedString("error");
+    private static final SerializedString VALUE = new SerializedString("value");
+    private static final SerializedString UNIT = new SerializedString("unit");
+    private static final SerializedString SESSION_NUM = new SerializedString("session_num");
+    private static final SerializedString X_REQUEST_ID = new SerializedString("x_request_id");
+    private static final SerializedString X_CORRELATION_ID = new SerializedString("x_correlation_id");
+    private static final SerializedString CONVERSATION_ID = new SerializedString("conversation_id");
+    private static final SerializedString TURN_INDEX = new SerializedString("turn_index");
+    private static final SerializedString REQUEST_START_NS = new SerializedString("request_start_ns");
+    private static final SerializedString CREDIT_ISSUED_NS = new SerializedString("credit_issued_ns");
+    private static final SerializedString POOL_WAIT_NS = new SerializedString("pool_wait_ns");
+    private static final SerializedString CONNECT_NS = new SerializedString("connect_ns");
+    private static final SerializedString REQUEST_ACK_NS = new SerializedString("request_ack_ns");
+    private static final SerializedString REQUEST_END_NS = new SerializedString("request_end_ns");
+    private static final SerializedString WORKER_ID = new SerializedString("worker_id");
+    private static final SerializedString WORKER_0 = new SerializedString("worker_0");
+    private static final SerializedString RECORD_PROCESSOR_ID = new SerializedString("record_processor_id");
+    private static final SerializedString RECORD_PROCESSOR_0 = new SerializedString("record_processor_0");
+    private static final SerializedString BENCHMARK_PHASE = new SerializedString("benchmark_phase");
+    private static final SerializedString PROFILING = new SerializedString("profiling");
+    private static final SerializedString WARMUP = new SerializedString("warmup");
+    private static final SerializedString WAS_CANCELLED = new SerializedString("was_cancelled");
+    private static final java.util.Map<MetricSpec, SerializedString[]> TAG_AND_UNIT = tagsAndUnits();
     private final OutputStream out;
     private final JsonGenerator g;
     private final OutputStream rawOut;
@@ -42,6 +69,10 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     private static JsonGenerator generator(final OutputStream out) throws IOException {
         final JsonGenerator g = JSON.getFactory().createGenerator(out);
         g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+        // Lines go out when the generator's buffer fills, not one write per record: the records file is the
+        // largest cost of a fast run after the requests themselves. close() flushes the rest.
+        g.configure(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM, false);
+        g.configure(com.fasterxml.jackson.core.StreamWriteFeature.USE_FAST_DOUBLE_WRITER.mappedFeature(), true);
         g.setRootValueSeparator(null); // lines start with '{', not with Jackson's default space between root values
         return g;
     }
@@ -49,20 +80,20 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     /** Writes one request's line (and its raw line). */
     public void write(final RequestRecord r, final RecordMetrics m) throws IOException {
         writeOne(g, r, m, wall);
-        g.flush();
-        out.write('\n');
+        g.writeRaw('\n');
         if (raw != null) {
             writeRaw(raw, r, wall);
-            raw.flush();
-            rawOut.write('\n');
+            raw.writeRaw('\n');
         }
     }
 
     @Override
     public void close() throws IOException {
         g.close();
+        out.flush();
         if (raw != null) {
             raw.close();
+            rawOut.flush();
         }
     }
 
@@ -106,26 +137,36 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     private static void writeMetadata(final JsonGenerator g, final RequestRecord r, final WallClock wall)
             throws IOException {
         final ResponseData d = r.response();
-        g.writeObjectFieldStart("metadata");
-        g.writeNumberField("session_num", r.sessionNum());
-        g.writeStringField("x_request_id", r.xRequestId());
-        g.writeStringField("x_correlation_id", r.xCorrelationId());
-        g.writeStringField("conversation_id", r.conversationId());
-        g.writeNumberField("turn_index", r.turnIndex());
-        g.writeNumberField("request_start_ns", r.startEpochNanos());
+        g.writeFieldName(METADATA);
+        g.writeStartObject();
+        g.writeFieldName(SESSION_NUM);
+        g.writeNumber(r.sessionNum());
+        g.writeFieldName(X_REQUEST_ID);
+        g.writeString(r.xRequestId());
+        g.writeFieldName(X_CORRELATION_ID);
+        g.writeString(r.xCorrelationId());
+        g.writeFieldName(CONVERSATION_ID);
+        g.writeString(r.conversationId());
+        g.writeFieldName(TURN_INDEX);
+        g.writeNumber(r.turnIndex());
+        g.writeFieldName(REQUEST_START_NS);
+        g.writeNumber(r.startEpochNanos());
         // When the schedule released the request (open loop: its intended time; closed loop: when it was handed to
         // the transport), and how long it then waited for a connection and for a connect before it was written.
         final long credit = r.intendedStartPerfNanos() >= 0 ? r.intendedStartPerfNanos() : d.transport().issuedNanos();
         if (credit >= 0) {
-            g.writeNumberField("credit_issued_ns", wall.toEpochNanos(credit));
+            g.writeFieldName(CREDIT_ISSUED_NS);
+            g.writeNumber(wall.toEpochNanos(credit));
         }
         final double poolWait = d.transport().poolWaitNanos(d.startPerfNanos());
         if (!Double.isNaN(poolWait)) {
-            g.writeNumberField("pool_wait_ns", (long) poolWait);
+            g.writeFieldName(POOL_WAIT_NS);
+            g.writeNumber((long) poolWait);
         }
         final double connect = d.transport().connectNanos();
         if (!Double.isNaN(connect)) {
-            g.writeNumberField("connect_ns", (long) connect);
+            g.writeFieldName(CONNECT_NS);
+            g.writeNumber((long) connect);
         }
         if (d.transport().retried()) {
             g.writeBooleanField("retried", true);
@@ -134,15 +175,21 @@ public final class RecordsJsonlWriter implements AutoCloseable {
             g.writeNumberField("malformed_chunks", d.malformedChunks());
         }
         if (d.ackPerfNanos() >= 0) {
-            g.writeNumberField("request_ack_ns", wall.toEpochNanos(d.ackPerfNanos()));
+            g.writeFieldName(REQUEST_ACK_NS);
+            g.writeNumber(wall.toEpochNanos(d.ackPerfNanos()));
         }
         if (d.hasContent()) {
-            g.writeNumberField("request_end_ns", wall.toEpochNanos(d.lastContentNanos()));
+            g.writeFieldName(REQUEST_END_NS);
+            g.writeNumber(wall.toEpochNanos(d.lastContentNanos()));
         }
-        g.writeStringField("worker_id", "worker_0");
-        g.writeStringField("record_processor_id", "record_processor_0");
-        g.writeStringField("benchmark_phase", r.profiling() ? "profiling" : "warmup");
-        g.writeBooleanField("was_cancelled", r.wasCancelled());
+        g.writeFieldName(WORKER_ID);
+        g.writeString(WORKER_0);
+        g.writeFieldName(RECORD_PROCESSOR_ID);
+        g.writeString(RECORD_PROCESSOR_0);
+        g.writeFieldName(BENCHMARK_PHASE);
+        g.writeString(r.profiling() ? PROFILING : WARMUP);
+        g.writeFieldName(WAS_CANCELLED);
+        g.writeBoolean(r.wasCancelled());
         if (r.cancelPerfNanos() >= 0) {
             g.writeNumberField("cancellation_time_ns", wall.toEpochNanos(r.cancelPerfNanos()));
         }
@@ -151,7 +198,8 @@ public final class RecordsJsonlWriter implements AutoCloseable {
 
     private static void writeError(final JsonGenerator g, final ErrorDetails e) throws IOException {
         if (e == null) {
-            g.writeNullField("error");
+            g.writeFieldName(ERROR);
+            g.writeNull();
             return;
         }
         g.writeObjectFieldStart("error");
@@ -167,7 +215,8 @@ public final class RecordsJsonlWriter implements AutoCloseable {
                                  final WallClock wall) throws IOException {
         g.writeStartObject();
         writeMetadata(g, r, wall);
-        g.writeObjectFieldStart("metrics");
+        g.writeFieldName(METRICS);
+        g.writeStartObject();
         if (m.valid()) {
             for (final MetricSpec spec : MetricRegistry.PER_RECORD) {
                 value(g, spec, spec.displayValue(m));
@@ -196,14 +245,26 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     /** One metric in its display unit; token counts as whole numbers; absent values are left out. */
     private static void value(final JsonGenerator g, final MetricSpec spec, final double display) throws IOException {
         if (Double.isFinite(display)) {
-            g.writeObjectFieldStart(spec.tag());
+            final SerializedString[] names = TAG_AND_UNIT.get(spec);
+            g.writeFieldName(names[0]);
+            g.writeStartObject();
+            g.writeFieldName(VALUE);
             if (spec.whole()) {
-                g.writeNumberField("value", (long) display);
+                g.writeNumber((long) display);
             } else {
-                g.writeNumberField("value", display);
+                g.writeNumber(display);
             }
-            g.writeStringField("unit", spec.unit());
+            g.writeFieldName(UNIT);
+            g.writeString(names[1]);
             g.writeEndObject();
         }
+    }
+
+    private static java.util.Map<MetricSpec, SerializedString[]> tagsAndUnits() {
+        final java.util.Map<MetricSpec, SerializedString[]> m = new java.util.IdentityHashMap<>();
+        for (final MetricSpec spec : MetricRegistry.PER_RECORD) {
+            m.put(spec, new SerializedString[] {new SerializedString(spec.tag()), new SerializedString(spec.unit())});
+        }
+        return m;
     }
 }

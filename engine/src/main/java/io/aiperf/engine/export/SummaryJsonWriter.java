@@ -60,7 +60,8 @@ public final class SummaryJsonWriter {
                     .put("target_rate", h.targetRate()).put("achieved_rate", h.achievedRate())
                     .put("scheduled", h.scheduled()).put("sent", h.sent()).put("late_sends", h.late()).put("missed_arrivals", h.missed())
                     .put("ceiling_waits", h.ceilingWaits()).put("schedule_lag_p50_ms", h.lagP50Millis())
-                    .put("schedule_lag_p99_ms", h.lagP99Millis()).put("schedule_lag_max_ms", h.lagMaxMillis()));
+                    .put("schedule_lag_p99_ms", h.lagP99Millis()).put("schedule_lag_max_ms", h.lagMaxMillis())
+                    .put("client_limited", h.clientLimited()));
         }
         final io.aiperf.engine.record.TransportHealth t = r.health().transport();
         health.putObject("transport").put("requests", t.requests())

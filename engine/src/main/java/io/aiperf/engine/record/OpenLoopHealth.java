@@ -21,14 +21,33 @@ public record OpenLoopHealth(double targetRate, double achievedRate, long schedu
     /** Share of late sends above which the client, not the server, shapes the numbers. */
     public static final double LATE_SHARE_WARNING = 0.05;
 
+    /** Share of the arrivals that fell due that may go unsent before the client is said to have limited the run. */
+    public static final double SHORTFALL_LIMIT = 0.005;
+    /** How late the 99th percentile of sends may be before the client is said to have limited the run. */
+    public static final double LAG_P99_LIMIT_MILLIS = 1.0;
+
+    /**
+     * Whether the client, not the server, shaped the load: more than 0.5% of the due arrivals were never sent, or
+     * the 99th percentile send was over 1 ms late (src-docs/performance.md). When arrivals waited for the
+     * --concurrency ceiling, the ceiling asked for is what held the load back, and that is reported instead.
+     */
+    public boolean clientLimited() {
+        return ceilingWaits == 0
+                && ((scheduled > 0 && missed > SHORTFALL_LIMIT * scheduled) || lagP99Millis > LAG_P99_LIMIT_MILLIS);
+    }
+
     /** What to tell the user when the loop fell behind, or null. */
     public String warning() {
         final boolean behind = missed > 0 || (sent > 0 && (double) late / sent > LATE_SHARE_WARNING);
-        if (!behind && ceilingWaits == 0) {
+        if (!behind && ceilingWaits == 0 && !clientLimited()) {
             return null;
         }
         final StringBuilder sb = new StringBuilder(String.format(java.util.Locale.ROOT,
-                "the open loop asked for %.1f req/s and achieved %.1f req/s", targetRate, achievedRate));
+                "%sthe open loop asked for %.1f req/s and achieved %.1f req/s",
+                clientLimited() ? "the client limited the run: " : "", targetRate, achievedRate));
+        if (lagP99Millis > LAG_P99_LIMIT_MILLIS) {
+            sb.append(String.format(java.util.Locale.ROOT, "; p99 of sends was %.2f ms behind schedule", lagP99Millis));
+        }
         if (missed > 0) {
             sb.append(String.format(java.util.Locale.ROOT, "; about %d arrival(s) were skipped after stalls", missed));
         }

@@ -151,6 +151,9 @@ public final class CellRunner {
                     }, ctx.cancellation());
             server = ServerProbe.identify(client, config.endpoint().urls().get(0), origins.get(0),
                     source.probe().headers());
+            if (config.limits().preconnect()) {
+                preconnect(client);
+            }
             try (ProgressReporter progress = new ProgressReporter(ctx.err(), ctx.liveProgress(),
                     orchestrator::startedPhases); WakeupSampler wakeups = new WakeupSampler().start()) {
                 if (!awaitShardStart(origins.get(0))) {
@@ -403,6 +406,29 @@ public final class CellRunner {
             max = Math.max(max, need);
         }
         return max;
+    }
+
+    /**
+     * Opens the first phase's connections before its first request, so that no measured request waits for a
+     * connect (src-docs/performance.md): its concurrency, or 16 for an open loop, spread over the URLs.
+     */
+    private void preconnect(final InferenceClient client) throws InterruptedException {
+        final PhaseConfig first = config.phases().get(0);
+        final List<String> urls = config.endpoint().urls();
+        final int total = Math.min(first.concurrency() != null ? first.concurrency() : 16, 4096);
+        final int perUrl = (total + urls.size() - 1) / urls.size();
+        for (final String url : urls) {
+            final java.net.URI uri;
+            try {
+                uri = java.net.URI.create(url);
+            } catch (IllegalArgumentException e) {
+                continue; // the requests themselves report it
+            }
+            if (!client.preconnect(uri, perUrl, 10)) {
+                ctx.log().info("preconnect: not every connection to " + url + " opened within 10 s; the rest open "
+                        + "with the first requests");
+            }
+        }
     }
 
     private static int inFlightBound(final PhaseConfig phase) {

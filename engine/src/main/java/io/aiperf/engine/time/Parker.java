@@ -10,4 +10,12 @@ public interface Parker {
     Parker SYSTEM = LockSupport::parkNanos;
 
     void parkNanos(long nanos);
+
+    /**
+     * A moment of busy waiting in the last microseconds before a deadline {@code remainingNanos} away; called
+     * again until it is due (a virtual clock jumps to it instead).
+     */
+    default void spin(final long remainingNanos) {
+        Thread.onSpinWait();
+    }
 }

@@ -32,6 +32,7 @@ class OpenLoopTruthEndToEndTest {
             assertThat(loop.path("achieved_rate").asDouble()).isLessThan(100.0);
             assertThat(loop.path("missed_arrivals").asLong()).isPositive();
             assertThat(loop.path("ceiling_waits").asLong()).isPositive();
+            assertThat(loop.path("client_limited").asBoolean()).as("the ceiling held it back, not the client").isFalse();
             assertThat(loop.path("sent").asLong() + loop.path("missed_arrivals").asLong()).isGreaterThan(100);
             // Measured from the intended start, the queueing behind the ceiling shows: coordinated omission, named.
             final JsonNode summary = Runs.json(dir.resolve("profile_export_aiperf.json"));

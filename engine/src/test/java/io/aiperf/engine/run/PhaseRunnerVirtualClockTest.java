@@ -43,6 +43,11 @@ class PhaseRunnerVirtualClockTest {
             now.addAndGet(Math.max(1, nanos));
         }
 
+        @Override
+        public void spin(final long remainingNanos) {
+            now.addAndGet(Math.max(1, remainingNanos));
+        }
+
         void advance(final long nanos) {
             now.addAndGet(nanos);
         }
@@ -91,6 +96,8 @@ class PhaseRunnerVirtualClockTest {
         assertThat(health.missed()).isZero();
         assertThat(health.scheduled()).isEqualTo(result.sent());
         assertThat(health.achievedRate()).isCloseTo(20_000, within(100.0));
+        assertThat(health.clientLimited()).isFalse();
+        assertThat(health.warning()).isNull();
         assertThat(result.records()).hasSize((int) result.sent());
     }
 
@@ -133,7 +140,8 @@ class PhaseRunnerVirtualClockTest {
         assertThat(health.scheduled()).isEqualTo(result.sent() + health.missed());
         assertThat((double) health.scheduled()).isCloseTo(4_000, within(20.0));
         assertThat(health.achievedRate()).isLessThan(1000 * 0.8);
-        assertThat(health.warning()).contains("skipped after stalls");
+        assertThat(health.clientLimited()).isTrue();
+        assertThat(health.warning()).startsWith("the client limited the run: ").contains("skipped after stalls");
     }
 
     @Test

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Renders bench/run.sh's results (JSON lines) as a RESULTS.md section, and writes them whole as JSON.
+
+Usage: report.py RESULTS_JSONL DATE COMMIT CORES LOAD_BEFORE LOAD_AFTER VERSIONS SECS JSON_OUT
+"""
+import json
+import sys
+
+path, date, commit, cores, before, after, versions, secs, json_out = sys.argv[1:10]
+rows = [json.loads(line) for line in open(path) if line.strip()]
+by = lambda section: [r for r in rows if r["section"] == section]
+json.dump({"date": date, "commit": commit, "cores": int(cores), "load_before": before, "load_after": after,
+           "versions": versions, "seconds_per_run": int(secs), "results": rows}, open(json_out, "w"), indent=1)
+
+
+def f(v, digits=1):
+    return "-" if v is None else (f"{v:,.{digits}f}" if isinstance(v, float) else f"{v:,}")
+
+
+out = [f"\n## {date} · commit {commit} · {cores} cores · load {before} before, {after} after · {secs} s per load run",
+       f"Peers: {versions}.\n"]
+
+p1 = by("P1")
+if p1:
+    out += ["### P1: requests/s against nginx (canned chat completion, non-streaming, loopback)",
+            "| connections | wrk | h2load | hey | aiperf-java | engine / wrk | engine / hey |", "|---|---|---|---|---|---|---|"]
+    for conns in sorted({r["connections"] for r in p1}):
+        got = {r["tool"]: r.get("rps") for r in p1 if r["connections"] == conns}
+        e, w, h = got.get("aiperf-java"), got.get("wrk"), got.get("hey")
+        out.append(f"| {conns} | {f(w)} | {f(got.get('h2load'))} | {f(h)} | {f(e)} | "
+                   f"{f(e / w, 2) if e and w else '-'} | {f(e / h, 2) if e and h else '-'} |")
+    out.append("")
+
+p2 = by("P2")
+if p2:
+    out += ["### P2: open-loop accuracy against nginx",
+            "| pattern | target req/s | achieved | achieved % | missed | lag p99 ms | schedule CV | send CV | engine's verdict |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for r in p2:
+        verdict = ", ".join(f"{k} {v}" for k, v in r["verdict"].items() if v)
+        out.append(f"| {r['pattern']} | {f(r['target'], 0)} | {f(r['achieved'], 0)} | {f(r['achieved_pct'], 2)} | "
+                   f"{f(r['missed'])} | {f(r['lag_p99_ms'], 3)} | {f(r['schedule_cv'], 3)} | {f(r['send_cv'], 3)} | {verdict} |")
+    out.append("(CV of the inter-arrival times: 0 for constant, 1 for Poisson; schedule = intended times, send = "
+               "actual writes.)\n")
+
+p3 = by("P3")
+if p3:
+    out += ["### P3: chunk-stamp fidelity (server with a known cadence, 50 ms to the first token, then 20 ms; "
+            "each event's client stamp minus the server's own send stamp)",
+            "| streams | client | events | delay p50 us | delay p99 us | delay max us | ICL p50 ms | ICL p99 ms | ICL max ms | zero gaps % |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in sorted(p3, key=lambda r: (r["streams"], r["client"])):
+        out.append(f"| {r['streams']} | {r['client']} | {f(r['events'])} | {f(r['delay_p50_us'])} | {f(r['delay_p99_us'])} | "
+                   f"{f(r['delay_max_us'])} | {f(r['icl_p50_ms'], 3)} | {f(r['icl_p99_ms'], 3)} | {f(r['icl_max_ms'], 3)} | "
+                   f"{f(r['zero_gap_share_pct'], 2)} |")
+    for r in by("P3T"):
+        out.append(f"\nTTFT p50 at {r['streams']} streams: {f(r['ttft_p50_ms'], 3)} ms (server's target 50 ms; the "
+                   "difference is the server's own lateness plus the client delay above).")
+    out.append("")
+
+for r in by("P4"):
+    out += ["### P4: 10,000 concurrent streams in -Xmx1g (server: first token after 1 s, then 1 per s, 5 tokens)",
+            "| requests | errors | heap after GC, max | RSS max | CPU s per 1,000 events | pool wait p99 ms | connect p99 ms | TTFT p50 / p99 ms (truth 1,000) |",
+            "|---|---|---|---|---|---|---|---|",
+            f"| {f(r['requests'], 0)} | {f(r['errors'], 0)} | {r['heap_after_gc_max_mb']} MB | {r['rss_max_mb']} MB | "
+            f"{r['cpu_s_per_1000_events']} | {f(r['pool_wait_p99_ms'], 3)} | {f(r['connect_p99_ms'], 3)} | "
+            f"{f(r['ttft_p50_ms'], 1)} / {f(r['ttft_p99_ms'], 1)} |"]
+for r in by("P4F"):
+    out.append(f"\nClient delay per event at 10,000 streams: p50 {f(r['delay_p50_us'])} us, p99 {f(r['delay_p99_us'])} us, "
+               f"max {f(r['delay_max_us'])} us over {f(r['events'])} events.\n")
+
+for r in by("P5"):
+    out += ["### P5 and P6: start-up",
+            f"- process start to the first request on the wire: {r['first_request_ms']} ms (target: under 1,000 ms)",
+            f"- wall time of a one-request run (20 tokens, 50 ms + 19 x 20 ms of server time): {r['one_request_wall_ms']} ms"]
+for r in by("P6"):
+    out.append(f"- cold-start bias (4 streams, no warmup, median first-event client delay of the first wave minus "
+               f"the rest): {r.get('cold_start_bias_ms')} ms (first wave {r.get('first_wave_delay_us')} us, steady "
+               f"{r.get('steady_delay_us')} us; target: under 1 ms)")
+print("\n".join(out))

@@ -1,0 +1,53 @@
+package io.aiperf.engine.client;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+
+/**
+ * One keep-alive connection of the lean HTTP/1.1 transport: its socket, the request it carries (one at a time, no
+ * pipelining), the part of that request the socket has not taken yet, and the reader of its responses. Owned by one
+ * event loop.
+ */
+final class Http1Connection implements Http1ResponseReader.Sink {
+    final Http1Origin origin;
+    final SocketChannel channel;
+    SelectionKey key;
+    /** When the connect started (monotonic ns), while it is under way; -1 once connected. */
+    long connectingSince = -1;
+    /** The request on this connection, or null while it is idle. */
+    Http1Exchange current;
+    /** When it last became idle (monotonic ns). */
+    long idleSince;
+    /** Whether this connection carried an earlier request. */
+    boolean reused;
+    /** Bytes of the current request the socket has not taken yet, or null. */
+    ByteBuffer unwritten;
+    final Http1ResponseReader reader = new Http1ResponseReader();
+    boolean closed;
+    /** Counted down once when a connect opened ahead of the load is done, or has failed. */
+    java.util.concurrent.CountDownLatch settled;
+
+    void settle() {
+        if (settled != null) {
+            settled.countDown();
+            settled = null;
+        }
+    }
+
+    Http1Connection(final Http1Origin origin, final SocketChannel channel) {
+        this.origin = origin;
+        this.channel = channel;
+    }
+
+    @Override
+    public void head(final int status, final String reason, final String mimeType, final long nanos) {
+        current.collector.begin(status, reason, mimeType, nanos);
+    }
+
+    @Override
+    public void body(final ByteBuffer bytes, final boolean end, final long nanos) throws IOException {
+        current.collector.receive(bytes, end, nanos);
+    }
+}

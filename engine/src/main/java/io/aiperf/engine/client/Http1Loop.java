@@ -1,0 +1,618 @@
+package io.aiperf.engine.client;
+
+import io.aiperf.engine.record.ResponseData;
+import io.aiperf.engine.time.Clock;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One event-loop thread of the lean HTTP/1.1 transport: a selector over its own keep-alive connections. Every read
+ * is stamped the moment it returns, before its bytes are parsed. Requests handed over from other threads (and from
+ * this one) queue as tasks, so a completion that sends the next request never re-enters the loop. Requests wait
+ * in order for a connection when the loop's share of the pool is busy. Idle connections stay registered, so a
+ * connection the server closed while idle is dropped when that happens, not found dead by the next request.
+ */
+final class Http1Loop implements Runnable {
+    private static final long CONNECT_TIMEOUT_NANOS = 30_000_000_000L;
+    private static final long IDLE_PROBE_AFTER_NANOS = 100_000_000L;
+
+    private final Selector selector;
+    private final Thread thread;
+    private final Clock clock;
+    private final int maxConnections;
+    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    /** True while the loop is awake, so handing over a task needs no selector wake-up. */
+    private final AtomicBoolean awake = new AtomicBoolean(true);
+    private final ArrayDeque<Http1Exchange> waiting = new ArrayDeque<>();
+    /**
+     * Requests with a deadline, earliest first, linked through the requests themselves: timing a request costs no
+     * allocation, no lock and no timer thread, and a finished request leaves the list at once.
+     */
+    private Http1Exchange earliest;
+    private Http1Exchange latest;
+    private final Map<Http1Origin, ArrayDeque<Http1Connection>> idle = new HashMap<>();
+    private final List<Http1Connection> connecting = new ArrayList<>();
+    private final ByteBuffer readBuffer = ByteBuffer.allocate(64 * 1024);
+    private final Http1RequestWriter writer = new Http1RequestWriter();
+    private int open;
+    private volatile boolean running = true;
+
+    Http1Loop(final String name, final Clock clock, final int maxConnections) throws IOException {
+        this.selector = Selector.open();
+        this.clock = clock;
+        this.maxConnections = maxConnections;
+        this.thread = new Thread(this, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    boolean inLoop() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** Runs {@code task} on the loop, after whatever it is doing now. */
+    void execute(final Runnable task) {
+        tasks.add(task);
+        if (!inLoop() && awake.compareAndSet(false, true)) {
+            selector.wakeup();
+        }
+    }
+
+    /** Hands a request to this loop. */
+    void submit(final Http1Exchange exchange) {
+        if (!running) {
+            if (exchange.finish()) {
+                exchange.callback.failed(new IOException("the HTTP transport is closed"));
+            }
+            return;
+        }
+        execute(() -> {
+            if (!exchange.isCancelled()) {
+                time(exchange);
+                waiting.add(exchange);
+                serveWaiting();
+            }
+        });
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (running) {
+                runTasks();
+                awake.set(false);
+                if (tasks.isEmpty()) {
+                    selector.select(selectTimeoutMillis());
+                } else {
+                    selector.selectNow();
+                }
+                awake.set(true);
+                final Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+                while (keys.hasNext()) {
+                    final SelectionKey key = keys.next();
+                    keys.remove();
+                    handle(key);
+                }
+                if (!connecting.isEmpty()) {
+                    expireConnects();
+                }
+                if (earliest != null) {
+                    expireRequests();
+                }
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            // Nothing may escape silently: every request still on this loop gets its outcome below.
+            failAll(new IOException("HTTP event loop failed: " + e, e));
+        } finally {
+            running = false;
+            runTasks();
+            shutdown();
+        }
+    }
+
+    private void runTasks() {
+        Runnable task;
+        while ((task = tasks.poll()) != null) {
+            try {
+                task.run();
+            } catch (RuntimeException | Error e) {
+                // A task is one request's business: it must not take the loop down with it.
+                java.util.logging.Logger.getLogger(Http1Loop.class.getName()).warning("HTTP task failed: " + e);
+            }
+        }
+    }
+
+    private void handle(final SelectionKey key) {
+        final Http1Connection c = (Http1Connection) key.attachment();
+        if (c.closed) {
+            return;
+        }
+        try {
+            if (!key.isValid()) {
+                throw new ConnectException("connection key cancelled");
+            }
+            final int ready = key.readyOps();
+            if ((ready & SelectionKey.OP_CONNECT) != 0) {
+                if (c.channel.finishConnect()) {
+                    connected(c);
+                }
+                return;
+            }
+            if ((ready & SelectionKey.OP_WRITE) != 0) {
+                flush(c);
+            }
+            if ((ready & SelectionKey.OP_READ) != 0 && !c.closed) {
+                read(c);
+            }
+        } catch (IOException e) {
+            fail(c, e);
+        } catch (RuntimeException | Error e) {
+            // Fails this request only: the loop lives on for every other request on it.
+            fail(c, new IOException("internal error while reading the response: " + e, e));
+        }
+    }
+
+    private void read(final Http1Connection c) throws IOException {
+        final ByteBuffer in = readBuffer;
+        in.clear();
+        final int n = c.channel.read(in);
+        final long now = clock.nanoTime(); // when the bytes arrived, before any parsing
+        if (c.current == null) {
+            close(c); // an idle connection the server closed (or wrote to unasked): never reuse it
+            return;
+        }
+        if (n < 0) {
+            if (c.reader.endOfInput(now)) {
+                complete(c, false);
+            } else {
+                throw new IOException("unreachable: end of input not reported");
+            }
+            return;
+        }
+        in.flip();
+        if (c.reader.feed(in, now)) {
+            // Bytes after the response's end were never asked for: the connection is not reusable.
+            complete(c, c.reader.keepAlive() && !in.hasRemaining() && c.unwritten == null);
+        }
+    }
+
+    private void complete(final Http1Connection c, final boolean reusable) {
+        final Http1Exchange exchange = c.current;
+        c.current = null;
+        try {
+            if (reusable) {
+                c.reused = true;
+                c.idleSince = clock.nanoTime();
+                idle.computeIfAbsent(c.origin, o -> new ArrayDeque<>()).push(c);
+            } else {
+                close(c);
+            }
+        } finally {
+            if (finished(exchange)) {
+                ResponseData result;
+                try {
+                    result = exchange.collector.result();
+                } catch (RuntimeException | Error e) {
+                    result = exchange.collector.failure(new IOException(
+                            "internal error while reading the response: " + e, e));
+                }
+                exchange.callback.completed(result);
+            }
+        }
+        serveWaiting();
+    }
+
+    /** Gives connections to waiting requests: an idle one to the same origin, or a new one while there is room. */
+    private void serveWaiting() {
+        Http1Exchange next;
+        while ((next = waiting.peek()) != null) {
+            try {
+                if (!assign(next)) {
+                    return;
+                }
+            } catch (RuntimeException | Error e) {
+                // That request fails; the ones behind it are still served.
+                waiting.remove(next);
+                final IOException cause = new IOException("internal error while sending the request: " + e, e);
+                if (next.connection != null && next.connection.current == next) {
+                    fail(next.connection, cause);
+                } else {
+                    failExchange(next, cause);
+                }
+            }
+        }
+    }
+
+    /** One step for the first waiting request; false when it must wait for a connection to come free. */
+    private boolean assign(final Http1Exchange next) {
+        final ArrayDeque<Http1Connection> free = idle.get(next.origin);
+        if (free != null && !free.isEmpty()) {
+            final Http1Connection c = free.peek(); // taken only once it is known good, so a failure loses nothing
+            if (!stale(c)) {
+                free.pop();
+                waiting.poll();
+                start(c, next);
+            }
+            return true;
+        }
+        if (open < maxConnections) {
+            waiting.poll();
+            connect(next);
+            return true;
+        }
+        return closeOneIdle();
+    }
+
+    /**
+     * Whether a connection that sat idle for a while was closed by the server meanwhile (then it is closed here).
+     * The selector normally sees that first; a read probe covers a close that arrived just before the reuse, at the
+     * cost of one system call, and only after a pause, so a busy loop never pays it.
+     */
+    private boolean stale(final Http1Connection c) {
+        if (clock.nanoTime() - c.idleSince < IDLE_PROBE_AFTER_NANOS) {
+            return false;
+        }
+        try {
+            readBuffer.clear();
+            if (c.channel.read(readBuffer) == 0) {
+                return false;
+            }
+        } catch (IOException e) {
+            // closed below
+        }
+        close(c);
+        return true;
+    }
+
+    /** Closes an idle connection (to another origin) to make room; false when there is none. */
+    private boolean closeOneIdle() {
+        for (final ArrayDeque<Http1Connection> free : idle.values()) {
+            if (!free.isEmpty()) {
+                close(free.pollLast());
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void connect(final Http1Exchange exchange) {
+        final Http1Connection c;
+        try {
+            c = open(exchange.origin, exchange);
+        } catch (IOException | RuntimeException e) {
+            failExchange(exchange, e instanceof IOException io ? io : new ConnectException(e.toString()));
+            return;
+        }
+        finishOpening(c);
+    }
+
+    /** A new connection, registered, its connect not yet started; {@code exchange} (or null) waits for it. */
+    private Http1Connection open(final Http1Origin origin, final Http1Exchange exchange) throws IOException {
+        final SocketChannel channel = SocketChannel.open();
+        try {
+            channel.configureBlocking(false);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+            final Http1Connection c = new Http1Connection(origin, channel);
+            c.key = channel.register(selector, SelectionKey.OP_CONNECT, c);
+            open++;
+            c.current = exchange;
+            final long now = clock.nanoTime();
+            if (exchange != null) {
+                exchange.connection = c;
+                exchange.collector.markConnectStart(now);
+            }
+            c.connectingSince = now;
+            return c;
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(channel);
+            throw e;
+        }
+    }
+
+    private void finishOpening(final Http1Connection c) {
+        try {
+            if (c.channel.connect(c.origin.address())) {
+                connected(c);
+            } else {
+                connecting.add(c);
+            }
+        } catch (IOException | RuntimeException e) {
+            fail(c, e instanceof IOException io ? io : new ConnectException(e.toString()));
+        }
+    }
+
+    private void connected(final Http1Connection c) {
+        connecting.remove(c);
+        c.connectingSince = -1;
+        c.settle();
+        c.key.interestOps(SelectionKey.OP_READ);
+        if (c.current == null) { // opened ahead of the load
+            c.idleSince = clock.nanoTime();
+            idle.computeIfAbsent(c.origin, o -> new ArrayDeque<>()).push(c);
+            c.reused = true; // the request it carries did not wait for its connect
+            serveWaiting();
+            return;
+        }
+        c.current.collector.markConnectDone(clock.nanoTime());
+        start(c, c.current);
+    }
+
+    /**
+     * Opens up to {@code count} idle connections to {@code origin} ahead of the load, within this loop's share;
+     * {@code settled} counts down once for each of the {@code count}, when its connect is done or failed (or not
+     * tried for want of room).
+     */
+    void preconnect(final Http1Origin origin, final int count, final java.util.concurrent.CountDownLatch settled) {
+        execute(() -> {
+            for (int i = 0; i < count; i++) {
+                if (open >= maxConnections) {
+                    settled.countDown();
+                    continue;
+                }
+                try {
+                    final Http1Connection c = open(origin, null);
+                    c.settled = settled;
+                    finishOpening(c);
+                } catch (IOException | RuntimeException e) {
+                    settled.countDown(); // the run's own requests will meet the same problem and report it
+                }
+            }
+        });
+    }
+
+    private void start(final Http1Connection c, final Http1Exchange exchange) {
+        c.current = exchange;
+        exchange.connection = c;
+        c.reader.reset(c);
+        try {
+            final ByteBuffer bytes = writer.write(exchange, c.origin);
+            exchange.collector.markSent(clock.nanoTime());
+            c.channel.write(bytes);
+            if (bytes.hasRemaining()) {
+                c.unwritten = ByteBuffer.allocate(bytes.remaining()).put(bytes).flip();
+                c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+            } else {
+                written(exchange);
+            }
+        } catch (IOException e) {
+            fail(c, e);
+        } catch (RuntimeException | Error e) {
+            fail(c, new IOException("internal error while sending the request: " + e, e));
+        }
+    }
+
+    private void flush(final Http1Connection c) throws IOException {
+        if (c.unwritten == null) {
+            c.key.interestOps(SelectionKey.OP_READ);
+            return;
+        }
+        c.channel.write(c.unwritten);
+        if (!c.unwritten.hasRemaining()) {
+            c.unwritten = null;
+            c.key.interestOps(SelectionKey.OP_READ);
+            if (c.current != null) {
+                written(c.current);
+            }
+        }
+    }
+
+    private static void written(final Http1Exchange exchange) {
+        if (exchange.onWritten != null) {
+            exchange.onWritten.run();
+        }
+    }
+
+    /** Whether the request's outcome is still to be reported; marks it reported and stops timing it. */
+    private boolean finished(final Http1Exchange exchange) {
+        if (!exchange.finish()) {
+            return false;
+        }
+        untime(exchange);
+        return true;
+    }
+
+    /** Links a request into the deadline order; deadlines mostly grow, so the walk from the end is short. */
+    private void time(final Http1Exchange e) {
+        if (e.deadlineNanos == Long.MAX_VALUE || e.timed) {
+            return;
+        }
+        Http1Exchange after = latest;
+        while (after != null && after.deadlineNanos > e.deadlineNanos) {
+            after = after.earlier;
+        }
+        e.earlier = after;
+        e.later = after == null ? earliest : after.later;
+        if (after == null) {
+            earliest = e;
+        } else {
+            after.later = e;
+        }
+        if (e.later == null) {
+            latest = e;
+        } else {
+            e.later.earlier = e;
+        }
+        e.timed = true;
+    }
+
+    private void untime(final Http1Exchange e) {
+        if (!e.timed) {
+            return;
+        }
+        if (e.earlier == null) {
+            earliest = e.later;
+        } else {
+            e.earlier.later = e.later;
+        }
+        if (e.later == null) {
+            latest = e.earlier;
+        } else {
+            e.later.earlier = e.earlier;
+        }
+        e.earlier = null;
+        e.later = null;
+        e.timed = false;
+    }
+
+    private void expireRequests() {
+        final long now = clock.nanoTime();
+        while (earliest != null && earliest.deadlineNanos <= now) {
+            final Http1Exchange e = earliest;
+            untime(e);
+            e.onExpire.run(); // the handle expires and cancels the request: its outcome is reported by abort
+        }
+    }
+
+    /** Sleeps until the next request deadline (or a connect check), at most a second. */
+    private long selectTimeoutMillis() {
+        long millis = connecting.isEmpty() ? 1000 : 100;
+        if (earliest != null) {
+            millis = Math.min(millis, Math.max(1, (earliest.deadlineNanos - clock.nanoTime() + 999_999) / 1_000_000));
+        }
+        return millis;
+    }
+
+    private void expireConnects() {
+        final long now = clock.nanoTime();
+        for (final Http1Connection c : List.copyOf(connecting)) {
+            if (now - c.connectingSince > CONNECT_TIMEOUT_NANOS) {
+                fail(c, new ConnectException("Connect to " + c.origin.hostHeader() + " timed out after 30 seconds"));
+            }
+        }
+    }
+
+    /** The connection failed: its request (if any) gets the error, and the connection is gone. */
+    private void fail(final Http1Connection c, final IOException cause) {
+        final Http1Exchange exchange = c.current;
+        c.current = null;
+        close(c);
+        if (exchange != null) {
+            failExchange(exchange, cause);
+        }
+        serveWaiting();
+    }
+
+    private void failExchange(final Http1Exchange exchange, final Exception cause) {
+        if (finished(exchange)) {
+            exchange.callback.failed(cause);
+        }
+    }
+
+    /** A cancel: the request's connection is closed (its answer cannot be skipped), or it leaves the queue. */
+    void abort(final Http1Exchange exchange) {
+        if (!finished(exchange)) {
+            return;
+        }
+        final Http1Connection c = exchange.connection;
+        if (c != null && c.current == exchange) {
+            c.current = null;
+            close(c);
+        } else {
+            waiting.remove(exchange);
+        }
+        exchange.callback.cancelled();
+        serveWaiting();
+    }
+
+    /** Closes the idle connections, so the next requests open fresh ones. */
+    void closeIdle() {
+        execute(() -> {
+            for (final ArrayDeque<Http1Connection> free : idle.values()) {
+                while (!free.isEmpty()) {
+                    close(free.pop());
+                }
+            }
+        });
+    }
+
+    private void close(final Http1Connection c) {
+        if (c.closed) {
+            return;
+        }
+        c.closed = true;
+        c.settle();
+        open--;
+        connecting.remove(c);
+        final ArrayDeque<Http1Connection> free = idle.get(c.origin);
+        if (free != null) {
+            free.remove(c);
+        }
+        if (c.key != null) {
+            c.key.cancel();
+        }
+        closeQuietly(c.channel);
+    }
+
+    private static void closeQuietly(final SocketChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // closing: nothing left to tell
+            }
+        }
+    }
+
+    /** Stops the loop; requests still on it are reported cancelled. */
+    void stop() {
+        running = false;
+        selector.wakeup();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void failAll(final IOException cause) {
+        running = false;
+        Http1Exchange w;
+        while ((w = waiting.poll()) != null) {
+            failExchange(w, cause);
+        }
+        for (final SelectionKey key : List.copyOf(selector.keys())) {
+            if (key.attachment() instanceof Http1Connection c && c.current != null) {
+                fail(c, cause);
+            }
+        }
+    }
+
+    private void shutdown() {
+        for (final SelectionKey key : List.copyOf(selector.keys())) {
+            if (key.attachment() instanceof Http1Connection c) {
+                final Http1Exchange exchange = c.current;
+                c.current = null;
+                close(c);
+                if (exchange != null && finished(exchange)) {
+                    exchange.callback.cancelled();
+                }
+            }
+        }
+        Http1Exchange w;
+        while ((w = waiting.poll()) != null) {
+            if (finished(w)) {
+                w.callback.cancelled();
+            }
+        }
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // closing
+        }
+    }
+}

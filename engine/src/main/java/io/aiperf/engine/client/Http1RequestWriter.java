@@ -1,0 +1,99 @@
+package io.aiperf.engine.client;
+
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.hc.core5.http.Header;
+
+/**
+ * Writes inference requests as HTTP/1.1 bytes. The part every request of a run shares (request line, Host and the
+ * endpoint's headers) is encoded once and reused; per request only the ids, the length and the body are added, so
+ * sending allocates no header map and formats no header twice. Not thread-safe: one per event loop.
+ */
+final class Http1RequestWriter {
+    private static final byte[] CRLF = {'\r', '\n'};
+    private ByteBuffer buffer = ByteBuffer.allocate(16 * 1024);
+    private Header[] cachedHeaders;
+    private URI cachedUri;
+    private String cachedSessionHeader;
+    private byte[] cachedPrefix;
+
+    /** The whole request, ready to write: valid until the next call. */
+    ByteBuffer write(final Http1Exchange exchange, final Http1Origin origin) {
+        final PreparedRequest request = exchange.request;
+        final byte[] prefix = prefix(request, origin);
+        final byte[] body = request.body();
+        final int need = prefix.length + body.length + 256 + 3 * (exchange.requestId.length()
+                + 2 * exchange.correlationId.length() + request.sessionHeader().length());
+        if (buffer.capacity() < need) {
+            buffer = ByteBuffer.allocate(Math.max(need, buffer.capacity() * 2));
+        }
+        buffer.clear();
+        buffer.put(prefix);
+        header("X-Request-ID", exchange.requestId);
+        header(request.sessionHeader(), exchange.correlationId);
+        header("X-Session-Affinity", exchange.correlationId);
+        text("Content-Length: ");
+        text(Integer.toString(body.length));
+        buffer.put(CRLF).put(CRLF).put(body);
+        return buffer.flip();
+    }
+
+    private byte[] prefix(final PreparedRequest request, final Http1Origin origin) {
+        if (request.headers() != cachedHeaders || request.uri() != cachedUri
+                || !request.sessionHeader().equals(cachedSessionHeader)) {
+            cachedPrefix = encodePrefix(request, origin);
+            cachedHeaders = request.headers();
+            cachedUri = request.uri();
+            cachedSessionHeader = request.sessionHeader();
+        }
+        return cachedPrefix;
+    }
+
+    private static byte[] encodePrefix(final PreparedRequest request, final Http1Origin origin) {
+        final URI uri = request.uri();
+        final String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        final StringBuilder s = new StringBuilder(256).append("POST ").append(path);
+        if (uri.getRawQuery() != null) {
+            s.append('?').append(uri.getRawQuery());
+        }
+        s.append(" HTTP/1.1\r\nHost: ").append(origin.hostHeader()).append("\r\n");
+        boolean contentType = false;
+        for (final Header h : request.headers()) {
+            final String name = h.getName();
+            // Set per request below, or owned by the transport.
+            if (name.equalsIgnoreCase("Host") || name.equalsIgnoreCase("Content-Length")
+                    || name.equalsIgnoreCase("Transfer-Encoding") || name.equalsIgnoreCase("Connection")
+                    || name.equalsIgnoreCase("X-Request-ID") || name.equalsIgnoreCase("X-Session-Affinity")
+                    || name.equalsIgnoreCase(request.sessionHeader())) {
+                continue;
+            }
+            contentType |= name.equalsIgnoreCase("Content-Type");
+            s.append(name).append(": ").append(h.getValue()).append("\r\n");
+        }
+        if (!contentType) {
+            s.append("Content-Type: application/json\r\n");
+        }
+        return s.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private void header(final String name, final String value) {
+        text(name);
+        text(": ");
+        text(value);
+        buffer.put(CRLF);
+    }
+
+    /** ASCII as bytes without a String copy; anything else as UTF-8. */
+    private void text(final String s) {
+        final int n = s.length();
+        for (int i = 0; i < n; i++) {
+            final char c = s.charAt(i);
+            if (c >= 0x80) {
+                buffer.put(s.substring(i).getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            buffer.put((byte) c);
+        }
+    }
+}

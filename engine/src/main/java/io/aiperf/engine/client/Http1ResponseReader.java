@@ -1,0 +1,363 @@
+package io.aiperf.engine.client;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.hc.core5.http.ConnectionClosedException;
+
+/**
+ * Reads one HTTP/1.1 response after another from a connection's bytes (RFC 9112): the head, then a body framed by
+ * Content-Length, chunked transfer coding, or the end of the connection. Body bytes are handed on in place, without
+ * copies, stamped with the time their read returned. Interim (1xx) responses are skipped. Where reads are cut never
+ * changes what is handed on (a test feeds every split). Not thread-safe: one per connection, on its event loop.
+ */
+final class Http1ResponseReader {
+    /** Receives one response. */
+    interface Sink {
+        /** @param mimeType the Content-Type without parameters, or null when there is none */
+        void head(int status, String reason, String mimeType, long nanos) throws IOException;
+
+        /** Body bytes; the sink consumes all of {@code bytes}. The last call has {@code end} set (and may be empty). */
+        void body(ByteBuffer bytes, boolean end, long nanos) throws IOException;
+    }
+
+    private static final int MAX_HEAD_BYTES = 64 * 1024;
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0).asReadOnlyBuffer();
+    private static final byte[] CONTENT_LENGTH = ascii("content-length");
+    private static final byte[] TRANSFER_ENCODING = ascii("transfer-encoding");
+    private static final byte[] CONTENT_TYPE = ascii("content-type");
+    private static final byte[] CONNECTION = ascii("connection");
+
+    private enum State { HEAD, LENGTH, CHUNK_SIZE, CHUNK_EXTENSION, CHUNK_DATA, CHUNK_END, TRAILER, UNTIL_CLOSE, DONE }
+
+    private Sink sink;
+    private State state = State.HEAD;
+    private byte[] head = new byte[512];
+    private int headLength;
+    private long remaining;
+    private boolean sawChunkDigit;
+    private int trailerLineLength;
+    private boolean keepAlive;
+    private boolean started;
+
+    /** Starts reading the next response into {@code sink}. */
+    void reset(final Sink next) {
+        sink = next;
+        state = State.HEAD;
+        headLength = 0;
+        started = false;
+        keepAlive = false;
+    }
+
+    /** Whether any byte of the current response has arrived. */
+    boolean started() {
+        return started;
+    }
+
+    /** Whether the connection may carry another request after this response. */
+    boolean keepAlive() {
+        return keepAlive;
+    }
+
+    /**
+     * Reads from {@code in} up to the end of the current response.
+     *
+     * @return whether the response is complete; bytes after its end are left in {@code in}
+     */
+    boolean feed(final ByteBuffer in, final long nanos) throws IOException {
+        if (in.hasRemaining()) {
+            started = true;
+        }
+        while (in.hasRemaining() && state != State.DONE) {
+            switch (state) {
+                case HEAD -> readHead(in, nanos);
+                case LENGTH -> {
+                    final int n = (int) Math.min(remaining, in.remaining());
+                    remaining -= n;
+                    deliver(in, n, nanos);
+                    if (remaining == 0) {
+                        end(nanos);
+                    }
+                }
+                case CHUNK_SIZE -> chunkSize(in.get());
+                case CHUNK_EXTENSION -> {
+                    if (in.get() == '\n') {
+                        chunkSizeDone();
+                    }
+                }
+                case CHUNK_DATA -> {
+                    final int n = (int) Math.min(remaining, in.remaining());
+                    remaining -= n;
+                    deliver(in, n, nanos);
+                    if (remaining == 0) {
+                        state = State.CHUNK_END;
+                    }
+                }
+                case CHUNK_END -> {
+                    final byte b = in.get();
+                    if (b == '\n') {
+                        state = State.CHUNK_SIZE;
+                        remaining = 0;
+                        sawChunkDigit = false;
+                    } else if (b != '\r') {
+                        throw new IOException("Malformed chunked body: no line end after a chunk's data");
+                    }
+                }
+                case TRAILER -> {
+                    final byte b = in.get();
+                    if (b == '\n') {
+                        if (trailerLineLength == 0) {
+                            end(nanos);
+                        }
+                        trailerLineLength = 0;
+                    } else if (b != '\r') {
+                        trailerLineLength++;
+                    }
+                }
+                case UNTIL_CLOSE -> deliver(in, in.remaining(), nanos);
+                default -> throw new IllegalStateException(state.name());
+            }
+        }
+        // A body that ends with its head (Content-Length: 0, 204, 304) ends here too.
+        if (state == State.LENGTH && remaining == 0) {
+            end(nanos);
+        }
+        return state == State.DONE;
+    }
+
+    /**
+     * The connection ended.
+     *
+     * @return whether that completed the response (a body delimited by the end of the connection)
+     * @throws ConnectionClosedException when the response was cut short
+     */
+    boolean endOfInput(final long nanos) throws IOException {
+        if (state == State.UNTIL_CLOSE) {
+            end(nanos);
+            return true;
+        }
+        if (state == State.DONE) {
+            return true;
+        }
+        throw new ConnectionClosedException(!started ? "Connection closed by peer"
+                : state == State.HEAD ? "Connection closed before the response head was complete"
+                : "Premature end of " + (state == State.LENGTH ? "Content-Length delimited" : "chunk coded")
+                        + " message body");
+    }
+
+    private void deliver(final ByteBuffer in, final int n, final long nanos) throws IOException {
+        if (n == 0) {
+            return;
+        }
+        final int limit = in.limit();
+        final int end = in.position() + n;
+        in.limit(end);
+        try {
+            sink.body(in, false, nanos);
+        } finally {
+            in.limit(limit);
+            in.position(end);
+        }
+    }
+
+    private void end(final long nanos) throws IOException {
+        state = State.DONE;
+        sink.body(EMPTY.duplicate(), true, nanos);
+    }
+
+    private void chunkSize(final byte b) throws IOException {
+        final int digit = Character.digit(b, 16);
+        if (digit >= 0) {
+            if (remaining > (Long.MAX_VALUE >> 4)) {
+                throw new IOException("Malformed chunked body: chunk size too large");
+            }
+            remaining = (remaining << 4) + digit;
+            sawChunkDigit = true;
+        } else if (b == ';' || b == ' ' || b == '\t') {
+            state = State.CHUNK_EXTENSION;
+        } else if (b == '\n') {
+            chunkSizeDone();
+        } else if (b != '\r') {
+            throw new IOException("Malformed chunked body: bad chunk size");
+        }
+    }
+
+    private void chunkSizeDone() throws IOException {
+        if (!sawChunkDigit) {
+            throw new IOException("Malformed chunked body: missing chunk size");
+        }
+        if (remaining == 0) {
+            state = State.TRAILER;
+            trailerLineLength = 0;
+        } else {
+            state = State.CHUNK_DATA;
+        }
+    }
+
+    /** Collects the head until its blank line, then parses it. */
+    private void readHead(final ByteBuffer in, final long nanos) throws IOException {
+        while (in.hasRemaining()) {
+            final byte b = in.get();
+            if (headLength == head.length) {
+                if (head.length >= MAX_HEAD_BYTES) {
+                    throw new IOException("Response head larger than " + MAX_HEAD_BYTES + " bytes");
+                }
+                head = java.util.Arrays.copyOf(head, head.length * 2);
+            }
+            head[headLength++] = b;
+            if (b == '\n' && endsHead()) {
+                parseHead(nanos);
+                return;
+            }
+        }
+    }
+
+    /** Whether the head ends with an empty line (LF LF or LF CR LF). */
+    private boolean endsHead() {
+        final int n = headLength;
+        return n >= 2 && (head[n - 2] == '\n' || (n >= 3 && head[n - 2] == '\r' && head[n - 3] == '\n'));
+    }
+
+    private void parseHead(final long nanos) throws IOException {
+        int lineEnd = lineEnd(0);
+        // Status line: HTTP/1.x SP 3DIGIT [SP reason]
+        if (lineEnd < 12 || head[0] != 'H' || head[1] != 'T' || head[2] != 'T' || head[3] != 'P' || head[4] != '/'
+                || head[8] != ' ') {
+            throw new IOException("Malformed response status line: "
+                    + new String(head, 0, Math.min(lineEnd, 80), StandardCharsets.ISO_8859_1));
+        }
+        final boolean http10 = head[5] == '1' && head[7] == '0';
+        int status = 0;
+        for (int i = 9; i < 12; i++) {
+            if (head[i] < '0' || head[i] > '9') {
+                throw new IOException("Malformed response status code");
+            }
+            status = status * 10 + (head[i] - '0');
+        }
+        final String reason = lineEnd > 13 ? new String(head, 13, trimEnd(13, lineEnd) - 13, StandardCharsets.ISO_8859_1)
+                : "";
+        long contentLength = -1;
+        boolean chunked = false;
+        boolean close = http10;
+        String mimeType = null;
+        int i = next(lineEnd);
+        while (i < headLength) {
+            lineEnd = lineEnd(i);
+            if (lineEnd == i) {
+                break; // the blank line
+            }
+            int colon = i;
+            while (colon < lineEnd && head[colon] != ':') {
+                colon++;
+            }
+            if (colon < lineEnd) {
+                int v = colon + 1;
+                while (v < lineEnd && (head[v] == ' ' || head[v] == '\t')) {
+                    v++;
+                }
+                final int vEnd = trimEnd(v, lineEnd);
+                if (nameIs(i, colon, CONTENT_LENGTH)) {
+                    contentLength = parseLength(v, vEnd);
+                } else if (nameIs(i, colon, TRANSFER_ENCODING)) {
+                    chunked = containsIgnoreCase(v, vEnd, "chunked");
+                } else if (nameIs(i, colon, CONTENT_TYPE)) {
+                    int semi = v;
+                    while (semi < vEnd && head[semi] != ';') {
+                        semi++;
+                    }
+                    mimeType = new String(head, v, trimEnd(v, semi) - v, StandardCharsets.ISO_8859_1);
+                } else if (nameIs(i, colon, CONNECTION)) {
+                    if (containsIgnoreCase(v, vEnd, "close")) {
+                        close = true;
+                    } else if (containsIgnoreCase(v, vEnd, "keep-alive")) {
+                        close = false;
+                    }
+                }
+            }
+            i = next(lineEnd);
+        }
+        headLength = 0;
+        if (status >= 100 && status < 200) {
+            return; // an interim response: the real one follows
+        }
+        sink.head(status, reason, mimeType, nanos);
+        if (status == 204 || status == 304) {
+            state = State.LENGTH;
+            remaining = 0;
+            keepAlive = !close;
+        } else if (chunked) {
+            state = State.CHUNK_SIZE;
+            remaining = 0;
+            sawChunkDigit = false;
+            keepAlive = !close;
+        } else if (contentLength >= 0) {
+            state = State.LENGTH;
+            remaining = contentLength;
+            keepAlive = !close;
+        } else {
+            state = State.UNTIL_CLOSE;
+            keepAlive = false;
+        }
+    }
+
+    private int lineEnd(final int from) {
+        int i = from;
+        while (i < headLength && head[i] != '\n') {
+            i++;
+        }
+        return i > from && head[i - 1] == '\r' ? i - 1 : i;
+    }
+
+    /** The start of the line after the one ending at {@code lineEnd}. */
+    private int next(final int lineEnd) {
+        int i = lineEnd;
+        while (i < headLength && head[i] != '\n') {
+            i++;
+        }
+        return i + 1;
+    }
+
+    private int trimEnd(final int from, final int to) {
+        int e = to;
+        while (e > from && (head[e - 1] == ' ' || head[e - 1] == '\t')) {
+            e--;
+        }
+        return e;
+    }
+
+    private boolean nameIs(final int from, final int to, final byte[] lowerName) {
+        if (to - from != lowerName.length) {
+            return false;
+        }
+        for (int k = 0; k < lowerName.length; k++) {
+            if ((head[from + k] | 0x20) != lowerName[k] && head[from + k] != lowerName[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private long parseLength(final int from, final int to) throws IOException {
+        long n = 0;
+        if (from == to) {
+            throw new IOException("Malformed Content-Length");
+        }
+        for (int k = from; k < to; k++) {
+            final int d = head[k] - '0';
+            if (d < 0 || d > 9 || n > (Long.MAX_VALUE - 9) / 10) {
+                throw new IOException("Malformed Content-Length");
+            }
+            n = n * 10 + d;
+        }
+        return n;
+    }
+
+    private boolean containsIgnoreCase(final int from, final int to, final String word) {
+        return new String(head, from, to - from, StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT)
+                .contains(word);
+    }
+
+    private static byte[] ascii(final String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,109 @@
+package io.aiperf.engine.client;
+
+import io.aiperf.engine.record.ResponseData;
+import io.aiperf.engine.time.Clock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hc.core5.concurrent.FutureCallback;
+
+/**
+ * The lean transport for plain-HTTP inference requests: HTTP/1.1 keep-alive connections on the JDK's non-blocking
+ * sockets, read by a few event loops, with nothing on the reading thread but the read, its timestamp, the framing
+ * and the collector. It carries no redirect, cookie, auth or header-map machinery: a load generator needs none,
+ * and every microsecond of client work per request is a request per second the server is not measured at
+ * (bench/RESULTS.md). TLS, probes and control hooks use Apache HttpClient. Thread-safe.
+ */
+final class Http1Transport implements AutoCloseable {
+    private final Http1Loop[] loops;
+    private final AtomicInteger next = new AtomicInteger();
+    private URI cachedUri;
+    private Http1Origin cachedOrigin;
+
+    /**
+     * @param maxConnections the pool, shared evenly by the loops
+     * @param loopCount event-loop threads
+     */
+    Http1Transport(final int maxConnections, final int loopCount, final Clock clock) {
+        loops = new Http1Loop[loopCount];
+        final int share = (maxConnections + loopCount - 1) / loopCount;
+        try {
+            for (int i = 0; i < loopCount; i++) {
+                loops[i] = new Http1Loop("http-loop-" + (i + 1), clock, share);
+            }
+        } catch (IOException e) {
+            close();
+            throw new UncheckedIOException("cannot open a selector", e);
+        }
+    }
+
+    /** Whether this transport carries requests to {@code uri}. */
+    static boolean carries(final URI uri) {
+        return "http".equalsIgnoreCase(uri.getScheme()) && uri.getHost() != null;
+    }
+
+    /**
+     * Sends one request; the callback gets exactly one outcome. At {@code deadlineNanos} (monotonic;
+     * {@code Long.MAX_VALUE} for none) the loop runs {@code onExpire}, which is expected to cancel the request. A request sent from an event loop (the next request
+     * of a closed loop, sent as the previous one completes) stays on that loop.
+     */
+    Future<?> execute(final PreparedRequest request, final String requestId, final String correlationId,
+                      final ResponseCollector collector, final Runnable onWritten, final long deadlineNanos,
+                      final Runnable onExpire, final FutureCallback<ResponseData> callback) {
+        Http1Loop loop = null;
+        for (final Http1Loop l : loops) {
+            if (l != null && l.inLoop()) {
+                loop = l;
+            }
+        }
+        if (loop == null) {
+            loop = loops[Math.floorMod(next.getAndIncrement(), loops.length)];
+        }
+        final Http1Exchange exchange = new Http1Exchange(request, requestId, correlationId, collector, callback,
+                onWritten, loop, origin(request.uri()), deadlineNanos, onExpire);
+        loop.submit(exchange);
+        return exchange;
+    }
+
+    private Http1Origin origin(final URI uri) {
+        synchronized (this) {
+            if (uri != cachedUri) {
+                cachedOrigin = Http1Origin.of(uri);
+                cachedUri = uri;
+            }
+            return cachedOrigin;
+        }
+    }
+
+    /**
+     * Opens {@code count} connections to {@code uri} before the load starts, spread over the loops, and waits (at
+     * most {@code timeoutNanos}) for them: the first requests of a run then do not pay for connects.
+     *
+     * @return whether every connect settled in time
+     */
+    boolean preconnect(final URI uri, final int count, final long timeoutNanos) throws InterruptedException {
+        final java.util.concurrent.CountDownLatch settled = new java.util.concurrent.CountDownLatch(count);
+        for (int i = 0; i < loops.length; i++) {
+            loops[i].preconnect(origin(uri), count / loops.length + (i < count % loops.length ? 1 : 0), settled);
+        }
+        return settled.await(timeoutNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /** Drops idle connections: the next requests open fresh ones (after a request found its connection dead). */
+    void closeIdle() {
+        for (final Http1Loop loop : loops) {
+            loop.closeIdle();
+        }
+    }
+
+    @Override
+    public void close() {
+        for (final Http1Loop loop : loops) {
+            if (loop != null) {
+                loop.stop();
+            }
+        }
+    }
+}

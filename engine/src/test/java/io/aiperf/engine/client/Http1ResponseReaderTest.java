@@ -1,0 +1,158 @@
+package io.aiperf.engine.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.hc.core5.http.ConnectionClosedException;
+import org.junit.jupiter.api.Test;
+
+class Http1ResponseReaderTest {
+    /** What one response looked like to the sink. */
+    private static final class Seen implements Http1ResponseReader.Sink {
+        int status = -1;
+        String reason;
+        String mime;
+        long headNanos = -1;
+        final ByteArrayOutputStream body = new ByteArrayOutputStream();
+        int ends;
+
+        @Override
+        public void head(final int s, final String r, final String m, final long nanos) {
+            status = s;
+            reason = r;
+            mime = m;
+            headNanos = nanos;
+        }
+
+        @Override
+        public void body(final ByteBuffer bytes, final boolean end, final long nanos) {
+            while (bytes.hasRemaining()) {
+                body.write(bytes.get());
+            }
+            if (end) {
+                ends++;
+            }
+        }
+
+        String text() {
+            return body.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    private static final String CHUNKED = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n"
+            + "e\r\ndata: {\"a\":1}\n\r\n"
+            + "F;ext=1\r\ndata: [DONE]\n\n\n\r\n"
+            + "0\r\nX-Trailer: t\r\n\r\n";
+
+    /** Feeds the response cut at every pair of points, so where reads are cut can never change the outcome. */
+    private static void everySplit(final String response, final String expectedBody, final boolean keepAlive)
+            throws IOException {
+        final byte[] bytes = response.getBytes(StandardCharsets.UTF_8);
+        for (int a = 0; a <= bytes.length; a++) {
+            for (int b = a; b <= bytes.length; b += Math.max(1, bytes.length / 17)) {
+                final Http1ResponseReader reader = new Http1ResponseReader();
+                final Seen seen = new Seen();
+                reader.reset(seen);
+                boolean done = reader.feed(ByteBuffer.wrap(bytes, 0, a), 1);
+                done |= !done && reader.feed(ByteBuffer.wrap(bytes, a, b - a), 2);
+                done |= !done && reader.feed(ByteBuffer.wrap(bytes, b, bytes.length - b), 3);
+                assertThat(done).as("split at %d/%d", a, b).isTrue();
+                assertThat(seen.text()).as("split at %d/%d", a, b).isEqualTo(expectedBody);
+                assertThat(seen.ends).isEqualTo(1);
+                assertThat(reader.keepAlive()).isEqualTo(keepAlive);
+            }
+        }
+    }
+
+    @Test
+    void chunkedBodiesAreDecodedWhereverTheReadsAreCut() throws IOException {
+        everySplit(CHUNKED, "data: {\"a\":1}\ndata: [DONE]\n\n\n", true);
+    }
+
+    @Test
+    void contentLengthBodiesAreDecodedWhereverTheReadsAreCut() throws IOException {
+        everySplit("HTTP/1.1 200 OK\r\ncontent-length: 11\r\nContent-Type: application/json\r\n\r\n{\"ok\":true}",
+                "{\"ok\":true}", true);
+    }
+
+    @Test
+    void headFieldsAreRead() throws IOException {
+        final Http1ResponseReader reader = new Http1ResponseReader();
+        final Seen seen = new Seen();
+        reader.reset(seen);
+        final ByteBuffer in = ByteBuffer.wrap(CHUNKED.getBytes(StandardCharsets.UTF_8));
+        assertThat(reader.feed(in, 42)).isTrue();
+        assertThat(seen.status).isEqualTo(200);
+        assertThat(seen.reason).isEqualTo("OK");
+        assertThat(seen.mime).isEqualTo("text/event-stream");
+        assertThat(seen.headNanos).isEqualTo(42);
+        assertThat(in.hasRemaining()).isFalse();
+    }
+
+    @Test
+    void interimResponsesAreSkippedAndErrorsKeepTheirReason() throws IOException {
+        final Http1ResponseReader reader = new Http1ResponseReader();
+        final Seen seen = new Seen();
+        reader.reset(seen);
+        final String r = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 503 Service Unavailable\r\nContent-Length: 4\r\n"
+                + "Connection: close\r\n\r\nbusy";
+        assertThat(reader.feed(ByteBuffer.wrap(r.getBytes(StandardCharsets.US_ASCII)), 1)).isTrue();
+        assertThat(seen.status).isEqualTo(503);
+        assertThat(seen.reason).isEqualTo("Service Unavailable");
+        assertThat(seen.text()).isEqualTo("busy");
+        assertThat(reader.keepAlive()).isFalse();
+    }
+
+    @Test
+    void aBodyWithoutLengthEndsWithTheConnection() throws IOException {
+        final Http1ResponseReader reader = new Http1ResponseReader();
+        final Seen seen = new Seen();
+        reader.reset(seen);
+        assertThat(reader.feed(ByteBuffer.wrap("HTTP/1.0 200 OK\r\n\r\nabc".getBytes(StandardCharsets.US_ASCII)), 1))
+                .isFalse();
+        assertThat(reader.endOfInput(2)).isTrue();
+        assertThat(seen.text()).isEqualTo("abc");
+        assertThat(reader.keepAlive()).isFalse();
+    }
+
+    @Test
+    void emptyBodiesEndWithTheHead() throws IOException {
+        final Http1ResponseReader reader = new Http1ResponseReader();
+        final Seen seen = new Seen();
+        reader.reset(seen);
+        assertThat(reader.feed(ByteBuffer.wrap("HTTP/1.1 204 No Content\r\n\r\n".getBytes(StandardCharsets.US_ASCII)),
+                1)).isTrue();
+        assertThat(seen.ends).isEqualTo(1);
+        assertThat(reader.keepAlive()).isTrue();
+    }
+
+    @Test
+    void truncatedResponsesAreReportedAsClosedConnections() throws IOException {
+        final Http1ResponseReader reader = new Http1ResponseReader();
+        reader.reset(new Seen());
+        assertThatThrownBy(() -> reader.endOfInput(1)).isInstanceOf(ConnectionClosedException.class)
+                .hasMessage("Connection closed by peer");
+        reader.reset(new Seen());
+        reader.feed(ByteBuffer.wrap("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc".getBytes(StandardCharsets.US_ASCII)), 1);
+        assertThat(reader.started()).isTrue();
+        assertThatThrownBy(() -> reader.endOfInput(2)).isInstanceOf(ConnectionClosedException.class)
+                .hasMessageContaining("Premature end of Content-Length");
+    }
+
+    @Test
+    void malformedHeadsAndChunksAreErrors() {
+        final Http1ResponseReader reader = new Http1ResponseReader();
+        reader.reset(new Seen());
+        assertThatThrownBy(() -> reader.feed(ByteBuffer.wrap("SSH-2.0-OpenSSH\r\n\r\n".getBytes(StandardCharsets.US_ASCII)), 1))
+                .isInstanceOf(IOException.class).hasMessageContaining("status line");
+        reader.reset(new Seen());
+        assertThatThrownBy(() -> reader.feed(ByteBuffer.wrap(("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "zz\r\n").getBytes(StandardCharsets.US_ASCII)), 1))
+                .isInstanceOf(IOException.class).hasMessageContaining("chunk size");
+    }
+}

@@ -1,0 +1,261 @@
+package io.aiperf.engine.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.aiperf.engine.config.RunLimits;
+import io.aiperf.engine.config.TlsConfig;
+import io.aiperf.engine.record.ResponseData;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.message.BasicHeader;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lean HTTP/1.1 transport against a scripted loopback server that misbehaves on purpose: connections closed
+ * under the client, answers that never come, a pool smaller than the load. Each request still gets exactly one
+ * outcome, and the right one.
+ */
+class Http1TransportTest {
+    private static final String OK_BODY = "{\"choices\":[{\"message\":{\"content\":\"hello there\"}}]}";
+
+    /** How the scripted server answers one request on a connection; false ends the connection. */
+    private interface Script {
+        boolean answer(int requestOnConnection, String head, OutputStream out) throws IOException;
+    }
+
+    /** A thread-per-connection server on loopback that runs a script and counts connections and requests. */
+    private static final class ScriptedServer implements AutoCloseable {
+        final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        final AtomicInteger connections = new AtomicInteger();
+        final List<String> requestHeads = new CopyOnWriteArrayList<>();
+        private final List<Socket> open = new CopyOnWriteArrayList<>();
+
+        ScriptedServer(final Script script) throws IOException {
+            final Thread acceptor = new Thread(() -> {
+                while (!socket.isClosed()) {
+                    try {
+                        final Socket s = socket.accept();
+                        open.add(s);
+                        connections.incrementAndGet();
+                        final Thread t = new Thread(() -> serve(s, script), "scripted-connection");
+                        t.setDaemon(true);
+                        t.start();
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            }, "scripted-acceptor");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        private void serve(final Socket s, final Script script) {
+            try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+                for (int n = 0; ; n++) {
+                    final String head = readHead(in);
+                    if (head == null) {
+                        return;
+                    }
+                    in.readNBytes(contentLength(head));
+                    requestHeads.add(head);
+                    if (!script.answer(n, head, out)) {
+                        return;
+                    }
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // the client went away
+            }
+        }
+
+        URI uri() {
+            return URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/v1/chat/completions");
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+            for (final Socket s : open) {
+                s.close();
+            }
+        }
+    }
+
+    private static String readHead(final InputStream in) throws IOException {
+        final ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int matched = 0;
+        while (matched < 4) {
+            final int b = in.read();
+            if (b < 0) {
+                return null;
+            }
+            head.write(b);
+            matched = (b == '\r' && (matched == 0 || matched == 2)) || (b == '\n' && (matched == 1 || matched == 3))
+                    ? matched + 1 : 0;
+        }
+        return head.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    private static int contentLength(final String head) {
+        for (final String line : head.split("\r\n")) {
+            if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                return Integer.parseInt(line.substring(15).trim());
+            }
+        }
+        return 0;
+    }
+
+    private static void ok(final OutputStream out, final String extraHeaders) throws IOException {
+        final byte[] body = OK_BODY.getBytes(StandardCharsets.UTF_8);
+        out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n"
+                + extraHeaders + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(body);
+    }
+
+    private static PreparedRequest request(final URI uri) {
+        return new PreparedRequest(uri, new Header[] {new BasicHeader("Content-Type", "application/json"),
+                new BasicHeader("Authorization", "Bearer k")},
+                "{\"model\":\"m\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8), false);
+    }
+
+    private static InferenceClient client(final int connections, final double timeoutSeconds) {
+        return new InferenceClient(connections, timeoutSeconds, System::nanoTime, RunLimits.defaults(),
+                TlsConfig.defaults(), true);
+    }
+
+    private static ResponseData sendAndWait(final InferenceClient client, final PreparedRequest request, final int i)
+            throws Exception {
+        final CompletableFuture<ResponseData> done = new CompletableFuture<>();
+        client.send(request, "r" + i, "c" + i, new InFlight(), done::complete);
+        return done.get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void requestsCarryTheirHeadersAndReuseTheConnection() throws Exception {
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            ok(out, "");
+            return true;
+        }); InferenceClient client = client(4, 30)) {
+            for (int i = 0; i < 3; i++) {
+                final ResponseData r = sendAndWait(client, request(server.uri()), i);
+                assertThat(r.error()).isNull();
+                assertThat(r.content()).isEqualTo("hello there");
+            }
+            assertThat(server.connections.get()).isEqualTo(1);
+            final String head = server.requestHeads.get(2);
+            assertThat(head).startsWith("POST /v1/chat/completions HTTP/1.1\r\n")
+                    .contains("Host: 127.0.0.1:" + server.socket.getLocalPort() + "\r\n")
+                    .contains("X-Request-ID: r2\r\n").contains("X-Correlation-ID: c2\r\n")
+                    .contains("X-Session-Affinity: c2\r\n").contains("Authorization: Bearer k\r\n")
+                    .contains("Content-Length: 27\r\n");
+        }
+    }
+
+    @Test
+    void connectionsTheServerClosesAreNeverReusedAndNoRequestFails() throws Exception {
+        // Half the connections end with "Connection: close", the other half are closed silently after one answer.
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            final boolean announced = head.contains("X-Request-ID: r0") || head.contains("X-Request-ID: r2");
+            ok(out, announced ? "Connection: close\r\n" : "");
+            return false;
+        }); InferenceClient client = client(4, 30)) {
+            for (int i = 0; i < 4; i++) {
+                final ResponseData r = sendAndWait(client, request(server.uri()), i);
+                assertThat(r.error()).as("request %d", i).isNull();
+                // A silent close is seen by the event loop, or by the probe of a connection idle this long.
+                Thread.sleep(150);
+            }
+            assertThat(server.connections.get()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void anAnswerThatNeverComesTimesOutWithUpstreamsMessage() throws Exception {
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> true); // reads, never answers
+             InferenceClient client = client(2, 0.3)) {
+            final ResponseData r = sendAndWait(client, request(server.uri()), 0);
+            assertThat(r.error()).isNotNull();
+            assertThat(r.error().type()).isEqualTo("TimeoutException");
+            assertThat(r.error().message()).isEqualTo("Request timed out after 0.3 seconds");
+        }
+    }
+
+    @Test
+    void requestsBeyondThePoolWaitTheirTurnInOrder() throws Exception {
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            ok(out, "");
+            return true;
+        }); InferenceClient client = client(1, 30)) {
+            final List<CompletableFuture<ResponseData>> all = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                final CompletableFuture<ResponseData> done = new CompletableFuture<>();
+                client.send(request(server.uri()), "r" + i, "c" + i, new InFlight(), done::complete);
+                all.add(done);
+            }
+            for (final CompletableFuture<ResponseData> f : all) {
+                assertThat(f.get(30, TimeUnit.SECONDS).error()).isNull();
+            }
+            assertThat(server.connections.get()).isEqualTo(1);
+            assertThat(server.requestHeads).hasSize(5);
+            for (int i = 0; i < 5; i++) {
+                assertThat(server.requestHeads.get(i)).contains("X-Request-ID: r" + i + "\r\n");
+            }
+        }
+    }
+
+    @Test
+    void aCancelledRequestGetsOneOutcomeAndItsConnectionIsDropped() throws Exception {
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            if (head.contains("X-Request-ID: r0")) {
+                return true; // keeps r0 waiting until it is cancelled
+            }
+            ok(out, "");
+            return true;
+        }); InferenceClient client = client(1, 30)) {
+            final InFlight handle = new InFlight();
+            final AtomicInteger outcomes = new AtomicInteger();
+            final CompletableFuture<ResponseData> first = new CompletableFuture<>();
+            client.send(request(server.uri()), "r0", "c0", handle, r -> {
+                outcomes.incrementAndGet();
+                first.complete(r);
+            });
+            while (server.requestHeads.isEmpty()) {
+                Thread.onSpinWait();
+            }
+            handle.cancel();
+            final ResponseData r = first.get(30, TimeUnit.SECONDS);
+            assertThat(r.error().type()).isEqualTo("CancellationException");
+            assertThat(sendAndWait(client, request(server.uri()), 1).error()).isNull();
+            assertThat(server.connections.get()).isEqualTo(2);
+            assertThat(outcomes.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aRefusedConnectIsAnErrorRecord() throws Exception {
+        final int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        try (InferenceClient client = client(1, 30)) {
+            final ResponseData r = sendAndWait(client,
+                    request(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions")), 0);
+            assertThat(r.error()).isNotNull();
+            assertThat(r.error().type()).isEqualTo("ConnectException");
+        }
+    }
+}
