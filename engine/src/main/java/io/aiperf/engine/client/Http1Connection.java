@@ -18,6 +18,11 @@ final class Http1Connection implements Http1ResponseReader.Sink {
     long connectingSince = -1;
     /** The request on this connection, or null while it is idle. */
     Http1Exchange current;
+    /** When its connect started and finished (monotonic ns). */
+    long connectStartNanos = -1;
+    long connectDoneNanos = -1;
+    /** Opened ahead of the load (preconnect): no request waited for its connect. */
+    boolean ahead;
     /** When it last became idle (monotonic ns). */
     long idleSince;
     /** Whether this connection carried an earlier request. */

@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class Http1Loop implements Runnable {
     private static final long CONNECT_TIMEOUT_NANOS = 30_000_000_000L;
     private static final long IDLE_PROBE_AFTER_NANOS = 100_000_000L;
+    private static final int MAX_PARALLEL_CONNECTS = 64;
 
     private final Selector selector;
     private final Thread thread;
@@ -250,8 +251,18 @@ final class Http1Loop implements Runnable {
             return true;
         }
         if (open < maxConnections) {
-            waiting.poll();
-            connect(next);
+            // A waiting request is not tied to the connect it caused: it takes whichever connection is ready first,
+            // a new one or one that a response just freed. Connects in progress are bounded by the requests
+            // waiting (and a fixed cap), so a stall cannot snowball into thousands of connects.
+            if (connecting.size() >= Math.min(waiting.size(), MAX_PARALLEL_CONNECTS)) {
+                return false;
+            }
+            try {
+                finishOpening(open(next.origin));
+            } catch (IOException | RuntimeException e) {
+                waiting.poll(); // this request fails with the reason; the next one tries again
+                failExchange(next, e instanceof IOException io ? io : new ConnectException(e.toString()));
+            }
             return true;
         }
         return closeOneIdle();
@@ -289,19 +300,8 @@ final class Http1Loop implements Runnable {
         return false;
     }
 
-    private void connect(final Http1Exchange exchange) {
-        final Http1Connection c;
-        try {
-            c = open(exchange.origin, exchange);
-        } catch (IOException | RuntimeException e) {
-            failExchange(exchange, e instanceof IOException io ? io : new ConnectException(e.toString()));
-            return;
-        }
-        finishOpening(c);
-    }
-
-    /** A new connection, registered, its connect not yet started; {@code exchange} (or null) waits for it. */
-    private Http1Connection open(final Http1Origin origin, final Http1Exchange exchange) throws IOException {
+    /** A new connection, registered, its connect not yet started. */
+    private Http1Connection open(final Http1Origin origin) throws IOException {
         final SocketChannel channel = SocketChannel.open();
         try {
             channel.configureBlocking(false);
@@ -310,13 +310,8 @@ final class Http1Loop implements Runnable {
             final Http1Connection c = new Http1Connection(origin, channel);
             c.key = channel.register(selector, SelectionKey.OP_CONNECT, c);
             open++;
-            c.current = exchange;
-            final long now = clock.nanoTime();
-            if (exchange != null) {
-                exchange.connection = c;
-                exchange.collector.markConnectStart(now);
-            }
-            c.connectingSince = now;
+            c.connectingSince = clock.nanoTime();
+            c.connectStartNanos = c.connectingSince;
             return c;
         } catch (IOException | RuntimeException e) {
             closeQuietly(channel);
@@ -326,30 +321,25 @@ final class Http1Loop implements Runnable {
 
     private void finishOpening(final Http1Connection c) {
         try {
+            connecting.add(c);
             if (c.channel.connect(c.origin.address())) {
                 connected(c);
-            } else {
-                connecting.add(c);
             }
         } catch (IOException | RuntimeException e) {
             fail(c, e instanceof IOException io ? io : new ConnectException(e.toString()));
         }
     }
 
+    /** A connect finished: the connection is idle, ready for the first waiting request. */
     private void connected(final Http1Connection c) {
         connecting.remove(c);
         c.connectingSince = -1;
+        c.connectDoneNanos = clock.nanoTime();
         c.settle();
         c.key.interestOps(SelectionKey.OP_READ);
-        if (c.current == null) { // opened ahead of the load
-            c.idleSince = clock.nanoTime();
-            idle.computeIfAbsent(c.origin, o -> new ArrayDeque<>()).push(c);
-            c.reused = true; // the request it carries did not wait for its connect
-            serveWaiting();
-            return;
-        }
-        c.current.collector.markConnectDone(clock.nanoTime());
-        start(c, c.current);
+        c.idleSince = c.connectDoneNanos;
+        idle.computeIfAbsent(c.origin, o -> new ArrayDeque<>()).push(c);
+        serveWaiting();
     }
 
     /**
@@ -365,8 +355,9 @@ final class Http1Loop implements Runnable {
                     continue;
                 }
                 try {
-                    final Http1Connection c = open(origin, null);
+                    final Http1Connection c = open(origin);
                     c.settled = settled;
+                    c.ahead = true;
                     finishOpening(c);
                 } catch (IOException | RuntimeException e) {
                     settled.countDown(); // the run's own requests will meet the same problem and report it
@@ -379,6 +370,11 @@ final class Http1Loop implements Runnable {
         c.current = exchange;
         exchange.connection = c;
         c.reader.reset(c);
+        if (!c.reused && !c.ahead) {
+            // The first request on a connection opened while requests waited: it is the one that paid for the connect.
+            exchange.collector.markConnectStart(c.connectStartNanos);
+            exchange.collector.markConnectDone(c.connectDoneNanos);
+        }
         try {
             final ByteBuffer bytes = writer.write(exchange, c.origin);
             exchange.collector.markSent(clock.nanoTime());
@@ -498,13 +494,29 @@ final class Http1Loop implements Runnable {
 
     /** The connection failed: its request (if any) gets the error, and the connection is gone. */
     private void fail(final Http1Connection c, final IOException cause) {
-        final Http1Exchange exchange = c.current;
+        Http1Exchange exchange = c.current;
         c.current = null;
+        final boolean connectFailed = c.connectingSince >= 0;
         close(c);
+        if (exchange == null && connectFailed && !c.ahead) {
+            exchange = firstWaitingFor(c.origin); // the request that was waiting for this connect learns why
+            if (exchange != null) {
+                waiting.remove(exchange);
+            }
+        }
         if (exchange != null) {
             failExchange(exchange, cause);
         }
         serveWaiting();
+    }
+
+    private Http1Exchange firstWaitingFor(final Http1Origin origin) {
+        for (final Http1Exchange e : waiting) {
+            if (e.origin.equals(origin)) {
+                return e;
+            }
+        }
+        return null;
     }
 
     private void failExchange(final Http1Exchange exchange, final Exception cause) {

@@ -28,7 +28,11 @@ final class Http1Transport implements AutoCloseable {
      */
     Http1Transport(final int maxConnections, final int loopCount, final Clock clock) {
         loops = new Http1Loop[loopCount];
-        final int share = (maxConnections + loopCount - 1) / loopCount;
+        // Never more connections than the process may open files: past that, connects would fail as errors
+        // (and so would the temporary files of the run); requests wait for a connection instead, which the
+        // pool-wait figures show.
+        final int pool = Math.min(maxConnections, fileDescriptorBudget());
+        final int share = (pool + loopCount - 1) / loopCount;
         try {
             for (int i = 0; i < loopCount; i++) {
                 loops[i] = new Http1Loop("http-loop-" + (i + 1), clock, share);
@@ -37,6 +41,15 @@ final class Http1Transport implements AutoCloseable {
             close();
             throw new UncheckedIOException("cannot open a selector", e);
         }
+    }
+
+    /** The file descriptors this process may open, less a reserve for files, the JVM and the other clients. */
+    static int fileDescriptorBudget() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+            return (int) Math.max(64, Math.min(Integer.MAX_VALUE, unix.getMaxFileDescriptorCount() - 512));
+        }
+        return Integer.MAX_VALUE;
     }
 
     /** Whether this transport carries requests to {@code uri}. */

@@ -47,6 +47,8 @@ public final class Distribution implements AutoCloseable {
         if (buffered == buffer.length) {
             if (buffer.length < inMemory) {
                 buffer = java.util.Arrays.copyOf(buffer, Math.min(inMemory, buffer.length * 2));
+            } else if (spill == null && !trySpill()) {
+                buffer = java.util.Arrays.copyOf(buffer, buffer.length * 2); // no temporary file: memory it is
             } else {
                 flush();
             }
@@ -68,6 +70,22 @@ public final class Distribution implements AutoCloseable {
             return spilledStats();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the spilled values of a metric: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Opens the temporary file and spills; false when it cannot be created (no file descriptors left, say). The
+     * values then stay in memory: a run is never lost for want of a temporary file.
+     */
+    private boolean trySpill() {
+        try {
+            flush();
+            return true;
+        } catch (UncheckedIOException e) {
+            if (spill != null) {
+                throw e;
+            }
+            return false;
         }
     }
 

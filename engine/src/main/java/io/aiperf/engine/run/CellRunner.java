@@ -203,6 +203,10 @@ public final class CellRunner {
             scraper.shutdown();
         }
         gpu.finish();
+        if (processed.lostRecords() > 0) {
+            ctx.log().warning(processed.lostRecords() + " record(s) could not be processed at all and are missing "
+                    + "from the metrics");
+        }
         String writeError = recordFiles.commit(processed.writeFailure());
         final MetricsSummary profilingMetrics = processed.profiling();
         final MetricsSummary warmupMetrics = processed.warmup();

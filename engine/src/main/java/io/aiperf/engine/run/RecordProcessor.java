@@ -33,6 +33,7 @@ final class RecordProcessor {
     private final MetricsAccumulator warmup;
     private final TransportHealthRecorder transport = new TransportHealthRecorder();
     private final AtomicLong queueFullWaits = new AtomicLong();
+    private final AtomicLong lostRecords = new AtomicLong();
     private final Thread worker;
     private volatile boolean closing;
     private boolean anyWarmup;
@@ -96,8 +97,12 @@ final class RecordProcessor {
             } catch (RuntimeException e) {
                 // One record that cannot be processed is a failed request, never a dead processor (which would
                 // stop every I/O thread at the full queue).
-                (r.profiling() ? profiling : warmup).add(RecordMetrics.failed(r, new io.aiperf.engine.record.ErrorDetails(
-                        null, "RecordProcessingError", String.valueOf(e))));
+                try {
+                    (r.profiling() ? profiling : warmup).add(RecordMetrics.failed(r,
+                            new io.aiperf.engine.record.ErrorDetails(null, "RecordProcessingError", String.valueOf(e))));
+                } catch (RuntimeException again) {
+                    lostRecords.incrementAndGet(); // counted, so the summary can say the metrics are incomplete
+                }
             }
         }
     }
@@ -122,7 +127,7 @@ final class RecordProcessor {
 
     /** What the processor produced, once every accepted record is processed. */
     record Result(MetricsSummary profiling, MetricsSummary warmup, TransportHealth transport, long queueFullWaits,
-                  IOException writeFailure) {
+                  IOException writeFailure, long lostRecords) {
     }
 
     /** Processes what is still queued, stops the worker, and returns the summaries. */
@@ -131,7 +136,7 @@ final class RecordProcessor {
         worker.join();
         try {
             return new Result(profiling.summary(), anyWarmup ? warmup.summary() : null, transport.health(),
-                    queueFullWaits.get(), writeFailure);
+                    queueFullWaits.get(), writeFailure, lostRecords.get());
         } finally {
             profiling.close();
             warmup.close();
