@@ -190,8 +190,9 @@ for conc in 1 4 64 256; do
   note "P3: $conc streams"
   count=$(( conc * 4 > 40 ? conc * 4 : 40 ))
   curl_c reset >/dev/null
+  # Four waves of warmup: P3 is the steady state (P6 above is the cold start).
   engine "$out/p3-$conc" -u "http://127.0.0.1:$cadence_port" --streaming --concurrency "$conc" \
-    --warmup-request-count "$conc" --request-count "$count" --isl 16 --osl 20 || continue
+    --warmup-request-count $(( conc * 4 > 100 ? conc * 4 : 100 )) --request-count "$count" --isl 16 --osl 20 || continue
   python3 bench/lib/ref_client.py --port "$cadence_port" --concurrency "$conc" \
     --requests-per-stream $(( count / conc )) --out "$out/p3-ref-$conc.txt"
   curl_c flush >/dev/null

@@ -154,6 +154,7 @@ public final class CellRunner {
             if (config.limits().preconnect()) {
                 preconnect(client);
             }
+
             try (ProgressReporter progress = new ProgressReporter(ctx.err(), ctx.liveProgress(),
                     orchestrator::startedPhases); WakeupSampler wakeups = new WakeupSampler().start()) {
                 if (!awaitShardStart(origins.get(0))) {
