@@ -149,11 +149,17 @@ public final class CellRunner {
                             gpu.phaseDrained();
                         }
                     }, ctx.cancellation());
+            // The response path is compiled on synthetic bytes while the server is probed and connected to.
+            final Thread warmup = new Thread(() -> io.aiperf.engine.client.ResponsePathWarmup.run(source.probe(),
+                    config.limits(), ctx.clock(), WARMUP_BUDGET_NANOS, 5_000), "response-path-warmup");
+            warmup.setDaemon(true);
+            warmup.start();
             server = ServerProbe.identify(client, config.endpoint().urls().get(0), origins.get(0),
                     source.probe().headers());
             if (config.limits().preconnect()) {
                 preconnect(client);
             }
+            warmup.join();
 
             try (ProgressReporter progress = new ProgressReporter(ctx.err(), ctx.liveProgress(),
                     orchestrator::startedPhases); WakeupSampler wakeups = new WakeupSampler().start()) {
@@ -412,6 +418,9 @@ public final class CellRunner {
         }
         return max;
     }
+
+    /** At most this long is spent compiling the response path before the load (src-docs/performance.md). */
+    private static final long WARMUP_BUDGET_NANOS = 250_000_000L;
 
     /**
      * Opens the first phase's connections before its first request, so that no measured request waits for a
