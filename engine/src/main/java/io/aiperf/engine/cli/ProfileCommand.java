@@ -221,7 +221,9 @@ public final class ProfileCommand implements Callable<Integer> {
         final String model = config.primaryModel().replace('/', '_') + (config.models().size() > 1 ? "_multi" : "");
         final PhaseConfig p = config.firstProfilingPhase();
         final String stimulus = config.isSweep() ? "sweep"
-                : p.type() == io.aiperf.engine.config.LoadType.FIXED_SCHEDULE ? "fixed_schedule" : p.type().isRate()
+                : p.type() == io.aiperf.engine.config.LoadType.FIXED_SCHEDULE ? "fixed_schedule"
+                : p.type() == io.aiperf.engine.config.LoadType.USER_CENTRIC
+                ? "user_centric-users" + p.users() + "-qps" + trim(p.rate()) : p.type().isRate()
                 ? "request_rate" + trim(p.rate())
                 : "concurrency" + p.concurrency();
         return base.resolve(model + "-openai-" + config.endpoint().type().wireName() + "-" + stimulus);

@@ -34,6 +34,10 @@ public final class ProfileOptions {
     @Option(names = "--max-error-rate", paramLabel = "PCT", description = "Fail a cell whose share of failed "
             + "requests is above this percentage (0-100). A cell with no valid request always fails. Default: 100.")
     Double maxErrorRate;
+    @Option(names = "--failed-request-threshold", paramLabel = "RATIO", description = "Stop the run early, and fail "
+            + "it, once more than this share (0-1) of the profiling requests failed, counted from max(concurrency, "
+            + "10) completed requests on. Partial results are written.")
+    Double failedRequestThreshold;
 
     @Option(names = "--ssl-ca-file", paramLabel = "FILE", description = "Trust the CA certificates in this PEM file "
             + "(instead of the JDK's) for https targets and control calls.")
@@ -84,10 +88,16 @@ public final class ProfileOptions {
     String concurrency;
     @Option(names = "--request-rate", paramLabel = "RPS", description = "Requests per second (open loop). A comma list sweeps.")
     String requestRate;
-    @Option(names = {"--arrival-pattern", "--request-rate-mode"}, paramLabel = "PATTERN", description = "constant, poisson or gamma. Default: poisson.")
+    @Option(names = {"--arrival-pattern", "--request-rate-mode"}, paramLabel = "PATTERN", description = "constant, poisson, gamma, or concurrency_burst (the closed loop). Default: poisson.")
     String arrivalPattern;
     @Option(names = {"--arrival-smoothness", "--vllm-burstiness"}, paramLabel = "SHAPE", description = "Gamma shape; implies gamma.")
     Double arrivalSmoothness;
+    @Option(names = "--user-centric-rate", paramLabel = "QPS", description = "User-centric mode: --num-users users "
+            + "share this rate, each sending its next turn num-users / QPS seconds after its previous one (multi-turn "
+            + "conversations: --session-turns-mean 2 or more).")
+    Double userCentricRate;
+    @Option(names = "--num-users", paramLabel = "N", description = "The simulated users of --user-centric-rate.")
+    Integer numUsers;
     @Option(names = {"--request-count", "--num-requests"}, paramLabel = "N", description = "Requests to send. Default: max(10, 2 x concurrency) when nothing else bounds the run. A comma list sweeps.")
     String requestCount;
     @Option(names = "--benchmark-duration", paramLabel = "SECONDS", description = "Stop sending after this long. A comma list sweeps.")
@@ -280,6 +290,14 @@ public final class ProfileOptions {
     @Option(names = "--warmup-prefill-concurrency", paramLabel = "N", description = "The warmup's prefill "
             + "concurrency. Default: --prefill-concurrency.")
     Integer warmupPrefillConcurrency;
+
+    @Option(names = "--prefill-concurrency-ramp-duration", paramLabel = "SECONDS", description = "Raise the prefill "
+            + "concurrency from 1 to its value over this long.")
+    Double prefillConcurrencyRampDuration;
+
+    @Option(names = "--warmup-prefill-concurrency-ramp-duration", paramLabel = "SECONDS", description = "The "
+            + "warmup's prefill ramp. Default: --prefill-concurrency-ramp-duration.")
+    Double warmupPrefillConcurrencyRampDuration;
 
     @Option(names = "--concurrency-ramp-duration", paramLabel = "SECONDS", description = "Raise the concurrency (or "
             + "the --concurrency ceiling of a rate) from 1 to its target over this long.")
@@ -483,10 +501,27 @@ public final class ProfileOptions {
         magic(o, "--request-rate", requestRate, false, "rate", v -> o.phase("profiling", "rate", v, "--request-rate"));
         final String type = arrivalPattern != null ? arrivalPattern
                 : requestRate != null ? (arrivalSmoothness != null ? "gamma" : "poisson") : null;
+        if (userCentricRate != null) {
+            if (requestRate != null || arrivalPattern != null) {
+                throw new ConfigException("--user-centric-rate", "--user-centric-rate cannot be used together with "
+                        + "--request-rate or --arrival-pattern");
+            }
+            if (numUsers == null) {
+                throw new ConfigException("--user-centric-rate", "--user-centric-rate requires --num-users to be set");
+            }
+            o.phase("profiling", "type", "user_centric", "--user-centric-rate");
+            o.phase("profiling", "rate", userCentricRate, "--user-centric-rate");
+        } else if (numUsers != null) {
+            throw new ConfigException("--num-users", "--num-users can only be used with --user-centric-rate");
+        }
+        o.phase("profiling", "users", numUsers, "--num-users");
         o.phase("profiling", "type", type, "--arrival-pattern");
         o.phase("profiling", "smoothness", arrivalSmoothness, "--arrival-smoothness");
         o.phase("profiling", "concurrency_ramp_duration", concurrencyRampDuration, "--concurrency-ramp-duration");
         o.phase("profiling", "prefill_concurrency", prefillConcurrency, "--prefill-concurrency");
+        o.phase("profiling", "prefill_concurrency_ramp_duration", prefillConcurrencyRampDuration,
+                "--prefill-concurrency-ramp-duration");
+        o.phase("profiling", "failed_request_threshold", failedRequestThreshold, "--failed-request-threshold");
         o.phase("profiling", "rate_ramp_duration", requestRateRampDuration, "--request-rate-ramp-duration");
         magic(o, "--request-count", requestCount, true, "requests", v -> o.phase("profiling", "requests", v, "--request-count"));
         magic(o, "--benchmark-duration", benchmarkDuration, false, "duration",
@@ -508,6 +543,8 @@ public final class ProfileOptions {
                     : warmupRequestRate != null && arrivalPattern == null ? "poisson" : null, "--warmup-arrival-pattern");
             o.phase("warmup", "grace_period", warmupGracePeriod, "--warmup-grace-period");
             o.phase("warmup", "prefill_concurrency", warmupPrefillConcurrency, "--warmup-prefill-concurrency");
+            o.phase("warmup", "prefill_concurrency_ramp_duration", warmupPrefillConcurrencyRampDuration,
+                    "--warmup-prefill-concurrency-ramp-duration");
             o.phase("warmup", "concurrency_ramp_duration", warmupConcurrencyRampDuration,
                     "--warmup-concurrency-ramp-duration");
             o.phase("warmup", "rate_ramp_duration", warmupRequestRateRampDuration,

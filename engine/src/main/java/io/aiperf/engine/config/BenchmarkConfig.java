@@ -12,6 +12,8 @@ import java.util.Map;
  * @param randomSeed the seed, or null for entropy
  * @param effectiveTree the merged configuration tree, for {@code config expand} and the exports
  *                      (secrets not yet redacted)
+ * @param givenTree what the user set (YAML and typed flags, in the canonical shape, before defaults): the
+ *                  exports' {@code input_config} echo (secrets not yet redacted)
  * @param variations the sweep's points, each with its full config; empty without a sweep
  * @param limits bounds on errors and response sizes
  * @param shard this process's share of each cell, or null for all of it
@@ -19,7 +21,7 @@ import java.util.Map;
 public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, DatasetConfig dataset,
                               List<PhaseConfig> phases, ArtifactsConfig artifacts, TokenizerConfig tokenizer,
                               Map<String, Double> goodputSlos, Long randomSeed, String uiType,
-                              MultiRunConfig multiRun, List<String> warnings, ObjectNode effectiveTree,
+                              MultiRunConfig multiRun, List<String> warnings, ObjectNode effectiveTree, ObjectNode givenTree,
                               List<Variation> variations, RunLimits limits, Shard shard) {
 
     /** Whether a sweep expands this config into several variations. */
@@ -35,7 +37,7 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
                 : java.util.stream.Stream.concat(java.util.stream.Stream.of(unseamless(kept.get(0))),
                         kept.stream().skip(1)).toList();
         return new BenchmarkConfig(models, endpoint, dataset, fixed, artifacts, tokenizer, goodputSlos, seed, uiType,
-                multiRun, warnings, effectiveTree, variations, limits, shard);
+                multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
     }
 
     /**
@@ -53,7 +55,10 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
                 p.sessions() == null ? null : shareOf(p.sessions(), p.name() + " sessions"), p.durationSeconds(),
                 p.gracePeriodSeconds(), p.seamless(), p.schedule(), p.concurrencyRampSeconds(),
                 p.rateRampSeconds(), p.prefillConcurrency() == null ? null
-                : shareOf(p.prefillConcurrency(), p.name() + " prefill concurrency"))).toList();
+                : shareOf(p.prefillConcurrency(), p.name() + " prefill concurrency"),
+                p.failedRequestThreshold(), p.users() == null ? null : shareOf(p.users(), p.name() + " users"),
+                p.prefillRampSeconds()))
+                .toList();
         final EndpointConfig e = endpoint;
         final EndpointConfig hooks = shard.runsHooks() ? e : new EndpointConfig(e.urls(), e.type(), e.customPath(),
                 e.streaming(), e.apiKey(), e.headers(), e.extra(), e.timeoutSeconds(), e.useServerTokenCount(),
@@ -61,7 +66,7 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
                 e.template(), e.gpuTelemetry());
         // The seed stays: every shard builds the same dataset and takes its own part of it (CellRunner).
         return new BenchmarkConfig(models, hooks, dataset, mine, artifacts, tokenizer, goodputSlos, randomSeed, uiType,
-                multiRun, warnings, effectiveTree, variations, limits, shard);
+                multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
     }
 
     private int shareOf(final int total, final String what) {
@@ -76,7 +81,8 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
     private static PhaseConfig unseamless(final PhaseConfig p) {
         return new PhaseConfig(p.name(), p.kind(), p.type(), p.concurrency(), p.rate(), p.smoothness(), p.requests(), p.sessions(),
                 p.durationSeconds(), p.gracePeriodSeconds(), false, p.schedule(), p.concurrencyRampSeconds(),
-                p.rateRampSeconds(), p.prefillConcurrency());
+                p.rateRampSeconds(), p.prefillConcurrency(), p.failedRequestThreshold(), p.users(),
+                p.prefillRampSeconds());
     }
 
     public String primaryModel() {

@@ -48,7 +48,8 @@ public final class ConfigBinder {
     static final List<String> DIST_KEYS = List.of("mean", "stddev");
     static final List<String> PHASE_KEYS = List.of("name", "kind", "type", "concurrency", "rate", "smoothness",
             "requests", "sessions", "duration", "grace_period", "seamless", "exclude_from_results", "auto_offset",
-            "start_offset", "end_offset", "concurrency_ramp_duration", "rate_ramp_duration", "prefill_concurrency");
+            "start_offset", "end_offset", "concurrency_ramp_duration", "rate_ramp_duration", "prefill_concurrency",
+            "failed_request_threshold", "users", "prefill_concurrency_ramp_duration");
     static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix", "export_level", "slice_duration");
     static final List<String> RESET_KEYS = List.of("path", "timeout_seconds", "max_retry_seconds");
     static final List<String> PROFILER_KEYS = List.of("start_path", "stop_path", "timeout_seconds");
@@ -75,6 +76,7 @@ public final class ConfigBinder {
     }
 
     private BenchmarkConfig bindEnvelope(final ObjectNode tree) {
+        final ObjectNode given = tree.deepCopy();
         final Section env = new Section(tree, "", cliFlags);
         env.allowOnly(ConfigShapes.ENVELOPE_KEYS);
         final Long seed = env.longValue("random_seed");
@@ -167,7 +169,7 @@ public final class ConfigBinder {
         final Long effectiveSeed = seed == null && multiRun.numRuns() > 1 && multiRun.setConsistentSeed() ? Long.valueOf(42) : seed;
         final BenchmarkConfig config = new BenchmarkConfig(List.copyOf(models), endpoint, dataset, phases, artifacts,
                 tokenizer, slos, effectiveSeed, ui == null ? null : ui.toLowerCase(Locale.ROOT), multiRun,
-                List.copyOf(warnings), tree, List.of(), limits, shard);
+                List.copyOf(warnings), tree, given, List.of(), limits, shard);
         config.forShard(); // a load too small to split among the shards is a usage error now, not mid-run
         return config;
     }
@@ -758,8 +760,13 @@ public final class ConfigBinder {
             if (!(rate > 0) || Double.isInfinite(rate)) {
                 throw s.error("rate", "Input should be greater than 0");
             }
+        } else if (type == LoadType.USER_CENTRIC) {
+            userCentric(s, rate);
         } else if (rate != null) {
             throw s.error("rate", "Extra inputs are not permitted: a concurrency phase has no rate");
+        }
+        if (type != LoadType.USER_CENTRIC && s.has("users")) {
+            throw s.error("users", "--num-users can only be used with --user-centric-rate");
         }
         if (smoothness != null) {
             if (type != LoadType.GAMMA) {
@@ -825,7 +832,9 @@ public final class ConfigBinder {
         }
         if (requests == null && sessions == null && duration == null) {
             // Upstream's default: enough requests to fill the closed loop twice, at least 10.
-            requests = Math.max(DEFAULT_REQUEST_COUNT, 2 * (concurrency == null ? 1 : concurrency));
+            final int fill = type == LoadType.USER_CENTRIC ? s.integer("users", 1)
+                    : concurrency == null ? 1 : concurrency;
+            requests = Math.max(DEFAULT_REQUEST_COUNT, 2 * fill);
             s.node().put("requests", requests);
             warnings.add("phase '" + name + "' has no stop condition (requests, sessions or duration); defaulting to "
                     + requests + " requests (at least 10, twice the concurrency). Set --request-count, "
@@ -841,6 +850,9 @@ public final class ConfigBinder {
         if (concurrencyRamp != null && (!(concurrencyRamp > 0) || width == null)) {
             throw s.error("concurrency_ramp_duration", concurrencyRamp > 0 ? "a concurrency ramp needs a concurrency "
                     + "(--concurrency)" : "Input should be greater than 0");
+        }
+        if (rateRamp != null && type == LoadType.USER_CENTRIC) {
+            throw s.error("rate_ramp_duration", "--request-rate-ramp-duration cannot be used with --user-centric-rate");
         }
         if (rateRamp != null && (!(rateRamp > 0) || !type.isRate() || type == LoadType.FIXED_SCHEDULE)) {
             throw s.error("rate_ramp_duration", rateRamp > 0 ? "a rate ramp needs a request rate (--request-rate)"
@@ -859,8 +871,47 @@ public final class ConfigBinder {
                         + "token");
             }
         }
+        final Double prefillRamp = s.seconds("prefill_concurrency_ramp_duration");
+        if (prefillRamp != null && (!(prefillRamp > 0) || prefill == null)) {
+            throw s.error("prefill_concurrency_ramp_duration", prefillRamp > 0 ? "a prefill ramp needs a prefill "
+                    + "concurrency (--prefill-concurrency)" : "Input should be greater than 0");
+        }
+        final Double failedThreshold = s.number("failed_request_threshold", null);
+        if (failedThreshold != null && !(failedThreshold >= 0 && failedThreshold <= 1)) {
+            throw s.error("failed_request_threshold", "Input should be a ratio between 0 and 1");
+        }
+        final Integer users = type == LoadType.USER_CENTRIC ? s.integer("users", null) : null;
+        if (users != null && requests != null && requests < users) {
+            throw s.error("requests", "a user-centric phase needs at least one request per user (" + users
+                    + " users)");
+        }
+        if (users != null && width != null && width < users) {
+            warnings.add("phase '" + name + "': --concurrency " + width + " is below --num-users " + users + ": only "
+                    + width + " users can hold a conversation at once, and the others starve");
+        }
         return new PhaseConfig(name, kind, type, width, rate, shape, requests, sessions, duration, grace, seamless,
-                schedule, concurrencyRamp, rateRamp, prefill);
+                schedule, concurrencyRamp, rateRamp, prefill, failedThreshold, users, prefillRamp);
+    }
+
+    /** AIPerf's user-centric rules: N users and a rate, over multi-turn conversations. */
+    private void userCentric(final Section s, final Double rate) {
+        final Integer users = s.integer("users", null);
+        if (users == null) {
+            throw s.error("users", "--user-centric-rate requires --num-users to be set");
+        }
+        if (users < 1) {
+            throw s.error("users", "Input should be greater than or equal to 1");
+        }
+        if (rate == null) {
+            throw s.error("rate", "a user_centric phase needs a rate (--user-centric-rate)");
+        }
+        if (!(rate > 0) || Double.isInfinite(rate)) {
+            throw s.error("rate", "Input should be greater than 0");
+        }
+        if (!multiTurn) {
+            throw new ConfigException("benchmark.dataset.turns", "--user-centric-rate requires multi-turn "
+                    + "conversations (--session-turns-mean >= 2)");
+        }
     }
 
     private static Map<String, Double> slos(final Section s) {

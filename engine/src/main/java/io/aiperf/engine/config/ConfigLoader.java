@@ -12,7 +12,8 @@ import java.util.Map;
  */
 public final class ConfigLoader {
     private static final List<String> INHERITED_BY_WARMUP = List.of("type", "concurrency", "rate", "smoothness",
-            "concurrency_ramp_duration", "rate_ramp_duration", "prefill_concurrency");
+            "concurrency_ramp_duration", "rate_ramp_duration", "prefill_concurrency", "users",
+            "prefill_concurrency_ramp_duration");
 
     private ConfigLoader() {
     }
@@ -48,7 +49,7 @@ public final class ConfigLoader {
         config.effectiveTree().set("sweep", sweep);
         return new BenchmarkConfig(config.models(), config.endpoint(), config.dataset(), config.phases(),
                 config.artifacts(), config.tokenizer(), config.goodputSlos(), config.randomSeed(), config.uiType(),
-                config.multiRun(), config.warnings(), config.effectiveTree(), variations, config.limits(), config.shard());
+                config.multiRun(), config.warnings(), config.effectiveTree(), config.givenTree(), variations, config.limits(), config.shard());
     }
 
     private static ObjectNode emptyEnvelope() {

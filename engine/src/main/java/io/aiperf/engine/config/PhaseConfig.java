@@ -4,7 +4,7 @@ package io.aiperf.engine.config;
  * One phase of a cell (AIPerf's configuration docs and AIPerf's timing and load docs). Durations in seconds; nulls mean "not set".
  *
  * @param concurrency the closed-loop width, or the ceiling in rate mode (null = unlimited)
- * @param rate requests per second for rate types
+ * @param rate requests per second for rate types and over all users of a user-centric phase
  * @param smoothness gamma shape
  * @param requests stop after issuing this many requests
  * @param sessions stop after starting this many conversations, once each has sent all its turns
@@ -15,11 +15,17 @@ package io.aiperf.engine.config;
  * @param concurrencyRampSeconds the concurrency (or the ceiling) rises from 1 to its target over this long, or null
  * @param rateRampSeconds the rate rises to its target over this long (from target x 0.1 s / ramp, every 0.1 s), or null
  * @param prefillConcurrency at most this many requests sent and still waiting for their first token, or null
+ * @param failedRequestThreshold a profiling phase stops, and its cell fails, once more than this share (0 to 1) of
+ *                               its completed requests failed, counted from max(concurrency, 10) completions on;
+ *                               null = never
+ * @param users the simulated users of a user-centric phase (each sends every users / rate seconds), or null
+ * @param prefillRampSeconds the prefill cap rises from 1 to {@code prefillConcurrency} over this long, or null
  */
 public record PhaseConfig(String name, PhaseKind kind, LoadType type, Integer concurrency, Double rate,
                           Double smoothness, Integer requests, Integer sessions, Double durationSeconds,
                           Double gracePeriodSeconds, boolean seamless, Schedule schedule,
-                          Double concurrencyRampSeconds, Double rateRampSeconds, Integer prefillConcurrency) {
+                          Double concurrencyRampSeconds, Double rateRampSeconds, Integer prefillConcurrency,
+                          Double failedRequestThreshold, Integer users, Double prefillRampSeconds) {
 
     /**
      * Which timestamps of a trace a fixed-schedule phase replays, and from what zero (AIPerf's fixed schedule docs).
@@ -39,6 +45,22 @@ public record PhaseConfig(String name, PhaseKind kind, LoadType type, Integer co
         public long zero(final long firstTimestampMs) {
             return autoOffset ? firstTimestampMs : startOffsetMs != null ? startOffsetMs : 0;
         }
+    }
+
+    /**
+     * Why this phase must stop early: more than {@link #failedRequestThreshold} of its completed requests failed
+     * once at least max(concurrency, 10) completed (AIPerf's {@code --failed-request-threshold}); null otherwise.
+     */
+    public String failedRequestsTrip(final long completed, final long failed) {
+        if (failedRequestThreshold == null || kind != PhaseKind.PROFILING
+                || completed < Math.max(concurrency == null ? 0 : concurrency, 10)) {
+            return null;
+        }
+        final double share = (double) failed / completed;
+        return share > failedRequestThreshold ? String.format(java.util.Locale.ROOT,
+                "aborted by --failed-request-threshold %s: %d of %d completed requests failed (%.1f%%)",
+                new java.math.BigDecimal(failedRequestThreshold.toString()).stripTrailingZeros().toPlainString(),
+                failed, completed, 100 * share) : null;
     }
 
     /** Default grace after a duration-bounded profiling phase (AIPerf's timing and load docs). */

@@ -11,6 +11,10 @@ final class Numbers {
 
     /** Two decimals, integers as integers (CSV rule, AIPerf's export docs). */
     static String csv(final double v) {
-        return isIntegral(v) ? Long.toString((long) v) : String.format(java.util.Locale.ROOT, "%.2f", v);
+        return isIntegral(v) ? Long.toString((long) v) : twoDecimals(v);
+    }
+
+    static String twoDecimals(final double v) {
+        return String.format(java.util.Locale.ROOT, "%.2f", v);
     }
 }

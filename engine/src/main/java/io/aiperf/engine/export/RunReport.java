@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * Everything the exporters write for one cell.
  *
- * @param inputConfig the effective config, secrets already redacted
+ * @param inputConfig the {@code input_config} echo ({@link InputConfigEcho}), secrets already redacted
  * @param warmup metrics of the warmup records, or null when there was no warmup
  * @param inputs the exact request body of each dataset entry with its conversation id
  * @param startEpochNanos wall-clock start of the cell

@@ -11,6 +11,9 @@ import java.util.TreeMap;
 /**
  * {@code profile_export_aiperf.csv} (AIPerf's export docs): CRLF lines; distributions sorted by tag under
  * {@code Metric,avg,min,max,sum,p1,...,p99,std}; a blank line; then {@code Metric,Value} for single values.
+ * Numbers as upstream prints them: its statistics come from a floating-point array, so every column but
+ * {@code sum} has two decimals (an ISL of 550 reads {@code 550.00}); sums and single values that are whole
+ * numbers (token totals, request counts) print as integers.
  */
 public final class SummaryCsvWriter {
     private static final String CRLF = "\r\n";
@@ -31,7 +34,7 @@ public final class SummaryCsvWriter {
             final Stats s = m.stats();
             sb.append(escape(name(m)));
             for (final String c : COLUMNS) {
-                sb.append(',').append(Numbers.csv(s.get(c)));
+                sb.append(',').append(c.equals("sum") ? Numbers.csv(s.get(c)) : Numbers.twoDecimals(s.get(c)));
             }
             sb.append(CRLF);
         }

@@ -30,7 +30,7 @@ public final class SummaryJsonWriter {
         root.put("benchmark_id", r.benchmarkId());
         metrics(root, r.profiling());
         // As upstream writes it: no empty telemetry_data (no GPU telemetry here), no null run_info fields.
-        root.set("input_config", r.inputConfig().path("benchmark"));
+        root.set("input_config", r.inputConfig());
         final ObjectNode info = root.putObject("run_info");
         info.put("benchmark_id", r.benchmarkId());
         if (r.randomSeed() != null) {

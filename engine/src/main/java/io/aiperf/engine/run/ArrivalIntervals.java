@@ -28,7 +28,7 @@ final class ArrivalIntervals implements Arrivals {
             case POISSON -> -Math.log(1.0 - random.nextDouble()) * meanNanos;
             case GAMMA -> gamma(shape) / shape * meanNanos;
             case CONCURRENCY -> 0;
-            case FIXED_SCHEDULE -> throw new IllegalStateException("a fixed schedule draws no intervals");
+            case FIXED_SCHEDULE, USER_CENTRIC -> throw new IllegalStateException(type + " draws no intervals");
         };
     }
 

@@ -34,6 +34,7 @@ import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.Environment;
 import io.aiperf.engine.record.HookCall;
+import io.aiperf.engine.time.CancellationToken;
 import io.aiperf.engine.time.Parker;
 import io.aiperf.engine.time.WallClock;
 import java.nio.file.Path;
@@ -125,12 +126,15 @@ public final class CellRunner {
                 ctx.redactor()::file, ctx.log());
         final PhaseOrchestrator orchestrator;
         final Environment.ServerIdentity server;
+        // The phases stop on the user's Ctrl-C and on their own failed-request threshold; only the former ends the run.
+        final CancellationToken stop = new CancellationToken();
         double wakeupP99 = 0;
         try (InferenceClient client = new InferenceClient(poolSize(), config.endpoint().timeoutSeconds(), ctx.clock(), config.limits(),
-                config.endpoint().tls())) {
+                config.endpoint().tls());
+             CancellationToken.Registration userStop = ctx.cancellation().onCancel(stop::cancel)) {
             orchestrator = new PhaseOrchestrator(config.phases(),
                     phase -> new PhaseRunner(phase, source, client, ctx.clock(), Parker.SYSTEM, wall,
-                            ctx.cancellation(), seed + phase.name().hashCode(), processor::accept,
+                            stop, seed + phase.name().hashCode(), processor::accept,
                             config.dataset().effectiveSampling(), tokenizer),
                     profiler, new ProfilingWindow() {
                         @Override
@@ -148,7 +152,7 @@ public final class CellRunner {
                             }
                             gpu.phaseDrained();
                         }
-                    }, ctx.cancellation());
+                    }, stop);
             // The response path is compiled on synthetic bytes while the server is probed and connected to.
             final Thread warmup = new Thread(() -> io.aiperf.engine.client.ResponsePathWarmup.run(source.probe(),
                     config.limits(), ctx.clock(), WARMUP_BUDGET_NANOS, 5_000), "response-path-warmup");
@@ -188,6 +192,8 @@ public final class CellRunner {
         long maxLagNanos = 0;
         final java.util.Map<String, io.aiperf.engine.record.OpenLoopHealth> openLoop = new java.util.LinkedHashMap<>();
         boolean cancelled = ctx.cancellation().isCancelled();
+        final String aborted = orchestrator.startedPhases().stream().map(Phase::abortReason)
+                .filter(java.util.Objects::nonNull).findFirst().orElse(null);
         for (final PhaseResult r : results) {
             abandoned += r.abandoned();
             if (r.openLoop() != null && r.phase().kind() == io.aiperf.engine.config.PhaseKind.PROFILING) {
@@ -222,7 +228,8 @@ public final class CellRunner {
             inputs.add(new RunReport.Input(source.conversation(i).id(), source.bodies(i)));
         }
         final RunReport report = new RunReport(Version.VALUE, UUID.randomUUID().toString(),
-                ctx.redactor().config(config.effectiveTree()), ctx.cliCommand(), config.randomSeed(),
+                io.aiperf.engine.export.InputConfigEcho.of(ctx.redactor().config(config.givenTree()), config.randomSeed()),
+                ctx.cliCommand(), config.randomSeed(),
                 profilingMetrics, warmupMetrics, cancelled, inputs, cellStart,
                 wall.toEpochNanos(ctx.clock().nanoTime()),
                 new RunReport.ClientHealth(maxLagNanos / 1e6, (processCpuNanos() - cpuStartNanos) / 1e9, abandoned,
@@ -242,6 +249,10 @@ public final class CellRunner {
         final long errors = profilingMetrics.errorCount();
         if (writeError != null) {
             return finish(CellOutcome.FAILED, ExitCode.FAILED, "exports not written: " + writeError, sent, valid, errors);
+        }
+        if (aborted != null && !ctx.cancellation().isCancelled()) {
+            return finish(CellOutcome.FAILED, ExitCode.FAILED, aborted + mostFrequentError(profilingMetrics), sent,
+                    valid, errors);
         }
         if (cancelled) {
             return finish(CellOutcome.CANCELLED, ExitCode.CANCELLED, "cancelled by the user", sent, valid, errors);
@@ -371,8 +382,7 @@ public final class CellRunner {
      */
     static String failure(final long valid, final long errors, final double maxErrorRatePct,
                           final MetricsSummary metrics) {
-        final String first = metrics.errorSummary().isEmpty() ? "" : "; most frequent error: "
-                + describe(metrics.errorSummary().get(0).details());
+        final String first = mostFrequentError(metrics);
         if (valid == 0) {
             return "no valid request: " + (errors == 0 ? "none completed" : "all " + errors + " failed") + first;
         }
@@ -382,6 +392,11 @@ public final class CellRunner {
                     ratePct, errors, valid + errors, plain(maxErrorRatePct), first);
         }
         return null;
+    }
+
+    private static String mostFrequentError(final MetricsSummary metrics) {
+        return metrics.errorSummary().isEmpty() ? "" : "; most frequent error: "
+                + describe(metrics.errorSummary().get(0).details());
     }
 
     private static String describe(final io.aiperf.engine.record.ErrorDetails d) {

@@ -22,6 +22,11 @@ public interface Phase {
 
     int inFlightCount();
 
+    /** Why the phase stopped early on its own (its failed-request threshold), or null. */
+    default String abortReason() {
+        return null;
+    }
+
     /** Latency of requests completed since the last call, in microseconds (for the live progress line only). */
     Histogram intervalLatencyMicros();
 }

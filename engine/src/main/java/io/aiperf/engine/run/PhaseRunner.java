@@ -52,12 +52,15 @@ public final class PhaseRunner implements Phase {
     private final Tokenizer tokenizer;
     private final ScheduledExecutorService laterTurns; // null when every conversation has one turn
     private final java.util.concurrent.Semaphore prefill; // null without --prefill-concurrency
+    private final Ramp prefillRamp; // null without --prefill-concurrency-ramp-duration
     private final ConcurrentLinkedQueue<Runnable> waitingForPrefill = new ConcurrentLinkedQueue<>();
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final Recorder latencyMicros = new Recorder(3);
     private final Object monitor = new Object();
     private volatile boolean sendingStopped;
+    private final java.util.concurrent.atomic.AtomicReference<String> abortReason =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private volatile long phaseStartNanos;
     private final SendPort driverPort = new Port();
 
@@ -83,7 +86,9 @@ public final class PhaseRunner implements Phase {
                 ? DatasetConfig.Sampling.SEQUENTIAL : sampling, source.size(), seed ^ 0x5DEECE66DL);
         this.tokenizer = tokenizer;
         this.prefill = phase.prefillConcurrency() == null ? null
-                : new java.util.concurrent.Semaphore(phase.prefillConcurrency());
+                : new java.util.concurrent.Semaphore(phase.prefillRampSeconds() == null ? phase.prefillConcurrency() : 1);
+        this.prefillRamp = phase.prefillRampSeconds() == null ? null
+                : new Ramp(phase.prefillRampSeconds(), clock, parker, phase.name() + "-prefill");
         this.laterTurns = source.conversations().stream().anyMatch(c -> c.turns().size() > 1)
                 ? Executors.newSingleThreadScheduledExecutor(r -> {
                     final Thread t = new Thread(r, "turns-" + phase.name());
@@ -107,6 +112,9 @@ public final class PhaseRunner implements Phase {
                     phase.smoothness() == null ? 1.0 : phase.smoothness(), seed), phase.rate(),
                     phase.concurrency(), clock, parker, phase.name(), ramp(phase, clock, parker),
                     phase.rateRampSeconds() == null ? 0 : phase.rateRampSeconds());
+        } else if (phase.type() == LoadType.USER_CENTRIC) {
+            this.driver = new UserCentricDriver(port, phase.users(), phase.rate(), phase.concurrency(), clock,
+                    phase.name());
         } else {
             this.driver = new ClosedLoopDriver(port, phase.concurrency(), ramp(phase, clock, parker));
         }
@@ -126,6 +134,12 @@ public final class PhaseRunner implements Phase {
     @Override
     public void startSending() {
         phaseStartNanos = clock.nanoTime();
+        if (prefillRamp != null) {
+            prefillRamp.start(phaseStartNanos, phase.prefillConcurrency(), driverPort, () -> {
+                prefill.release(); // one more request may wait for its first token
+                sendWaiting();
+            });
+        }
         driver.start(phaseStartNanos);
     }
 
@@ -161,6 +175,9 @@ public final class PhaseRunner implements Phase {
         });
         final long abandoned = inFlight.abandonRest();
         driver.join();
+        if (prefillRamp != null) {
+            prefillRamp.join();
+        }
         if (laterTurns != null) {
             laterTurns.shutdownNow(); // turns still waiting for their think time are not sent: sending has ended
         }
@@ -175,6 +192,11 @@ public final class PhaseRunner implements Phase {
         }
         return phase.durationSeconds() != null ? phaseStartNanos + (long) (phase.durationSeconds() * 1e9)
                 : clock.nanoTime();
+    }
+
+    @Override
+    public String abortReason() {
+        return abortReason.get();
     }
 
     @Override
@@ -317,6 +339,7 @@ public final class PhaseRunner implements Phase {
             handle.onFirstContent(freePrefill);
         }
         byte[] body = null;
+        session.lastSendNanos = clock.nanoTime();
         try {
             final PreparedRequest request = source.request(session.conversationIndex, session.number, turn,
                     session.replies());
@@ -350,22 +373,34 @@ public final class PhaseRunner implements Phase {
                 session.advance(response.content(), tokenizer.count(response.content()));
                 final int index = claimRequest();
                 if (index < 0) {
-                    endSession();
+                    endSession(session);
                     return;
                 }
                 sendTurn(session, index, -1);
-            }, session.conversation.turns().get(session.turn() + 1).delayMs(), TimeUnit.MILLISECONDS);
+            }, nextTurnDelayNanos(session), TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            endSession(); // the phase is over
+            endSession(session); // the phase is over
         }
     }
 
-    private void endSession() {
+    /**
+     * How long a session waits before its next turn: the turn's think time, or for a user-centric user one turn gap
+     * after its previous send (AIPerf's user-centric mode), at once if that has passed.
+     */
+    private long nextTurnDelayNanos(final Session session) {
+        if (phase.type() == LoadType.USER_CENTRIC) {
+            return Math.max(0, session.lastSendNanos + UserCentricDriver.turnGapNanos(phase.users(), phase.rate())
+                    - clock.nanoTime());
+        }
+        return session.conversation.turns().get(session.turn() + 1).delayMs() * 1_000_000L;
+    }
+
+    private void endSession(final Session session) {
         final int ended = sessionsEnded.incrementAndGet();
         if (phase.sessions() != null && ended >= phase.sessions()) {
             stopSending();
         }
-        driver.onComplete();
+        driver.onSessionEnd(session.lastSendNanos);
     }
 
     /** When a requested cancellation fired for request {@code index}, or -1. */
@@ -397,10 +432,16 @@ public final class PhaseRunner implements Phase {
         } else if (response.hasContent()) {
             latencyMicros.recordValue(Math.max(0, (response.lastContentNanos() - response.startPerfNanos()) / 1000));
         }
+        if (phase.failedRequestThreshold() != null && abortReason.get() == null) {
+            final String trip = phase.failedRequestsTrip(completed.get(), errors.get());
+            if (trip != null && abortReason.compareAndSet(null, trip)) {
+                cancellation.cancel(); // the cell's own token: sending stops, in-flight requests get the short grace
+            }
+        }
         if (record != null && response.error() == null && session.hasNext() && !sendingStopped) {
             continueSession(session, response);
         } else {
-            endSession();
+            endSession(session);
         }
     }
 }

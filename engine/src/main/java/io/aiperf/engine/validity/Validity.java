@@ -155,7 +155,9 @@ public final class Validity {
      * a shared system prompt, multi-turn sessions (each turn resends its history) and hash-id traces.
      */
     private static boolean sharesPrefixes(final JsonNode config) {
-        final JsonNode d = config.path("dataset");
+        // input_config as upstream writes it has a one-element datasets list; earlier exports a single dataset
+        final JsonNode list = config.path("datasets");
+        final JsonNode d = list.isArray() && !list.isEmpty() ? list.get(0) : config.path("dataset");
         final JsonNode prompts = d.path("prompts");
         return prompts.path("prefix_prompts").path("pool_size").asInt(0) > 0
                 || prompts.path("shared_system_prompt_length").asInt(0) > 0

@@ -49,6 +49,23 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void concurrencyBurstIsTheClosedLoopAndTakesNoRate() {
+        final BenchmarkConfig c = ConfigLoader.fromYaml("""
+                benchmark:
+                  model: m
+                  phases: {concurrency: 3, requests: 7}
+                """, new CliOverlay().phase("profiling", "type", "concurrency_burst", "--arrival-pattern"));
+        assertThat(c.phases().get(0).type()).isEqualTo(LoadType.CONCURRENCY);
+        assertThatThrownBy(() -> ConfigLoader.fromYaml("""
+                benchmark:
+                  model: m
+                  phases: {concurrency: 3, requests: 7}
+                """, new CliOverlay().phase("profiling", "type", "concurrency_burst", "--arrival-pattern")
+                .phase("profiling", "rate", 5.0, "--request-rate")))
+                .hasMessageContaining("--request-rate").hasMessageContaining("has no rate");
+    }
+
+    @Test
     void phaseRulesAreEnforced() {
         assertThatThrownBy(() -> ConfigLoader.fromYaml("""
                 benchmark:

@@ -2,6 +2,7 @@ package io.aiperf.engine.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
 import java.net.ServerSocket;
@@ -53,6 +54,33 @@ class DeadServerEndToEndTest {
         }
         assertThat(Runs.aiperf("profile", "-m", "m", "--max-error-rate", "101", "--artifact-dir",
                 tmp.resolve("x").toString()).err()).contains("max_error_rate").contains("between 0 and 100");
+    }
+
+    @Test
+    void theFailedRequestThresholdStopsTheRunEarlyWithPartialResults() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withErrorRate(100))) {
+            final Path dir = tmp.resolve("threshold");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "2000",
+                    "--concurrency", "2", "--isl", "8", "--osl", "2", "--failed-request-threshold", "0.5",
+                    "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+            assertThat(r.err()).containsPattern("aborted by --failed-request-threshold 0\\.5: \\d+ of \\d+ completed "
+                    + "requests failed \\(100\\.0%\\); most frequent error: HTTP 500");
+            // Armed after max(concurrency, 10) completions; then sending stops at once.
+            assertThat(mock.controlState().inferenceRequests()).isBetween(10L, 100L);
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(s.path("was_cancelled").asBoolean()).isTrue();
+            assertThat(s.path("error_request_count").path("avg").asInt()).isGreaterThanOrEqualTo(10);
+        }
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Runs.Result ok = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "30",
+                    "--isl", "8", "--osl", "2", "--failed-request-threshold", "0", "--artifact-dir",
+                    tmp.resolve("healthy").toString());
+            assertThat(ok.exitCode()).as(ok.err()).isZero();
+            assertThat(mock.controlState().inferenceRequests()).isEqualTo(30);
+        }
+        assertThat(Runs.aiperf("profile", "-m", "m", "--failed-request-threshold", "1.5", "--artifact-dir",
+                tmp.resolve("y").toString()).err()).contains("failed_request_threshold").contains("between 0 and 1");
     }
 
     @Test

@@ -171,6 +171,30 @@ class MigrationFlagsEndToEndTest {
     }
 
     @Test
+    void thePrefillRampStartsWithOneRequestWaitingForItsFirstToken() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(100, 5))) {
+            final Path dir = tmp.resolve("prefill-ramp");
+            // The cap is 1 for the ramp's first second, then 2, 3 and 4 at one, two and three seconds.
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--isl", "16",
+                    "--osl", "4", "--concurrency", "4", "--prefill-concurrency", "4",
+                    "--prefill-concurrency-ramp-duration", "3", "--request-count", "70", "--tokenizer", "builtin",
+                    "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final List<JsonNode> lines = Runs.jsonl(dir.resolve("profile_export.jsonl"));
+            final long t0 = lines.stream().mapToLong(l -> l.path("metadata").path("request_start_ns").asLong()).min()
+                    .orElseThrow();
+            final List<JsonNode> early = lines.stream()
+                    .filter(l -> l.path("metadata").path("request_start_ns").asLong() - t0 < 500_000_000L).toList();
+            final List<JsonNode> late = lines.stream()
+                    .filter(l -> l.path("metadata").path("request_start_ns").asLong() - t0 > 3_100_000_000L).toList();
+            assertThat(early).isNotEmpty();
+            assertThat(maxInPrefill(early)).isEqualTo(1);
+            assertThat(late).isNotEmpty();
+            assertThat(maxInPrefill(late)).isGreaterThan(1);
+        }
+    }
+
+    @Test
     void logLevelsGoToTheConsoleAndEveryCellHasItsLogFile() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
             final Path quiet = tmp.resolve("quiet");
@@ -208,5 +232,50 @@ class MigrationFlagsEndToEndTest {
             assertThat(orphan.exitCode()).isEqualTo(2);
             assertThat(orphan.err()).contains("--warmup-grace-period");
         }
+    }
+
+    @Test
+    void userCentricUsersSendOneTurnGapApart() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("users");
+            // 4 users share 20 requests/s: each sends every 4 / 20 = 0.2 s, the users 50 ms apart.
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--user-centric-rate", "20",
+                    "--num-users", "4", "--session-turns-mean", "3", "--request-count", "24", "--isl", "8",
+                    "--osl", "2", "--tokenizer", "builtin", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final List<JsonNode> lines = Runs.jsonl(dir.resolve("profile_export.jsonl"));
+            assertThat(lines).hasSize(24);
+            final java.util.Map<String, List<Long>> starts = new java.util.TreeMap<>();
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            for (final JsonNode l : lines) {
+                final long t = l.path("metadata").path("request_start_ns").asLong();
+                starts.computeIfAbsent(l.path("metadata").path("x_correlation_id").asText(),
+                        k -> new java.util.ArrayList<>()).add(t);
+                first = Math.min(first, t);
+                last = Math.max(last, t);
+            }
+            final List<Long> gaps = new java.util.ArrayList<>();
+            for (final List<Long> turns : starts.values()) {
+                turns.sort(null);
+                for (int i = 1; i < turns.size(); i++) {
+                    gaps.add(turns.get(i) - turns.get(i - 1));
+                }
+            }
+            assertThat(gaps).isNotEmpty();
+            // A turn is never sent before its gap (lateness on a busy machine only lengthens it).
+            assertThat(gaps).allSatisfy(g -> assertThat(g).isGreaterThanOrEqualTo(198_000_000L));
+            // 24 sends at 20/s span about 1.15 s; far more would mean the users did not overlap.
+            assertThat(last - first).isBetween(1_000_000_000L, 3_000_000_000L);
+        }
+        final Path any = tmp.resolve("x");
+        assertThat(Runs.aiperf("profile", "-m", "m", "--num-users", "4", "--artifact-dir", any.toString()).err())
+                .contains("--num-users can only be used with --user-centric-rate");
+        assertThat(Runs.aiperf("profile", "-m", "m", "--user-centric-rate", "5", "--num-users", "4",
+                "--artifact-dir", any.toString()).err()).contains("requires multi-turn conversations");
+        final Runs.Result both = Runs.aiperf("profile", "-m", "m", "--user-centric-rate", "5", "--num-users", "4",
+                "--request-rate", "3", "--session-turns-mean", "3", "--artifact-dir", any.toString());
+        assertThat(both.exitCode()).isEqualTo(2);
+        assertThat(both.err()).contains("cannot be used together with --request-rate or --arrival-pattern");
     }
 }

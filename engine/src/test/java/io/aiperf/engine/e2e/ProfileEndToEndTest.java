@@ -35,6 +35,10 @@ class ProfileEndToEndTest {
             assertThat(summary.path("time_to_first_token").path("p50").isNumber()).isTrue();
             assertThat(Files.readString(dir.resolve("profile_export_aiperf.csv"))).startsWith(
                     "Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n");
+            // Upstream's number shapes: statistics with two decimals, sums and counts as integers.
+            assertThat(Files.readString(dir.resolve("profile_export_aiperf.csv")))
+                    .contains("Input Sequence Length (tokens),550.00,550.00,550.00,55000,550.00,")
+                    .contains("\r\nRequest Count,100\r\n");
             assertThat(Runs.json(dir.resolve("inputs.json")).path("data").size()).isEqualTo(100);
             assertThat(mock.controlState().inferenceRequests()).isEqualTo(100);
             final JsonNode first = Runs.jsonl(dir.resolve("profile_export.jsonl")).get(0);
@@ -175,7 +179,8 @@ class ProfileEndToEndTest {
             final JsonNode s = Runs.json(tmp.resolve("yaml-out").resolve("profile_export_aiperf.json"));
             assertThat(s.path("request_count").path("avg").asInt()).isEqualTo(12);
             assertThat(s.path("warmup_metrics").path("request_count").path("avg").asInt()).isEqualTo(4);
-            assertThat(s.path("input_config").path("models").get(0).asText()).isEqualTo("yaml-model");
+            assertThat(s.path("input_config").path("models").path("items").get(0).path("name").asText())
+                    .isEqualTo("yaml-model");
             assertThat(mock.controlState().inferenceRequests()).isEqualTo(16);
         }
     }

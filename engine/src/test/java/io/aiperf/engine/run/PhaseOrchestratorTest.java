@@ -31,7 +31,8 @@ class PhaseOrchestratorTest {
             new HookLog(), List.of("http://h:1"), ServerProfilerConfig.defaults()));
 
     private static PhaseConfig phase(final String name, final PhaseKind kind, final boolean seamless) {
-        return new PhaseConfig(name, kind, LoadType.CONCURRENCY, 1, null, null, 1, null, null, null, seamless, null, null, null, null);
+        return new PhaseConfig(name, kind, LoadType.CONCURRENCY, 1, null, null, 1, null, null, null, seamless, null, null, null, null, null, null,
+                null);
     }
 
     /** A phase that records its steps; its drain can be held until released. */

@@ -47,6 +47,21 @@ class ValidityTest {
     }
 
     @Test
+    void sharedPrefixesWithoutAResetWarnInEitherInputConfigShape() throws Exception {
+        // Upstream's shape (this build's exports) and the resolved shape of earlier builds' exports.
+        for (final String config : java.util.List.of(
+                "{\"datasets\": [{\"name\": \"default\", \"turns\": {\"mean\": 3}}]}",
+                "{\"dataset\": {\"turns\": {\"mean\": 3}}}")) {
+            final String s = "{\"request_count\": {\"avg\": 100}, \"input_config\": " + config + "}";
+            assertThat(check(s, Validity.WARM_CACHE, Thresholds.defaults()).result()).as(config).isNotEqualTo(Result.OK);
+            final String reset = "{\"request_count\": {\"avg\": 100}, \"input_config\": "
+                    + config.replaceFirst("^\\{", "{\"endpoint\": {\"reset_kv_cache\": true}, ") + "}";
+            assertThat(Validity.evaluate(JSON.readTree(reset), Thresholds.defaults()).checks())
+                    .noneMatch(x -> x.name().equals(Validity.WARM_CACHE));
+        }
+    }
+
+    @Test
     void percentilesNeedEnoughSamples() {
         assertThat(Validity.minimumSamples(99)).isEqualTo(100);
         assertThat(Validity.minimumSamples(95)).isEqualTo(20);
