@@ -11,15 +11,18 @@
 #   P4  10,000 concurrent streams in -Xmx1g: errors, heap high-water, CPU per 1,000 events, TTFT split
 #   P5  process start to first request on the wire, and the wall time of a one-request run
 #   P6  cold-start bias: first-wave minus steady-state client delay, against an already-warm server
+#   J   JMH microbenchmarks (microbench/): the response path and the SSE framer per event, the record path per
+#       request, the statistics per run, each with the bytes allocated (-prof gc)
 #
-# Usage: bench/run.sh            (about 6 minutes on 2 cores; BENCH_SECS=8 per load run)
+# Usage: bench/run.sh            (about 8 minutes on 2 cores; BENCH_SECS=8 per load run)
 # Needs: java, python3, curl; nginx-light, wrk, hey and nghttp2-client are installed with apt when missing (as root),
 # or the peer is skipped with the reason printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${BENCH_SECS:-8}
 jar=engine/target/aiperf.jar
-[ -f "$jar" ] || mvn -B -q package -DskipTests -pl engine
+jmh=microbench/target/microbench.jar
+[ -f "$jar" ] && [ -f "$jmh" ] || mvn -B -q package -DskipTests -Djazzer.skip=true -pl engine,microbench
 out=$(mktemp -d)
 results="$out/results.jsonl"
 : > "$results"
@@ -246,6 +249,20 @@ PY
 )"
   record "$(python3 bench/lib/fidelity.py --server "$stamps" --engine-jsonl "$out/p4/profile_export.jsonl" \
     | python3 -c "import json,sys; d=json.load(sys.stdin); d.update(section='P4F'); print(json.dumps(d))")"
+fi
+
+note "J: JMH microbenchmarks"
+if java -jar "$jmh" -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc -rf json -rff "$out/jmh.json" > "$out/jmh.log" 2>&1; then
+  python3 - "$out/jmh.json" >> "$results" <<'PY'
+import json, sys
+for r in json.load(open(sys.argv[1])):
+    print(json.dumps({"section": "J", "benchmark": r["benchmark"].rsplit(".", 2)[-2] + "." + r["benchmark"].rsplit(".", 1)[-1],
+                      "params": r.get("params") or {}, "ns": round(r["primaryMetric"]["score"], 1),
+                      "ns_error": round(r["primaryMetric"]["scoreError"], 1),
+                      "alloc_bytes": round(r["secondaryMetrics"]["gc.alloc.rate.norm"]["score"], 1)}))
+PY
+else
+  note "JMH run failed: $(tail -3 "$out/jmh.log")"
 fi
 
 # --- the report ----------------------------------------------------------------------------------------------------

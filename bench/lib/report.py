@@ -77,4 +77,12 @@ for r in by("P6"):
     out.append(f"- cold-start bias (4 streams, no warmup, median first-event client delay of the first wave minus "
                f"the rest): {r.get('cold_start_bias_ms')} ms (first wave {r.get('first_wave_delay_us')} us, steady "
                f"{r.get('steady_delay_us')} us; target: under 1 ms)")
+if by("J"):
+    out += ["\n### J: JMH microbenchmarks (one fork, 3 x 1 s warmup, 5 x 1 s measured, -prof gc)",
+            "| benchmark | params | ns per op | +- | bytes allocated per op |", "|---|---|---|---|---|"]
+    for r in by("J"):
+        params = ", ".join(f"{k}={v}" for k, v in r["params"].items())
+        out.append(f"| {r['benchmark']} | {params} | {f(r['ns'])} | {f(r['ns_error'])} | {f(r['alloc_bytes'])} |")
+    out.append("(an op is one SSE event for ResponsePathBenchmark, one finished request for RecordPathBenchmark, "
+               "one whole run of `values` for StatisticsBenchmark)")
 print("\n".join(out))

@@ -1,0 +1,73 @@
+package io.aiperf.engine.client;
+
+import io.aiperf.engine.dataset.MemoTokenizer;
+import io.aiperf.engine.dataset.Tokenizer;
+import io.aiperf.engine.export.RecordsJsonlWriter;
+import io.aiperf.engine.metrics.MetricsAccumulator;
+import io.aiperf.engine.metrics.RecordMetrics;
+import io.aiperf.engine.record.RequestRecord;
+import io.aiperf.engine.record.ResponseData;
+import io.aiperf.engine.time.WallClock;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * What the record processor does for each finished request of a streamed run (64 events): the record's metrics (the
+ * answer counted by the builtin tokenizer behind the memo of repeated answers, as in a run), the run's statistics, and
+ * its {@code profile_export.jsonl} line (to a discarding stream). Scored per request.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class RecordPathBenchmark {
+    private final Tokenizer tokenizer = new MemoTokenizer(Tokenizer.builtin());
+    private RequestRecord record;
+    private MetricsAccumulator metrics;
+    private RecordsJsonlWriter jsonl;
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        final ResponsePathBenchmark path = new ResponsePathBenchmark();
+        path.setUp();
+        final ResponseData response = path.streamedAnswer();
+        record = new RequestRecord("profiling", true, 0, "6f1c3bb0-0d0e-4a39-9a55-3f0a3c1c2d4e",
+                "0b8f8f7e-2a52-4c3f-8d57-5a4f1f2e9c11", "conv-1", 0, "m", System.currentTimeMillis() * 1_000_000L,
+                550, 64, response, false, -1, null, -1);
+        jsonl = new RecordsJsonlWriter(OutputStream.nullOutputStream(), new WallClock(System::nanoTime));
+    }
+
+    /** A fresh accumulator per iteration, so its distributions do not grow across the whole trial. */
+    @Setup(Level.Iteration)
+    public void freshStatistics() {
+        metrics = new MetricsAccumulator(Map.of());
+    }
+
+    @TearDown(Level.Iteration)
+    public void closeStatistics() {
+        metrics.close();
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        jsonl.close();
+    }
+
+    @Benchmark
+    public RecordMetrics record() throws IOException {
+        final RecordMetrics m = RecordMetrics.of(record, true, false, tokenizer);
+        metrics.add(m);
+        jsonl.write(record, m);
+        return m;
+    }
+}
