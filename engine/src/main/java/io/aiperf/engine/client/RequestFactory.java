@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.config.EndpointConfig;
 import io.aiperf.engine.config.EndpointType;
 import io.aiperf.engine.config.Secret;
+import io.aiperf.engine.dataset.Conversation;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -50,11 +51,22 @@ public final class RequestFactory {
      */
     public ObjectNode body(final String model, final String system, final List<String> exchange,
                            final Integer maxTokens) {
+        return body(model, system, exchange, List.of(), maxTokens);
+    }
+
+    /**
+     * As {@link #body(String, String, List, Integer)}, with the images and audio of each user turn (multimodal chat,
+     * AIPerf's endpoint docs): a user message with media is sent as content parts, text first.
+     *
+     * @param media the media of user turn k at index k (missing or empty: text only)
+     */
+    public ObjectNode body(final String model, final String system, final List<String> exchange,
+                           final List<List<Conversation.Media>> media, final Integer maxTokens) {
         final ObjectNode body = JSON.createObjectNode();
         final EndpointType type = endpoint.type();
         switch (type) {
             case CHAT -> {
-                messages(body.putArray("messages"), system, exchange);
+                messages(body.putArray("messages"), system, exchange, media, false);
                 body.put("model", model);
                 body.put("stream", endpoint.streaming());
                 if (maxTokens != null) {
@@ -80,14 +92,14 @@ public final class RequestFactory {
             }
             case CHAT_EMBEDDINGS -> {
                 body.put("model", model);
-                messages(body.putArray("messages"), system, exchange);
+                messages(body.putArray("messages"), system, exchange, media, false);
             }
             case RESPONSES -> {
                 body.put("model", model);
-                if (system == null && exchange.size() == 1) {
+                if (system == null && exchange.size() == 1 && mediaOf(media, 0).isEmpty()) {
                     body.put("input", exchange.get(0));
                 } else {
-                    messages(body.putArray("input"), system, exchange);
+                    messages(body.putArray("input"), system, exchange, media, true);
                 }
                 body.put("stream", endpoint.streaming());
                 if (maxTokens != null) {
@@ -148,14 +160,42 @@ public final class RequestFactory {
         return withExtra(body);
     }
 
+    /**
+     * The system prompt, then the exchange; a user turn with media becomes content parts: chat's {@code text},
+     * {@code image_url} and {@code input_audio}, or the Responses API's {@code input_text} and {@code input_image}.
+     */
     private static void messages(final com.fasterxml.jackson.databind.node.ArrayNode messages, final String system,
-                                 final List<String> exchange) {
+                                 final List<String> exchange, final List<List<Conversation.Media>> media,
+                                 final boolean responses) {
         if (system != null) {
             messages.addObject().put("role", "system").put("content", system);
         }
         for (int i = 0; i < exchange.size(); i++) {
-            messages.addObject().put("role", i % 2 == 0 ? "user" : "assistant").put("content", exchange.get(i));
+            final ObjectNode m = messages.addObject().put("role", i % 2 == 0 ? "user" : "assistant");
+            final List<Conversation.Media> parts = i % 2 == 0 ? mediaOf(media, i / 2) : List.of();
+            if (parts.isEmpty()) {
+                m.put("content", exchange.get(i));
+                continue;
+            }
+            final com.fasterxml.jackson.databind.node.ArrayNode content = m.putArray("content");
+            if (!exchange.get(i).isEmpty()) {
+                content.addObject().put("type", responses ? "input_text" : "text").put("text", exchange.get(i));
+            }
+            for (final Conversation.Media p : parts) {
+                if (p.kind() == Conversation.Media.Kind.IMAGE && responses) {
+                    content.addObject().put("type", "input_image").put("image_url", p.value());
+                } else if (p.kind() == Conversation.Media.Kind.IMAGE) {
+                    content.addObject().put("type", "image_url").putObject("image_url").put("url", p.value());
+                } else {
+                    content.addObject().put("type", "input_audio").putObject("input_audio")
+                            .put("data", p.audioData()).put("format", p.audioFormat());
+                }
+            }
         }
+    }
+
+    private static List<Conversation.Media> mediaOf(final List<List<Conversation.Media>> media, final int userTurn) {
+        return userTurn < media.size() && media.get(userTurn) != null ? media.get(userTurn) : List.of();
     }
 
     /** {@code extra} (from {@code --extra-inputs}) over the generated fields, as AIPerf merges it. */

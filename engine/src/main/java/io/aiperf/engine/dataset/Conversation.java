@@ -40,14 +40,42 @@ public record Conversation(String id, String systemPrompt, int systemTokens, Lis
      * @param outputTokens the token cap to request, or null
      * @param delayMs think time after the previous turn's reply before this turn is sent (0 for the first)
      * @param passages the passages a rankings endpoint ranks against {@code prompt} (the query); empty otherwise
+     * @param media images and audio sent with {@code prompt} (multimodal chat), in order; empty for text only
      */
-    public record Turn(String prompt, int inputTokens, Integer outputTokens, long delayMs, List<String> passages) {
+    public record Turn(String prompt, int inputTokens, Integer outputTokens, long delayMs, List<String> passages,
+                       List<Media> media) {
         public Turn {
             passages = List.copyOf(passages);
+            media = List.copyOf(media);
+        }
+
+        public Turn(final String prompt, final int inputTokens, final Integer outputTokens, final long delayMs,
+                    final List<String> passages) {
+            this(prompt, inputTokens, outputTokens, delayMs, passages, List.of());
         }
 
         public Turn(final String prompt, final int inputTokens, final Integer outputTokens, final long delayMs) {
-            this(prompt, inputTokens, outputTokens, delayMs, List.of());
+            this(prompt, inputTokens, outputTokens, delayMs, List.of(), List.of());
+        }
+    }
+
+    /**
+     * An image or a piece of audio sent beside a turn's text (src-docs/datasets.md, multimodal rows).
+     *
+     * @param value for an image, its URL ({@code http(s)://} or a {@code data:} URL); for audio,
+     *              {@code <format>,<base64>} as upstream AIPerf writes it
+     */
+    public record Media(Kind kind, String value) {
+        public enum Kind { IMAGE, AUDIO }
+
+        /** The audio's format ({@code wav}, {@code mp3}). */
+        public String audioFormat() {
+            return value.substring(0, value.indexOf(','));
+        }
+
+        /** The audio's base64 data. */
+        public String audioData() {
+            return value.substring(value.indexOf(',') + 1);
         }
     }
 }

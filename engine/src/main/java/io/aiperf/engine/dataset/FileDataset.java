@@ -72,9 +72,14 @@ public final class FileDataset {
                         passages)), timestamp));
                 return;
             }
-            final String prompt = file.format() == DatasetConfig.Format.MOONCAKE_TRACE
-                    ? trace(row, line, file, blocks, tokenizer, random) : text(row, line, file, "row");
-            out.add(Conversation.single(id, prompt, tokenizer.count(prompt), osl, timestamp));
+            if (file.format() == DatasetConfig.Format.MOONCAKE_TRACE) {
+                final String prompt = trace(row, line, file, blocks, tokenizer, random);
+                out.add(Conversation.single(id, prompt, tokenizer.count(prompt), osl, timestamp));
+                return;
+            }
+            final String prompt = text(row, line, file, "row");
+            out.add(new Conversation(id, null, 0, List.of(new Conversation.Turn(prompt, tokenizer.count(prompt), osl, 0,
+                    List.of(), media(row, line, file))), timestamp));
         });
         if (schedule == null) {
             return out;
@@ -101,7 +106,7 @@ public final class FileDataset {
         int first = 0;
         final JsonNode lead = turns.get(0);
         if ("system".equals(lead.path("role").asText()) && !lead.has("delay") && !lead.has("timestamp")
-                && !lead.has("output_length")) {
+                && !lead.has("output_length") && media(lead, line, file).isEmpty()) {
             system = text(lead, line, file, "system turn");
             first = 1;
         }
@@ -136,7 +141,8 @@ public final class FileDataset {
             } else if (delayCapMs != null) {
                 delay = Math.min(delay, delayCapMs);
             }
-            out.add(new Conversation.Turn(prompt, tokenizer.count(prompt), osl(turn, line, file, oslMean), delay));
+            out.add(new Conversation.Turn(prompt, tokenizer.count(prompt), osl(turn, line, file, oslMean), delay,
+                    List.of(), media(turn, line, file)));
         }
         if (out.isEmpty()) {
             throw new ConfigException(FIELD, where(file, line) + "a multi_turn row needs a user turn after its system "
@@ -164,14 +170,15 @@ public final class FileDataset {
         return oslMean == null ? null : (int) Math.round(oslMean);
     }
 
+    /** The row's images and audio; files are read relative to the working directory, then to the input file. */
+    private static List<Conversation.Media> media(final JsonNode row, final int line,
+                                                  final DatasetConfig.InputFile file) {
+        return MediaInputs.of(row, java.nio.file.Path.of(file.path()).toAbsolutePath().getParent(), FIELD,
+                where(file, line));
+    }
+
     private static String text(final JsonNode row, final int line, final DatasetConfig.InputFile file,
                                final String what) {
-        for (final String unsupported : List.of("image", "images", "audio", "audios")) {
-            if (row.hasNonNull(unsupported)) {
-                throw new ConfigException(FIELD, where(file, line) + "'" + unsupported + "' is not supported yet; "
-                        + "rows need text");
-            }
-        }
         if (row.hasNonNull("delay") && file.format() != DatasetConfig.Format.MULTI_TURN) {
             throw new ConfigException(FIELD, where(file, line) + "'delay' belongs to multi_turn turns");
         }
@@ -183,6 +190,9 @@ public final class FileDataset {
             final List<String> parts = new ArrayList<>();
             text.forEach(t -> parts.add(t.isTextual() ? t.asText() : t.path("contents").path(0).asText(t.toString())));
             return String.join(" ", parts);
+        }
+        if (text == null && !media(row, line, file).isEmpty()) {
+            return ""; // an image or audio alone, as upstream allows
         }
         throw new ConfigException(FIELD, where(file, line) + "a " + file.format().wireName() + " " + what
                 + " needs a non-empty text");

@@ -223,7 +223,7 @@ public final class MockServer implements AutoCloseable {
         }
         final boolean chat = path.equals("/v1/chat/completions");
         final JsonNode messages = req.path("messages");
-        final String prompt = chat ? messages.path(messages.size() - 1).path("content").asText("")
+        final String prompt = chat ? PromptLedger.textOf(messages.path(messages.size() - 1).path("content"))
                 : req.path("prompt").asText("");
         final int tokens = replyLength(req, prompt);
         final int seed = prompt.hashCode();
@@ -446,7 +446,7 @@ public final class MockServer implements AutoCloseable {
             response = OtherEndpoints.rankings(path, req, arrival, counted);
         } else {
             final JsonNode input = path.equals("/v1/responses") ? req.path("input") : req.path("inputs");
-            final String prompt = input.isArray() ? input.path(input.size() - 1).path("content").asText("")
+            final String prompt = input.isArray() ? PromptLedger.textOf(input.path(input.size() - 1).path("content"))
                     : input.asText("");
             final JsonNode cap = path.equals("/v1/responses") ? req.path("max_output_tokens")
                     : req.path("parameters").path("max_new_tokens");

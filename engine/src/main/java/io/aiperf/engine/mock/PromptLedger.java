@@ -30,6 +30,8 @@ final class PromptLedger {
     private long blocksTotal;
     private long blocksReused;
     private long requestsWithReuse;
+    private long images;
+    private long audios;
 
     private record Seen(String correlationId, int messages, String text, int blocks, int reused) {
     }
@@ -38,10 +40,17 @@ final class PromptLedger {
     void record(final JsonNode body, final String correlationId) {
         final StringBuilder text = new StringBuilder();
         int messages = 0;
-        final JsonNode list = body.path("messages");
-        if (list.isArray()) {
+        int imageParts = 0;
+        int audioParts = 0;
+        final JsonNode list = body.path("messages").isArray() ? body.path("messages") : body.path("input");
+        if (list.isArray() && list.path(0).isObject()) {
             for (final JsonNode m : list) {
-                append(text, m.path("content").asText(""));
+                append(text, textOf(m.path("content")));
+                for (final JsonNode part : m.path("content")) {
+                    final String type = part.path("type").asText();
+                    imageParts += type.equals("image_url") || type.equals("input_image") ? 1 : 0;
+                    audioParts += type.equals("input_audio") ? 1 : 0;
+                }
                 messages++;
             }
         } else {
@@ -73,11 +82,27 @@ final class PromptLedger {
             blocksTotal += n;
             blocksReused += reused;
             requestsWithReuse += reused > 0 ? 1 : 0;
+            images += imageParts;
+            audios += audioParts;
             if (recent.size() == RECENT) {
                 recent.removeFirst();
             }
             recent.addLast(new Seen(correlationId, messages, text.toString(), n, reused));
         }
+    }
+
+    /** A message's text: its content string, or the text of its content parts (multimodal chat). */
+    static String textOf(final JsonNode content) {
+        if (!content.isArray()) {
+            return content.asText("");
+        }
+        final StringBuilder sb = new StringBuilder();
+        for (final JsonNode part : content) {
+            if (part.has("text")) {
+                sb.append(sb.length() > 0 ? " " : "").append(part.path("text").asText(""));
+            }
+        }
+        return sb.toString();
     }
 
     private static void append(final StringBuilder text, final String part) {
@@ -105,6 +130,8 @@ final class PromptLedger {
         blocksTotal = 0;
         blocksReused = 0;
         requestsWithReuse = 0;
+        images = 0;
+        audios = 0;
     }
 
     /** The {@code prompts} part of {@code /admin/control-state}. */
@@ -116,6 +143,8 @@ final class PromptLedger {
         m.put("blocks", blocksTotal);
         m.put("blocks_reused", blocksReused);
         m.put("requests_with_reuse", requestsWithReuse);
+        m.put("images", images);
+        m.put("audios", audios);
         final List<Map<String, Object>> list = new ArrayList<>(recent.size());
         final Tokenizer tokenizer = Tokenizer.builtin();
         for (final Seen s : recent) {

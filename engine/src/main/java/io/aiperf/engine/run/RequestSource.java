@@ -41,6 +41,7 @@ public final class RequestSource {
         this.uris = config.endpoint().urls().stream()
                 .map(u -> UrlJoiner.join(u, config.endpoint().path())).toArray(URI[]::new);
         this.rankings = config.endpoint().type().rankings();
+        requireMediaSupport(config.endpoint().type(), conversations);
         this.firstBodies = new byte[conversations.size() * models.size()][];
         for (int c = 0; c < conversations.size(); c++) {
             for (int m = 0; m < models.size(); m++) {
@@ -131,7 +132,7 @@ public final class RequestSource {
             final Conversation.Turn turn = c.turns().get(t);
             out.add(rankings ? RequestFactory.bytes(factory.rankingBody(models.get(0), turn.prompt(), turn.passages()))
                     : RequestFactory.bytes(factory.body(models.get(0), c.systemPrompt(), List.of(turn.prompt()),
-                    turn.outputTokens())));
+                    List.of(turn.media()), turn.outputTokens())));
         }
         return out;
     }
@@ -146,12 +147,37 @@ public final class RequestSource {
             return RequestFactory.bytes(factory.rankingBody(model, t.prompt(), t.passages()));
         }
         final List<String> exchange = new ArrayList<>(2 * turn + 1);
+        final List<List<Conversation.Media>> media = new ArrayList<>(turn + 1);
         for (int t = 0; t < turn; t++) {
             exchange.add(c.turns().get(t).prompt());
+            media.add(c.turns().get(t).media());
             exchange.add(replies.get(t) == null ? "" : replies.get(t));
         }
         final Conversation.Turn now = c.turns().get(turn);
         exchange.add(now.prompt());
-        return RequestFactory.bytes(factory.body(model, c.systemPrompt(), exchange, now.outputTokens()));
+        media.add(now.media());
+        return RequestFactory.bytes(factory.body(model, c.systemPrompt(), exchange, media, now.outputTokens()));
+    }
+
+    /** Images and audio go only where upstream sends them: chat (and chat embeddings), and the Responses API's images. */
+    private static void requireMediaSupport(final io.aiperf.engine.config.EndpointType type,
+                                            final List<Conversation> conversations) {
+        for (final Conversation c : conversations) {
+            for (final Conversation.Turn t : c.turns()) {
+                for (final Conversation.Media m : t.media()) {
+                    final boolean ok = switch (type) {
+                        case CHAT, CHAT_EMBEDDINGS -> true;
+                        case RESPONSES -> m.kind() == Conversation.Media.Kind.IMAGE;
+                        default -> false;
+                    };
+                    if (!ok) {
+                        throw new io.aiperf.engine.config.ConfigException("--input-file (benchmark.dataset.path)",
+                                "the dataset's rows carry " + m.kind().name().toLowerCase(java.util.Locale.ROOT)
+                                        + ", which --endpoint-type " + type.wireName() + " cannot send (images: chat, "
+                                        + "chat_embeddings, responses; audio: chat, chat_embeddings)");
+                    }
+                }
+            }
+        }
     }
 }

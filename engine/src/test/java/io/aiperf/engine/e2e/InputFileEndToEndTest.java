@@ -126,4 +126,46 @@ class InputFileEndToEndTest {
         assertThat(window.exitCode()).isEqualTo(2);
         assertThat(window.err()).contains("can only be used with --fixed-schedule");
     }
+
+    @Test
+    void imagesAndAudioInRowsAreSentAsContentParts() throws Exception {
+        // A tiny PNG signature is enough: the engine sends files as they are, base64 in a data: URL.
+        final byte[] png = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 1, 2, 3};
+        Files.write(tmp.resolve("cat.png"), png);
+        Files.write(tmp.resolve("hello.wav"), new byte[] {'R', 'I', 'F', 'F', 0, 0, 0, 0});
+        final Path rows = Files.writeString(tmp.resolve("mm.jsonl"), """
+                {"text": "What is in the image?", "image": "cat.png"}
+                {"text": "Compare them.", "images": ["https://example.invalid/a.jpg", "cat.png"], "audio": "hello.wav"}
+                {"image": "data:image/png;base64,iVBORw0KGgo="}
+                """);
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("mm");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--input-file", rows.toString(),
+                    "--custom-dataset-type", "single_turn", "--request-count", "3", "--tokenizer", "builtin",
+                    "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(mock.controlState().promptsSeen().get("images")).isEqualTo(4L);
+            assertThat(mock.controlState().promptsSeen().get("audios")).isEqualTo(1L);
+            final JsonNode inputs = Runs.json(dir.resolve("inputs.json"));
+            final String first = inputs.path("data").get(0).toString();
+            assertThat(first).contains("\"type\":\"text\"").contains("\"type\":\"image_url\"")
+                    .contains("data:image/png;base64," + java.util.Base64.getEncoder().encodeToString(png));
+            assertThat(inputs.path("data").get(1).toString()).contains("https://example.invalid/a.jpg")
+                    .contains("\"input_audio\"").contains("\"format\":\"wav\"");
+            assertThat(Runs.json(dir.resolve("profile_export_aiperf.json")).path("request_count").path("avg").asInt())
+                    .isEqualTo(3);
+        }
+        // A missing file names the row; an endpoint that cannot carry images says which can; both before traffic.
+        final Path missing = Files.writeString(tmp.resolve("missing.jsonl"), "{\"text\": \"x\"}\n"
+                + "{\"text\": \"y\", \"image\": \"nowhere.png\"}\n");
+        final Runs.Result bad = Runs.aiperf("profile", "-m", "m", "-u", "http://127.0.0.1:9", "--input-file",
+                missing.toString(), "--artifact-dir", tmp.resolve("bad").toString());
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("line 2").contains("nowhere.png").contains("no such file");
+        final Runs.Result completions = Runs.aiperf("profile", "-m", "m", "-u", "http://127.0.0.1:9",
+                "--endpoint-type", "completions", "--input-file", rows.toString(), "--artifact-dir",
+                tmp.resolve("bad2").toString());
+        assertThat(completions.exitCode()).isEqualTo(2);
+        assertThat(completions.err()).contains("--endpoint-type completions cannot send");
+    }
 }
