@@ -25,7 +25,7 @@ public final class ProfileOptions {
     List<String> urls;
     @Option(names = "--endpoint-type", paramLabel = "TYPE", description = "chat, completions, embeddings, "
             + "chat_embeddings, nim_embeddings, responses, huggingface_generate, nim_rankings, hf_tei_rankings, "
-            + "cohere_rankings or template. Default: chat.")
+            + "cohere_rankings, template or raw (raw_payload rows as written). Default: chat.")
     String endpointType;
     @Option(names = {"--custom-endpoint", "--endpoint"}, paramLabel = "PATH", description = "Replace the endpoint path (\"\" appends nothing).")
     String customEndpoint;
@@ -127,7 +127,8 @@ public final class ProfileOptions {
 
     @Option(names = "--custom-dataset-type", paramLabel = "TYPE", description = "The --input-file format: single_turn "
             + "(text per row), multi_turn (session_id and turns per row), random_pool (rows sampled with "
-            + "replacement) or mooncake_trace (input_length, output_length, hash_ids, timestamp). Default: "
+            + "replacement), mooncake_trace (input_length, output_length, hash_ids, timestamp) or raw_payload (a "
+            + "complete request body per row, for --endpoint-type raw). Default: "
             + "single_turn.")
     String customDatasetType;
 

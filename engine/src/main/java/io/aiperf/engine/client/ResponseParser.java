@@ -31,6 +31,44 @@ public interface ResponseParser {
                 final String[] path = endpoint.template().responseField().split("\\.");
                 yield tree((node, out) -> template(node, path, out));
             }
+            case RAW -> raw(endpoint.extra() == null ? null : endpoint.extra().path("response_field").asText(null));
+        };
+    }
+
+    /**
+     * Answers to raw payloads (upstream's raw endpoint): the text at {@code responseField} when given (a path of
+     * fields and list indexes, {@code choices[0].message.content}: the part of JMESPath such a field uses), else
+     * detected: OpenAI's shapes first, then the Responses API, Hugging Face and rankings.
+     */
+    static ResponseParser raw(final String responseField) {
+        if (responseField != null && !responseField.isBlank()) {
+            final String[] path = responseField.replaceAll("\\[(\\d+)]", ".$1").replaceAll("^\\.", "").split("\\.");
+            return tree((node, out) -> template(node, path, out));
+        }
+        final ResponseParser detected = tree((node, out) -> {
+            responses(node, out);
+            if (!out.isContentResponse()) {
+                huggingFace(node, out);
+            }
+            if (!out.isContentResponse()) {
+                rankings(node, out);
+            }
+        });
+        return (buf, off, len, out) -> {
+            OPENAI.parse(buf, off, len, out);
+            if (!out.isContentResponse() && out.errorMessage == null) {
+                final boolean usage = out.hasUsage;
+                final Integer prompt = out.promptTokens;
+                final Integer completion = out.completionTokens;
+                final Integer total = out.totalTokens;
+                detected.parse(buf, off, len, out);
+                if (usage && !out.hasUsage) { // an OpenAI usage-only chunk: keep what it said
+                    out.hasUsage = true;
+                    out.promptTokens = prompt;
+                    out.completionTokens = completion;
+                    out.totalTokens = total;
+                }
+            }
         };
     }
 

@@ -94,6 +94,13 @@ public final class ConfigBinder {
         final EndpointConfig endpoint = endpoint(b.section("endpoint"));
         streaming = endpoint.streaming();
         final DatasetConfig dataset = dataset(b.section("dataset"));
+        final boolean rawRows = dataset.file() != null && dataset.file().format() == DatasetConfig.Format.RAW_PAYLOAD;
+        if ((endpoint.type() == EndpointType.RAW) != rawRows) {
+            throw rawRows ? new ConfigException("benchmark.dataset.format", "raw_payload rows are complete request "
+                    + "bodies, sent only with --endpoint-type raw")
+                    : new ConfigException("benchmark.endpoint.type", "--endpoint-type raw sends the rows of a "
+                    + "raw_payload file as they are: give --input-file FILE --custom-dataset-type raw_payload");
+        }
         if (multiTurn && !endpoint.type().conversational()) {
             throw new ConfigException("benchmark.dataset", "an " + endpoint.type().wireName() + " endpoint has no "
                     + "conversation: multi-turn datasets need an endpoint that generates text (chat, completions, "
@@ -490,7 +497,7 @@ public final class ConfigBinder {
                 format = DatasetConfig.Format.valueOf(formatText.toUpperCase(Locale.ROOT).replace('-', '_'));
             } catch (IllegalArgumentException e) {
                 throw d.error("format", "unknown dataset format '" + formatText + "'; supported: single_turn, "
-                        + "multi_turn, random_pool, mooncake_trace");
+                        + "multi_turn, random_pool, mooncake_trace, raw_payload");
             }
             final int blockSize = d.integer("block_size", 512);
             if (blockSize < 1) {

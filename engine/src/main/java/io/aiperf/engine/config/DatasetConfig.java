@@ -24,7 +24,9 @@ public record DatasetConfig(int entries, double islMean, double islStddev, Doubl
 
     /** The file formats read (AIPerf's {@code --custom-dataset-type}). */
     public enum Format {
-        SINGLE_TURN, MULTI_TURN, RANDOM_POOL, MOONCAKE_TRACE;
+        SINGLE_TURN, MULTI_TURN, RANDOM_POOL, MOONCAKE_TRACE,
+        /** Each row is a complete request body, sent as it is with {@code --endpoint-type raw}. */
+        RAW_PAYLOAD;
 
         public String wireName() {
             return name().toLowerCase(Locale.ROOT);

@@ -19,7 +19,9 @@ public enum EndpointType {
     NIM_RANKINGS("nim_rankings", "/v1/ranking", null, false, false),
     HF_TEI_RANKINGS("hf_tei_rankings", "/rerank", null, false, false),
     COHERE_RANKINGS("cohere_rankings", "/v2/rerank", null, false, false),
-    TEMPLATE("template", "/v1/chat/completions", null, true, true);
+    TEMPLATE("template", "/v1/chat/completions", null, true, true),
+    /** Complete request bodies from a {@code raw_payload} file, sent as they are (upstream's verbatim replay). */
+    RAW("raw", "/v1/chat/completions", null, true, true);
 
     private final String wireName;
     private final String defaultPath;

@@ -41,21 +41,28 @@ public record Conversation(String id, String systemPrompt, int systemTokens, Lis
      * @param delayMs think time after the previous turn's reply before this turn is sent (0 for the first)
      * @param passages the passages a rankings endpoint ranks against {@code prompt} (the query); empty otherwise
      * @param media images and audio sent with {@code prompt} (multimodal chat), in order; empty for text only
+     * @param payload the complete request body of a {@code raw_payload} row, sent as it is; null otherwise
+     *                ({@code prompt} then holds the payload's text, for the token counts)
      */
     public record Turn(String prompt, int inputTokens, Integer outputTokens, long delayMs, List<String> passages,
-                       List<Media> media) {
+                       List<Media> media, String payload) {
         public Turn {
             passages = List.copyOf(passages);
             media = List.copyOf(media);
         }
 
         public Turn(final String prompt, final int inputTokens, final Integer outputTokens, final long delayMs,
+                    final List<String> passages, final List<Media> media) {
+            this(prompt, inputTokens, outputTokens, delayMs, passages, media, null);
+        }
+
+        public Turn(final String prompt, final int inputTokens, final Integer outputTokens, final long delayMs,
                     final List<String> passages) {
-            this(prompt, inputTokens, outputTokens, delayMs, passages, List.of());
+            this(prompt, inputTokens, outputTokens, delayMs, passages, List.of(), null);
         }
 
         public Turn(final String prompt, final int inputTokens, final Integer outputTokens, final long delayMs) {
-            this(prompt, inputTokens, outputTokens, delayMs, List.of(), List.of());
+            this(prompt, inputTokens, outputTokens, delayMs, List.of(), List.of(), null);
         }
     }
 

@@ -72,6 +72,10 @@ public final class FileDataset {
                         passages)), timestamp));
                 return;
             }
+            if (file.format() == DatasetConfig.Format.RAW_PAYLOAD) {
+                out.add(new Conversation(id, null, 0, List.of(rawPayload(row, line, file, tokenizer)), timestamp));
+                return;
+            }
             if (file.format() == DatasetConfig.Format.MOONCAKE_TRACE) {
                 final String prompt = trace(row, line, file, blocks, tokenizer, random);
                 out.add(Conversation.single(id, prompt, tokenizer.count(prompt), osl, timestamp));
@@ -149,6 +153,43 @@ public final class FileDataset {
                     + "turn");
         }
         return new Conversation(id, system, tokenizer.count(system), out, file.ignoreDelays() ? null : start);
+    }
+
+    /**
+     * A {@code raw_payload} row: the body is sent as it is; its text (message contents, {@code prompt} or
+     * {@code input}) is what ISL counts, and its own token cap ({@code max_completion_tokens}, {@code max_tokens})
+     * is the requested output length.
+     */
+    private static Conversation.Turn rawPayload(final JsonNode row, final int line, final DatasetConfig.InputFile file,
+                                                final Tokenizer tokenizer) {
+        final StringBuilder text = new StringBuilder();
+        final JsonNode messages = row.path("messages").isArray() ? row.path("messages") : row.path("input");
+        if (messages.isArray()) {
+            for (final JsonNode m : messages) {
+                final JsonNode content = m.isObject() ? m.path("content") : m;
+                if (content.isTextual()) {
+                    text.append(text.length() > 0 ? "\n" : "").append(content.asText());
+                }
+                if (content.isArray()) {
+                    for (final JsonNode part : content) {
+                        if (part.path("text").isTextual()) {
+                            text.append(text.length() > 0 ? "\n" : "").append(part.path("text").asText());
+                        }
+                    }
+                }
+            }
+        } else if (row.path("prompt").isTextual() || row.path("input").isTextual()) {
+            text.append(row.path("prompt").isTextual() ? row.path("prompt").asText() : row.path("input").asText());
+        }
+        if (row.size() == 0) {
+            throw new ConfigException(FIELD, where(file, line) + "a raw_payload row must be a non-empty JSON object "
+                    + "(the request body)");
+        }
+        final JsonNode cap = row.hasNonNull("max_completion_tokens") ? row.get("max_completion_tokens")
+                : row.get("max_tokens");
+        final String prompt = text.toString();
+        return new Conversation.Turn(prompt, tokenizer.count(prompt), cap != null && cap.canConvertToInt()
+                ? cap.asInt() : null, 0, List.of(), List.of(), row.toString());
     }
 
     /** The contents of the {@code texts} entry named {@code name}, or none. */

@@ -142,6 +142,9 @@ public final class RequestSource {
     }
 
     private byte[] bodyOf(final Conversation c, final String model, final List<String> replies, final int turn) {
+        if (c.turns().get(turn).payload() != null) {
+            return c.turns().get(turn).payload().getBytes(java.nio.charset.StandardCharsets.UTF_8); // as the file has it
+        }
         if (rankings) {
             final Conversation.Turn t = c.turns().get(turn);
             return RequestFactory.bytes(factory.rankingBody(model, t.prompt(), t.passages()));

@@ -117,4 +117,52 @@ class EndpointTypesEndToEndTest {
             assertThat(bad.err()).contains("template").contains("unknown placeholder 'nope'");
         }
     }
+
+    @ParameterizedTest
+    @CsvSource({"false,''", "true,''", "false,choices[0].message.content"})
+    void rawPayloadsAreSentAsTheFileHasThem(final boolean streaming, final String responseField) throws Exception {
+        final Path rows = java.nio.file.Files.writeString(tmp.resolve("payloads" + streaming + ".jsonl"), """
+                {"model": "m", "messages": [{"role": "user", "content": "first question"}], "max_tokens": 5, "stream": %s, "seed": 7}
+                {"model": "m", "messages": [{"role": "system", "content": "be brief"}, {"role": "user", "content": "second"}], "max_tokens": 3, "stream": %s}
+                """.formatted(streaming, streaming));
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 2))) {
+            final Path dir = tmp.resolve("raw" + streaming + responseField.length());
+            final List<String> args = new ArrayList<>(List.of("profile", "-m", "m", "-u", mock.url(), "--endpoint-type",
+                    "raw", "--input-file", rows.toString(), "--custom-dataset-type", "raw_payload", "--tokenizer",
+                    "builtin", "--export-level", "raw", "--artifact-dir", dir.toString()));
+            if (streaming) {
+                args.add("--streaming");
+            }
+            if (!responseField.isEmpty()) {
+                args.addAll(List.of("--extra-inputs", "response_field:" + responseField));
+            }
+            final Runs.Result r = Runs.aiperf(args.toArray(String[]::new));
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(s.path("request_count").path("avg").asInt()).isEqualTo(2); // every row once
+            assertThat(s.path("error_request_count").isMissingNode()).isTrue();
+            assertThat(s.path("output_sequence_length").path("avg").asDouble()).isEqualTo(4.0); // 5 and 3, as asked
+            final List<JsonNode> raw = Runs.jsonl(dir.resolve("profile_export_raw.jsonl"));
+            final JsonNode first = raw.stream().filter(l -> l.path("request").path("seed").asInt() == 7).findFirst()
+                    .orElseThrow();
+            // The body as written: its own fields, nothing added (no stream_options, no extra inputs).
+            assertThat(first.path("request").toString()).isEqualTo("{\"model\":\"m\",\"messages\":[{\"role\":"
+                    + "\"user\",\"content\":\"first question\"}],\"max_tokens\":5,\"stream\":" + streaming
+                    + ",\"seed\":7}");
+            assertThat(mock.controlState().calls("/v1/chat/completions")).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void rawNeedsRawPayloadRowsAndTheOtherWayRound() throws Exception {
+        final Path rows = java.nio.file.Files.writeString(tmp.resolve("p.jsonl"), "{\"messages\": []}\n");
+        final Runs.Result noFile = Runs.aiperf("profile", "-m", "m", "--endpoint-type", "raw", "--artifact-dir",
+                tmp.resolve("a").toString());
+        assertThat(noFile.exitCode()).isEqualTo(2);
+        assertThat(noFile.err()).contains("--custom-dataset-type raw_payload");
+        final Runs.Result chat = Runs.aiperf("profile", "-m", "m", "--input-file", rows.toString(),
+                "--custom-dataset-type", "raw_payload", "--artifact-dir", tmp.resolve("b").toString());
+        assertThat(chat.exitCode()).isEqualTo(2);
+        assertThat(chat.err()).contains("only with --endpoint-type raw");
+    }
 }
