@@ -25,7 +25,8 @@ public final class ProfileOptions {
     List<String> urls;
     @Option(names = "--endpoint-type", paramLabel = "TYPE", description = "chat, completions, embeddings, "
             + "chat_embeddings, nim_embeddings, responses, huggingface_generate, nim_rankings, hf_tei_rankings, "
-            + "cohere_rankings, template or raw (raw_payload rows as written). Default: chat.")
+            + "cohere_rankings, template, image_retrieval (the rows' images) or raw (raw_payload rows as written). "
+            + "Default: chat.")
     String endpointType;
     @Option(names = {"--custom-endpoint", "--endpoint"}, paramLabel = "PATH", description = "Replace the endpoint path (\"\" appends nothing).")
     String customEndpoint;

@@ -113,6 +113,15 @@ public final class RequestFactory {
                     parameters.put("max_new_tokens", maxTokens);
                 }
             }
+            case IMAGE_RETRIEVAL -> {
+                // NIM's shape: the images of the turn, no model field (AIPerf's endpoint docs)
+                final com.fasterxml.jackson.databind.node.ArrayNode input = body.putArray("input");
+                for (final Conversation.Media m : mediaOf(media, exchange.size() / 2)) {
+                    if (m.kind() == Conversation.Media.Kind.IMAGE) {
+                        input.addObject().put("type", "image_url").put("url", m.value());
+                    }
+                }
+            }
             case TEMPLATE -> {
                 return withExtra(endpoint.template().render(model, system, exchange, maxTokens,
                         endpoint.streaming()));

@@ -31,6 +31,8 @@ public interface ResponseParser {
                 final String[] path = endpoint.template().responseField().split("\\.");
                 yield tree((node, out) -> template(node, path, out));
             }
+            case IMAGE_RETRIEVAL -> tree((node, out) -> out.hasEmbedding = node.path("data").isArray()
+                    && !node.path("data").isEmpty());
             case RAW -> raw(endpoint.extra() == null ? null : endpoint.extra().path("response_field").asText(null));
         };
     }

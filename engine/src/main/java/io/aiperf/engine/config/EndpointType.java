@@ -20,6 +20,8 @@ public enum EndpointType {
     HF_TEI_RANKINGS("hf_tei_rankings", "/rerank", null, false, false),
     COHERE_RANKINGS("cohere_rankings", "/v2/rerank", null, false, false),
     TEMPLATE("template", "/v1/chat/completions", null, true, true),
+    /** NVIDIA NIM image retrieval: the turn's images in, one embedding per image back. */
+    IMAGE_RETRIEVAL("image_retrieval", "/v1/image/infer", null, false, false),
     /** Complete request bodies from a {@code raw_payload} file, sent as they are (upstream's verbatim replay). */
     RAW("raw", "/v1/chat/completions", null, true, true);
 
@@ -59,9 +61,9 @@ public enum EndpointType {
         return producesTokens;
     }
 
-    /** An embeddings endpoint: one vector per input, no text back. */
+    /** An embeddings endpoint: one vector per input, no text back (image retrieval's are of images). */
     public boolean embeddings() {
-        return this == EMBEDDINGS || this == CHAT_EMBEDDINGS || this == NIM_EMBEDDINGS;
+        return this == EMBEDDINGS || this == CHAT_EMBEDDINGS || this == NIM_EMBEDDINGS || this == IMAGE_RETRIEVAL;
     }
 
     /** A rankings endpoint: a query and passages in, scores back. */

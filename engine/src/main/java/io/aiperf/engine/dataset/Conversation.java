@@ -64,6 +64,11 @@ public record Conversation(String id, String systemPrompt, int systemTokens, Lis
         public Turn(final String prompt, final int inputTokens, final Integer outputTokens, final long delayMs) {
             this(prompt, inputTokens, outputTokens, delayMs, List.of(), List.of(), null);
         }
+
+        /** The images sent with this turn. */
+        public int imageCount() {
+            return (int) media.stream().filter(m -> m.kind() == Media.Kind.IMAGE).count();
+        }
     }
 
     /**

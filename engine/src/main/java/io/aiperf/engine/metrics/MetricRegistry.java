@@ -38,6 +38,9 @@ public final class MetricRegistry {
     public static final MetricSpec USAGE_REASONING = MetricSpec.record("usage_reasoning_tokens", "Usage Reasoning Tokens", "tokens", true, 1, tokens(RecordMetrics::usageReasoningTokens), false, false);
     public static final MetricSpec USAGE_PROMPT_DIFF = MetricSpec.record("usage_prompt_tokens_diff_pct", "Usage Prompt Tokens Diff %", "%", false, 1, m -> diffPct(m.usagePromptTokens(), m.clientInputTokens()), false, false);
     public static final MetricSpec USAGE_COMPLETION_DIFF = MetricSpec.record("usage_completion_tokens_diff_pct", "Usage Completion Tokens Diff %", "%", false, 1, m -> diffPct(m.serverOutputTokens(), m.clientOutputTokens()), false, false);
+    public static final MetricSpec NUM_IMAGES = MetricSpec.record("num_images", "Number of Images", "images", true, 1, RecordMetrics::imagesOrNaN, false, true);
+    public static final MetricSpec IMAGE_THROUGHPUT = MetricSpec.record("image_throughput", "Image Throughput", "images/sec", true, 1, m -> m.imagesOrNaN() / (m.latencyNanos() / 1e9), false, true);
+    public static final MetricSpec IMAGE_LATENCY = MetricSpec.record("image_latency", "Image Latency", "ms/image", false, 1, m -> m.latencyNanos() / 1e6 / m.imagesOrNaN(), false, true);
     /** Input tokens of the requests that failed (a distribution over failed requests only). */
     public static final MetricSpec ERROR_ISL = new MetricSpec("error_isl", "Error Input Sequence Length", "tokens", true, false, 1, null, false, false);
     public static final MetricSpec REQUEST_THROUGHPUT = MetricSpec.scalar("request_throughput", "Request Throughput", "requests/sec", true);
@@ -59,7 +62,7 @@ public final class MetricRegistry {
     public static final List<MetricSpec> ALL = List.of(REQUEST_LATENCY, TTFT, TTST, TTFO, ITL, ICL, DECODE_DURATION,
             LATENCY_FROM_INTENDED, TTFT_FROM_INTENDED, OTPS_USER, PREFILL_USER, E2E_OUTPUT, ISL, OSL, OUTPUT_TOKENS,
             REASONING_TOKENS, USAGE_PROMPT, USAGE_COMPLETION, USAGE_TOTAL, USAGE_REASONING, USAGE_PROMPT_DIFF,
-            USAGE_COMPLETION_DIFF, ERROR_ISL, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
+            USAGE_COMPLETION_DIFF, NUM_IMAGES, IMAGE_THROUGHPUT, IMAGE_LATENCY, ERROR_ISL, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
             TOTAL_THROUGHPUT, REQUEST_COUNT, ERROR_COUNT, ERROR_RATE, DURATION, TOTAL_ISL, TOTAL_OSL,
             TOTAL_OUTPUT_TOKENS, TOTAL_REASONING_TOKENS, TOTAL_ERROR_ISL, GOOD_COUNT, GOODPUT);
 

@@ -37,6 +37,6 @@ public record MetricSpec(String tag, String header, String unit, boolean distrib
 
     /** Whether the unit counts tokens, so record values are whole numbers. */
     public boolean whole() {
-        return unit.equals("tokens");
+        return unit.equals("tokens") || unit.equals("images");
     }
 }

@@ -21,13 +21,14 @@ import io.aiperf.engine.record.Usage;
  * @param scheduleDelayNanos how long after its scheduled time an open-loop request was sent (issuer lag, the
  *                           concurrency ceiling, the connection pool), NaN in a closed loop; added to a latency it
  *                           gives the latency from the intended start, free of coordinated omission
+ * @param images the images the request carried, 0 for none
  */
 public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos, ErrorDetails error,
                             double latencyNanos, double ttftNanos, double ttstNanos, double ttfoNanos,
                             double itlNanos, double[] iclNanos, double outputTokensPerSecondPerUser, int isl,
                             int osl, int outputTokens, int reasoningTokens, double scheduleDelayNanos,
                             int serverOutputTokens, int clientOutputTokens, int requestedOsl, int usagePromptTokens,
-                            int usageTotalTokens, int usageReasoningTokens, int clientInputTokens) {
+                            int usageTotalTokens, int usageReasoningTokens, int clientInputTokens, int images) {
 
     private static final ErrorDetails INVALID = new ErrorDetails(null, "InvalidInferenceResultError",
             "Invalid inference result");
@@ -36,7 +37,7 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
     public static RecordMetrics failed(final RequestRecord r, final ErrorDetails error) {
         return new RecordMetrics(false, r.sessionNum(), r.startEpochNanos(), error, Double.NaN, Double.NaN, Double.NaN,
                 Double.NaN, Double.NaN, null, Double.NaN, r.inputTokens(), -1, -1, -1, Double.NaN, -1, -1, -1, -1, -1,
-                -1, -1);
+                -1, -1, r.images());
     }
 
     /**
@@ -106,11 +107,16 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
                 perUser, isl, osl, output, reasoning, delay, server, client,
                 r.requestedOsl() == null ? -1 : r.requestedOsl(), orAbsent(u == null ? null : u.promptTokens()),
                 orAbsent(u == null ? null : u.totalTokens()), orAbsent(u == null ? null : u.reasoningTokens()),
-                serverTokens ? -1 : r.inputTokens());
+                serverTokens ? -1 : r.inputTokens(), r.images());
     }
 
     private static int orAbsent(final Integer v) {
         return v == null ? -1 : v;
+    }
+
+    /** Images per request, NaN for a request without images (AIPerf's image metrics). */
+    public double imagesOrNaN() {
+        return images > 0 ? images : Double.NaN;
     }
 
     /** The request latency measured from the intended start (open loop), NaN otherwise. */

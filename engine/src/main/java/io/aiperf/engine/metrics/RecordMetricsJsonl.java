@@ -22,7 +22,7 @@ public final class RecordMetricsJsonl {
             return new RecordMetrics(false, session, start, new ErrorDetails(error.path("code").isNumber()
                     ? error.path("code").asInt() : null, error.path("type").asText(), error.path("message").asText()),
                     Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, Double.NaN,
-                    whole(m, "error_isl"), -1, -1, -1, Double.NaN, -1, -1, -1, -1, -1, -1, -1);
+                    whole(m, "error_isl"), -1, -1, -1, Double.NaN, -1, -1, -1, -1, -1, -1, -1, 0);
         }
         final double latency = nanos(m, MetricRegistry.REQUEST_LATENCY);
         double[] icl = null;
@@ -43,7 +43,7 @@ public final class RecordMetricsJsonl {
                 whole(m, MetricRegistry.REASONING_TOKENS.tag()), Double.isNaN(fromIntended) ? Double.NaN
                 : fromIntended - latency, server, server >= 0 ? osl : -1, -1,
                 whole(m, MetricRegistry.USAGE_PROMPT.tag()), whole(m, MetricRegistry.USAGE_TOTAL.tag()),
-                whole(m, MetricRegistry.USAGE_REASONING.tag()), isl);
+                whole(m, MetricRegistry.USAGE_REASONING.tag()), isl, Math.max(0, whole(m, MetricRegistry.NUM_IMAGES.tag())));
     }
 
     private static double nanos(final JsonNode m, final MetricSpec spec) {

@@ -117,7 +117,8 @@ public final class MockServer implements AutoCloseable {
                     }
                     yield inference(req, path, fault, start);
                 }
-                case "/v1/responses", "/generate", "/generate_stream", "/v1/ranking", "/rerank", "/v2/rerank" -> {
+                case "/v1/responses", "/generate", "/generate_stream", "/v1/ranking", "/rerank", "/v2/rerank",
+                     "/v1/image/infer", "/v1/infer" -> {
                     if (!req.method().equals("POST")) {
                         yield json(start, 405, "{\"error\":\"Method Not Allowed\"}", null);
                     }
@@ -444,6 +445,8 @@ public final class MockServer implements AutoCloseable {
         final MiniHttpServer.Response response;
         if (path.equals("/v1/ranking") || path.equals("/rerank") || path.equals("/v2/rerank")) {
             response = OtherEndpoints.rankings(path, req, arrival, counted);
+        } else if (path.endsWith("/infer")) {
+            response = OtherEndpoints.imageRetrieval(req, arrival, counted);
         } else {
             final JsonNode input = path.equals("/v1/responses") ? req.path("input") : req.path("inputs");
             final String prompt = input.isArray() ? PromptLedger.textOf(input.path(input.size() - 1).path("content"))

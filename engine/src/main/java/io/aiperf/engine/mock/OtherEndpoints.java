@@ -13,7 +13,8 @@ import java.util.List;
  * The mock's answers for the endpoint types beyond OpenAI's chat, completions and embeddings (src-docs/endpoints.md):
  * OpenAI Responses ({@code /v1/responses}, streamed as {@code response.output_text.delta} events), Hugging Face TGI
  * ({@code /generate}, {@code /generate_stream}), and rankings in the shapes of NVIDIA NIM ({@code /v1/ranking}),
- * Hugging Face TEI ({@code /rerank}) and Cohere ({@code /v2/rerank}). Timing as the chat route: first token after
+ * Hugging Face TEI ({@code /rerank}) and Cohere ({@code /v2/rerank}), and NIM image retrieval
+ * ({@code /v1/image/infer}, {@code /v1/infer}). Timing as the chat route: first token after
  * the TTFT, then one token per ITL. Stateless.
  */
 final class OtherEndpoints {
@@ -91,6 +92,24 @@ final class OtherEndpoints {
         final ObjectNode resp = JSON.createObjectNode();
         resp.set(path.equals("/v1/ranking") ? "rankings" : "results", list);
         return json(due, resp, onDone);
+    }
+
+    /** NIM image retrieval: one embedding per image part of {@code input}, 3 ms per image; 400 without images. */
+    static MiniHttpServer.Response imageRetrieval(final JsonNode req, final long at, final Runnable onDone)
+            throws JsonProcessingException {
+        int images = 0;
+        for (final JsonNode part : req.path("input")) {
+            images += "image_url".equals(part.path("type").asText()) && part.path("url").isTextual() ? 1 : 0;
+        }
+        if (images == 0) {
+            return MockServer.jsonAt(at, "{\"error\": \"input needs image_url parts\"}", onDone);
+        }
+        final ObjectNode resp = JSON.createObjectNode();
+        final ArrayNode data = resp.putArray("data");
+        for (int i = 0; i < images; i++) {
+            data.addObject().put("index", i).putArray("embedding").add(0.5).add(-0.25);
+        }
+        return json(at + 3_000_000L * images, resp, onDone);
     }
 
     private static String text(final Plan plan) {

@@ -46,6 +46,7 @@ final class PromptLedger {
         if (list.isArray() && list.path(0).isObject()) {
             for (final JsonNode m : list) {
                 append(text, textOf(m.path("content")));
+                imageParts += "image_url".equals(m.path("type").asText()) ? 1 : 0; // image retrieval's flat parts
                 for (final JsonNode part : m.path("content")) {
                     final String type = part.path("type").asText();
                     imageParts += type.equals("image_url") || type.equals("input_image") ? 1 : 0;

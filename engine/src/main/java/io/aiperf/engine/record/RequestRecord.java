@@ -15,11 +15,12 @@ package io.aiperf.engine.record;
  *                               schedule set the time (closed loop)
  * @param requestBody the exact body sent, kept only for the raw export ({@code --export-level raw}), else null
  * @param cancelPerfNanos when {@code --request-cancellation-rate} cancelled it (monotonic ns), or -1
+ * @param images the images the request carried (multimodal rows, image retrieval)
  */
 public record RequestRecord(String phaseName, boolean profiling, int sessionNum, String xRequestId,
                             String xCorrelationId, String conversationId, int turnIndex, String model, long startEpochNanos,
                             int inputTokens, Integer requestedOsl, ResponseData response, boolean wasCancelled,
-                            long intendedStartPerfNanos, byte[] requestBody, long cancelPerfNanos) {
+                            long intendedStartPerfNanos, byte[] requestBody, long cancelPerfNanos, int images) {
 
     /** Valid per AIPerf's endpoint and streaming docs: no error, at least one content response, ordered timestamps. */
     public boolean isValid() {

@@ -419,7 +419,7 @@ public final class PhaseRunner implements Phase {
                     session.correlationId, session.conversation.id(), turn, source.model(session.number),
                     wall.toEpochNanos(response.startPerfNanos()), inputTokens,
                     session.conversation.turns().get(turn).outputTokens(), response, cancelAt >= 0, intendedNanos,
-                    body, cancelAt);
+                    body, cancelAt, session.conversation.turns().get(turn).imageCount());
         } catch (RuntimeException e) {
             // no record can be built; the request still leaves the in-flight set below, so the loop goes on
         }

@@ -168,4 +168,36 @@ class InputFileEndToEndTest {
         assertThat(completions.exitCode()).isEqualTo(2);
         assertThat(completions.err()).contains("--endpoint-type completions cannot send");
     }
+
+    @Test
+    void imageRetrievalSendsTheRowsImagesAndReportsImageMetrics() throws Exception {
+        Files.write(tmp.resolve("dog.jpg"), new byte[] {(byte) 0xff, (byte) 0xd8, (byte) 0xff, 1});
+        final Path rows = Files.writeString(tmp.resolve("retrieval.jsonl"), """
+                {"image": "dog.jpg"}
+                {"images": ["https://example.invalid/a.png", "dog.jpg"]}
+                """);
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("retrieval");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--endpoint-type",
+                    "image_retrieval", "--input-file", rows.toString(), "--request-count", "4", "--tokenizer",
+                    "builtin", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(mock.controlState().calls("/v1/image/infer")).isEqualTo(4);
+            assertThat(mock.controlState().promptsSeen().get("images")).isEqualTo(6L); // 1 + 2, twice
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(s.path("request_count").path("avg").asInt()).isEqualTo(4);
+            assertThat(s.path("num_images").path("avg").asDouble()).isEqualTo(1.5);
+            assertThat(s.path("num_images").path("max").asDouble()).isEqualTo(2.0);
+            // The mock spends 3 ms per image, so each image takes at least 3 ms of a request.
+            assertThat(s.path("image_latency").path("min").asDouble()).isGreaterThanOrEqualTo(3.0);
+            assertThat(s.path("image_throughput").path("max").asDouble()).isPositive().isLessThanOrEqualTo(1000.0 / 3);
+            final JsonNode body = Runs.json(dir.resolve("inputs.json")).path("data").get(1);
+            assertThat(body.toString()).contains("{\"type\":\"image_url\",\"url\":\"https://example.invalid/a.png\"}")
+                    .doesNotContain("\"model\"");
+        }
+        final Runs.Result synthetic = Runs.aiperf("profile", "-m", "m", "-u", "http://127.0.0.1:9", "--endpoint-type",
+                "image_retrieval", "--artifact-dir", tmp.resolve("none").toString());
+        assertThat(synthetic.exitCode()).isEqualTo(2);
+        assertThat(synthetic.err()).contains("image_retrieval sends the images of each row");
+    }
 }

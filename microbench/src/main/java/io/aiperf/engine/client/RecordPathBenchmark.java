@@ -43,7 +43,7 @@ public class RecordPathBenchmark {
         final ResponseData response = path.streamedAnswer();
         record = new RequestRecord("profiling", true, 0, "6f1c3bb0-0d0e-4a39-9a55-3f0a3c1c2d4e",
                 "0b8f8f7e-2a52-4c3f-8d57-5a4f1f2e9c11", "conv-1", 0, "m", System.currentTimeMillis() * 1_000_000L,
-                550, 64, response, false, -1, null, -1);
+                550, 64, response, false, -1, null, -1, 0);
         jsonl = new RecordsJsonlWriter(OutputStream.nullOutputStream(), new WallClock(System::nanoTime));
     }
 
