@@ -118,6 +118,21 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         }
     }
 
+    /** This collector as the sink of a response reader: the head, then the body bytes as they arrive. */
+    Http1ResponseReader.Sink asSink() {
+        return new Http1ResponseReader.Sink() {
+            @Override
+            public void head(final int status, final String reason, final String mimeType, final long nanos) {
+                begin(status, reason, mimeType, nanos);
+            }
+
+            @Override
+            public void body(final ByteBuffer b, final boolean last, final long nanos) throws IOException {
+                receive(b, last, nanos);
+            }
+        };
+    }
+
     /**
      * The response head arrived at {@code nanos}.
      *

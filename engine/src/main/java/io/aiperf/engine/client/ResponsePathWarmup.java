@@ -37,17 +37,7 @@ public final class ResponsePathWarmup {
         while (rounds < maxRounds && clock.nanoTime() < end) {
             final ResponseCollector collector = new ResponseCollector(clock, sample.streaming(), clock.nanoTime(),
                     false, limits, sample.parser());
-            reader.reset(new Http1ResponseReader.Sink() {
-                @Override
-                public void head(final int status, final String reason, final String mimeType, final long nanos) {
-                    collector.begin(status, reason, mimeType, nanos);
-                }
-
-                @Override
-                public void body(final ByteBuffer b, final boolean last, final long nanos) throws IOException {
-                    collector.receive(b, last, nanos);
-                }
-            });
+            reader.reset(collector.asSink());
             try {
                 // In two reads, as the network would cut it.
                 final int half = bytes.length / 2;

@@ -98,6 +98,7 @@ public final class SummaryJsonWriter {
             putNumber(o, "std", s.std());
             o.put("count", s.count());
             putNumber(o, "sum", s.sum());
+            m.adjusted().forEach((name, v) -> putNumber(o, name, v)); // request latency, TTFT, ITL, decode duration
         }
     }
 

@@ -150,35 +150,73 @@ public final class Distribution implements AutoCloseable {
 
     private Stats spilledStats() throws IOException {
         final long n = spilled;
-        // Pass 1: count, sum, extremes, and how many values fall in each bucket.
-        final LongCounts buckets = new LongCounts();
-        final double[] acc = {0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}; // sum, min, max
-        forEach(v -> {
+        final double[] acc = {0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 0, 0}; // sum, min, max, mean, sq
+        // The ranks the percentiles interpolate between.
+        final double[] q = Stats.PERCENTILES;
+        final long[] ranks = new long[2 * q.length];
+        for (int i = 0; i < q.length; i++) {
+            ranks[2 * i] = (long) Math.floor(q[i] / 100.0 * (n - 1));
+            ranks[2 * i + 1] = Math.min(ranks[2 * i] + 1, n - 1);
+        }
+        final double[] at = spilledRanks(ranks, v -> {
             acc[0] += v;
             acc[1] = Math.min(acc[1], v);
             acc[2] = Math.max(acc[2], v);
+        }, () -> acc[3] = acc[0] / n, v -> {
+            final double d = v - acc[3];
+            acc[4] += d * d;
+        });
+        final double[] p = new double[q.length];
+        for (int i = 0; i < q.length; i++) {
+            p[i] = at[2 * i] + (at[2 * i + 1] - at[2 * i]) * (q[i] / 100.0 * (n - 1) - ranks[2 * i]);
+        }
+        return new Stats(acc[3], acc[1], acc[2], p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8],
+                Math.sqrt(acc[4] / n), n, acc[0]);
+    }
+
+    /**
+     * The values at the given 0-based ranks of the sorted values (each below {@link #count()}), exactly, in constant
+     * memory when the values were spilled.
+     */
+    public double[] atRanks(final long[] ranks) {
+        if (spill == null) {
+            final double[] sorted = java.util.Arrays.copyOf(buffer, buffered);
+            java.util.Arrays.sort(sorted);
+            final double[] out = new double[ranks.length];
+            for (int i = 0; i < ranks.length; i++) {
+                out[i] = sorted[(int) ranks[i]];
+            }
+            return out;
+        }
+        flush();
+        try {
+            return spilledRanks(ranks, v -> { }, () -> { }, v -> { });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the spilled values of a metric: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Two passes over the spilled values: the first counts how many fall in each bucket (a fixed-width slice of the
+     * ordered bit patterns), the second keeps the distinct values, with their counts, of the buckets that hold a
+     * wanted rank only. Each pass also hands every value to the caller's consumer.
+     */
+    private double[] spilledRanks(final long[] ranks, final java.util.function.DoubleConsumer firstPass,
+                                  final Runnable betweenPasses, final java.util.function.DoubleConsumer secondPass)
+            throws IOException {
+        final LongCounts buckets = new LongCounts();
+        forEach(v -> {
+            firstPass.accept(v);
             buckets.add(bucket(v), 1);
         });
-        final double sum = acc[0];
-        final double min = acc[1];
-        final double max = acc[2];
-        final double mean = sum / n;
-        // The ranks the percentiles interpolate between, and the bucket (with the rank it starts at) of each.
-        final double[] q = Stats.PERCENTILES;
-        final long[] lo = new long[q.length];
-        final long[] hi = new long[q.length];
-        for (int i = 0; i < q.length; i++) {
-            lo[i] = (long) Math.floor(q[i] / 100.0 * (n - 1));
-            hi[i] = Math.min(lo[i] + 1, n - 1);
-        }
-        final long[] keys = buckets.sortedKeys();
+        betweenPasses.run();
         final LongCounts firstRankOf = new LongCounts();
         final Map<Long, TreeMap<Double, long[]>> wanted = new HashMap<>();
         long before = 0;
-        for (final long key : keys) {
+        for (final long key : buckets.sortedKeys()) {
             final long after = before + buckets.get(key);
-            for (int i = 0; i < q.length; i++) {
-                if ((lo[i] >= before && lo[i] < after) || (hi[i] >= before && hi[i] < after)) {
+            for (final long r : ranks) {
+                if (r >= before && r < after) {
                     firstRankOf.add(key, before + 1); // stored plus one: a missing key reads as 0
                     wanted.put(key, new TreeMap<>());
                     break;
@@ -186,24 +224,18 @@ public final class Distribution implements AutoCloseable {
             }
             before = after;
         }
-        // Pass 2: the spread around the mean, and the distinct values (with counts) of the wanted buckets only.
-        final double[] sq = {0};
         forEach(v -> {
-            final double d = v - mean;
-            sq[0] += d * d;
+            secondPass.accept(v);
             final long key = bucket(v);
             if (firstRankOf.get(key) != 0) {
                 wanted.get(key).computeIfAbsent(v, k -> new long[1])[0]++;
             }
         });
-        final double[] p = new double[q.length];
-        for (int i = 0; i < q.length; i++) {
-            final double vlo = rank(lo[i], wanted, firstRankOf);
-            final double vhi = rank(hi[i], wanted, firstRankOf);
-            p[i] = vlo + (vhi - vlo) * (q[i] / 100.0 * (n - 1) - lo[i]);
+        final double[] out = new double[ranks.length];
+        for (int i = 0; i < ranks.length; i++) {
+            out[i] = rank(ranks[i], wanted, firstRankOf);
         }
-        return new Stats(mean, min, max, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], Math.sqrt(sq[0] / n), n,
-                sum);
+        return out;
     }
 
     /** The value of the given 0-based rank in sorted order. */

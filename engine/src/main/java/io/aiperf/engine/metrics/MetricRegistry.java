@@ -66,6 +66,10 @@ public final class MetricRegistry {
             TOTAL_THROUGHPUT, REQUEST_COUNT, ERROR_COUNT, ERROR_RATE, DURATION, TOTAL_ISL, TOTAL_OSL,
             TOTAL_OUTPUT_TOKENS, TOTAL_REASONING_TOKENS, TOTAL_ERROR_ISL, GOOD_COUNT, GOODPUT);
 
+    /** The metrics whose statistics are also given error-adjusted ({@code adj_*}, AIPerf's metrics reference). */
+    public static final java.util.Set<MetricSpec> ERROR_ADJUSTED = java.util.Set.of(REQUEST_LATENCY, TTFT, ITL,
+            DECODE_DURATION);
+
     /** The per-request metrics read with {@link MetricSpec#perRecord()}, in export order. */
     public static final List<MetricSpec> PER_RECORD = ALL.stream().filter(m -> m.perRecord() != null).toList();
 

@@ -2,8 +2,16 @@ package io.aiperf.engine.metrics;
 
 /**
  * One metric of a run in display units: a distribution ({@code stats} set) or a single value.
+ *
+ * @param adjusted the error-adjusted statistics ({@code adj_min}, {@code adj_p1} ... {@code adj_p99}, and with no
+ *                 failed request {@code adj_avg} and {@code adj_max}) of the metrics that have them, by export name;
+ *                 empty otherwise
  */
-public record MetricValue(MetricSpec spec, Stats stats, Double value) {
+public record MetricValue(MetricSpec spec, Stats stats, Double value, java.util.Map<String, Double> adjusted) {
+    public MetricValue(final MetricSpec spec, final Stats stats, final Double value) {
+        this(spec, stats, value, java.util.Map.of());
+    }
+
     /** The value of {@code stat}; single values answer only "avg" (and "value"). */
     public double get(final String stat) {
         if (stats != null) {

@@ -167,11 +167,42 @@ public final class MetricsAccumulator implements AutoCloseable {
                         deliveredTokens));
     }
 
-    private static void put(final Map<String, MetricValue> out, final MetricSpec spec, final Distribution values) {
+    private void put(final Map<String, MetricValue> out, final MetricSpec spec, final Distribution values) {
         final Stats s = values.stats();
         if (s != null) {
-            out.put(spec.tag(), new MetricValue(spec, s, null));
+            out.put(spec.tag(), new MetricValue(spec, s, null,
+                    MetricRegistry.ERROR_ADJUSTED.contains(spec) ? adjusted(s, values, errors) : Map.of()));
         }
+    }
+
+    /**
+     * AIPerf's error-adjusted statistics: each failed request counts as an infinitely slow one, appended to the
+     * values; percentiles by nearest rank (index q/100 x (n-1), rounded half to even), and the infinite ones (and the
+     * average and maximum, once any request failed) omitted. So a run whose requests fail cannot look fast.
+     */
+    static Map<String, Double> adjusted(final Stats s, final Distribution values, final long failed) {
+        final long n = s.count() + failed;
+        final double[] q = Stats.PERCENTILES;
+        final long[] ranks = new long[q.length];
+        for (int i = 0; i < q.length; i++) {
+            ranks[i] = (long) Math.rint(q[i] / 100.0 * (n - 1));
+        }
+        final long[] finite = java.util.Arrays.stream(ranks).filter(r -> r < s.count()).toArray();
+        final double[] at = values.atRanks(finite);
+        final Map<String, Double> out = new LinkedHashMap<>();
+        if (failed == 0) {
+            out.put("adj_avg", s.avg());
+        }
+        for (int i = 0, j = 0; i < q.length; i++) {
+            if (ranks[i] < s.count()) {
+                out.put("adj_p" + (int) q[i], at[j++]);
+            }
+        }
+        out.put("adj_min", s.min());
+        if (failed == 0) {
+            out.put("adj_max", s.max());
+        }
+        return out;
     }
 
     private static void scalar(final Map<String, MetricValue> out, final MetricSpec spec, final double value) {

@@ -51,6 +51,13 @@ class DeadServerEndToEndTest {
             // The default tolerates errors as long as some requests are valid (AIPerf's behaviour).
             assertThat(Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "40", "--isl", "8",
                     "--osl", "2", "--artifact-dir", tmp.resolve("tolerated").toString()).exitCode()).isZero();
+            // ... and its error-adjusted latency counts the failed half as infinitely slow: no adj_p75, no adj_max.
+            final JsonNode latency = Runs.json(tmp.resolve("tolerated").resolve("profile_export_aiperf.json"))
+                    .path("request_latency");
+            assertThat(latency.path("adj_p25").asDouble()).isGreaterThanOrEqualTo(latency.path("min").asDouble());
+            assertThat(latency.has("adj_p75")).isFalse();
+            assertThat(latency.has("adj_max")).isFalse();
+            assertThat(latency.has("max")).isTrue();
         }
         assertThat(Runs.aiperf("profile", "-m", "m", "--max-error-rate", "101", "--artifact-dir",
                 tmp.resolve("x").toString()).err()).contains("max_error_rate").contains("between 0 and 100");

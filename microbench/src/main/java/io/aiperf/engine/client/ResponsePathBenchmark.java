@@ -64,17 +64,7 @@ public class ResponsePathBenchmark {
     @OperationsPerInvocation(EVENTS)
     public ResponseData streamedAnswer() throws IOException {
         collector = new ResponseCollector(clock, true, clock.nanoTime(), false, limits, ResponseParser.OPENAI);
-        reader.reset(new Http1ResponseReader.Sink() {
-            @Override
-            public void head(final int status, final String reason, final String mimeType, final long nanos) {
-                collector.begin(status, reason, mimeType, nanos);
-            }
-
-            @Override
-            public void body(final ByteBuffer b, final boolean last, final long nanos) throws IOException {
-                collector.receive(b, last, nanos);
-            }
-        });
+        reader.reset(collector.asSink());
         for (final byte[] read : reads) {
             reader.feed(ByteBuffer.wrap(read), clock.nanoTime());
         }
