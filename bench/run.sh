@@ -204,8 +204,7 @@ for conc in 1 4 64 256; do
     record "$(python3 bench/lib/fidelity.py --server "$stamps" "${src[@]}" \
       | python3 -c "import json,sys; d=json.load(sys.stdin); d.update(section='P3', client='$who', streams=$conc); print(json.dumps(d))")"
   done
-  ttft=$(summary "$out/p3-$conc" "d['time_to_first_token']['p50']")
-  record "{\"section\":\"P3T\",\"streams\":$conc,\"ttft_p50_ms\":$ttft,\"ttft_truth_ms\":50}"
+  record "$(summary "$out/p3-$conc" "json.dumps({'section': 'P3T', 'streams': $conc, 'ttft_p50_ms': d['time_to_first_token']['p50'], 'ttft_truth_ms': 50, 'health': d['client_health']})")"
 done
 
 # 1,024 streams: a slower cadence (5,000 events/s), which the asyncio server can keep; the engine only (a thread
@@ -222,7 +221,7 @@ if engine "$out/p3-1024" -u "http://127.0.0.1:$cadence_port" --streaming --concu
   curl_c flush >/dev/null
   record "$(python3 bench/lib/fidelity.py --server "$stamps" --engine-jsonl "$out/p3-1024/profile_export.jsonl" \
     | python3 -c "import json,sys; d=json.load(sys.stdin); d.update(section='P3', client='engine', streams=1024); print(json.dumps(d))")"
-  record "$(summary "$out/p3-1024" "json.dumps({'section': 'P3T', 'streams': 1024, 'ttft_p50_ms': d['time_to_first_token']['p50'], 'ttft_truth_ms': 200, 'itl_p50_ms': d['inter_token_latency']['p50'], 'itl_p99_ms': d['inter_token_latency']['p99'], 'itl_truth_ms': 200})")"
+  record "$(summary "$out/p3-1024" "json.dumps({'section': 'P3T', 'streams': 1024, 'ttft_p50_ms': d['time_to_first_token']['p50'], 'ttft_truth_ms': 200, 'itl_p50_ms': d['inter_token_latency']['p50'], 'itl_p99_ms': d['inter_token_latency']['p99'], 'itl_truth_ms': 200, 'health': d['client_health']})")"
 fi
 
 note "P4: 10,000 streams in -Xmx1g"

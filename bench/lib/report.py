@@ -57,8 +57,12 @@ if p3:
     for r in by("P3T"):
         itl = f" ITL p50 {f(r['itl_p50_ms'], 3)} ms, p99 {f(r['itl_p99_ms'], 3)} ms (truth {r['itl_truth_ms']} ms)." \
             if "itl_p50_ms" in r else ""
+        h = r.get("health") or {}
+        health = (f" The engine's own client_health: timer wake-ups late by {f(h.get('wakeup_delay_p99_ms'), 3)} ms at "
+                  f"p99, {f(h.get('record_queue_waits'))} waits on the record queue.") if h else ""
         out.append(f"\nTTFT p50 at {r['streams']} streams: {f(r['ttft_p50_ms'], 3)} ms (server's target "
-                   f"{r['ttft_truth_ms']} ms; the difference is the server's own lateness plus the client delay).{itl}")
+                   f"{r['ttft_truth_ms']} ms; the difference is the server's own lateness plus the client delay).{itl}"
+                   f"{health}")
     out.append("")
 
 for r in by("P4"):
