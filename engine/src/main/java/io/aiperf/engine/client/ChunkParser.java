@@ -3,6 +3,7 @@ package io.aiperf.engine.client;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.async.ByteArrayFeeder;
 import java.io.IOException;
 
 /**
@@ -51,16 +52,24 @@ public final class ChunkParser {
     private ChunkParser() {
     }
 
-    /** Parses {@code buf[off, off+len)}; throws IOException for malformed JSON (callers skip the event). */
+    /**
+     * Parses {@code buf[off, off+len)}; throws IOException for malformed or truncated JSON (callers skip the event).
+     * One non-blocking parser per thread is fed each object in turn, instead of a parser built per event: Jackson's
+     * parser and its context were most of the bytes allocated per SSE event (microbench's ResponsePathBenchmark). A
+     * parser that did not end exactly at the end of a whole object is dropped, so no state leaks into the next one.
+     */
     public static void parse(final byte[] buf, final int off, final int len, final Chunk out) throws IOException {
         out.reset();
-        try (JsonParser p = JSON.createParser(buf, off, len)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
+        final Reusable reusable = PARSERS.get();
+        final JsonParser p = reusable.feed(buf, off, len);
+        boolean whole = false;
+        try {
+            if (next(p) != JsonToken.START_OBJECT) {
                 throw new IOException("not a JSON object");
             }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
+            while (next(p) == JsonToken.FIELD_NAME) {
                 final String name = p.currentName();
-                final JsonToken t = p.nextToken();
+                final JsonToken t = next(p);
                 if (name.equals("choices") && t == JsonToken.START_ARRAY) {
                     choices(p, out);
                 } else if (name.equals("usage") && t == JsonToken.START_OBJECT) {
@@ -71,7 +80,7 @@ public final class ChunkParser {
                     out.errorType = "ServerError";
                     out.errorMessage = p.getText();
                 } else if (name.equals("data") && t == JsonToken.START_ARRAY) {
-                    out.hasEmbedding = p.nextToken() != JsonToken.END_ARRAY;
+                    out.hasEmbedding = next(p) != JsonToken.END_ARRAY;
                     if (out.hasEmbedding) {
                         p.skipChildren();
                         skipRestOfArray(p);
@@ -80,18 +89,62 @@ public final class ChunkParser {
                     p.skipChildren();
                 }
             }
+            whole = true;
+        } finally {
+            reusable.settle(whole);
+        }
+    }
+
+    /** The next token; a truncated object (no more input before its end) is malformed, as at the end of a stream. */
+    private static JsonToken next(final JsonParser p) throws IOException {
+        final JsonToken t = p.nextToken();
+        if (t == null || t == JsonToken.NOT_AVAILABLE) {
+            throw new IOException("truncated JSON object");
+        }
+        return t;
+    }
+
+    private static final ThreadLocal<Reusable> PARSERS = ThreadLocal.withInitial(Reusable::new);
+
+    /** A thread's non-blocking parser, fed one whole object at a time. */
+    private static final class Reusable {
+        private JsonParser parser;
+
+        JsonParser feed(final byte[] buf, final int off, final int len) throws IOException {
+            if (parser == null || !((ByteArrayFeeder) parser.getNonBlockingInputFeeder()).needMoreInput()) {
+                parser = JSON.createNonBlockingByteArrayParser(); // none yet, or one still holding bytes
+            }
+            ((ByteArrayFeeder) parser.getNonBlockingInputFeeder()).feedInput(buf, off, off + len);
+            return parser;
+        }
+
+        /** Keeps the parser for the next object only if this one was read whole and nothing but blanks followed. */
+        void settle(final boolean whole) {
+            try {
+                if (whole && parser.getParsingContext().inRoot() && parser.nextToken() == JsonToken.NOT_AVAILABLE) {
+                    return;
+                }
+            } catch (IOException | RuntimeException e) {
+                // trailing bytes that are not JSON: drop the parser below
+            }
+            try {
+                parser.close();
+            } catch (IOException e) {
+                // nothing to release: the input is the caller's array
+            }
+            parser = null;
         }
     }
 
     private static void choices(final JsonParser p, final Chunk out) throws IOException {
         boolean first = true;
         JsonToken t;
-        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+        while ((t = next(p)) != JsonToken.END_ARRAY) {
             if (first && t == JsonToken.START_OBJECT) {
                 first = false;
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                while (next(p) == JsonToken.FIELD_NAME) {
                     final String name = p.currentName();
-                    final JsonToken v = p.nextToken();
+                    final JsonToken v = next(p);
                     if ((name.equals("delta") || name.equals("message")) && v == JsonToken.START_OBJECT) {
                         message(p, out);
                     } else if (name.equals("text") && v == JsonToken.VALUE_STRING) {
@@ -109,9 +162,9 @@ public final class ChunkParser {
     private static void message(final JsonParser p, final Chunk out) throws IOException {
         String reasoningContent = null;
         String reasoning = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
+        while (next(p) == JsonToken.FIELD_NAME) {
             final String name = p.currentName();
-            final JsonToken v = p.nextToken();
+            final JsonToken v = next(p);
             if (v == JsonToken.VALUE_STRING && name.equals("content")) {
                 out.content = p.getText();
             } else if (v == JsonToken.VALUE_STRING && name.equals("reasoning_content")) {
@@ -136,10 +189,7 @@ public final class ChunkParser {
         int depth = 1;
         String field = null;
         while (depth > 0) {
-            final JsonToken t = p.nextToken();
-            if (t == null) {
-                break;
-            }
+            final JsonToken t = next(p);
             switch (t) {
                 case START_OBJECT, START_ARRAY -> depth++;
                 case END_OBJECT, END_ARRAY -> depth--;
@@ -157,9 +207,9 @@ public final class ChunkParser {
 
     private static void usage(final JsonParser p, final Chunk out) throws IOException {
         out.hasUsage = true;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
+        while (next(p) == JsonToken.FIELD_NAME) {
             final String name = p.currentName();
-            final JsonToken v = p.nextToken();
+            final JsonToken v = next(p);
             if (v == JsonToken.VALUE_NUMBER_INT) {
                 switch (name) {
                     case "prompt_tokens", "input_tokens" -> out.promptTokens = p.getIntValue();
@@ -168,9 +218,9 @@ public final class ChunkParser {
                     default -> { }
                 }
             } else if (name.equals("completion_tokens_details") && v == JsonToken.START_OBJECT) {
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                while (next(p) == JsonToken.FIELD_NAME) {
                     final String detail = p.currentName();
-                    final JsonToken dv = p.nextToken();
+                    final JsonToken dv = next(p);
                     if (detail.equals("reasoning_tokens") && dv == JsonToken.VALUE_NUMBER_INT) {
                         out.reasoningTokens = p.getIntValue();
                     } else {
@@ -187,9 +237,9 @@ public final class ChunkParser {
     private static void error(final JsonParser p, final Chunk out) throws IOException {
         out.errorType = "ServerError";
         out.errorMessage = "";
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
+        while (next(p) == JsonToken.FIELD_NAME) {
             final String name = p.currentName();
-            final JsonToken v = p.nextToken();
+            final JsonToken v = next(p);
             if (name.equals("message") && v == JsonToken.VALUE_STRING) {
                 out.errorMessage = p.getText();
             } else if (name.equals("type") && v == JsonToken.VALUE_STRING && !p.getText().isEmpty()) {
@@ -202,7 +252,7 @@ public final class ChunkParser {
 
     private static void skipRestOfArray(final JsonParser p) throws IOException {
         JsonToken t;
-        while ((t = p.nextToken()) != JsonToken.END_ARRAY && t != null) {
+        while ((t = next(p)) != JsonToken.END_ARRAY) {
             p.skipChildren();
         }
     }

@@ -65,4 +65,23 @@ class ChunkParserTest {
         assertThat(parse("{\"error\":\"boom\"}").errorMessage).isEqualTo("boom");
         assertThat(parse("{\"choices\":[{\"text\":\"hi\"}]}").errorMessage).isNull();
     }
+
+    /** The thread's parser is reused: what one object leaves behind, truncated or followed by junk, never leaks. */
+    @Test
+    void truncatedOrTrailedObjectsDoNotAffectTheNext() throws Exception {
+        final String good = "{\"choices\":[{\"delta\":{\"content\":\"ok\"}}]}";
+        for (final String bad : new String[] {"{\"choices\":[{\"delta\":{\"content\":\"x", "{\"choices\":[",
+                "{\"a\":1", "", "   ", "[1,2]", "{\"data\":[1,2"}) {
+            assertThatThrownBy(() -> parse(bad)).as(bad).isInstanceOf(java.io.IOException.class);
+            assertThat(parse(good).content).as("after " + bad).isEqualTo("ok");
+        }
+        // Junk after a whole object: the object counts, as a blocking parser reads it; the next one is fresh.
+        assertThat(parse(good + " garbage").content).isEqualTo("ok");
+        assertThat(parse(good + "  ").content).isEqualTo("ok");
+        assertThat(parse("{\"choices\":[{\"text\":\"second\"}]}").content).isEqualTo("second");
+        // Many in a row on one thread, as an event loop parses them.
+        for (int i = 0; i < 1_000; i++) {
+            assertThat(parse("{\"choices\":[{\"delta\":{\"content\":\"t" + i + "\"}}]}").content).isEqualTo("t" + i);
+        }
+    }
 }
