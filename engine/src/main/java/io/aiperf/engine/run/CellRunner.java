@@ -441,10 +441,15 @@ public final class CellRunner {
      * Opens the first phase's connections before its first request, so that no measured request waits for a
      * connect (src-docs/performance.md): its concurrency, or 16 for an open loop, spread over the URLs.
      */
+    /**
+     * Opens the first phase's connections before its load, in waves of {@value #PRECONNECT_WAVE}, each opened before
+     * the next: a server's accept backlog (often 4,096) drops the connects of a larger burst, and a dropped connect
+     * is retried only a second later. The pool's own bound (the file-descriptor budget) still applies.
+     */
     private void preconnect(final InferenceClient client) throws InterruptedException {
         final PhaseConfig first = config.phases().get(0);
         final List<String> urls = config.endpoint().urls();
-        final int total = Math.min(first.concurrency() != null ? first.concurrency() : 16, 4096);
+        final int total = Math.min(first.concurrency() != null ? first.concurrency() : 16, PRECONNECT_MAX);
         final int perUrl = (total + urls.size() - 1) / urls.size();
         for (final String url : urls) {
             final java.net.URI uri;
@@ -453,12 +458,18 @@ public final class CellRunner {
             } catch (IllegalArgumentException e) {
                 continue; // the requests themselves report it
             }
-            if (!client.preconnect(uri, perUrl, 10)) {
-                ctx.log().info("preconnect: not every connection to " + url + " opened within 10 s; the rest open "
-                        + "with the first requests");
+            for (int opened = 0; opened < perUrl; opened += PRECONNECT_WAVE) {
+                if (!client.preconnect(uri, Math.min(PRECONNECT_WAVE, perUrl - opened), 10)) {
+                    ctx.log().info("preconnect: not every connection to " + url + " opened within 10 s; the rest "
+                            + "open with the first requests");
+                    break;
+                }
             }
         }
     }
+
+    private static final int PRECONNECT_WAVE = 1024;
+    private static final int PRECONNECT_MAX = 65_536;
 
     private static int inFlightBound(final PhaseConfig phase) {
         return phase.concurrency() != null ? phase.concurrency() : UNCAPPED_OPEN_LOOP_POOL;

@@ -62,9 +62,10 @@ class DroppedConnectionsEndToEndTest {
             final long valid = s.path("request_count").path("avg").asLong();
             final long errors = s.path("error_request_count").path("avg").asLong(0);
             assertThat(valid + errors).isEqualTo(200);
-            // How many fall in the race depends on the machine's scheduling (a few in 200 when idle, more under
-            // load); that the client notices most closes, and accounts for every request, does not.
-            assertThat(errors).as(s.path("error_summary").toString()).isLessThan(100);
+            // How many fall in the race depends on the machine's scheduling (a few in 200 when idle, up to every reuse
+            // on a busy machine); that a connection loses at most the one request that reused it after its answer
+            // (so never more errors than valid answers), and that every request is accounted for, does not.
+            assertThat(errors).as(s.path("error_summary").toString()).isLessThanOrEqualTo(valid);
             s.path("error_summary").forEach(e -> assertThat(e.path("error_details").path("type").asText())
                     .isEqualTo("ConnectionClosedException"));
             assertThat(mock.controlState().calls("/v1/chat/completions")).isEqualTo(valid);
