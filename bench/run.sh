@@ -137,20 +137,13 @@ import json, statistics, sys
 d, pattern, rate = sys.argv[1], sys.argv[2], float(sys.argv[3])
 s = json.load(open(d + "/profile_export_aiperf.json"))
 ol = s["client_health"]["open_loop"]["profiling"]
-starts = []
-with open(d + "/profile_export.jsonl") as f:
-    for line in f:
-        i = line.find('"credit_issued_ns":')
-        starts.append(int(line[i + 19:line.index(",", i)]))
-starts.sort()
-gaps = [b - a for a, b in zip(starts, starts[1:])]
-sends = []
-with open(d + "/profile_export.jsonl") as f:
-    for line in f:
-        i = line.find('"request_start_ns":')
-        sends.append(int(line[i + 19:line.index(",", i)]))
-sends.sort()
-sgaps = [b - a for a, b in zip(sends, sends[1:])]
+def gaps_of(field):  # sorted inter-arrival gaps of a metadata stamp, read without parsing each line
+    key = '"' + field + '":'
+    with open(d + "/profile_export.jsonl") as f:
+        v = sorted(int(line[line.find(key) + len(key):line.index(",", line.find(key))]) for line in f)
+    return [b - a for a, b in zip(v, v[1:])]
+gaps = gaps_of("credit_issued_ns")
+sgaps = gaps_of("request_start_ns")
 cv = lambda g: statistics.pstdev(g) / statistics.mean(g) if g else None
 checks = {c["name"]: c["result"] for c in s.get("validity", {}).get("checks", [])}
 print(json.dumps({"section": "P2", "pattern": pattern, "target": rate, "achieved": ol["achieved_rate"],
