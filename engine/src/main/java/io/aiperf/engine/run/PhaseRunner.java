@@ -339,7 +339,6 @@ public final class PhaseRunner implements Phase {
             handle.onFirstContent(freePrefill);
         }
         byte[] body = null;
-        session.lastSendNanos = clock.nanoTime();
         try {
             final PreparedRequest request = source.request(session.conversationIndex, session.number, turn,
                     session.replies());
@@ -437,6 +436,10 @@ public final class PhaseRunner implements Phase {
             if (trip != null && abortReason.compareAndSet(null, trip)) {
                 cancellation.cancel(); // the cell's own token: sending stops, in-flight requests get the short grace
             }
+        }
+        if (phase.type() == LoadType.USER_CENTRIC) {
+            // A user's next turn is paced from when this one really started, the start its record carries.
+            session.lastSendNanos = response.startPerfNanos();
         }
         if (record != null && response.error() == null && session.hasNext() && !sendingStopped) {
             continueSession(session, response);

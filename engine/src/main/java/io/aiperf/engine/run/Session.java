@@ -18,7 +18,7 @@ final class Session {
     private final List<String> replies = new ArrayList<>();
     private int turn;
     private int historyTokens;
-    /** When the latest turn was handed to the transport (paces a user-centric user), or -1. */
+    /** When the latest turn started (its record's start), kept in user-centric phases only (it paces the user), or -1. */
     volatile long lastSendNanos = -1;
 
     Session(final int number, final int conversationIndex, final Conversation conversation) {
