@@ -110,7 +110,7 @@ public final class FileDataset {
         int first = 0;
         final JsonNode lead = turns.get(0);
         if ("system".equals(lead.path("role").asText()) && !lead.has("delay") && !lead.has("timestamp")
-                && !lead.has("output_length") && media(lead, line, file).isEmpty()) {
+                && !lead.has("output_length") && !MediaInputs.present(lead)) {
             system = text(lead, line, file, "system turn");
             first = 1;
         }
@@ -232,7 +232,7 @@ public final class FileDataset {
             text.forEach(t -> parts.add(t.isTextual() ? t.asText() : t.path("contents").path(0).asText(t.toString())));
             return String.join(" ", parts);
         }
-        if (text == null && !media(row, line, file).isEmpty()) {
+        if (text == null && MediaInputs.present(row)) {
             return ""; // an image or audio alone, as upstream allows
         }
         throw new ConfigException(FIELD, where(file, line) + "a " + file.format().wireName() + " " + what

@@ -41,6 +41,17 @@ final class MediaInputs {
         return out;
     }
 
+    /** Whether the row names any image or audio (without reading a file: {@link #of} reads them, once). */
+    static boolean present(final JsonNode row) {
+        return row.hasNonNull("image") || row.hasNonNull("audio") || listed(row.get("images"))
+                || listed(row.get("audios"));
+    }
+
+    /** A plural field that {@link #of} would read something from, or reject: anything but absent, null or []. */
+    private static boolean listed(final JsonNode v) {
+        return v != null && !v.isNull() && !(v.isArray() && v.isEmpty());
+    }
+
     private static List<String> values(final JsonNode row, final String singular, final String field,
                                        final String where) {
         final List<String> out = new ArrayList<>();
