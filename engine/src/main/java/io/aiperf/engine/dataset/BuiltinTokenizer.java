@@ -1,22 +1,35 @@
 package io.aiperf.engine.dataset;
 
-import com.knuddels.jtokkit.Encodings;
-import com.knuddels.jtokkit.api.Encoding;
-import com.knuddels.jtokkit.api.EncodingType;
+import java.util.regex.Pattern;
 
 /**
- * The builtin tokenizer, o200k_base (AIPerf's {@code --tokenizer builtin}), via JTokkit, which ships the vocabulary
- * in its jar and so works offline. Encodes without special tokens. Thread-safe.
+ * The builtin tokenizer, o200k_base (AIPerf's {@code --tokenizer builtin}), counted by {@link BytePairCounter} from
+ * the rank file JTokkit ships in its jar, so it works offline. Counts without special tokens. Thread-safe.
  */
 final class BuiltinTokenizer implements Tokenizer {
-    static final BuiltinTokenizer INSTANCE =
-            new BuiltinTokenizer(Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE), "builtin");
-    private final Encoding encoding;
+    /** o200k_base's split pattern, as tiktoken publishes it (Unicode classes). */
+    static final Pattern O200K_PATTERN = Pattern.compile(String.join("|",
+            "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+"
+                    + "(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+            "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*"
+                    + "(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+            "\\p{N}{1,3}",
+            " ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*",
+            "\\s*[\\r\\n]+",
+            "\\s+(?!\\S)",
+            "\\s+"), Pattern.UNICODE_CHARACTER_CLASS);
+    static final BuiltinTokenizer INSTANCE = new BuiltinTokenizer(
+            BytePairCounter.load("/com/knuddels/jtokkit/o200k_base.tiktoken", O200K_PATTERN), "builtin");
+    private final BytePairCounter encoding;
     private final String source;
 
-    private BuiltinTokenizer(final Encoding encoding, final String source) {
+    private BuiltinTokenizer(final BytePairCounter encoding, final String source) {
         this.encoding = encoding;
         this.source = source;
+    }
+
+    BytePairCounter counter() {
+        return encoding;
     }
 
     /** The builtin encoding standing in for a tokenizer that could not be found. */
@@ -26,7 +39,7 @@ final class BuiltinTokenizer implements Tokenizer {
 
     @Override
     public int count(final String text) {
-        return text == null || text.isEmpty() ? 0 : encoding.countTokensOrdinary(text);
+        return text == null || text.isEmpty() ? 0 : encoding.count(text);
     }
 
     /** o200k_base: 199,998 ranked byte-pair tokens and its special tokens, as tiktoken counts them. */

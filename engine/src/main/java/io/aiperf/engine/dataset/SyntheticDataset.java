@@ -19,7 +19,7 @@ import java.util.UUID;
 public final class SyntheticDataset {
     /** A word that is one o200k token after a space, so each top-up adds exactly one token. */
     private static final String FILLER = " the";
-    private static final String[] CORPUS_WORDS = loadCorpus();
+    static final String[] CORPUS_WORDS = loadCorpus();
 
     private SyntheticDataset() {
     }
