@@ -61,9 +61,6 @@ public final class ProfileCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (options.tokenizer == null || options.tokenizer.equals("builtin")) {
-            io.aiperf.engine.dataset.Tokenizer.preloadBuiltin(); // the default falls back to it for most model names
-        }
         PrintStream out = System.out;
         PrintStream err = System.err;
         MockServer mockServer = null;

@@ -10,7 +10,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
@@ -35,16 +34,22 @@ import org.apache.hc.core5.util.Timeout;
  * may have received it (src-docs/failure-modes.md). Retries are counted. Thread-safe.
  */
 public final class InferenceClient implements RequestTransport, AutoCloseable {
-    private final org.apache.hc.client5.http.impl.async.MinimalHttpAsyncClient http;
     private final Clock clock;
     private final RunLimits limits;
     private final long timeoutNanos;
     private final String timeoutText;
     /** Fires request timeouts: the whole request is bounded, not just each read (AIPerf's endpoint and streaming docs). */
     private final java.util.concurrent.ScheduledThreadPoolExecutor timer = timer();
-    private final PoolingAsyncClientConnectionManager pool;
     /** Carries plain-HTTP requests; null when the lean transport is switched off (then Apache carries them all). */
     private final Http1Transport lean;
+    private final int maxConnections;
+    private final double timeoutSeconds;
+    private final TlsConfig tls;
+    /**
+     * Apache HttpClient, for HTTPS, probes and the switched-off lean transport: built on first use, because its few
+     * hundred classes cost a plain-HTTP run a tenth of a second of start-up on the way to the first request.
+     */
+    private volatile Apache apache;
 
     /**
      * @param maxConnections pool size: the concurrency, or a generous ceiling in rate mode
@@ -63,35 +68,11 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                            final RunLimits limits, final TlsConfig tls, final boolean leanTransport) {
         this.clock = clock;
         this.limits = limits;
-        this.pool = PoolingAsyncClientConnectionManagerBuilder.create()
-                .setTlsStrategy(TlsStrategies.of(tls))
-                .setMaxConnTotal(maxConnections)
-                .setMaxConnPerRoute(maxConnections)
-                .setDefaultConnectionConfig(ConnectionConfig.custom()
-                        .setConnectTimeout(Timeout.ofSeconds(30))
-                        // No byte for the whole timeout ends the request too, and closes its connection so no
-                        // later request queues behind an answer that never comes.
-                        .setSocketTimeout(timeoutSeconds <= 0 ? Timeout.DISABLED
-                                : Timeout.ofMilliseconds((long) (timeoutSeconds * 1000)))
-                        // Idle connections are checked before reuse, so one the server closed while it sat in the
-                        // pool is replaced instead of taking a request down with it.
-                        .setValidateAfterInactivity(org.apache.hc.core5.util.TimeValue.ofMilliseconds(500))
-                        .build())
-                .build();
+        this.maxConnections = maxConnections;
+        this.timeoutSeconds = timeoutSeconds;
+        this.tls = tls;
         this.timeoutNanos = timeoutSeconds <= 0 ? 0 : (long) (timeoutSeconds * 1e9);
         this.timeoutText = timeoutSeconds <= 0 ? "" : String.valueOf(timeoutSeconds);
-        // The minimal client skips the redirect, auth, cookie and proxy machinery of the full one: twice the
-        // request rate per core, which is what a load generator on a shared machine needs.
-        this.http = HttpAsyncClients.createMinimal(org.apache.hc.core5.http2.config.H2Config.DEFAULT,
-                org.apache.hc.core5.http.config.Http1Config.DEFAULT,
-                IOReactorConfig.custom()
-                        .setIoThreadCount(ioThreads())
-                        .setTcpNoDelay(true)
-                        .setSoKeepAlive(true)
-                        .setSelectInterval(org.apache.hc.core5.util.TimeValue.ofMilliseconds(1))
-                        .build(),
-                new StampingConnectionManager(pool, clock));
-        http.start();
         this.lean = leanTransport ? new Http1Transport(maxConnections, ioThreads(), clock) : null;
     }
 
@@ -162,8 +143,12 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                 request.addHeader(h);
             }
         }
+        final Apache a = apache();
+        if (a == null) {
+            return null;
+        }
         final java.util.concurrent.Future<org.apache.hc.client5.http.async.methods.SimpleHttpResponse> answer =
-                http.execute(org.apache.hc.client5.http.async.methods.SimpleRequestProducer.create(request),
+                a.http.execute(org.apache.hc.client5.http.async.methods.SimpleRequestProducer.create(request),
                         org.apache.hc.client5.http.async.methods.SimpleResponseConsumer.create(), null);
         try {
             final org.apache.hc.client5.http.async.methods.SimpleHttpResponse r =
@@ -258,11 +243,19 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                 super.sendRequest(channel, ctx);
             }
         };
-        handle.attach(http.execute(producer, collector, null, context, callback));
+        final Apache a = apache();
+        if (a == null) {
+            callback.failed(new java.io.IOException("client closed"));
+            return;
+        }
+        handle.attach(a.http.execute(producer, collector, null, context, callback));
     }
 
     private void closeIdle() {
-        pool.closeIdle(org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS);
+        final Apache a = apache;
+        if (a != null) {
+            a.pool.closeIdle(org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS);
+        }
         if (lean != null) {
             lean.closeIdle();
         }
@@ -314,11 +307,79 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         if (lean != null) {
             lean.close();
         }
-        http.close(CloseMode.IMMEDIATE);
-        try {
-            http.awaitShutdown(org.apache.hc.core5.util.TimeValue.of(5, TimeUnit.SECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        final Apache a;
+        synchronized (this) {
+            a = apache;
+            apache = Apache.CLOSED;
+        }
+        if (a != null && a != Apache.CLOSED) {
+            a.close();
+        }
+    }
+
+    /** The Apache client, built on first use; null once this client is closed. */
+    private Apache apache() {
+        Apache a = apache;
+        if (a == null) {
+            synchronized (this) {
+                a = apache;
+                if (a == null) {
+                    a = new Apache(maxConnections, timeoutSeconds, tls, clock);
+                    apache = a;
+                }
+            }
+        }
+        return a == Apache.CLOSED ? null : a;
+    }
+
+    /** Apache HttpClient 5's minimal async client on its own keep-alive pool. */
+    private static final class Apache {
+        static final Apache CLOSED = new Apache();
+        final PoolingAsyncClientConnectionManager pool;
+        final org.apache.hc.client5.http.impl.async.MinimalHttpAsyncClient http;
+
+        private Apache() {
+            pool = null;
+            http = null;
+        }
+
+        Apache(final int maxConnections, final double timeoutSeconds, final TlsConfig tls, final Clock clock) {
+            this.pool = PoolingAsyncClientConnectionManagerBuilder.create()
+                    .setTlsStrategy(TlsStrategies.of(tls))
+                    .setMaxConnTotal(maxConnections)
+                    .setMaxConnPerRoute(maxConnections)
+                    .setDefaultConnectionConfig(ConnectionConfig.custom()
+                            .setConnectTimeout(Timeout.ofSeconds(30))
+                            // No byte for the whole timeout ends the request too, and closes its connection so no
+                            // later request queues behind an answer that never comes.
+                            .setSocketTimeout(timeoutSeconds <= 0 ? Timeout.DISABLED
+                                    : Timeout.ofMilliseconds((long) (timeoutSeconds * 1000)))
+                            // Idle connections are checked before reuse, so one the server closed while it sat in
+                            // the pool is replaced instead of taking a request down with it.
+                            .setValidateAfterInactivity(org.apache.hc.core5.util.TimeValue.ofMilliseconds(500))
+                            .build())
+                    .build();
+            // The minimal client skips the redirect, auth, cookie and proxy machinery of the full one: twice the
+            // request rate per core, which is what a load generator on a shared machine needs.
+            this.http = HttpAsyncClients.createMinimal(org.apache.hc.core5.http2.config.H2Config.DEFAULT,
+                    org.apache.hc.core5.http.config.Http1Config.DEFAULT,
+                    IOReactorConfig.custom()
+                            .setIoThreadCount(ioThreads())
+                            .setTcpNoDelay(true)
+                            .setSoKeepAlive(true)
+                            .setSelectInterval(org.apache.hc.core5.util.TimeValue.ofMilliseconds(1))
+                            .build(),
+                    new StampingConnectionManager(pool, clock));
+            http.start();
+        }
+
+        void close() {
+            http.close(CloseMode.IMMEDIATE);
+            try {
+                http.awaitShutdown(org.apache.hc.core5.util.TimeValue.of(5, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

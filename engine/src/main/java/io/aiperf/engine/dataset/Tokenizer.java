@@ -31,14 +31,4 @@ public interface Tokenizer {
     static Tokenizer builtin() {
         return BuiltinTokenizer.INSTANCE;
     }
-
-    /**
-     * Starts building the builtin vocabulary (about half a second) on a background thread, so it overlaps the
-     * rest of start-up; whoever needs it first waits only for what is left.
-     */
-    static void preloadBuiltin() {
-        final Thread t = new Thread(() -> BuiltinTokenizer.INSTANCE.count("warm"), "tokenizer-preload");
-        t.setDaemon(true);
-        t.start();
-    }
 }

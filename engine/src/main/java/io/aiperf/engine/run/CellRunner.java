@@ -87,6 +87,16 @@ public final class CellRunner {
                     + "conversation of the " + conversations.size() + " in the dataset", 0, 0, 0);
         }
         final RequestSource source = new RequestSource(config, mine, Version.VALUE);
+        // The response path is compiled on synthetic bytes while the cell sets up, probes the server and connects.
+        final long[] warmed = new long[2]; // rounds, nanoseconds; read after join()
+        final Thread warmup = new Thread(() -> {
+            final long t0 = ctx.clock().nanoTime();
+            warmed[0] = io.aiperf.engine.client.ResponsePathWarmup.run(source.probe(), config.limits(), ctx.clock(),
+                    WARMUP_BUDGET_NANOS, 50_000);
+            warmed[1] = ctx.clock().nanoTime() - t0;
+        }, "response-path-warmup");
+        warmup.setDaemon(true);
+        warmup.start();
         ctx.log().debug(conversations.size() + " conversation(s), " + conversations.stream()
                 .mapToInt(c -> c.turns().size()).sum() + " turn(s); tokenizer " + tokenizer.name() + " ("
                 + tokenizer.source() + "); sampling " + config.dataset().effectiveSampling().wireName());
@@ -153,17 +163,14 @@ public final class CellRunner {
                             gpu.phaseDrained();
                         }
                     }, stop);
-            // The response path is compiled on synthetic bytes while the server is probed and connected to.
-            final Thread warmup = new Thread(() -> io.aiperf.engine.client.ResponsePathWarmup.run(source.probe(),
-                    config.limits(), ctx.clock(), WARMUP_BUDGET_NANOS, 5_000), "response-path-warmup");
-            warmup.setDaemon(true);
-            warmup.start();
             server = ServerProbe.identify(client, config.endpoint().urls().get(0), origins.get(0),
                     source.probe().headers());
             if (config.limits().preconnect()) {
                 preconnect(client);
             }
             warmup.join();
+            ctx.log().debug(String.format(java.util.Locale.ROOT, "response path warmed: %d synthetic answers in %.0f ms",
+                    warmed[0], warmed[1] / 1e6));
 
             try (ProgressReporter progress = new ProgressReporter(ctx.err(), ctx.liveProgress(),
                     orchestrator::startedPhases); WakeupSampler wakeups = new WakeupSampler().start()) {

@@ -31,6 +31,16 @@ class ResponsePathWarmupTest {
     }
 
     @Test
+    void endsOnItsOwnOnceTheRoundsStopGettingFaster() {
+        // No time budget and no round limit to speak of: only the settling rule can end it, and it must. Each
+        // window after the first four must be 10% faster than the best before it to go on, which cannot last.
+        final int rounds = ResponsePathWarmup.run(sample(true, ChunkParser::parse), RunLimits.defaults(),
+                System::nanoTime, 600_000_000_000L, 10_000_000);
+        assertThat(rounds).isGreaterThan(4 * ResponsePathWarmup.WINDOW).isLessThan(1_000_000)
+                .isEqualTo(rounds / ResponsePathWarmup.WINDOW * ResponsePathWarmup.WINDOW);
+    }
+
+    @Test
     void aParserThatRejectsTheShapeEndsTheWarmupAtOnce() {
         final int rounds = ResponsePathWarmup.run(sample(false, (buf, off, len, out) -> {
             throw new IllegalStateException("not my shape");
