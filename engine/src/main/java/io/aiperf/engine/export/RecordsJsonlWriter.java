@@ -52,6 +52,8 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     private final JsonGenerator raw;
     private final WallClock wall;
     private final char[] digits = new char[32];
+    /** Writes warmup records nowhere, through the same code as the file's lines (see {@link #rehearse}). */
+    private JsonGenerator rehearsal;
 
     public RecordsJsonlWriter(final OutputStream out, final WallClock wall) throws IOException {
         this(out, null, wall);
@@ -88,8 +90,28 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes a warmup request's line (and raw line) to nowhere. The records file holds profiling requests only, as
+     * AIPerf's does; rehearsing its writing during warmup gets this code compiled before the profiling phase, instead
+     * of by the JIT in its first seconds (where it cost a core for about a second on 2 cores).
+     */
+    public void rehearse(final RequestRecord r, final RecordMetrics m) throws IOException {
+        if (rehearsal == null) {
+            rehearsal = generator(OutputStream.nullOutputStream());
+        }
+        writeOne(rehearsal, r, m, wall, digits);
+        rehearsal.writeRaw('\n');
+        if (raw != null) {
+            writeRaw(rehearsal, r, wall);
+            rehearsal.writeRaw('\n');
+        }
+    }
+
     @Override
     public void close() throws IOException {
+        if (rehearsal != null) {
+            rehearsal.close();
+        }
         g.close();
         out.flush();
         if (raw != null) {

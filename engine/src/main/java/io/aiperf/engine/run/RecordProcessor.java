@@ -112,6 +112,13 @@ final class RecordProcessor {
         if (!r.profiling()) {
             anyWarmup = true;
             warmup.add(m);
+            if (writeFailure == null) {
+                try {
+                    jsonl.rehearse(r, m); // compiles the records file's code before the profiling phase
+                } catch (IOException e) {
+                    // nothing was to be written: the profiling phase meets any real write failure itself
+                }
+            }
             return;
         }
         profiling.add(m);
