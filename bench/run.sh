@@ -118,7 +118,9 @@ for conns in 50 500; do
       "$url/v1/chat/completions" 2>/dev/null | awk '/Requests\/sec/ {print $2}')
     record "{\"section\":\"P1\",\"tool\":\"hey\",\"connections\":$conns,\"rps\":${rps:-null}}"
   fi
-  engine "$out/p1-$conns" -u "$url" --concurrency "$conns" --warmup-duration 3 --benchmark-duration "$secs" \
+  # 8 s of warmup: on 2 shared cores the JIT compiles for the first 5 to 8 s of load (PrintCompilation), and P1
+  # is the steady state a benchmark of any length reaches, next to peers that compile nothing.
+  engine "$out/p1-$conns" -u "$url" --concurrency "$conns" --warmup-duration 8 --benchmark-duration "$secs" \
     --isl 16 --osl 16
   rps=$(summary "$out/p1-$conns" "d['request_throughput']['avg']")
   cpu=$(summary "$out/p1-$conns" "d['client_health']['client_cpu_seconds']")
@@ -130,7 +132,7 @@ for pattern in constant poisson; do
   for rate in 5000 10000 20000 50000; do
     note "P2: $pattern $rate req/s"
     d="$out/p2-$pattern-$rate"
-    engine "$d" -u "$url" --request-rate "$rate" --arrival-pattern "$pattern" --warmup-duration 2 \
+    engine "$d" -u "$url" --request-rate "$rate" --arrival-pattern "$pattern" --warmup-duration 5 \
       --benchmark-duration "$secs" --isl 16 --osl 16 || continue
     record "$(python3 - "$d" "$pattern" "$rate" <<'PY'
 import json, statistics, sys
