@@ -258,4 +258,68 @@ class Http1TransportTest {
             assertThat(r.error().type()).isEqualTo("ConnectException");
         }
     }
+
+    /**
+     * Two answers readable at the same wake-up are both read and stamped before either is parsed: the second's stamp
+     * does not include the first's parsing. The loop is held (inside the parse of a third answer) until both answers
+     * sit in their sockets; each of them then takes 200 ms to parse. Read one after the other's parse, the second
+     * would be stamped at least 200 ms after the first.
+     */
+    @Test
+    void answersReadableTogetherAreStampedBeforeAnyIsParsed() throws Exception {
+        final java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch bothWritten = new java.util.concurrent.CountDownLatch(2);
+        final ResponseParser slow = (buf, off, len, out) -> {
+            final String body = new String(buf, off, len, StandardCharsets.UTF_8);
+            try {
+                if (body.contains("hold")) {
+                    holding.countDown();
+                    assertThat(bothWritten.await(10, TimeUnit.SECONDS)).isTrue();
+                } else {
+                    Thread.sleep(200);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ChunkParser.parse(buf, off, len, out);
+        };
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            final boolean hold = head.contains("X-Request-ID: hold");
+            try {
+                if (!hold) {
+                    assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+                }
+            } catch (InterruptedException e) {
+                throw new IOException(e);
+            }
+            final byte[] body = ("{\"choices\":[{\"message\":{\"content\":\"" + (hold ? "hold" : "answer")
+                    + "\"}}]}").getBytes(StandardCharsets.UTF_8);
+            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            if (!hold) {
+                bothWritten.countDown();
+            }
+            return true;
+        }); InferenceClient client = client(4, 30)) {
+            final PreparedRequest base = request(server.uri());
+            final PreparedRequest request = new PreparedRequest(base.uri(), base.headers(), base.body(), false,
+                    PreparedRequest.DEFAULT_SESSION_HEADER, slow);
+            final List<CompletableFuture<ResponseData>> answers = new ArrayList<>();
+            for (final String id : List.of("a", "b")) {
+                final CompletableFuture<ResponseData> done = new CompletableFuture<>();
+                client.send(request, id, "c-" + id, new InFlight(), done::complete);
+                answers.add(done);
+            }
+            final CompletableFuture<ResponseData> held = new CompletableFuture<>();
+            client.send(request, "hold", "c-hold", new InFlight(), held::complete);
+            assertThat(held.get(30, TimeUnit.SECONDS).error()).isNull();
+            final ResponseData a = answers.get(0).get(30, TimeUnit.SECONDS);
+            final ResponseData b = answers.get(1).get(30, TimeUnit.SECONDS);
+            assertThat(a.error()).isNull();
+            assertThat(b.error()).isNull();
+            assertThat(Math.abs(a.ackPerfNanos() - b.ackPerfNanos())).isLessThan(100_000_000L);
+        }
+    }
 }
