@@ -43,8 +43,12 @@ class PhaseRunnerVirtualClockTest {
             now.addAndGet(Math.max(1, nanos));
         }
 
+        /** The longest wait the issuer chose to spin through instead of parking. */
+        final AtomicLong longestSpin = new AtomicLong();
+
         @Override
         public void spin(final long remainingNanos) {
+            longestSpin.accumulateAndGet(remainingNanos, Math::max);
             now.addAndGet(Math.max(1, remainingNanos));
         }
 
@@ -99,6 +103,17 @@ class PhaseRunnerVirtualClockTest {
         assertThat(health.clientLimited()).isFalse();
         assertThat(health.warning()).isNull();
         assertThat(result.records()).hasSize((int) result.sent());
+    }
+
+    @Test
+    void theIssuerSpinsAtMostAQuarterOfTheIntervalAndParksTheRest() throws Exception {
+        // 20,000 per second: 50 us apart; a 50 us spin would keep a core busy, so 12.5 us at most.
+        runBounded(runner("{name: profiling, type: constant, rate: 20000, duration: 1}", instant));
+        assertThat(time.longestSpin.get()).isPositive().isLessThanOrEqualTo(12_500L);
+        // 1,000 per second: 1 ms apart; the full 50 us.
+        time.longestSpin.set(0);
+        runBounded(runner("{name: profiling, type: constant, rate: 1000, duration: 1}", instant));
+        assertThat(time.longestSpin.get()).isGreaterThan(12_500L).isLessThanOrEqualTo(OpenLoopDriver.SPIN_NANOS);
     }
 
     @Test
