@@ -160,12 +160,17 @@ done
 
 # --- P3, P5, P6: against a server with a known cadence that stamps its own sends ---------------------------------
 stamps="$out/server-stamps.txt"
-python3 bench/lib/cadence_server.py --port "$cadence_port" --ttft-ms 50 --itl-ms 20 --tokens 20 --stamps "$stamps" \
-  > "$out/cadence.log" 2>&1 &
-pids+=($!)
 curl_c() { curl -sf "http://127.0.0.1:$cadence_port/$1"; }
-for _ in $(seq 50); do curl_c reset >/dev/null && break; sleep 0.1; done
-curl_c reset >/dev/null
+cadence() { # cadence TTFT_MS ITL_MS TOKENS LOG : (re)starts the timing server and waits until it answers
+  [ "${cadence_pid:-}" ] && { kill "$cadence_pid" 2>/dev/null || true; }
+  python3 bench/lib/cadence_server.py --port "$cadence_port" --ttft-ms "$1" --itl-ms "$2" --tokens "$3" \
+    --stamps "$stamps" > "$out/$4" 2>&1 &
+  cadence_pid=$!
+  pids+=("$cadence_pid")
+  for _ in $(seq 50); do curl_c reset >/dev/null 2>&1 && break; sleep 0.1; done
+}
+cadence 50 20 20 cadence.log
+curl_c reset >/dev/null # no timing server, no P3, P5, P6: stop here
 # Warm the server (and prove it answers) before anything is measured.
 python3 bench/lib/ref_client.py --port "$cadence_port" --concurrency 4 --requests-per-stream 2 --out "$out/warm.txt"
 
@@ -224,11 +229,7 @@ done
 # 1,024 streams: a slower cadence (5,000 events/s), which the asyncio server can keep; the engine only (a thread
 # per stream in the Python reference client is not a fair peer at this width).
 note "P3: 1024 streams"
-kill "${pids[-1]}" 2>/dev/null || true
-python3 bench/lib/cadence_server.py --port "$cadence_port" --ttft-ms 200 --itl-ms 200 --tokens 10 --stamps "$stamps" \
-  > "$out/cadence1024.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 50); do curl_c reset >/dev/null 2>&1 && break; sleep 0.1; done
+cadence 200 200 10 cadence1024.log
 curl_c reset >/dev/null
 if engine "$out/p3-1024" -u "http://127.0.0.1:$cadence_port" --streaming --concurrency 1024 \
     --warmup-request-count 1024 --request-count 3072 --isl 16 --osl 10; then
@@ -239,11 +240,7 @@ if engine "$out/p3-1024" -u "http://127.0.0.1:$cadence_port" --streaming --concu
 fi
 
 note "P4: 10,000 streams in -Xmx1g"
-kill "${pids[-1]}" 2>/dev/null || true
-python3 bench/lib/cadence_server.py --port "$cadence_port" --ttft-ms 1000 --itl-ms 1000 --tokens 5 --stamps "$stamps" \
-  > "$out/cadence4.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 50); do curl_c reset >/dev/null 2>&1 && break; sleep 0.1; done
+cadence 1000 1000 5 cadence4.log
 /usr/bin/time -f "%U %S %M" -o "$out/p4.time" env JAVA_TOOL_OPTIONS="-Xmx1g -Xlog:gc:file=$out/p4-gc.log" \
   java -jar "$jar" profile -m m --tokenizer builtin --ui none --no-server-metrics --artifact-dir "$out/p4" \
   -u "http://127.0.0.1:$cadence_port" --streaming --concurrency 10000 --request-count 10000 --isl 16 --osl 5 \
