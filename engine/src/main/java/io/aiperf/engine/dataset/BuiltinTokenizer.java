@@ -20,26 +20,26 @@ final class BuiltinTokenizer implements Tokenizer {
             "\\s+"), Pattern.UNICODE_CHARACTER_CLASS);
     static final BuiltinTokenizer INSTANCE = new BuiltinTokenizer(
             BytePairCounter.load("/com/knuddels/jtokkit/o200k_base.tiktoken", O200K_PATTERN), "builtin");
-    private final BytePairCounter encoding;
+    private final BytePairCounter counter;
     private final String source;
 
-    private BuiltinTokenizer(final BytePairCounter encoding, final String source) {
-        this.encoding = encoding;
+    private BuiltinTokenizer(final BytePairCounter counter, final String source) {
+        this.counter = counter;
         this.source = source;
     }
 
     BytePairCounter counter() {
-        return encoding;
+        return counter;
     }
 
     /** The builtin encoding standing in for a tokenizer that could not be found. */
     static Tokenizer fallback() {
-        return new BuiltinTokenizer(INSTANCE.encoding, "builtin-fallback");
+        return new BuiltinTokenizer(INSTANCE.counter, "builtin-fallback");
     }
 
     @Override
     public int count(final String text) {
-        return text == null || text.isEmpty() ? 0 : encoding.count(text);
+        return text == null || text.isEmpty() ? 0 : counter.count(text);
     }
 
     /** o200k_base: 199,998 ranked byte-pair tokens and its special tokens, as tiktoken counts them. */
