@@ -180,7 +180,8 @@ public final class ProfileCommand implements Callable<Integer> {
         final Map<String, String> controlHeaders = new LinkedHashMap<>(config.endpoint().headers());
         controlHeaders.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
         return new CellContext(out, err, System.console() != null, Clock.SYSTEM, cancellation.sleeper(),
-                new HttpControlTransport(controlHeaders, cancellation, TlsStrategies.of(config.endpoint().tls())),
+                new HttpControlTransport(controlHeaders, cancellation, TlsStrategies.of(config.endpoint().tls()),
+                        config.endpoint().proxy()),
                 cancellation, redactor.command(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])),
                 redactor, new RunLog(err, logLevel));
     }

@@ -47,6 +47,23 @@ public final class ProfileOptions {
             + "(instead of the JDK's) for https targets and control calls.")
     String sslCaFile;
 
+    @Option(names = "--ssl-cert-file", paramLabel = "FILE", description = "Client certificate (PEM, with its chain) "
+            + "for mutual TLS, with --ssl-key-file; sent to https targets and control calls.")
+    String sslCertFile;
+
+    @Option(names = "--ssl-key-file", paramLabel = "FILE", description = "The private key of --ssl-cert-file "
+            + "(PEM, unencrypted PKCS#8 or PKCS#1 RSA).")
+    String sslKeyFile;
+
+    @Option(names = "--http2", description = "Send inference requests as HTTP/2 (AIPerf: http2): ALPN h2 over https, "
+            + "prior knowledge over http. Default: HTTP/1.1 on both.")
+    Boolean http2;
+
+    @Option(names = "--proxy", paramLabel = "URL", description = "Send all traffic through this HTTP proxy "
+            + "(http://[user:password@]host[:port]): http requests in absolute form, https through CONNECT. "
+            + "Overrides HTTP_PROXY/HTTPS_PROXY; NO_PROXY still applies; 'none' ignores the environment.")
+    String proxy;
+
     @Option(names = "--ssl-insecure", description = "Do not verify https certificates or host names (AIPerf: "
             + "AIPERF_HTTP_SSL_VERIFY=false). Prints a warning on every run.")
     Boolean sslInsecure;
@@ -64,9 +81,9 @@ public final class ProfileOptions {
             + "counted in client_health.transport.retries).")
     Boolean noRetryUnsent;
 
-    @Option(names = "--http-client", paramLabel = "CLIENT", description = "What carries plain-HTTP inference "
-            + "requests: lean (the engine's own HTTP/1.1 client, the default) or apache (Apache HttpClient, as HTTPS "
-            + "always uses).")
+    @Option(names = "--http-client", paramLabel = "CLIENT", description = "What carries HTTP/1.1 inference "
+            + "requests, http and https: lean (the engine's own HTTP/1.1 client, the default) or apache (Apache "
+            + "HttpClient, as --http2 always uses).")
     String httpClient;
 
     @Option(names = "--no-preconnect", description = "Do not open the first phase's connections before its first "
@@ -467,6 +484,12 @@ public final class ProfileOptions {
         o.set("endpoint.timeout", requestTimeoutSeconds, "--request-timeout-seconds");
         o.set("runtime.max_error_rate", maxErrorRate, "--max-error-rate");
         o.set("endpoint.ssl_ca_file", sslCaFile, "--ssl-ca-file");
+        o.set("endpoint.ssl_cert_file", sslCertFile, "--ssl-cert-file");
+        o.set("endpoint.ssl_key_file", sslKeyFile, "--ssl-key-file");
+        o.set("endpoint.proxy", proxy, "--proxy");
+        if (Boolean.TRUE.equals(http2)) {
+            o.set("endpoint.http2", true, "--http2");
+        }
         final String verifyEnv = System.getenv("AIPERF_HTTP_SSL_VERIFY");
         if (Boolean.TRUE.equals(sslInsecure)) {
             o.set("endpoint.ssl_verify", false, "--ssl-insecure");

@@ -30,6 +30,10 @@ final class Http1Connection implements Http1ResponseReader.Sink {
     /** Bytes of the current request the socket has not taken yet, or null. */
     ByteBuffer unwritten;
     final Http1ResponseReader reader = new Http1ResponseReader();
+    /** The tunnel and TLS handshake after the TCP connect, while under way; null before and after. */
+    ConnectionSetup setup;
+    /** The TLS layer between the socket and the reader and writer, or null for plain HTTP. */
+    TlsSession tls;
     boolean closed;
     /** Counted down once when a connect opened ahead of the load is done, or has failed. */
     java.util.concurrent.CountDownLatch settled;

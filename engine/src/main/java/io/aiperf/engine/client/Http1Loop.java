@@ -61,6 +61,8 @@ final class Http1Loop implements Runnable {
     private int[] readCount = new int[64];
     private long[] readAt = new long[64];
     private int reads;
+    /** TLS connections whose last read left decrypted bytes that no readiness will announce. */
+    private final List<Http1Connection> readAgain = new ArrayList<>();
     private final Http1RequestWriter writer = new Http1RequestWriter();
     private int open;
     private volatile boolean running = true;
@@ -117,6 +119,10 @@ final class Http1Loop implements Runnable {
                 awake.set(true);
                 handleSelected();
                 consumeReads();
+                while (!readAgain.isEmpty()) {
+                    readBuffered();
+                    consumeReads();
+                }
                 if (!connecting.isEmpty()) {
                     expireConnects();
                 }
@@ -171,6 +177,10 @@ final class Http1Loop implements Runnable {
                 }
                 return;
             }
+            if (c.setup != null) {
+                setUp(c);
+                return;
+            }
             if ((ready & SelectionKey.OP_WRITE) != 0) {
                 flush(c);
             }
@@ -191,8 +201,14 @@ final class Http1Loop implements Runnable {
             consumeReads(); // the wake-up read more than the arena holds: consume what it has so far
         }
         final int start = arena.position();
-        final int n = c.channel.read(arena);
+        final int n = c.tls == null ? c.channel.read(arena) : c.tls.read(arena);
         final long now = clock.nanoTime(); // when the bytes arrived, before any parsing
+        if (c.tls != null && c.tls.more()) {
+            readAgain.add(c);
+        }
+        if (n == 0 && c.tls != null) {
+            return; // TLS records without data (a session ticket): nothing for the reader, idle or not
+        }
         if (c.current == null) {
             // An idle connection the server closed (or wrote to unasked): never reuse it. Closed now, so no
             // completion consumed below can hand it a request.
@@ -211,6 +227,22 @@ final class Http1Loop implements Runnable {
         readCount[reads] = n;
         readAt[reads] = now;
         reads++;
+    }
+
+    /** Reads again the TLS connections that hold decrypted bytes from their last read. */
+    private void readBuffered() {
+        final List<Http1Connection> again = List.copyOf(readAgain);
+        readAgain.clear();
+        for (final Http1Connection c : again) {
+            if (c.closed) {
+                continue;
+            }
+            try {
+                read(c);
+            } catch (IOException e) {
+                fail(c, e);
+            }
+        }
     }
 
     /** Parses the reads of this wake-up in the order they were made, completing the requests they end. */
@@ -247,7 +279,8 @@ final class Http1Loop implements Runnable {
         in.clear().position(start).limit(start + n);
         if (c.reader.feed(in, now)) {
             // Bytes after the response's end were never asked for: the connection is not reusable.
-            complete(c, c.reader.keepAlive() && !in.hasRemaining() && c.unwritten == null);
+            complete(c, c.reader.keepAlive() && !in.hasRemaining() && c.unwritten == null
+                    && (c.tls == null || !c.tls.more()));
         }
     }
 
@@ -339,7 +372,7 @@ final class Http1Loop implements Runnable {
         }
         try {
             readBuffer.clear();
-            if (c.channel.read(readBuffer) == 0) {
+            if ((c.tls == null ? c.channel.read(readBuffer) : c.tls.read(readBuffer)) == 0) {
                 return false;
             }
         } catch (IOException e) {
@@ -390,8 +423,40 @@ final class Http1Loop implements Runnable {
         }
     }
 
-    /** A connect finished: the connection is idle, ready for the first waiting request. */
+    /** A TCP connect finished: the connection sets up its tunnel and TLS, or is ready at once. */
     private void connected(final Http1Connection c) {
+        if (ConnectionSetup.needed(c.origin)) {
+            c.setup = new ConnectionSetup(c.channel, c.origin);
+            c.key.interestOps(SelectionKey.OP_READ); // until the first step says what it waits for
+            setUp(c);
+        } else {
+            ready(c);
+        }
+    }
+
+    /** One step of a connection's tunnel and TLS handshake; a failure fails it as a connect does. */
+    private void setUp(final Http1Connection c) {
+        try {
+            if (c.setup.step()) {
+                c.tls = c.setup.tls();
+                c.setup = null;
+                ready(c);
+            } else {
+                c.key.interestOps(c.setup.interest());
+            }
+        } catch (IOException e) {
+            fail(c, e);
+        } catch (RuntimeException e) {
+            fail(c, new ConnectException("TLS setup failed: " + e));
+        }
+    }
+
+    /** The connection is idle, ready for the first waiting request. */
+    private void ready(final Http1Connection c) {
+        if (!c.origin.facts().recorded()) {
+            c.origin.facts().record("HTTP/1.1", c.tls == null ? null : c.tls.version(),
+                    c.tls == null ? null : c.tls.alpn(), c.origin.proxy() == null ? null : c.origin.proxy().display());
+        }
         connecting.remove(c);
         c.connectingSince = -1;
         c.connectDoneNanos = clock.nanoTime();
@@ -438,8 +503,8 @@ final class Http1Loop implements Runnable {
         try {
             final ByteBuffer bytes = writer.write(exchange, c.origin);
             exchange.collector.markSent(clock.nanoTime());
-            c.channel.write(bytes);
-            if (bytes.hasRemaining()) {
+            write(c, bytes);
+            if (bytes.hasRemaining() || (c.tls != null && !c.tls.flushed())) {
                 c.unwritten = ByteBuffer.allocate(bytes.remaining()).put(bytes).flip();
                 c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
             } else {
@@ -457,13 +522,21 @@ final class Http1Loop implements Runnable {
             c.key.interestOps(SelectionKey.OP_READ);
             return;
         }
-        c.channel.write(c.unwritten);
-        if (!c.unwritten.hasRemaining()) {
+        write(c, c.unwritten);
+        if (!c.unwritten.hasRemaining() && (c.tls == null || c.tls.flushed())) {
             c.unwritten = null;
             c.key.interestOps(SelectionKey.OP_READ);
             if (c.current != null) {
                 written(c.current);
             }
+        }
+    }
+
+    private static void write(final Http1Connection c, final ByteBuffer bytes) throws IOException {
+        if (c.tls == null) {
+            c.channel.write(bytes);
+        } else {
+            c.tls.write(bytes);
         }
     }
 

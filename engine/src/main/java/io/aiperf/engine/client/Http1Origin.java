@@ -1,22 +1,59 @@
 package io.aiperf.engine.client;
 
+import io.aiperf.engine.config.ProxyConfig;
 import java.net.InetSocketAddress;
 import java.net.URI;
 
 /**
- * Where a plain-HTTP request goes: the address connections are opened to, and the Host header they carry.
+ * Where a request of the lean transport goes: the address connections are opened to (the proxy's, when one is
+ * used), the Host header they carry, and what a connection needs before its first request (a CONNECT tunnel, TLS).
  *
  * @param host the host as written in the URL
+ * @param tls the TLS client for https, or null for http
+ * @param proxy the proxy in between, or null for a direct connection
+ * @param facts where the first connection records how it was set up
  */
-record Http1Origin(String host, int port, String hostHeader) {
+record Http1Origin(String host, int port, String hostHeader, TlsClient tls, ProxyConfig.Proxy proxy,
+                   ConnectionFacts facts) {
+    /** A direct plain-HTTP origin (tests, and {@code runtime.http_client: lean} without TLS or proxy). */
     static Http1Origin of(final URI uri) {
-        final int port = uri.getPort() < 0 ? 80 : uri.getPort();
+        return of(uri, null, null, new ConnectionFacts());
+    }
+
+    static Http1Origin of(final URI uri, final TlsClient tls, final ProxyConfig.Proxy proxy,
+                          final ConnectionFacts facts) {
+        final boolean https = "https".equalsIgnoreCase(uri.getScheme());
+        final int port = uri.getPort() < 0 ? https ? 443 : 80 : uri.getPort();
         final String host = uri.getHost();
-        return new Http1Origin(host, port, uri.getPort() < 0 ? host : host + ":" + port);
+        return new Http1Origin(host, port, uri.getPort() < 0 ? host : host + ":" + port, https ? tls : null, proxy,
+                facts);
     }
 
     /** Resolved at every connect, so a name that moves is followed. */
     InetSocketAddress address() {
+        if (proxy != null) {
+            return new InetSocketAddress(proxy.host(), proxy.port());
+        }
         return new InetSocketAddress(host.startsWith("[") ? host.substring(1, host.length() - 1) : host, port);
+    }
+
+    /** {@code host:port}, as a CONNECT request names it. */
+    String authority() {
+        return host + ":" + port;
+    }
+
+    /** Requests go to the proxy in absolute form (plain HTTP through a proxy). */
+    boolean absoluteForm() {
+        return proxy != null && tls == null;
+    }
+
+    /** Connections tunnel through the proxy (https through a proxy). */
+    boolean tunnel() {
+        return proxy != null && tls != null;
+    }
+
+    /** {@code http} or {@code https}. */
+    String scheme() {
+        return tls == null ? "http" : "https";
     }
 }

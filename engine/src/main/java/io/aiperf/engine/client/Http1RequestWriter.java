@@ -53,11 +53,19 @@ final class Http1RequestWriter {
     private static byte[] encodePrefix(final PreparedRequest request, final Http1Origin origin) {
         final URI uri = request.uri();
         final String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-        final StringBuilder s = new StringBuilder(256).append("POST ").append(path);
+        final StringBuilder s = new StringBuilder(256).append("POST ");
+        if (origin.absoluteForm()) {
+            // Through a proxy, plain HTTP names its target in full (RFC 9112, 3.2.2).
+            s.append("http://").append(origin.hostHeader());
+        }
+        s.append(path);
         if (uri.getRawQuery() != null) {
             s.append('?').append(uri.getRawQuery());
         }
         s.append(" HTTP/1.1\r\nHost: ").append(origin.hostHeader()).append("\r\n");
+        if (origin.absoluteForm() && origin.proxy().authorization() != null) {
+            s.append("Proxy-Authorization: ").append(origin.proxy().authorization()).append("\r\n");
+        }
         boolean contentType = false;
         for (final Header h : request.headers()) {
             final String name = h.getName();

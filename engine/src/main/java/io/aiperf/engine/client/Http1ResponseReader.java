@@ -19,6 +19,10 @@ final class Http1ResponseReader {
 
         /** Body bytes; the sink consumes all of {@code bytes}. The last call has {@code end} set (and may be empty). */
         void body(ByteBuffer bytes, boolean end, long nanos) throws IOException;
+
+        /** The final response's head as it arrived, before {@link #head}; valid during the call only. */
+        default void rawHead(final byte[] bytes, final int length) {
+        }
     }
 
     private static final int MAX_HEAD_BYTES = 64 * 1024;
@@ -275,6 +279,9 @@ final class Http1ResponseReader {
                 }
             }
             i = next(lineEnd);
+        }
+        if (status >= 200) {
+            sink.rawHead(head, headLength);
         }
         headLength = 0;
         if (status >= 100 && status < 200) {

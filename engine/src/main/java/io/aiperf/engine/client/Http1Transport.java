@@ -10,15 +10,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hc.core5.concurrent.FutureCallback;
 
 /**
- * The lean transport for plain-HTTP inference requests: HTTP/1.1 keep-alive connections on the JDK's non-blocking
- * sockets, read by a few event loops, with nothing on the reading thread but the read, its timestamp, the framing
- * and the collector. It carries no redirect, cookie, auth or header-map machinery: a load generator needs none,
- * and every microsecond of client work per request is a request per second the server is not measured at
- * (bench/RESULTS.md). TLS, probes and control hooks use Apache HttpClient. Thread-safe.
+ * The lean transport for HTTP/1.1 inference requests, http and https: keep-alive connections on the JDK's
+ * non-blocking sockets (with the JDK's TLS engine for https, and a proxy when one applies), read by a few event
+ * loops, with nothing on the reading thread but the read, its timestamp, the framing and the collector. It carries
+ * no redirect, cookie, auth or header-map machinery: a load generator needs none, and every microsecond of client
+ * work per request is a request per second the server is not measured at (bench/RESULTS.md). HTTP/2 and the control
+ * hooks use Apache HttpClient. Thread-safe.
  */
 final class Http1Transport implements AutoCloseable {
     private final Http1Loop[] loops;
     private final AtomicInteger next = new AtomicInteger();
+    private final TlsClient tls;
+    private final io.aiperf.engine.config.ProxyConfig proxies;
+    private final ConnectionFacts facts = new ConnectionFacts();
     private URI cachedUri;
     private Http1Origin cachedOrigin;
 
@@ -26,7 +30,10 @@ final class Http1Transport implements AutoCloseable {
      * @param maxConnections the pool, shared evenly by the loops
      * @param loopCount event-loop threads
      */
-    Http1Transport(final int maxConnections, final int loopCount, final Clock clock) {
+    Http1Transport(final int maxConnections, final int loopCount, final Clock clock,
+                   final io.aiperf.engine.config.NetworkConfig network) {
+        this.tls = new TlsClient(network.tls());
+        this.proxies = network.proxy();
         loops = new Http1Loop[loopCount];
         // Never more connections than the process may open files: past that, connects would fail as errors
         // (and so would the temporary files of the run); requests wait for a connection instead, which the
@@ -54,7 +61,8 @@ final class Http1Transport implements AutoCloseable {
 
     /** Whether this transport carries requests to {@code uri}. */
     static boolean carries(final URI uri) {
-        return "http".equalsIgnoreCase(uri.getScheme()) && uri.getHost() != null;
+        return ("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
+                && uri.getHost() != null;
     }
 
     /**
@@ -83,7 +91,7 @@ final class Http1Transport implements AutoCloseable {
     private Http1Origin origin(final URI uri) {
         synchronized (this) {
             if (uri != cachedUri) {
-                cachedOrigin = Http1Origin.of(uri);
+                cachedOrigin = Http1Origin.of(uri, tls, proxies.forTarget(uri), facts);
                 cachedUri = uri;
             }
             return cachedOrigin;
@@ -102,6 +110,11 @@ final class Http1Transport implements AutoCloseable {
             loops[i].preconnect(origin(uri), count / loops.length + (i < count % loops.length ? 1 : 0), settled);
         }
         return settled.await(timeoutNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /** How the first connection was set up (protocol, TLS, proxy). */
+    io.aiperf.engine.record.Environment.Connection connection() {
+        return facts.get();
     }
 
     /** Drops idle connections: the next requests open fresh ones (after a request found its connection dead). */

@@ -1,7 +1,7 @@
 package io.aiperf.engine.client;
 
 import io.aiperf.engine.config.RunLimits;
-import io.aiperf.engine.config.TlsConfig;
+import io.aiperf.engine.config.NetworkConfig;
 import io.aiperf.engine.record.ResponseData;
 import io.aiperf.engine.time.Clock;
 import java.net.ConnectException;
@@ -27,8 +27,9 @@ import org.apache.hc.core5.reactor.IOReactorConfig;
 import org.apache.hc.core5.util.Timeout;
 
 /**
- * Sends inference requests on a non-blocking keep-alive pool (Apache HttpClient 5 async, HTTP/1.1) and
- * reports each outcome once. A request is resent (once, on a fresh connection) only when it provably never
+ * Sends inference requests on a non-blocking keep-alive pool and reports each outcome once: the lean HTTP/1.1
+ * transport for http and https ({@link Http1Transport}), Apache HttpClient 5 async for HTTP/2 ({@code http2}) and
+ * when the lean transport is switched off. Both take the same TLS and proxy settings (src-docs/proxies-and-tls.md). A request is resent (once, on a fresh connection) only when it provably never
  * reached the server: its kept-alive connection was found closed before the request was written. A request that
  * was written and then lost its connection is an error record, as upstream AIPerf counts it, because the server
  * may have received it (src-docs/failure-modes.md). Retries are counted. Thread-safe.
@@ -40,11 +41,15 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
     private final String timeoutText;
     /** Fires request timeouts: the whole request is bounded, not just each read (AIPerf's endpoint and streaming docs). */
     private final java.util.concurrent.ScheduledThreadPoolExecutor timer = timer();
-    /** Carries plain-HTTP requests; null when the lean transport is switched off (then Apache carries them all). */
+    /** Carries HTTP/1.1 requests; null when the lean transport is switched off or HTTP/2 is asked for. */
     private final Http1Transport lean;
     private final int maxConnections;
     private final double timeoutSeconds;
-    private final TlsConfig tls;
+    private final NetworkConfig network;
+    /** How Apache's first connection was set up. */
+    private final ConnectionFacts apacheFacts = new ConnectionFacts();
+    /** Answers the probes (/v1/models, /version, /metrics) with the same TLS and proxy settings. */
+    private final ProbeClient probes;
     /**
      * Apache HttpClient, for HTTPS, probes and the switched-off lean transport: built on first use, because its few
      * hundred classes cost a plain-HTTP run a tenth of a second of start-up on the way to the first request.
@@ -56,24 +61,26 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
      * @param timeoutSeconds request timeout; 0 means none
      */
     public InferenceClient(final int maxConnections, final double timeoutSeconds, final Clock clock,
-                           final RunLimits limits, final TlsConfig tls) {
-        this(maxConnections, timeoutSeconds, clock, limits, tls, limits.leanHttp());
+                           final RunLimits limits, final NetworkConfig network) {
+        this(maxConnections, timeoutSeconds, clock, limits, network, limits.leanHttp());
     }
 
     /**
-     * @param leanTransport carry plain-HTTP requests on the lean HTTP/1.1 transport ({@link Http1Transport});
-     *                      false sends everything through Apache HttpClient
+     * @param leanTransport carry HTTP/1.1 requests on the lean transport ({@link Http1Transport}); false sends
+     *                      everything through Apache HttpClient
      */
     public InferenceClient(final int maxConnections, final double timeoutSeconds, final Clock clock,
-                           final RunLimits limits, final TlsConfig tls, final boolean leanTransport) {
+                           final RunLimits limits, final NetworkConfig network, final boolean leanTransport) {
         this.clock = clock;
         this.limits = limits;
         this.maxConnections = maxConnections;
         this.timeoutSeconds = timeoutSeconds;
-        this.tls = tls;
+        this.network = network;
+        this.probes = new ProbeClient(network);
         this.timeoutNanos = timeoutSeconds <= 0 ? 0 : (long) (timeoutSeconds * 1e9);
         this.timeoutText = timeoutSeconds <= 0 ? "" : String.valueOf(timeoutSeconds);
-        this.lean = leanTransport ? new Http1Transport(maxConnections, ioThreads(), clock) : null;
+        this.lean = leanTransport && !network.http2()
+                ? new Http1Transport(maxConnections, ioThreads(), clock, network) : null;
     }
 
     /**
@@ -103,7 +110,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
 
     /**
      * Opens {@code count} connections to the URL's server before the load, waiting at most {@code timeoutSeconds}
-     * (plain HTTP on the lean transport; elsewhere connections open with the first requests).
+     * (on the lean transport; elsewhere connections open with the first requests).
      *
      * @return whether they were all opened (or tried) in time
      */
@@ -132,40 +139,28 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
     }
 
     /**
-     * A plain GET on this client's pool (same TLS, same headers), for asking a server who it is. Returns null when
-     * the server does not answer within the timeout or the connection fails; never throws.
+     * A plain GET with this client's TLS and proxy settings and the given headers, for asking a server who it is.
+     * Returns null when the server does not answer within the timeout, the connection fails, or the body is larger
+     * than {@code maxBytes}; never throws.
      */
-    public Answer get(final java.net.URI uri, final Header[] headers, final double timeoutSeconds) {
-        final org.apache.hc.client5.http.async.methods.SimpleHttpRequest request =
-                org.apache.hc.client5.http.async.methods.SimpleRequestBuilder.get(uri).build();
+    public Answer get(final java.net.URI uri, final Header[] headers, final double timeoutSeconds,
+                      final int maxBytes) {
+        final java.util.Map<String, String> given = new java.util.LinkedHashMap<>();
         for (final Header h : headers) {
-            if (!h.getName().equalsIgnoreCase("Content-Type")) {
-                request.addHeader(h);
-            }
+            given.putIfAbsent(h.getName(), h.getValue());
         }
-        final Apache a = apache();
-        if (a == null) {
-            return null;
-        }
-        final java.util.concurrent.Future<org.apache.hc.client5.http.async.methods.SimpleHttpResponse> answer =
-                a.http.execute(org.apache.hc.client5.http.async.methods.SimpleRequestProducer.create(request),
-                        org.apache.hc.client5.http.async.methods.SimpleResponseConsumer.create(), null);
         try {
-            final org.apache.hc.client5.http.async.methods.SimpleHttpResponse r =
-                    answer.get((long) (timeoutSeconds * 1000), TimeUnit.MILLISECONDS);
-            final Header server = r.getFirstHeader("Server");
-            final String body = r.getBodyText() == null ? "" : r.getBodyText();
-            return new Answer(r.getCode(), server == null ? null : server.getValue(),
-                    body.length() > 65_536 ? body.substring(0, 65_536) : body);
-        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException
-                 | RuntimeException e) {
-            answer.cancel(true);
-            return null;
-        } catch (InterruptedException e) {
-            answer.cancel(true);
-            Thread.currentThread().interrupt();
+            final ProbeClient.Response r = probes.get(uri, given, timeoutSeconds, maxBytes);
+            final String body = r.text();
+            return new Answer(r.status(), r.header("Server"), body.length() > 65_536 ? body.substring(0, 65_536) : body);
+        } catch (java.io.IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /** How the inference requests' first connection was set up: protocol, TLS version, ALPN, proxy. */
+    public io.aiperf.engine.record.Environment.Connection connection() {
+        return lean != null && !apacheFacts.recorded() ? lean.connection() : apacheFacts.get();
     }
 
     /**
@@ -248,7 +243,38 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
             callback.failed(new java.io.IOException("client closed"));
             return;
         }
-        handle.attach(a.http.execute(producer, collector, null, context, callback));
+        handle.attach(a.http.execute(producer, collector, null, context, apacheFacts.recorded() ? callback
+                : observing(callback, context, request.uri())));
+    }
+
+    /** Records how Apache's first connection was set up, once it answered. */
+    private FutureCallback<ResponseData> observing(final FutureCallback<ResponseData> callback,
+                                                   final org.apache.hc.client5.http.protocol.HttpClientContext context,
+                                                   final java.net.URI uri) {
+        return new FutureCallback<>() {
+            @Override
+            public void completed(final ResponseData result) {
+                final org.apache.hc.core5.http.ProtocolVersion version = context.getProtocolVersion();
+                if (version != null) {
+                    final javax.net.ssl.SSLSession tlsSession = context.getSSLSession();
+                    final boolean h2 = version.getMajor() == 2;
+                    final io.aiperf.engine.config.ProxyConfig.Proxy proxy = network.proxy().forTarget(uri);
+                    apacheFacts.record(h2 ? "HTTP/2" : "HTTP/1.1", tlsSession == null ? null : tlsSession.getProtocol(),
+                            tlsSession != null && h2 ? "h2" : null, proxy == null ? null : proxy.display());
+                }
+                callback.completed(result);
+            }
+
+            @Override
+            public void failed(final Exception ex) {
+                callback.failed(ex);
+            }
+
+            @Override
+            public void cancelled() {
+                callback.cancelled();
+            }
+        };
     }
 
     private void closeIdle() {
@@ -324,7 +350,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
             synchronized (this) {
                 a = apache;
                 if (a == null) {
-                    a = new Apache(maxConnections, timeoutSeconds, tls, clock);
+                    a = new Apache(maxConnections, timeoutSeconds, network, clock);
                     apache = a;
                 }
             }
@@ -336,16 +362,22 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
     private static final class Apache {
         static final Apache CLOSED = new Apache();
         final PoolingAsyncClientConnectionManager pool;
-        final org.apache.hc.client5.http.impl.async.MinimalHttpAsyncClient http;
+        final org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient http;
 
         private Apache() {
             pool = null;
             http = null;
         }
 
-        Apache(final int maxConnections, final double timeoutSeconds, final TlsConfig tls, final Clock clock) {
+        Apache(final int maxConnections, final double timeoutSeconds, final NetworkConfig network, final Clock clock) {
+            // HTTP/1.1 unless HTTP/2 is asked for: over TLS, ALPN would otherwise pick whatever the server prefers.
+            final org.apache.hc.core5.http2.HttpVersionPolicy policy = network.http2()
+                    ? org.apache.hc.core5.http2.HttpVersionPolicy.FORCE_HTTP_2
+                    : org.apache.hc.core5.http2.HttpVersionPolicy.FORCE_HTTP_1;
             this.pool = PoolingAsyncClientConnectionManagerBuilder.create()
-                    .setTlsStrategy(TlsStrategies.of(tls))
+                    .setTlsStrategy(TlsStrategies.of(network.tls()))
+                    .setDefaultTlsConfig(org.apache.hc.client5.http.config.TlsConfig.custom()
+                            .setVersionPolicy(policy).build())
                     .setMaxConnTotal(maxConnections)
                     .setMaxConnPerRoute(maxConnections)
                     .setDefaultConnectionConfig(ConnectionConfig.custom()
@@ -359,17 +391,29 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                             .setValidateAfterInactivity(org.apache.hc.core5.util.TimeValue.ofMilliseconds(500))
                             .build())
                     .build();
+            final IOReactorConfig reactor = IOReactorConfig.custom()
+                    .setIoThreadCount(ioThreads())
+                    .setTcpNoDelay(true)
+                    .setSoKeepAlive(true)
+                    .setSelectInterval(org.apache.hc.core5.util.TimeValue.ofMilliseconds(1))
+                    .build();
+            final StampingConnectionManager connections = new StampingConnectionManager(pool, clock);
             // The minimal client skips the redirect, auth, cookie and proxy machinery of the full one: twice the
-            // request rate per core, which is what a load generator on a shared machine needs.
-            this.http = HttpAsyncClients.createMinimal(org.apache.hc.core5.http2.config.H2Config.DEFAULT,
-                    org.apache.hc.core5.http.config.Http1Config.DEFAULT,
-                    IOReactorConfig.custom()
-                            .setIoThreadCount(ioThreads())
-                            .setTcpNoDelay(true)
-                            .setSoKeepAlive(true)
-                            .setSelectInterval(org.apache.hc.core5.util.TimeValue.ofMilliseconds(1))
-                            .build(),
-                    new StampingConnectionManager(pool, clock));
+            // request rate per core, which is what a load generator on a shared machine needs. Only a proxy needs
+            // the full one (its routes, and the proxy's credentials).
+            this.http = network.proxy().any()
+                    ? HttpAsyncClients.custom()
+                            .setIOReactorConfig(reactor)
+                            .setConnectionManager(connections)
+                            .setRoutePlanner(ApacheProxies.routePlanner(network.proxy()))
+                            .setDefaultCredentialsProvider(ApacheProxies.credentials(network.proxy()))
+                            .disableRedirectHandling()
+                            .disableCookieManagement()
+                            .disableAutomaticRetries()
+                            .disableConnectionState()
+                            .build()
+                    : HttpAsyncClients.createMinimal(org.apache.hc.core5.http2.config.H2Config.DEFAULT,
+                            org.apache.hc.core5.http.config.Http1Config.DEFAULT, reactor, connections);
             http.start();
         }
 

@@ -36,7 +36,8 @@ public final class ConfigBinder {
             "tokenizer", "slos", "runtime");
     static final List<String> ENDPOINT_KEYS = List.of("urls", "type", "path", "streaming", "api_key", "headers",
             "extra", "timeout", "use_server_token_count", "use_legacy_max_tokens", "url_strategy",
-            "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file", "server_metrics", "model_selection",
+            "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file", "ssl_cert_file", "ssl_key_file",
+            "proxy", "http2", "server_metrics", "model_selection",
             "session_header", "template", "gpu_telemetry");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
             "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays",
@@ -246,7 +247,8 @@ public final class ConfigBinder {
                 extra == null || extra.isNull() ? null : (ObjectNode) extra, timeout,
                 e.bool("use_server_token_count", false), e.bool("use_legacy_max_tokens", false),
                 resetHook(e), profilerHook(e), tls(e), serverMetrics(e, urls), modelSelection(e), sessionHeader(e),
-                template(e, type), gpuTelemetry(e));
+                template(e, type), gpuTelemetry(e), proxy(e),
+                e.bool("http2", false));
     }
 
     /** {@code gpu_telemetry}: false (the default), true (DCGM's default ports on localhost), or a list of URLs. */
@@ -371,13 +373,41 @@ public final class ConfigBinder {
         return new ServerMetricsConfig(true, List.copyOf(urls), List.copyOf(formats), interval);
     }
 
+    /** {@code proxy}, else the proxy variables of the environment. */
+    private static ProxyConfig proxy(final Section e) {
+        try {
+            return ProxyConfig.of(e.string("proxy", null), System.getenv());
+        } catch (ConfigException ex) {
+            throw "endpoint.proxy".equals(ex.field()) ? e.error("proxy", ex.reason()) : ex;
+        }
+    }
+
     private TlsConfig tls(final Section e) {
-        final TlsConfig tls = new TlsConfig(e.bool("ssl_verify", true), e.string("ssl_ca_file", null));
+        final TlsConfig tls = new TlsConfig(e.bool("ssl_verify", true), e.string("ssl_ca_file", null),
+                e.string("ssl_cert_file", null), e.string("ssl_key_file", null));
         if (tls.caFile() != null) {
             try {
                 tls.caCertificates();
             } catch (java.io.IOException | java.security.GeneralSecurityException ex) {
                 throw e.error("ssl_ca_file", "cannot read CA certificates from " + tls.caFile() + ": " + ex.getMessage());
+            }
+        }
+        if ((tls.certFile() == null) != (tls.keyFile() == null)) {
+            throw e.error(tls.certFile() == null ? "ssl_cert_file" : "ssl_key_file", "a client certificate needs "
+                    + "both ssl_cert_file and ssl_key_file (--ssl-cert-file, --ssl-key-file)");
+        }
+        if (tls.certFile() != null) {
+            try {
+                tls.clientCertificates();
+            } catch (java.io.IOException | java.security.GeneralSecurityException ex) {
+                throw e.error("ssl_cert_file", "cannot read the client certificate from " + tls.certFile() + ": "
+                        + ex.getMessage());
+            }
+            try {
+                tls.clientKey();
+            } catch (java.io.IOException | java.security.GeneralSecurityException ex) {
+                throw e.error("ssl_key_file", "cannot read the client key from " + tls.keyFile() + ": "
+                        + ex.getMessage());
             }
         }
         if (!tls.verify()) {

@@ -16,13 +16,21 @@ import java.util.Map;
  * @param resetKvCache the reset hook, or null when disabled
  * @param serverProfiler the profiler hook, or null when disabled
  * @param tls how https targets are trusted
+ * @param proxy which proxy carries the traffic to each target
+ * @param http2 inference requests as HTTP/2 (AIPerf's {@code http2}); HTTP/1.1 otherwise
  */
 public record EndpointConfig(List<String> urls, EndpointType type, String customPath, boolean streaming,
                              Secret apiKey, Map<String, String> headers, ObjectNode extra,
                              double timeoutSeconds, boolean useServerTokenCount, boolean useLegacyMaxTokens,
                              ResetKvCacheConfig resetKvCache, ServerProfilerConfig serverProfiler, TlsConfig tls,
                              ServerMetricsConfig serverMetrics, String modelSelection, String sessionHeader,
-                             PayloadTemplate template, List<String> gpuTelemetry) {
+                             PayloadTemplate template, List<String> gpuTelemetry, ProxyConfig proxy,
+                             boolean http2) {
+
+    /** How servers are reached, on every path. */
+    public NetworkConfig network() {
+        return new NetworkConfig(tls, proxy, http2);
+    }
 
     /** The path appended to each base URL. */
     public String path() {

@@ -175,6 +175,9 @@ public final class SummaryJsonWriter {
         server.put("version", e.server().version());
         e.server().buildInfo().forEach(server.putArray("build_info")::add);
         server.put("gpu", e.server().gpu());
+        final io.aiperf.engine.record.Environment.Connection c = e.connection();
+        env.putObject("connection").put("protocol", c.protocol()).put("tls_version", c.tlsVersion())
+                .put("alpn", c.alpn()).put("proxy", c.proxy());
         env.put("model", e.model()).put("tokenizer", e.tokenizer());
         final io.aiperf.engine.record.Environment.TokenizerInfo t = e.tokenizerInfo();
         env.putObject("tokenizer_info").put("name", t.name()).put("revision", t.revision()).put("source", t.source())

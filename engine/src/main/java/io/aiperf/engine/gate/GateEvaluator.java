@@ -24,7 +24,7 @@ public final class GateEvaluator {
     }
 
     public static GateResult evaluate(final List<GateRule> rules, final RunData baseline, final RunData candidate) {
-        return evaluate(new GateRules(rules, Thresholds.defaults(), List.of()), baseline, candidate);
+        return evaluate(new GateRules(rules, Thresholds.defaults(), null), baseline, candidate);
     }
 
     /**
@@ -33,8 +33,11 @@ public final class GateEvaluator {
      * rule inconclusive, with the reasons and what to change.
      */
     public static GateResult evaluate(final GateRules gate, final RunData baseline, final RunData candidate) {
-        final List<String> mismatch = baseline == null || gate.requireSame().isEmpty()
+        final List<String> mismatch = baseline == null
                 || baseline.anySummary() == null || candidate.anySummary() == null ? List.of()
+                : gate.requireSame() == null
+                ? Fingerprint.defaultDifferences(Fingerprint.of(baseline.anySummary()),
+                        Fingerprint.of(candidate.anySummary()))
                 : Fingerprint.differences(Fingerprint.of(baseline.anySummary()), Fingerprint.of(candidate.anySummary()),
                 gate.requireSame());
         final List<RuleResult> out = new ArrayList<>();

@@ -6,6 +6,9 @@ import java.util.List;
 /**
  * A rules file: the rules, the validity thresholds that decide when a run is too broken to judge, and the
  * fingerprint fields baseline and candidate must share (src-docs/gating.md, src-docs/validity.md).
+ *
+ * @param requireSame the fields named by the file, or null for the defaults
+ *                    ({@link io.aiperf.engine.validity.Fingerprint#DEFAULT_REQUIRED})
  */
 public record GateRules(List<GateRule> rules, Thresholds validity, List<String> requireSame) {
 }

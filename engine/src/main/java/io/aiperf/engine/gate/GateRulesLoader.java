@@ -80,9 +80,10 @@ public final class GateRulesLoader {
         return io.aiperf.engine.validity.Thresholds.with(overrides);
     }
 
+    /** The fields named, or null when none are: then the defaults apply ({@link io.aiperf.engine.validity.Fingerprint#DEFAULT_REQUIRED}). */
     private static List<String> requireSame(final JsonNode node) {
         if (node.isMissingNode() || node.isNull()) {
-            return List.of();
+            return null;
         }
         if (!node.isArray()) {
             throw new ConfigException("require_same", "expected a list of fingerprint fields, for example [model, tokenizer]");

@@ -25,8 +25,8 @@ import org.apache.hc.core5.http.config.RegistryBuilder;
 
 /**
  * Control POSTs on their own classic HTTP client, a fresh connection per attempt, never the inference pool
- * (the control-hooks contract in src-docs/control-hooks.md). Sends the same auth and user headers as inference requests; proxies from the
- * environment are not used. The response body is drained and dropped: it may hold secrets. Each attempt has one
+ * (the control-hooks contract in src-docs/control-hooks.md). Sends the same auth and user headers as inference
+ * requests, through the same proxy (src-docs/proxies-and-tls.md). The response body is drained and dropped: it may hold secrets. Each attempt has one
  * hard deadline over connect, headers and body, so a server that trickles bytes cannot hold the run; the user's
  * cancel aborts the attempt at once. Thread-safe.
  */
@@ -39,16 +39,19 @@ public final class HttpControlTransport implements ControlTransport {
     private final Map<String, String> headers;
     private final CancellationToken cancellation;
     private final TlsSocketStrategy tls;
+    private final io.aiperf.engine.config.ProxyConfig proxies;
 
     /**
      * @param headers user headers and credentials, in the order they are sent
      * @param tls the same TLS trust as the inference client
+     * @param proxies the same proxies as the inference client
      */
     public HttpControlTransport(final Map<String, String> headers, final CancellationToken cancellation,
-                                final TlsSocketStrategy tls) {
+                                final TlsSocketStrategy tls, final io.aiperf.engine.config.ProxyConfig proxies) {
         this.headers = Map.copyOf(headers);
         this.cancellation = cancellation;
         this.tls = tls;
+        this.proxies = proxies;
     }
 
     @Override
@@ -63,6 +66,8 @@ public final class HttpControlTransport implements ControlTransport {
         cm.setConnectionConfig(ConnectionConfig.custom().setConnectTimeout(timeout).setSocketTimeout(timeout).build());
         try (CloseableHttpClient client = HttpClients.custom()
                 .setConnectionManager(cm)
+                .setRoutePlanner(io.aiperf.engine.client.ApacheProxies.routePlanner(proxies))
+                .setDefaultCredentialsProvider(io.aiperf.engine.client.ApacheProxies.credentials(proxies))
                 .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(timeout).build())
                 .disableAutomaticRetries()
                 .disableRedirectHandling()

@@ -12,10 +12,24 @@ import java.util.Map;
  * @param tokenizer the tokenizer that counted tokens, as {@code name (source)}
  * @param tokenizerInfo the same in detail
  * @param configHash SHA-256 of the effective configuration (secrets redacted), to tell configs apart
+ * @param connection how the inference requests reached the server
  */
 public record Environment(String engineVersion, String engineCommit, String java, int clientCores,
                           double loadAverage, String os, String model, String tokenizer, TokenizerInfo tokenizerInfo,
-                          String configHash, ServerIdentity server) {
+                          String configHash, ServerIdentity server, Connection connection) {
+
+    /**
+     * How the inference requests reached the server, as the first connection negotiated it
+     * (src-docs/proxies-and-tls.md); every field is null when no connection was made.
+     *
+     * @param protocol {@code HTTP/1.1} or {@code HTTP/2}
+     * @param tlsVersion the TLS version ({@code TLSv1.3}), null for plain HTTP
+     * @param alpn the protocol ALPN agreed on ({@code http/1.1}, {@code h2}), null when none was
+     * @param proxy the proxy the requests went through, without credentials, or null
+     */
+    public record Connection(String protocol, String tlsVersion, String alpn, String proxy) {
+        public static final Connection UNKNOWN = new Connection(null, null, null, null);
+    }
 
     /**
      * @param revision the Hugging Face revision it was found under, or null
@@ -53,6 +67,7 @@ public record Environment(String engineVersion, String engineCommit, String java
         f.put("engine_commit", engineCommit);
         f.put("java", java);
         f.put("client_cores", Integer.toString(clientCores));
+        f.put("protocol", connection.protocol());
         return f;
     }
 }

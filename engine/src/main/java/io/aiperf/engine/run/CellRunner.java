@@ -55,6 +55,8 @@ public final class CellRunner {
     private final CellIdentity identity;
     private final HookLog hookLog = new HookLog();
     private ShardRun shardRun; // set once the shard's start is known
+    /** The scrapes' and the clock check's client: the run's TLS and proxy settings. */
+    private final io.aiperf.engine.client.ProbeClient probes;
 
     public CellRunner(final BenchmarkConfig config, final Path artifactDir, final CellContext ctx,
                       final CellIdentity identity) {
@@ -62,6 +64,7 @@ public final class CellRunner {
         this.dir = artifactDir;
         this.ctx = ctx;
         this.identity = identity;
+        this.probes = new io.aiperf.engine.client.ProbeClient(config.endpoint().network());
     }
 
     public CellOutcome run() throws InterruptedException {
@@ -133,14 +136,15 @@ public final class CellRunner {
                 config.endpoint().useServerTokenCount(), config.goodputSlos(), tokenizer, recordFiles.writer());
         final ServerMetricsCollector scraper = serverMetricsCollector();
         final GpuTelemetryFiles gpu = GpuTelemetryFiles.open(config.endpoint().gpuTelemetry(), dir, names,
-                ctx.redactor()::file, ctx.log());
+                ctx.redactor()::file, ctx.log(), probes);
         final PhaseOrchestrator orchestrator;
         final Environment.ServerIdentity server;
         // The phases stop on the user's Ctrl-C and on their own failed-request threshold; only the former ends the run.
         final CancellationToken stop = new CancellationToken();
         double wakeupP99 = 0;
+        Environment.Connection connection = Environment.Connection.UNKNOWN;
         try (InferenceClient client = new InferenceClient(poolSize(), config.endpoint().timeoutSeconds(), ctx.clock(), config.limits(),
-                config.endpoint().tls());
+                config.endpoint().network());
              CancellationToken.Registration userStop = ctx.cancellation().onCancel(stop::cancel)) {
             orchestrator = new PhaseOrchestrator(config.phases(),
                     phase -> new PhaseRunner(phase, source, client, ctx.clock(), Parker.SYSTEM, wall,
@@ -183,6 +187,7 @@ public final class CellRunner {
                 progress.start();
                 results = orchestrator.run();
                 wakeupP99 = wakeups.p99Millis();
+                connection = client.connection();
             } catch (HookException e) {
                 processor.finish();
                 recordFiles.abort();
@@ -241,7 +246,7 @@ public final class CellRunner {
                 wall.toEpochNanos(ctx.clock().nanoTime()),
                 new RunReport.ClientHealth(maxLagNanos / 1e6, (processCpuNanos() - cpuStartNanos) / 1e9, abandoned,
                         openLoop, processed.transport(), processed.queueFullWaits(), wakeupP99),
-                environment(server, tokenizer));
+                environment(server, tokenizer, connection));
         try {
             writeExports(report, profilingMetrics, names);
             writeServerMetrics(scraper, names);
@@ -295,7 +300,7 @@ public final class CellRunner {
         }
         final java.util.Map<String, String> headers = new java.util.LinkedHashMap<>(config.endpoint().headers());
         headers.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
-        final Double offset = ClockOffset.measure(java.net.URI.create(origin + "/v1/models"), headers);
+        final Double offset = ClockOffset.measure(probes, java.net.URI.create(origin + "/v1/models"), headers);
         if (offset != null && Math.abs(offset) > 2000) {
             ctx.log().warning("this host's clock is " + Math.round(-offset / 1000) + " s off the server's: shards "
                     + "started by --start-at on hosts whose clocks disagree do not start together");
@@ -349,13 +354,14 @@ public final class CellRunner {
         return sb.toString();
     }
 
-    private Environment environment(final Environment.ServerIdentity server, final Tokenizer tokenizer) {
+    private Environment environment(final Environment.ServerIdentity server, final Tokenizer tokenizer,
+                                    final Environment.Connection connection) {
         final double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         return new Environment(Version.VALUE, Version.COMMIT, System.getProperty("java.vendor") + " "
                 + Runtime.version(), Runtime.getRuntime().availableProcessors(), load, System.getProperty("os.name")
                 + " " + System.getProperty("os.version"), String.join(",", config.models()),
                 tokenizer.name() + " (" + tokenizer.source() + ")", new Environment.TokenizerInfo(tokenizer.name(),
-                tokenizer.revision(), tokenizer.source(), tokenizer.vocabularySize()), configHash(), server);
+                tokenizer.revision(), tokenizer.source(), tokenizer.vocabularySize()), configHash(), server, connection);
     }
 
     /**
@@ -513,7 +519,7 @@ public final class CellRunner {
         final java.util.Map<String, String> headers = new java.util.LinkedHashMap<>(config.endpoint().headers());
         headers.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
         return new ServerMetricsCollector(sm.urls().stream().map(java.net.URI::create).toList(), headers,
-                sm.intervalSeconds());
+                sm.intervalSeconds(), probes).onWarning(ctx.log()::warning);
     }
 
     /** The servers' metrics over the profiling window, in the formats asked for; nothing when no server answered. */

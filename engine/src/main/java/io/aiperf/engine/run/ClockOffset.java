@@ -1,10 +1,7 @@
 package io.aiperf.engine.run;
 
+import io.aiperf.engine.client.ProbeClient;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
@@ -15,19 +12,19 @@ import java.util.Map;
  * second: enough to see a shard whose clock is off by seconds, which would start it apart from the others.
  */
 final class ClockOffset {
+    /** Only the head matters; a longer body is not read. */
+    private static final int MAX_BYTES = 1024 * 1024;
+
     private ClockOffset() {
     }
 
     /** The server's clock minus this host's in ms, or null when the server did not answer or sent no Date. */
-    static Double measure(final URI uri, final Map<String, String> headers) {
+    static Double measure(final ProbeClient http, final URI uri, final Map<String, String> headers) {
         try {
-            final HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).GET();
-            headers.forEach(request::header);
             final long before = System.currentTimeMillis();
-            final HttpResponse<Void> response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()
-                    .send(request.build(), HttpResponse.BodyHandlers.discarding());
+            final ProbeClient.Response response = http.get(uri, headers, 2, MAX_BYTES);
             final long after = System.currentTimeMillis();
-            final String date = response.headers().firstValue("Date").orElse(null);
+            final String date = response.header("Date");
             if (date == null) {
                 return null;
             }
@@ -35,9 +32,6 @@ final class ClockOffset {
             // The header is truncated to the second: its middle is the best guess of when the server wrote it.
             return (double) (server + 500 - (before + after) / 2);
         } catch (java.io.IOException | RuntimeException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             return null;
         }
     }

@@ -20,6 +20,10 @@ import org.apache.hc.core5.http.Header;
  */
 final class ServerProbe {
     private static final double TIMEOUT_SECONDS = 1.5;
+    /** The largest answer read from {@code /v1/models} and {@code /version}; a larger one is not read at all. */
+    static final int MAX_BYTES = 1024 * 1024;
+    /** {@code /metrics} pages are larger; the scraper's own limit. */
+    static final int MAX_METRICS_BYTES = io.aiperf.engine.telemetry.ServerMetricsCollector.MAX_BYTES;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern GPU_LABEL = Pattern.compile("\\b(?:gpu|gpu_name|gpu_type|device_name)=\"([^\"]+)\"");
 
@@ -29,11 +33,11 @@ final class ServerProbe {
     static Environment.ServerIdentity identify(final InferenceClient client, final String url, final String origin,
                                                final Header[] headers) {
         final CompletableFuture<InferenceClient.Answer> models = CompletableFuture.supplyAsync(
-                () -> client.get(UrlJoiner.join(url, "/v1/models"), headers, TIMEOUT_SECONDS));
+                () -> client.get(UrlJoiner.join(url, "/v1/models"), headers, TIMEOUT_SECONDS, MAX_BYTES));
         final CompletableFuture<InferenceClient.Answer> version = CompletableFuture.supplyAsync(
-                () -> client.get(URI.create(origin + "/version"), headers, TIMEOUT_SECONDS));
+                () -> client.get(URI.create(origin + "/version"), headers, TIMEOUT_SECONDS, MAX_BYTES));
         final CompletableFuture<InferenceClient.Answer> metrics = CompletableFuture.supplyAsync(
-                () -> client.get(URI.create(origin + "/metrics"), headers, TIMEOUT_SECONDS));
+                () -> client.get(URI.create(origin + "/metrics"), headers, TIMEOUT_SECONDS, MAX_METRICS_BYTES));
         final InferenceClient.Answer m = models.join();
         final InferenceClient.Answer v = version.join();
         final InferenceClient.Answer x = metrics.join();

@@ -40,7 +40,8 @@ public final class GpuTelemetryFiles {
 
     /** Telemetry for these exporter URLs (none: off). */
     public static GpuTelemetryFiles open(final List<String> urls, final Path dir, final ExportNames names,
-                                         final UnaryOperator<OutputStream> wrap, final RunLog log) {
+                                         final UnaryOperator<OutputStream> wrap, final RunLog log,
+                                         final io.aiperf.engine.client.ProbeClient http) {
         if (urls.isEmpty()) {
             return OFF;
         }
@@ -49,7 +50,7 @@ public final class GpuTelemetryFiles {
             final OutputStream stream = wrap.apply(pending.stream());
             final GpuTelemetry samples = new GpuTelemetry(stream);
             final ServerMetricsCollector collector = new ServerMetricsCollector(urls.stream().map(URI::create).toList(),
-                    Map.of(), 1.0).onScrape(samples::accept);
+                    Map.of(), 1.0, http).onScrape(samples::accept).onWarning(log::warning);
             return new GpuTelemetryFiles(collector, samples, pending, stream, dir.resolve(names.gpuTelemetryJson()),
                     log);
         } catch (IOException e) {

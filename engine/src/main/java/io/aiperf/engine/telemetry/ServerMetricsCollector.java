@@ -1,9 +1,8 @@
 package io.aiperf.engine.telemetry;
 
+import io.aiperf.engine.client.ProbeClient;
+import io.aiperf.engine.client.ResponseTooLargeException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,17 +16,23 @@ import java.util.concurrent.TimeUnit;
  * Scrapes the servers' Prometheus endpoints while profiling phases run (src-docs/server-metrics.md): once when the
  * first profiling phase starts, every interval while one runs, and once when the last one has drained. Each series
  * keeps its first and last value (counter and histogram deltas) and, for gauges, its samples (statistics). Warmup
- * is never measured. Scrapes run on their own thread and HTTP client, so they never take a connection from the load;
- * a profiling phase waits only for the first one (bounded by the scrape timeout). A target that does not answer its first scrape is not asked again (most servers without
- * {@code /metrics} say 404 at once); it is recorded, and never fails the run. Thread-safe.
+ * is never measured. Scrapes run on their own thread and connections (with the run's TLS and proxy settings), so they
+ * never take a connection from the load; a profiling phase waits only for the first one (bounded by the scrape
+ * timeout). Each scrape has a time and a byte budget: an answer over {@link #MAX_BYTES} is dropped with one warning
+ * and its target is not asked again, so an endless {@code /metrics} costs neither memory nor the measurement. A
+ * target that does not answer its first scrape is not asked again either (most servers without {@code /metrics} say
+ * 404 at once); it is recorded, and never fails the run. Thread-safe.
  */
 public final class ServerMetricsCollector {
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
+    /** The largest {@code /metrics} answer read (servers with many series send a few hundred KiB). */
+    public static final int MAX_BYTES = 16 * 1024 * 1024;
 
     private final List<Target> targets = new ArrayList<>();
     private final Map<String, String> headers;
     private final long intervalMillis;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final ProbeClient http;
+    private java.util.function.Consumer<String> onWarning = w -> { };
     private ScheduledExecutorService timer;
     private java.util.function.BiConsumer<URI, PrometheusText.Page> onScrape = (u, p) -> { };
     private int owners;
@@ -43,6 +48,8 @@ public final class ServerMetricsCollector {
         int scrapes;
         int failures;
         String lastError;
+        /** An answer was over the byte budget: never asked again. */
+        boolean oversized;
 
         Target(final URI uri) {
             this.uri = uri;
@@ -51,9 +58,11 @@ public final class ServerMetricsCollector {
 
     /**
      * @param headers sent with every scrape (the run's headers and credentials: a gateway may guard /metrics too)
+     * @param http the run's probe client (its TLS and proxy settings)
      */
     public ServerMetricsCollector(final List<URI> targets, final Map<String, String> headers,
-                                  final double intervalSeconds) {
+                                  final double intervalSeconds, final ProbeClient http) {
+        this.http = http;
         targets.forEach(u -> this.targets.add(new Target(u)));
         this.headers = Map.copyOf(headers);
         this.intervalMillis = Math.max(50, (long) (intervalSeconds * 1000));
@@ -62,6 +71,12 @@ public final class ServerMetricsCollector {
     /** Also hands every page scraped to {@code listener}, on the scraping thread (the GPU telemetry samples). */
     public ServerMetricsCollector onScrape(final java.util.function.BiConsumer<URI, PrometheusText.Page> listener) {
         this.onScrape = listener;
+        return this;
+    }
+
+    /** Where the warnings go (once per target whose answer was too large). */
+    public ServerMetricsCollector onWarning(final java.util.function.Consumer<String> listener) {
+        this.onWarning = listener;
         return this;
     }
 
@@ -118,7 +133,7 @@ public final class ServerMetricsCollector {
     private void scrapeAll() {
         for (final Target t : targets) {
             synchronized (t) {
-                if (t.scrapes > 0 || t.failures == 0) {
+                if (!t.oversized && (t.scrapes > 0 || t.failures == 0)) {
                     scrape(t);
                 }
             }
@@ -126,16 +141,14 @@ public final class ServerMetricsCollector {
     }
 
     private void scrape(final Target t) {
-        final HttpRequest.Builder request = HttpRequest.newBuilder(t.uri).timeout(TIMEOUT).GET();
-        headers.forEach(request::header);
         try {
-            final HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() / 100 != 2) {
+            final ProbeClient.Response response = http.get(t.uri, headers, TIMEOUT.toMillis() / 1000.0, MAX_BYTES);
+            if (response.status() / 100 != 2) {
                 t.failures++;
-                t.lastError = "HTTP " + response.statusCode();
+                t.lastError = "HTTP " + response.status();
                 return;
             }
-            final PrometheusText.Page page = PrometheusText.parse(response.body());
+            final PrometheusText.Page page = PrometheusText.parse(response.text());
             t.types.putAll(page.types());
             t.help.putAll(page.help());
             t.scrapes++;
@@ -145,8 +158,13 @@ public final class ServerMetricsCollector {
                 t.series.computeIfAbsent(s.name() + s.labels(),
                         k -> new Series(family, s.name(), s.labels(), page.type(family))).add(s.value());
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        } catch (ResponseTooLargeException e) {
+            t.failures++;
+            t.oversized = true;
+            t.lastError = "answer larger than " + MAX_BYTES + " bytes";
+            onWarning.accept("server metrics: " + t.uri.getHost() + ":" + t.uri.getPort() + t.uri.getRawPath()
+                    + " answered with more than " + MAX_BYTES + " bytes; that scrape is dropped and the target is not "
+                    + "scraped again");
         } catch (java.io.IOException | IllegalArgumentException e) {
             t.failures++;
             t.lastError = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());

@@ -15,7 +15,13 @@ import java.util.Objects;
 public final class Fingerprint {
     /** Every field a rules file may name in {@code require_same}. */
     public static final List<String> FIELDS = List.of("model", "tokenizer", "config_hash", "served_model", "server",
-            "server_version", "gpu", "engine_version", "engine_commit", "java", "client_cores");
+            "server_version", "gpu", "engine_version", "engine_commit", "java", "client_cores", "protocol");
+    /**
+     * What a gate compares when its rules file names no {@code require_same}: the HTTP protocol, since an HTTP/1.1
+     * baseline and an HTTP/2 candidate measure different clients. A run that recorded none (an older engine) is
+     * not held against it.
+     */
+    public static final List<String> DEFAULT_REQUIRED = List.of("protocol");
 
     private Fingerprint() {
     }
@@ -29,6 +35,18 @@ public final class Fingerprint {
             out.put(field, v == null || v.isNull() ? null : v.asText());
         }
         return out;
+    }
+
+    /** {@link #DEFAULT_REQUIRED} that both runs recorded and that differ, as in {@link #differences}. */
+    public static List<String> defaultDifferences(final Map<String, String> baseline,
+                                                  final Map<String, String> candidate) {
+        final List<String> known = new ArrayList<>();
+        for (final String field : DEFAULT_REQUIRED) {
+            if (baseline.get(field) != null && candidate.get(field) != null) {
+                known.add(field);
+            }
+        }
+        return differences(baseline, candidate, known);
     }
 
     /** The fields among {@code required} whose values differ, as "field (baseline value vs candidate value)". */

@@ -134,7 +134,7 @@ class Http1TransportTest {
 
     private static InferenceClient client(final int connections, final double timeoutSeconds) {
         return new InferenceClient(connections, timeoutSeconds, System::nanoTime, RunLimits.defaults(),
-                TlsConfig.defaults(), true);
+                io.aiperf.engine.config.NetworkConfig.defaults(), true);
     }
 
     private static ResponseData sendAndWait(final InferenceClient client, final PreparedRequest request, final int i)

@@ -37,7 +37,7 @@ class IoThreadSupervisionTest {
         };
         try (MockServer mock = MockServer.start(MockServerConfig.fast());
              InferenceClient client = new InferenceClient(1, 30, clock, RunLimits.defaults(),
-                     io.aiperf.engine.config.TlsConfig.defaults(), lean)) {
+                     io.aiperf.engine.config.NetworkConfig.defaults(), lean)) {
             final PreparedRequest request = new PreparedRequest(URI.create(mock.url() + "/v1/chat/completions"),
                     new Header[] {new BasicHeader("Content-Type", "application/json")},
                     "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":3}"
