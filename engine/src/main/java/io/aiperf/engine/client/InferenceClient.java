@@ -369,6 +369,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
             http = null;
         }
 
+        @SuppressWarnings("deprecation") // the version policy of the client: its replacement alone is not applied
         Apache(final int maxConnections, final double timeoutSeconds, final NetworkConfig network, final Clock clock) {
             // HTTP/1.1 unless HTTP/2 is asked for: over TLS, ALPN would otherwise pick whatever the server prefers.
             final org.apache.hc.core5.http2.HttpVersionPolicy policy = network.http2()
@@ -411,8 +412,9 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                             .disableCookieManagement()
                             .disableAutomaticRetries()
                             .disableConnectionState()
+                            .setVersionPolicy(policy)
                             .build()
-                    : HttpAsyncClients.createMinimal(org.apache.hc.core5.http2.config.H2Config.DEFAULT,
+                    : HttpAsyncClients.createMinimal(policy, org.apache.hc.core5.http2.config.H2Config.DEFAULT,
                             org.apache.hc.core5.http.config.Http1Config.DEFAULT, reactor, connections);
             http.start();
         }
