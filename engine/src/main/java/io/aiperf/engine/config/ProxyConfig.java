@@ -81,7 +81,8 @@ public record ProxyConfig(Proxy http, Proxy https, List<String> noProxy) {
 
     private boolean bypassed(final URI target) {
         final String host = unbracket(target.getHost()).toLowerCase(Locale.ROOT);
-        final int port = target.getPort();
+        final int port = target.getPort() >= 0 ? target.getPort()
+                : "https".equalsIgnoreCase(target.getScheme()) ? 443 : 80;
         for (final String entry : noProxy) {
             if (entry.equals("*")) {
                 return true;
@@ -89,7 +90,7 @@ public record ProxyConfig(Proxy http, Proxy https, List<String> noProxy) {
             String name = entry;
             final int colon = entry.lastIndexOf(':');
             if (colon > 0 && entry.indexOf(':') == colon && entry.substring(colon + 1).matches("\\d+")) {
-                if (port >= 0 && Integer.parseInt(entry.substring(colon + 1)) != port) {
+                if (Integer.parseInt(entry.substring(colon + 1)) != port) {
                     continue;
                 }
                 name = entry.substring(0, colon);

@@ -31,6 +31,12 @@ class ArchitectureTest {
                 .check(ENGINE);
     }
 
+    /** One HTTP client for everything the engine sends besides control hooks (src-docs/proxies-and-tls.md). */
+    @Test
+    void nothingUsesTheJdksHttpClient() {
+        noClasses().should().dependOnClassesThat().resideInAPackage("java.net.http..").check(ENGINE);
+    }
+
     @Test
     void onlyTheCliUsesPicocli() {
         noClasses().that().resideOutsideOfPackage("..engine.cli..")
