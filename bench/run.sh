@@ -4,6 +4,8 @@
 # noisy, so absolute numbers mean little. Appends a section to bench/RESULTS.md and writes bench/results.json.
 #
 #   P1  req/s against nginx (canned chat completion, loopback) next to wrk, h2load and hey, at 50 and 500 connections
+#   P1S the same over https (nginx with TLS, self-signed): engine and wrk (best of -t1 and -t2) over http and https in
+#       turn, at 50 connections; the https ratio to wrk next to the http one
 #   P2  open-loop accuracy (constant and Poisson, 5k to 50k req/s): achieved vs target, inter-arrival CV, lag p99,
 #       and the engine's own verdict
 #   P3  chunk-stamp fidelity against a server with a known cadence that stamps its own sends (not the client's JVM),
@@ -14,7 +16,7 @@
 #   J   JMH microbenchmarks (microbench/): the response path and the SSE framer per event, the record path per
 #       request, the statistics per run, each with the bytes allocated (-prof gc)
 #
-# Usage: bench/run.sh            (about 8 minutes on 2 cores; BENCH_SECS=8 per load run)
+# Usage: bench/run.sh            (about 8 minutes on 2 cores; BENCH_SECS=8 per load run; BENCH_ONLY=P1 stops after P1S)
 # Needs: java, python3, curl; nginx-light, wrk, hey and nghttp2-client are installed with apt when missing (as root),
 # or the peer is skipped with the reason printed.
 set -euo pipefail
@@ -22,12 +24,17 @@ cd "$(dirname "$0")/.."
 secs=${BENCH_SECS:-8}
 jar=engine/target/aiperf.jar
 jmh=microbench/target/microbench.jar
-[ -f "$jar" ] && [ -f "$jmh" ] || mvn -B -q package -DskipTests -Djazzer.skip=true -pl engine,microbench
+if [ "${BENCH_ONLY:-}" = P1 ]; then
+  [ -f "$jar" ] || mvn -B -q package -DskipTests -Djazzer.skip=true -pl engine
+else
+  [ -f "$jar" ] && [ -f "$jmh" ] || mvn -B -q package -DskipTests -Djazzer.skip=true -pl engine,microbench
+fi
 out=$(mktemp -d)
 results="$out/results.jsonl"
 : > "$results"
 nginx_port=18601
 cadence_port=18602
+nginx_tls_port=18603
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
@@ -48,12 +55,28 @@ have_nginx=1; ensure nginx nginx-light || have_nginx=0
 have_wrk=1; ensure wrk wrk || have_wrk=0
 have_hey=1; ensure hey hey || have_hey=0
 have_h2load=1; ensure h2load nghttp2-client || have_h2load=0
+have_openssl=1; ensure openssl openssl || have_openssl=0
 [ "$have_nginx" = 1 ] || { echo "nginx is required (apt-get install -y nginx-light)" >&2; exit 2; }
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
 # --- the neutral server: nginx answering every POST with a canned chat completion --------------------------------
 completion='{"id":"c1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"},"finish_reason":"length"}],"usage":{"prompt_tokens":16,"completion_tokens":16,"total_tokens":32}}'
 mkdir -p "$out/nginx"
+tls_server=""
+if [ "$have_openssl" = 1 ]; then
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+    -keyout "$out/nginx/key.pem" -out "$out/nginx/cert.pem" >/dev/null 2>&1
+  tls_server="server {
+    listen 127.0.0.1:$nginx_tls_port ssl backlog=4096;
+    ssl_certificate $out/nginx/cert.pem;
+    ssl_certificate_key $out/nginx/key.pem;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    location / {
+      default_type application/json;
+      return 200 '$completion';
+    }
+  }"
+fi
 cat > "$out/nginx/nginx.conf" <<NGINX
 worker_processes 1;
 daemon off;
@@ -71,6 +94,7 @@ http {
       return 200 '$completion';
     }
   }
+  $tls_server
 }
 NGINX
 nginx -c "$out/nginx/nginx.conf" -p "$out/nginx" >/dev/null 2>&1 &
@@ -126,6 +150,36 @@ for conns in 50 500; do
   cpu=$(summary "$out/p1-$conns" "d['client_health']['client_cpu_seconds']")
   record "{\"section\":\"P1\",\"tool\":\"aiperf-java\",\"connections\":$conns,\"rps\":$rps,\"client_cpu_s\":$cpu}"
 done
+
+# --- P1S: the same over https ----------------------------------------------------------------------------------
+# http and https in turn, each as wrk's best of -t1 and -t2 (on 2 shared cores either may win) and the engine, so
+# the two ratios come from the same minutes.
+if [ "$have_wrk" = 1 ] && [ "$have_openssl" = 1 ]; then
+  tls_url="https://127.0.0.1:$nginx_tls_port"
+  for scheme in http https; do
+    u=$url; [ "$scheme" = https ] && u=$tls_url
+    note "P1S: $scheme, 50 connections"
+    wrk -t2 -c50 -d2s -s "$out/post.lua" "$u/v1/chat/completions" >/dev/null # warm nginx
+    best=0
+    for t in 1 2; do
+      r=$(wrk -t"$t" -c50 -d"${secs}s" -s "$out/post.lua" "$u/v1/chat/completions" | awk '/Requests\/sec/ {print $2}')
+      best=$(python3 -c "print(max($best, ${r:-0}))")
+    done
+    record "{\"section\":\"P1S\",\"scheme\":\"$scheme\",\"tool\":\"wrk\",\"rps\":$best}"
+    engine "$out/p1s-$scheme" -u "$u" --ssl-ca-file "$out/nginx/cert.pem" --concurrency 50 --warmup-duration 8 \
+      --benchmark-duration "$secs" --isl 16 --osl 16
+    rps=$(summary "$out/p1s-$scheme" "d['request_throughput']['avg']")
+    proto=$(summary "$out/p1s-$scheme" "d['environment']['connection']['protocol'] + ' ' + (d['environment']['connection']['tls_version'] or 'plain'))")
+    record "{\"section\":\"P1S\",\"scheme\":\"$scheme\",\"tool\":\"aiperf-java\",\"rps\":$rps,\"protocol\":\"$proto\"}"
+  done
+fi
+if [ "${BENCH_ONLY:-}" = P1 ]; then
+  load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+  python3 bench/lib/report.py "$results" "$(date -u +%Y-%m-%dT%H:%MZ)" "$commit" "$(nproc)" "$load_before" \
+    "$load_after" "$versions" "$secs" bench/results-p1.json >> bench/RESULTS.md
+  note "done (P1 only): bench/RESULTS.md and bench/results-p1.json ($out holds the runs)"
+  exit 0
+fi
 
 # --- P2: open-loop accuracy ------------------------------------------------------------------------------------
 for pattern in constant poisson; do

@@ -31,6 +31,22 @@ if p1:
                    f"{f(e / w, 2) if e and w else '-'} | {f(e / h, 2) if e and h else '-'} |")
     out.append("")
 
+p1s = by("P1S")
+if p1s:
+    out += ["### P1S: requests/s over http and https against nginx (50 connections; wrk = best of -t1 and -t2)",
+            "| scheme | wrk | aiperf-java | engine / wrk | engine's protocol |", "|---|---|---|---|---|"]
+    ratios = {}
+    for scheme in ("http", "https"):
+        got = {r["tool"]: r for r in p1s if r["scheme"] == scheme}
+        w = got.get("wrk", {}).get("rps")
+        e = got.get("aiperf-java", {}).get("rps")
+        ratios[scheme] = e / w if e and w else None
+        out.append(f"| {scheme} | {f(w)} | {f(e)} | {f(ratios[scheme], 2) if ratios[scheme] else '-'} | "
+                   f"{got.get('aiperf-java', {}).get('protocol', '-')} |")
+    if ratios.get("http") and ratios.get("https"):
+        out.append(f"\nhttps ratio / http ratio: {ratios['https'] / ratios['http']:.2f} (target: at least 0.90)")
+    out.append("")
+
 p2 = by("P2")
 if p2:
     out += ["### P2: open-loop accuracy against nginx",

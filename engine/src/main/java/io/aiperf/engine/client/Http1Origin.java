@@ -15,11 +15,6 @@ import java.net.URI;
  */
 record Http1Origin(String host, int port, String hostHeader, TlsClient tls, ProxyConfig.Proxy proxy,
                    ConnectionFacts facts) {
-    /** A direct plain-HTTP origin (tests, and {@code runtime.http_client: lean} without TLS or proxy). */
-    static Http1Origin of(final URI uri) {
-        return of(uri, null, null, new ConnectionFacts());
-    }
-
     static Http1Origin of(final URI uri, final TlsClient tls, final ProxyConfig.Proxy proxy,
                           final ConnectionFacts facts) {
         final boolean https = "https".equalsIgnoreCase(uri.getScheme());

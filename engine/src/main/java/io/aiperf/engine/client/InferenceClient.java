@@ -51,8 +51,8 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
     /** Answers the probes (/v1/models, /version, /metrics) with the same TLS and proxy settings. */
     private final ProbeClient probes;
     /**
-     * Apache HttpClient, for HTTPS, probes and the switched-off lean transport: built on first use, because its few
-     * hundred classes cost a plain-HTTP run a tenth of a second of start-up on the way to the first request.
+     * Apache HttpClient, for HTTP/2 and the switched-off lean transport: built on first use, because its few hundred
+     * classes cost a lean run a tenth of a second of start-up on the way to the first request.
      */
     private volatile Apache apache;
 

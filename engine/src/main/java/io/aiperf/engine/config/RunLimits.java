@@ -12,7 +12,7 @@ package io.aiperf.engine.config;
  *                    found closed before the request was written); a request that was written is never resent
  * @param cancelRatePct the share of profiling requests cancelled on purpose ({@code --request-cancellation-rate})
  * @param cancelDelaySeconds how long after being fully sent they are cancelled
- * @param leanHttp carry plain-HTTP inference requests on the engine's own HTTP/1.1 transport ({@code runtime.http_client:
+ * @param leanHttp carry HTTP/1.1 inference requests (http and https) on the engine's own transport ({@code runtime.http_client:
  *                 lean}, the default) rather than Apache HttpClient ({@code apache})
  * @param preconnect open the first phase's connections before its first request is sent
  */

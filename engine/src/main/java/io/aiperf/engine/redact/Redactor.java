@@ -68,6 +68,16 @@ public final class Redactor {
                 }
             }
         }
+        // Proxy credentials, from --proxy or the environment, in every form they are sent in.
+        final io.aiperf.engine.config.ProxyConfig proxies = config.endpoint().proxy();
+        for (final io.aiperf.engine.config.ProxyConfig.Proxy p : new io.aiperf.engine.config.ProxyConfig.Proxy[] {
+            proxies.http(), proxies.https()}) {
+            if (p != null && p.password() != null) {
+                secrets.add(p.password().reveal());
+                secrets.add(p.user() + ":" + p.password().reveal());
+                secrets.add(p.authorization().substring("Basic ".length()));
+            }
+        }
         return new Redactor(secrets);
     }
 

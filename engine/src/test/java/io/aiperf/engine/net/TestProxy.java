@@ -14,15 +14,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A small loopback HTTP proxy for tests: absolute-form requests are passed on to their origin (rewritten to origin
- * form), CONNECT opens a tunnel. It records the first request line of every connection, and its
+ * form), CONNECT opens a tunnel. It records every request line it reads (a tunnel's CONNECT only), and each one's
  * {@code Proxy-Authorization} header. One thread per connection; everything stops on close.
  */
 public final class TestProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
-    /** The first request line of each connection, as received. */
+    /** Every request line read, as received. */
     public final List<String> requestLines = new CopyOnWriteArrayList<>();
-    /** The Proxy-Authorization header of each connection's first request (or "-"). */
+    /** The Proxy-Authorization header of each of those requests (or "-"). */
     public final List<String> authorizations = new CopyOnWriteArrayList<>();
 
     public TestProxy() throws IOException {
@@ -59,14 +59,8 @@ public final class TestProxy implements AutoCloseable {
             }
             final String[] lines = head.split("\r\n");
             final String requestLine = lines[0];
-            String auth = "-";
-            for (final String l : lines) {
-                if (l.toLowerCase(java.util.Locale.ROOT).startsWith("proxy-authorization:")) {
-                    auth = l.substring(l.indexOf(':') + 1).trim();
-                }
-            }
             requestLines.add(requestLine);
-            authorizations.add(auth);
+            authorizations.add(authorization(lines));
             final String[] parts = requestLine.split(" ");
             if (parts[0].equals("CONNECT")) {
                 final String[] hostPort = parts[1].split(":");
@@ -77,23 +71,62 @@ public final class TestProxy implements AutoCloseable {
                 pipe(in, client.getOutputStream(), upstream);
                 return;
             }
-            final URI target = URI.create(parts[1]);
-            final Socket upstream = new Socket(target.getHost(), target.getPort() < 0 ? 80 : target.getPort());
+            // Absolute form: every request of the connection is recorded, rewritten to origin form and passed on
+            // (the tests' clients keep one origin per connection).
+            final URI first = URI.create(parts[1]);
+            final Socket upstream = new Socket(first.getHost(), first.getPort() < 0 ? 80 : first.getPort());
             sockets.add(upstream);
-            final StringBuilder rewritten = new StringBuilder(parts[0]).append(' ')
-                    .append(target.getRawPath()).append(target.getRawQuery() == null ? "" : "?" + target.getRawQuery())
-                    .append(' ').append(parts[2]).append("\r\n");
-            for (int i = 1; i < lines.length; i++) {
-                if (!lines[i].toLowerCase(java.util.Locale.ROOT).startsWith("proxy-authorization:")) {
-                    rewritten.append(lines[i]).append("\r\n");
+            final Thread back = new Thread(() -> {
+                try {
+                    upstream.getInputStream().transferTo(client.getOutputStream());
+                } catch (IOException e) {
+                    // ended
+                }
+            }, "test-proxy-back");
+            back.setDaemon(true);
+            back.start();
+            try (upstream) {
+                String[] request = lines;
+                while (true) {
+                    final String[] line = request[0].split(" ");
+                    final URI target = URI.create(line[1]);
+                    final StringBuilder rewritten = new StringBuilder(line[0]).append(' ').append(target.getRawPath())
+                            .append(target.getRawQuery() == null ? "" : "?" + target.getRawQuery())
+                            .append(' ').append(line[2]).append("\r\n");
+                    int length = 0;
+                    for (int i = 1; i < request.length; i++) {
+                        final String lower = request[i].toLowerCase(java.util.Locale.ROOT);
+                        if (lower.startsWith("content-length:")) {
+                            length = Integer.parseInt(request[i].substring(15).trim());
+                        }
+                        if (!lower.startsWith("proxy-authorization:")) {
+                            rewritten.append(request[i]).append("\r\n");
+                        }
+                    }
+                    final OutputStream up = upstream.getOutputStream();
+                    up.write(rewritten.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
+                    up.write(in.readNBytes(length));
+                    final String next = readHead(in);
+                    if (next == null) {
+                        return;
+                    }
+                    request = next.split("\r\n");
+                    requestLines.add(request[0]);
+                    authorizations.add(authorization(request));
                 }
             }
-            upstream.getOutputStream().write(rewritten.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
-            // The rest of this connection goes to the same origin (the tests' clients never switch targets).
-            pipe(in, client.getOutputStream(), upstream);
         } catch (IOException e) {
             // a test connection ended
         }
+    }
+
+    private static String authorization(final String[] lines) {
+        for (final String l : lines) {
+            if (l.toLowerCase(java.util.Locale.ROOT).startsWith("proxy-authorization:")) {
+                return l.substring(l.indexOf(':') + 1).trim();
+            }
+        }
+        return "-";
     }
 
     /** Copies both ways until either side ends. */
