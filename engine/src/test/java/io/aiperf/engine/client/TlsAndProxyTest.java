@@ -105,6 +105,18 @@ class TlsAndProxyTest {
     }
 
     @Test
+    void theHttp2OptionOverPlainHttpIsPriorKnowledge() throws Exception {
+        try (TlsTestServer server = new TlsTestServer(null, false, 0);
+             InferenceClient client = client(new NetworkConfig(TlsConfig.defaults(), ProxyConfig.NONE, true))) {
+            final ResponseData r = send(client, request(server.url()), 0);
+            assertThat(r.error()).isNull();
+            assertThat(server.seen).extracting(TlsTestServer.Seen::protocol).containsOnly("HTTP/2.0");
+            assertThat(client.connection().protocol()).isEqualTo("HTTP/2");
+            assertThat(client.connection().tlsVersion()).isNull();
+        }
+    }
+
+    @Test
     void anUntrustedCertificateFailsTheRequestUnlessVerificationIsOff() throws Exception {
         try (TlsTestServer server = new TlsTestServer(tls.serverContext(false), false, 0)) {
             try (InferenceClient client = client(NetworkConfig.defaults())) {

@@ -51,6 +51,8 @@ class TlsEndToEndTest {
             final Runs.Result insecure = profile(tls.url(), "--ssl-insecure");
             assertThat(insecure.exitCode()).isZero();
             assertThat(insecure.err()).contains("warning: TLS certificate verification is off");
+            assertThat(Runs.json(last.resolve("server_metrics_export.json")).path("endpoints").path(0).path("scrapes")
+                    .asInt()).as("the scraper under --ssl-insecure").isGreaterThanOrEqualTo(2);
         }
         final Runs.Result missing = profile("https://127.0.0.1:1", "--ssl-ca-file", tmp.resolve("nope.pem").toString());
         assertThat(missing.exitCode()).isEqualTo(2);

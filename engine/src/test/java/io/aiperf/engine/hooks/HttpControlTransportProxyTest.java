@@ -25,6 +25,7 @@ class HttpControlTransportProxyTest {
             final String url = "http://127.0.0.1:" + mock.port() + "/reset_prefix_cache";
             assertThat(transport.post(url, 10)).isEqualTo(200);
             assertThat(proxy.requestLines).containsExactly("POST " + url + " HTTP/1.1");
+            assertThat(proxy.heads.get(0)).contains("\r\nX-Tenant: Team A\r\n");
             assertThat(mock.controlState().resetCount()).isEqualTo(1);
         }
     }

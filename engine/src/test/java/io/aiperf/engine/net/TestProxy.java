@@ -22,6 +22,8 @@ public final class TestProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     /** Every request line read, as received. */
     public final List<String> requestLines = new CopyOnWriteArrayList<>();
+    /** The whole head of each of those requests. */
+    public final List<String> heads = new CopyOnWriteArrayList<>();
     /** The Proxy-Authorization header of each of those requests (or "-"). */
     public final List<String> authorizations = new CopyOnWriteArrayList<>();
 
@@ -60,6 +62,7 @@ public final class TestProxy implements AutoCloseable {
             final String[] lines = head.split("\r\n");
             final String requestLine = lines[0];
             requestLines.add(requestLine);
+            heads.add(head);
             authorizations.add(authorization(lines));
             final String[] parts = requestLine.split(" ");
             if (parts[0].equals("CONNECT")) {
@@ -112,6 +115,7 @@ public final class TestProxy implements AutoCloseable {
                     }
                     request = next.split("\r\n");
                     requestLines.add(request[0]);
+                    heads.add(next);
                     authorizations.add(authorization(request));
                 }
             }

@@ -42,8 +42,14 @@ public final class TlsTestServer implements AutoCloseable {
     private final int port;
     public final List<Seen> seen = new CopyOnWriteArrayList<>();
 
-    /** @param needClientAuth refuse clients without a certificate the context trusts */
+    private final boolean tls;
+
+    /**
+     * @param context the server's TLS context (h2 and http/1.1 by ALPN), or null for plain HTTP/2 with prior knowledge
+     * @param needClientAuth refuse clients without a certificate the context trusts
+     */
     public TlsTestServer(final SSLContext context, final boolean needClientAuth, final int padding) throws Exception {
+        this.tls = context != null;
         final String pad = "x".repeat(padding);
         final String completion = "{\"id\":\"c\",\"object\":\"chat.completion\",\"model\":\"m\",\"choices\":[{\"index\":0,"
                 + "\"message\":{\"role\":\"assistant\",\"content\":\"hello there" + pad + "\"},\"finish_reason\":\"stop\"}],"
@@ -75,22 +81,26 @@ public final class TlsTestServer implements AutoCloseable {
                                 .setEntity(body, ContentType.APPLICATION_JSON).build(), context);
                     }
                 };
-        server = H2ServerBootstrap.bootstrap()
+        final H2ServerBootstrap bootstrap = H2ServerBootstrap.bootstrap()
                 .setIOReactorConfig(IOReactorConfig.custom().setIoThreadCount(1).build())
-                .setVersionPolicy(HttpVersionPolicy.NEGOTIATE)
-                .setTlsStrategy(new BasicServerTlsStrategy(context,
+                .setVersionPolicy(tls ? HttpVersionPolicy.NEGOTIATE : HttpVersionPolicy.FORCE_HTTP_2);
+        if (tls) {
+            bootstrap.setTlsStrategy(new BasicServerTlsStrategy(context,
                         (endpoint, engine) -> {
                             final javax.net.ssl.SSLParameters p = engine.getSSLParameters();
                             p.setApplicationProtocols(new String[] {"h2", "http/1.1"}); // h2 preferred
                             p.setNeedClientAuth(needClientAuth);
                             engine.setSSLParameters(p);
-                        }, null))
+                        }, null));
+        }
+        server = bootstrap
                 .setCanonicalHostName("127.0.0.1")
                 .register("*", handler)
                 .register("model-a.example.com", "*", handler)
                 .create();
         server.start();
-        final ListenerEndpoint endpoint = server.listen(new InetSocketAddress("127.0.0.1", 0), URIScheme.HTTPS)
+        final ListenerEndpoint endpoint = server.listen(new InetSocketAddress("127.0.0.1", 0),
+                        tls ? URIScheme.HTTPS : URIScheme.HTTP)
                 .get(30, TimeUnit.SECONDS);
         port = ((InetSocketAddress) endpoint.getAddress()).getPort();
     }
@@ -100,7 +110,7 @@ public final class TlsTestServer implements AutoCloseable {
     }
 
     public String url() {
-        return "https://127.0.0.1:" + port;
+        return (tls ? "https" : "http") + "://127.0.0.1:" + port;
     }
 
     @Override
