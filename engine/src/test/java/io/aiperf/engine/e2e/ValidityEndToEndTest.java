@@ -160,4 +160,41 @@ class ValidityEndToEndTest {
             assertThat(gate(relative, base, base).exitCode()).isZero();
         }
     }
+
+    /** The protocol is compared by default: an HTTP/1.1 baseline does not judge an HTTP/2 candidate. */
+    @Test
+    void aBaselineOverAnotherProtocolIsNotComparedWithByDefault() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path base = tmp.resolve("h1");
+            Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--concurrency", "2", "--request-count", "20",
+                    "--isl", "16", "--osl", "4", "--artifact-dir", base.toString());
+            assertThat(Runs.json(base.resolve("profile_export_aiperf.json")).path("environment").path("fingerprint")
+                    .path("protocol").asText()).isEqualTo("HTTP/1.1");
+            final Path cand = tmp.resolve("h2");
+            final Path older = tmp.resolve("older");
+            for (final Path copy : List.of(cand, older)) {
+                Files.createDirectories(copy);
+                final com.fasterxml.jackson.databind.node.ObjectNode summary =
+                        (com.fasterxml.jackson.databind.node.ObjectNode) Runs.json(base.resolve("profile_export_aiperf.json"));
+                final com.fasterxml.jackson.databind.node.ObjectNode fingerprint =
+                        (com.fasterxml.jackson.databind.node.ObjectNode) summary.path("environment").path("fingerprint");
+                if (copy == cand) {
+                    fingerprint.put("protocol", "HTTP/2");
+                } else {
+                    fingerprint.putNull("protocol");
+                }
+                Runs.JSON.writeValue(copy.resolve("profile_export_aiperf.json").toFile(), summary);
+            }
+            final Path relative = rules("rules:\n  - {metric: request_latency, stat: avg, max_increase_pct: 500}\n");
+            final Runs.Result r = gate(relative, cand, base);
+            assertThat(r.exitCode()).as(r.out()).isEqualTo(4);
+            assertThat(r.out()).contains("protocol (HTTP/1.1 vs HTTP/2)");
+            // A baseline that recorded no protocol (an older engine) is compared as before.
+            assertThat(gate(relative, base, older).exitCode()).isZero();
+            // A rules file that lists require_same compares exactly that.
+            assertThat(gate(rules("require_same: [model]\nrules:\n"
+                    + "  - {metric: request_latency, stat: avg, max_increase_pct: 500}\n"), cand, base).exitCode())
+                    .isZero();
+        }
+    }
 }
