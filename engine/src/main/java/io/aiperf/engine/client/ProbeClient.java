@@ -99,6 +99,8 @@ public final class ProbeClient {
                 }
                 if (n == 0 && (session == null || !session.more())) {
                     await(selector, key, SelectionKey.OP_READ, deadline, timeoutSeconds);
+                } else if (System.nanoTime() - deadline > 0) {
+                    throw timedOut(timeoutSeconds); // a server that never pauses is bounded too
                 }
             }
             return new Response(answer.status, answer.headers, answer.body.toByteArray());
@@ -109,11 +111,15 @@ public final class ProbeClient {
                               final double timeoutSeconds) throws IOException {
         final long left = deadline - System.nanoTime();
         if (left <= 0) {
-            throw new SocketTimeoutException("no complete answer within " + timeoutSeconds + " s");
+            throw timedOut(timeoutSeconds);
         }
         key.interestOps(ops);
         selector.select(Math.max(1, left / 1_000_000));
         selector.selectedKeys().clear();
+    }
+
+    private static SocketTimeoutException timedOut(final double timeoutSeconds) {
+        return new SocketTimeoutException("no complete answer within " + timeoutSeconds + " s");
     }
 
     private static byte[] request(final URI uri, final Http1Origin origin, final Map<String, String> headers) {
