@@ -93,4 +93,42 @@ class ServerMetricsEndToEndTest {
             assertThat(extra.resolve("server_metrics_export.csv")).doesNotExist();
         }
     }
+
+    /** An endless /metrics is dropped with one warning; the run goes on and is measured as usual. */
+    @Test
+    void anEndlessMetricsAnswerIsDroppedWithOneWarning() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast());
+             java.net.ServerSocket endless = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            final java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+            final Thread t = new Thread(() -> {
+                final byte[] chunk = ("4000\r\n" + "x_total 1\n".repeat(1638) + "x 1\n" + "\r\n")
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                while (!endless.isClosed()) {
+                    try (java.net.Socket s = endless.accept()) {
+                        asked.incrementAndGet();
+                        s.getInputStream().read(new byte[8192]);
+                        final java.io.OutputStream out = s.getOutputStream();
+                        out.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                        for (int i = 0; i < 16 * 1024; i++) { // 256 MiB at most, unless the client hangs up first
+                            out.write(chunk);
+                        }
+                    } catch (java.io.IOException e) {
+                        // the client hung up
+                    }
+                }
+            }, "endless-metrics");
+            t.setDaemon(true);
+            t.start();
+            final Path dir = tmp.resolve("endless");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "20",
+                    "--concurrency", "2", "--tokenizer", "builtin", "--server-metrics",
+                    "http://127.0.0.1:" + endless.getLocalPort() + "/metrics", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(r.err().split("answered with more than", -1)).as(r.err()).hasSize(2);
+            assertThat(asked.get()).isEqualTo(1);
+            assertThat(Runs.json(dir.resolve("profile_export_aiperf.json")).path("request_count").path("avg").asInt())
+                    .isEqualTo(20);
+        }
+    }
 }
