@@ -169,7 +169,7 @@ if [ "$have_wrk" = 1 ] && [ "$have_openssl" = 1 ]; then
     engine "$out/p1s-$scheme" -u "$u" --ssl-ca-file "$out/nginx/cert.pem" --concurrency 50 --warmup-duration 8 \
       --benchmark-duration "$secs" --isl 16 --osl 16
     rps=$(summary "$out/p1s-$scheme" "d['request_throughput']['avg']")
-    proto=$(summary "$out/p1s-$scheme" "d['environment']['connection']['protocol'] + ' ' + (d['environment']['connection']['tls_version'] or 'plain'))")
+    proto=$(summary "$out/p1s-$scheme" "d['environment']['connection']['protocol'] + ' ' + (d['environment']['connection']['tls_version'] or 'plain')")
     record "{\"section\":\"P1S\",\"scheme\":\"$scheme\",\"tool\":\"aiperf-java\",\"rps\":$rps,\"protocol\":\"$proto\"}"
   done
 fi
