@@ -105,6 +105,19 @@ class TlsAndProxyTest {
     }
 
     @Test
+    void theApacheClientIsHttp11OverTlsToo() throws Exception {
+        // --http-client apache: the same choice (HTTP/1.1 unless --http2), whatever the server prefers.
+        try (TlsTestServer server = new TlsTestServer(tls.serverContext(false), false, 0);
+             InferenceClient client = new InferenceClient(4, 30, System::nanoTime, RunLimits.defaults(),
+                     trusting(ProxyConfig.NONE, false), false)) {
+            assertThat(send(client, request(server.url()), 0).error()).isNull();
+            assertThat(server.seen).extracting(TlsTestServer.Seen::protocol).containsOnly("HTTP/1.1");
+            assertThat(client.connection().protocol()).isEqualTo("HTTP/1.1");
+            assertThat(client.connection().tlsVersion()).startsWith("TLSv1.");
+        }
+    }
+
+    @Test
     void theHttp2OptionOverPlainHttpIsPriorKnowledge() throws Exception {
         try (TlsTestServer server = new TlsTestServer(null, false, 0);
              InferenceClient client = client(new NetworkConfig(TlsConfig.defaults(), ProxyConfig.NONE, true))) {
