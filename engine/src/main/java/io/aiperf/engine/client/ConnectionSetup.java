@@ -52,7 +52,9 @@ final class ConnectionSetup {
             return true;
         }
         if (tls == null) {
-            tls = new TlsSession(origin.tls().engine(origin.host(), origin.port()), channel);
+            final String host = origin.host();
+            tls = new TlsSession(origin.tls().engine(host.startsWith("[") ? host.substring(1, host.length() - 1) : host,
+                    origin.port()), channel);
         }
         return tls.handshake();
     }

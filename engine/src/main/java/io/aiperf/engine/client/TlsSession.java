@@ -23,6 +23,8 @@ final class TlsSession {
     private ByteBuffer netOut;
     /** Decrypted bytes not yet handed on (read mode). */
     private ByteBuffer appIn;
+    /** The largest record's plaintext; refreshed once the handshake has settled the session. */
+    private int appBufferSize;
     private boolean started;
     private boolean ended;
     /** The last read stopped with decrypted bytes left, or with the end seen: read again without waiting. */
@@ -33,7 +35,8 @@ final class TlsSession {
         this.channel = channel;
         netIn = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
         netOut = ByteBuffer.allocate(engine.getSession().getPacketBufferSize()).flip();
-        appIn = ByteBuffer.allocate(engine.getSession().getApplicationBufferSize()).flip();
+        appBufferSize = engine.getSession().getApplicationBufferSize();
+        appIn = ByteBuffer.allocate(appBufferSize).flip();
     }
 
     /** Takes the handshake as far as the socket allows; true once it is done. */
@@ -58,6 +61,7 @@ final class TlsSession {
                 }
                 case NEED_TASK -> runTasks();
                 default -> {
+                    appBufferSize = engine.getSession().getApplicationBufferSize();
                     return true;
                 }
             }
@@ -153,8 +157,7 @@ final class TlsSession {
      */
     private boolean unwrap(final ByteBuffer dst) throws IOException {
         while (true) {
-            final boolean direct = dst != null && !appIn.hasRemaining()
-                    && dst.remaining() >= engine.getSession().getApplicationBufferSize();
+            final boolean direct = dst != null && !appIn.hasRemaining() && dst.remaining() >= appBufferSize;
             final SSLEngineResult r;
             netIn.flip();
             if (direct) {
@@ -177,7 +180,10 @@ final class TlsSession {
                     afterUnwrap(r);
                     return true;
                 }
-                case BUFFER_OVERFLOW -> appIn = grow(appIn, engine.getSession().getApplicationBufferSize());
+                case BUFFER_OVERFLOW -> {
+                    appBufferSize = engine.getSession().getApplicationBufferSize();
+                    appIn = grow(appIn, appBufferSize);
+                }
                 case CLOSED -> {
                     ended = true;
                     return false;
