@@ -19,14 +19,27 @@ import org.apache.hc.core5.concurrent.FutureCallback;
 final class Http1Transport implements AutoCloseable {
     private final Http1Loop[] loops;
     private final AtomicInteger next = new AtomicInteger();
-    private URI cachedUri;
-    private Http1Origin cachedOrigin;
+    private final ReuseGuard guard;
+    /** Origins by URL, each resolved once for the run (on the sending thread, never on an event loop). */
+    private final java.util.concurrent.ConcurrentHashMap<URI, Http1Origin> origins =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param maxConnections the pool, shared evenly by the loops
      * @param loopCount event-loop threads
      */
     Http1Transport(final int maxConnections, final int loopCount, final Clock clock) {
+        this(maxConnections, loopCount, clock, new ReuseGuard(io.aiperf.engine.config.ConnectionReuse.POOLED),
+                Http1ResponseReader.DEFAULT_MAX_HEAD_BYTES);
+    }
+
+    /**
+     * @param guard when a connection may carry another request
+     * @param maxHeadBytes the largest response head accepted
+     */
+    Http1Transport(final int maxConnections, final int loopCount, final Clock clock, final ReuseGuard guard,
+                   final int maxHeadBytes) {
+        this.guard = guard;
         loops = new Http1Loop[loopCount];
         // Never more connections than the process may open files: past that, connects would fail as errors
         // (and so would the temporary files of the run); requests wait for a connection instead, which the
@@ -35,7 +48,7 @@ final class Http1Transport implements AutoCloseable {
         final int share = (pool + loopCount - 1) / loopCount;
         try {
             for (int i = 0; i < loopCount; i++) {
-                loops[i] = new Http1Loop("http-loop-" + (i + 1), clock, share);
+                loops[i] = new Http1Loop("http-loop-" + (i + 1), clock, share, guard, maxHeadBytes);
             }
         } catch (IOException e) {
             close();
@@ -65,29 +78,41 @@ final class Http1Transport implements AutoCloseable {
     Future<?> execute(final PreparedRequest request, final String requestId, final String correlationId,
                       final ResponseCollector collector, final Runnable onWritten, final long deadlineNanos,
                       final Runnable onExpire, final FutureCallback<ResponseData> callback) {
-        Http1Loop loop = null;
-        for (final Http1Loop l : loops) {
-            if (l != null && l.inLoop()) {
-                loop = l;
-            }
-        }
-        if (loop == null) {
-            loop = loops[Math.floorMod(next.getAndIncrement(), loops.length)];
-        }
+        final Http1Loop loop = loopFor(correlationId);
         final Http1Exchange exchange = new Http1Exchange(request, requestId, correlationId, collector, callback,
                 onWritten, loop, origin(request.uri()), deadlineNanos, onExpire);
         loop.submit(exchange);
         return exchange;
     }
 
-    private Http1Origin origin(final URI uri) {
-        synchronized (this) {
-            if (uri != cachedUri) {
-                cachedOrigin = Http1Origin.of(uri);
-                cachedUri = uri;
-            }
-            return cachedOrigin;
+    /**
+     * The loop a request goes to: the one it is sent from (the next request of a closed loop, sent as the previous
+     * one completes), or the next in turn; a conversation that keeps its connection always goes to the same loop,
+     * which holds that connection.
+     */
+    private Http1Loop loopFor(final String correlationId) {
+        if (guard.strategy() == io.aiperf.engine.config.ConnectionReuse.STICKY_USER_SESSIONS) {
+            return loops[Math.floorMod(correlationId.hashCode(), loops.length)];
         }
+        for (final Http1Loop l : loops) {
+            if (l != null && l.inLoop()) {
+                return l;
+            }
+        }
+        return loops[Math.floorMod(next.getAndIncrement(), loops.length)];
+    }
+
+    /** The origin of {@code uri}, resolved the first time; a name that does not resolve is tried again next time. */
+    Http1Origin origin(final URI uri) {
+        final Http1Origin known = origins.get(uri);
+        if (known != null) {
+            return known;
+        }
+        final Http1Origin o = Http1Origin.resolve(uri);
+        if (!o.address().isUnresolved()) {
+            origins.putIfAbsent(uri, o);
+        }
+        return o;
     }
 
     /**

@@ -16,13 +16,14 @@ import java.util.Map;
  * @param resetKvCache the reset hook, or null when disabled
  * @param serverProfiler the profiler hook, or null when disabled
  * @param tls how https targets are trusted
+ * @param connectionReuse when a request may go out on a connection an earlier one used
  */
 public record EndpointConfig(List<String> urls, EndpointType type, String customPath, boolean streaming,
                              Secret apiKey, Map<String, String> headers, ObjectNode extra,
                              double timeoutSeconds, boolean useServerTokenCount, boolean useLegacyMaxTokens,
                              ResetKvCacheConfig resetKvCache, ServerProfilerConfig serverProfiler, TlsConfig tls,
                              ServerMetricsConfig serverMetrics, String modelSelection, String sessionHeader,
-                             PayloadTemplate template, List<String> gpuTelemetry) {
+                             PayloadTemplate template, List<String> gpuTelemetry, ConnectionReuse connectionReuse) {
 
     /** The path appended to each base URL. */
     public String path() {

@@ -140,7 +140,7 @@ public final class CellRunner {
         final CancellationToken stop = new CancellationToken();
         double wakeupP99 = 0;
         try (InferenceClient client = new InferenceClient(poolSize(), config.endpoint().timeoutSeconds(), ctx.clock(), config.limits(),
-                config.endpoint().tls());
+                config.endpoint().tls(), config.endpoint().connectionReuse());
              CancellationToken.Registration userStop = ctx.cancellation().onCancel(stop::cancel)) {
             orchestrator = new PhaseOrchestrator(config.phases(),
                     phase -> new PhaseRunner(phase, source, client, ctx.clock(), Parker.SYSTEM, wall,
@@ -163,6 +163,7 @@ public final class CellRunner {
                             gpu.phaseDrained();
                         }
                     }, stop);
+            client.onWarning(ctx.log()::warning);
             server = ServerProbe.identify(client, config.endpoint().urls().get(0), origins.get(0),
                     source.probe().headers());
             if (config.limits().preconnect()) {
