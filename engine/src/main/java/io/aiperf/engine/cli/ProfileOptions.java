@@ -64,8 +64,8 @@ public final class ProfileOptions {
     Long maxResponseHeadBytes;
 
     @Option(names = "--no-retry-unsent", description = "Never send a request again, not even one whose kept-alive "
-            + "connection was found closed before it was written (by default such a request is resent once, and "
-            + "counted in client_health.transport.retries).")
+            + "connection was found closed before the server read it (by default such a request is resent once, on a "
+            + "new connection, and counted in client_health.transport.retries).")
     Boolean noRetryUnsent;
 
     @Option(names = "--http-client", paramLabel = "CLIENT", description = "What carries plain-HTTP inference "

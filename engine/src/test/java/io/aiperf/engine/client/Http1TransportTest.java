@@ -504,4 +504,14 @@ class Http1TransportTest {
             assertThat(conflicting.error().message()).contains("Conflicting Content-Length");
         }
     }
+
+    @Test
+    void aNameThatDoesNotResolveIsAnErrorRecordNamingIt() throws Exception {
+        try (InferenceClient client = client(2, 30)) {
+            final ResponseData r = sendAndWait(client, request(URI.create("http://no-such-host.invalid:8000/v1/chat")), 0);
+            assertThat(r.error()).isNotNull();
+            assertThat(r.error().type()).isEqualTo("UnknownHostException");
+            assertThat(r.error().message()).contains("no-such-host.invalid");
+        }
+    }
 }
