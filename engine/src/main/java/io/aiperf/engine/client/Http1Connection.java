@@ -32,6 +32,13 @@ final class Http1Connection implements Http1ResponseReader.Sink {
     final Http1ResponseReader reader;
     /** Where the current answer redirects to, when it is followed: its body is skipped, not collected. */
     java.net.URI redirect;
+    /** When the current request was written (monotonic ns). */
+    long sentNanos;
+    /**
+     * While the end of this connection is judged (it ended before any byte of the answer): when the probe is
+     * written; -1 otherwise.
+     */
+    long judgeAt = -1;
     /** The conversation this connection is kept for between its turns (sticky-user-sessions), or null. */
     String session;
     boolean closed;

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hc.core5.http.ConnectionClosedException;
 
 /**
  * One event-loop thread of the lean HTTP/1.1 transport: a selector over its own keep-alive connections. Every read
@@ -33,6 +34,12 @@ final class Http1Loop implements Runnable {
     /** An idle connection that ends this soon after its answer was closed because of the answer, not for idling. */
     private static final long CLOSE_AFTER_RESPONSE_NANOS = 500_000_000L;
     private static final byte[] CRLF = {'\r', '\n'};
+    /**
+     * How long after its request a connection that ended before any answer is probed: the server's reset of a
+     * request that arrived after its close comes a round trip after the request (on loopback, when the kernel gets
+     * to it, which on a loaded machine takes milliseconds).
+     */
+    private static final long JUDGE_AFTER_NANOS = 50_000_000L;
 
     private final Selector selector;
     private final Thread thread;
@@ -54,6 +61,8 @@ final class Http1Loop implements Runnable {
     private Http1Exchange latest;
     private final Map<Http1Origin, ArrayDeque<Http1Connection>> idle = new HashMap<>();
     private final List<Http1Connection> connecting = new ArrayList<>();
+    /** Connections that ended before any answer to their request, waiting for the probe that tells why. */
+    private final List<Http1Connection> judging = new ArrayList<>();
     /** Scratch for probing an idle connection. */
     private final ByteBuffer readBuffer = ByteBuffer.allocate(64 * 1024);
     /**
@@ -129,6 +138,9 @@ final class Http1Loop implements Runnable {
                 consumeReads();
                 if (!connecting.isEmpty()) {
                     expireConnects();
+                }
+                if (!judging.isEmpty()) {
+                    judge();
                 }
                 if (earliest != null) {
                     expireRequests();
@@ -249,10 +261,12 @@ final class Http1Loop implements Runnable {
 
     private void consume(final Http1Connection c, final int start, final int n, final long now) throws IOException {
         if (n < 0) {
-            if (!c.reader.started() && c.reused && unread(c)) {
-                closedAfterResponse(c.origin, "a request on a reused connection met its close");
-                throw new org.apache.hc.core5.http.RequestNotExecutedException("The kept-alive connection was "
-                        + "closed by the server before it read the request");
+            if (!c.reader.started() && c.reused) {
+                if (guard.closesAfterResponse(c.origin.key())) {
+                    throw unread();
+                }
+                judgeLater(c);
+                return;
             }
             if (c.reader.endOfInput(now)) {
                 complete(c, false);
@@ -322,7 +336,13 @@ final class Http1Loop implements Runnable {
         guard.warnOnce("redirect", exchange.request.uri() + " answers with a redirect to " + target + ", which is "
                 + "followed: each redirect adds a round trip to what is measured (client_health.transport.redirects)");
         java.util.concurrent.ForkJoinPool.commonPool().execute(() -> {
-            final Http1Origin origin = Http1Origin.resolve(target);
+            final Http1Origin origin;
+            try {
+                origin = Http1Origin.resolve(target);
+            } catch (RuntimeException e) {
+                execute(() -> failExchange(exchange, new IOException("cannot resolve " + target + ": " + e, e)));
+                return;
+            }
             execute(() -> {
                 if (exchange.isDone() || exchange.isCancelled()) {
                     return;
@@ -355,22 +375,50 @@ final class Http1Loop implements Runnable {
     }
 
     /**
-     * Whether a request that met the end of its reused connection before any answer was never read by the server:
-     * the server's socket refuses a byte written after the end (it was closed before the request arrived, so the
-     * request was refused too), or the server is known to close its connections after every answer. A server that
-     * read the request and then dropped the connection still takes the byte: that request stays an error.
+     * A request met the end of its reused connection before any answer: was it never read by the server? Its
+     * socket refuses a byte written a round trip after the request when it was closed before the request arrived
+     * (the request drew a reset), and takes it when the server read the request and then closed. So the probe waits
+     * that long, with the connection's events off (an ended connection is always readable).
      */
-    private boolean unread(final Http1Connection c) {
-        if (guard.closesAfterResponse(c.origin.key())) {
-            return true;
+    private void judgeLater(final Http1Connection c) {
+        c.key.interestOps(0);
+        final long rtt = c.connectDoneNanos > c.connectStartNanos && c.connectStartNanos >= 0
+                ? c.connectDoneNanos - c.connectStartNanos : 0;
+        c.judgeAt = c.sentNanos + Math.max(JUDGE_AFTER_NANOS, 4 * rtt);
+        judging.add(c);
+    }
+
+    /** Probes the ended connections whose time has come (or whose server is known by now) and fails their request. */
+    private void judge() {
+        final long now = clock.nanoTime();
+        for (final Http1Connection c : List.copyOf(judging)) {
+            final boolean known = guard.closesAfterResponse(c.origin.key());
+            if (c.closed || c.current == null || (!known && now < c.judgeAt)) {
+                continue;
+            }
+            judging.remove(c);
+            c.judgeAt = -1;
+            final boolean unread = known || refusesProbe(c);
+            if (unread) {
+                closedAfterResponse(c.origin, "a request on a reused connection met its close");
+            }
+            fail(c, unread ? unread() : new ConnectionClosedException("Connection closed by peer"));
         }
+    }
+
+    /** Whether the connection refuses one empty line, which any HTTP/1.1 server ignores (RFC 9112, section 2.2). */
+    private static boolean refusesProbe(final Http1Connection c) {
         try {
-            // An empty line between requests is ignored by any HTTP/1.1 server (RFC 9112, section 2.2).
             c.channel.write(ByteBuffer.wrap(CRLF));
             return false;
         } catch (IOException refused) {
             return true;
         }
+    }
+
+    private static IOException unread() {
+        return new org.apache.hc.core5.http.RequestNotExecutedException("The kept-alive connection was closed by the "
+                + "server before it read the request");
     }
 
     /** Gives connections to waiting requests: an idle one to the same origin, or a new one while there is room. */
@@ -566,7 +614,8 @@ final class Http1Loop implements Runnable {
         }
         try {
             final ByteBuffer bytes = writer.write(exchange, c.origin, last);
-            exchange.collector.markSent(clock.nanoTime());
+            c.sentNanos = clock.nanoTime();
+            exchange.collector.markSent(c.sentNanos);
             c.channel.write(bytes);
             if (bytes.hasRemaining()) {
                 c.unwritten = ByteBuffer.allocate(bytes.remaining()).put(bytes).flip();
@@ -665,7 +714,7 @@ final class Http1Loop implements Runnable {
 
     /** Sleeps until the next request deadline (or a connect check), at most a second. */
     private long selectTimeoutMillis() {
-        long millis = connecting.isEmpty() ? 1000 : 100;
+        long millis = !judging.isEmpty() ? 5 : connecting.isEmpty() ? 1000 : 100;
         if (earliest != null) {
             millis = Math.min(millis, Math.max(1, (earliest.deadlineNanos - clock.nanoTime() + 999_999) / 1_000_000));
         }
@@ -755,6 +804,9 @@ final class Http1Loop implements Runnable {
         c.settle();
         open--;
         connecting.remove(c);
+        if (c.judgeAt >= 0) {
+            judging.remove(c);
+        }
         final ArrayDeque<Http1Connection> free = idle.get(c.origin);
         if (free != null) {
             free.remove(c);

@@ -9,19 +9,15 @@ import java.net.URI;
  * @param host the host as written in the URL
  * @param address where connections are opened: resolved once, off the event loops (unresolved when the name
  *                could not be resolved; a connect then fails with the reason)
+ * @param key how the reuse guard knows this origin ({@link ReuseGuard#key(String, String, int)})
  */
-record Http1Origin(String host, int port, String hostHeader, InetSocketAddress address) {
+record Http1Origin(String host, int port, String hostHeader, InetSocketAddress address, String key) {
     /** The origin of {@code uri}, its name resolved now (a blocking lookup: never call it on an event loop). */
     static Http1Origin resolve(final URI uri) {
         final int port = uri.getPort() < 0 ? 80 : uri.getPort();
         final String host = uri.getHost();
         final String bare = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
         return new Http1Origin(host, port, uri.getPort() < 0 ? host : host + ":" + port,
-                new InetSocketAddress(bare, port));
-    }
-
-    /** The key the reuse guard knows this origin by. */
-    String key() {
-        return ReuseGuard.key("http", host, port);
+                new InetSocketAddress(bare, port), ReuseGuard.key("http", host, port));
     }
 }

@@ -41,6 +41,7 @@ final class Http1ResponseReader {
     private int trailerLineLength;
     private boolean keepAlive;
     private boolean closeAnnounced;
+    private int status;
     private String location;
     private boolean started;
     private final int maxHeadBytes;
@@ -63,6 +64,7 @@ final class Http1ResponseReader {
         keepAlive = false;
         closeAnnounced = false;
         location = null;
+        status = 0;
     }
 
     /** Whether any byte of the current response has arrived. */
@@ -70,9 +72,9 @@ final class Http1ResponseReader {
         return started;
     }
 
-    /** Whether the response said {@code Connection: close}. */
+    /** Whether a successful (2xx) response said {@code Connection: close}: its server closes after its answers. */
     boolean closeAnnounced() {
-        return closeAnnounced;
+        return closeAnnounced && status >= 200 && status < 300;
     }
 
     /** The response's Location header, or null. */
@@ -320,6 +322,7 @@ final class Http1ResponseReader {
             location = null;
             return; // an interim response: the real one follows
         }
+        this.status = status;
         sink.head(status, reason, mimeType, nanos);
         if (status == 204 || status == 304) {
             state = State.LENGTH;

@@ -79,9 +79,28 @@ final class Http1Transport implements AutoCloseable {
                       final ResponseCollector collector, final Runnable onWritten, final long deadlineNanos,
                       final Runnable onExpire, final FutureCallback<ResponseData> callback) {
         final Http1Loop loop = loopFor(correlationId);
+        final Http1Origin known = origins.get(request.uri());
         final Http1Exchange exchange = new Http1Exchange(request, requestId, correlationId, collector, callback,
-                onWritten, loop, origin(request.uri()), deadlineNanos, onExpire);
-        loop.submit(exchange);
+                onWritten, loop, known, deadlineNanos, onExpire);
+        if (known == null && loop.inLoop()) {
+            // A name not resolved yet, on an event loop: a lookup there would stall every connection of the loop.
+            java.util.concurrent.ForkJoinPool.commonPool().execute(() -> {
+                try {
+                    exchange.origin = origin(request.uri());
+                } catch (RuntimeException e) {
+                    if (exchange.finish()) {
+                        callback.failed(new java.io.IOException("cannot resolve " + request.uri() + ": " + e, e));
+                    }
+                    return;
+                }
+                loop.submit(exchange);
+            });
+        } else {
+            if (known == null) {
+                exchange.origin = origin(request.uri());
+            }
+            loop.submit(exchange);
+        }
         return exchange;
     }
 

@@ -206,7 +206,11 @@ class Http1ResponseReaderTest {
         assertThat(reader.feed(ByteBuffer.wrap(("HTTP/1.1 307 Temporary Redirect\r\nLocation: /v2/x\r\n"
                 + "Connection: close\r\nContent-Length: 0\r\n\r\n").getBytes(StandardCharsets.US_ASCII)), 1)).isTrue();
         assertThat(reader.location()).isEqualTo("/v2/x");
-        assertThat(reader.closeAnnounced()).isTrue();
+        assertThat(reader.closeAnnounced()).as("only a success tells how the server treats connections").isFalse();
         assertThat(reader.keepAlive()).isFalse();
+        reader.reset(new Seen());
+        assertThat(reader.feed(ByteBuffer.wrap(("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII)), 1)).isTrue();
+        assertThat(reader.closeAnnounced()).isTrue();
     }
 }
