@@ -76,15 +76,25 @@ public final class ProfileOptions {
             + "streamed or not; a larger one fails its request as too large. Default: 268435456.")
     Long maxResponseBytes;
 
+    @Option(names = "--max-response-head-bytes", paramLabel = "BYTES", description = "The largest response head "
+            + "(status line and headers) accepted; a larger one fails its request at once. Default: 1048576.")
+    Long maxResponseHeadBytes;
+
     @Option(names = "--no-retry-unsent", description = "Never send a request again, not even one whose kept-alive "
-            + "connection was found closed before it was written (by default such a request is resent once, and "
-            + "counted in client_health.transport.retries).")
+            + "connection was found closed before the server read it (by default such a request is resent once, on a "
+            + "new connection, and counted in client_health.transport.retries).")
     Boolean noRetryUnsent;
 
     @Option(names = "--http-client", paramLabel = "CLIENT", description = "What carries HTTP/1.1 inference "
             + "requests, http and https: lean (the engine's own HTTP/1.1 client, the default) or apache (Apache "
             + "HttpClient, as --http2 always uses).")
     String httpClient;
+
+    @Option(names = "--connection-reuse-strategy", paramLabel = "STRATEGY", description = "When a request may reuse "
+            + "a connection: pooled (kept-alive connections shared by all requests, the default; a server seen "
+            + "closing them after its answers gets a new connection per request), never (a new connection per "
+            + "request), sticky-user-sessions (a conversation keeps its connection across its turns).")
+    String connectionReuseStrategy;
 
     @Option(names = "--no-preconnect", description = "Do not open the first phase's connections before its first "
             + "request (by default they are opened first, so no request waits for a connect).")
@@ -499,6 +509,7 @@ public final class ProfileOptions {
         }
         o.set("runtime.max_event_bytes", maxEventBytes, "--max-event-bytes");
         o.set("runtime.max_response_bytes", maxResponseBytes, "--max-response-bytes");
+        o.set("runtime.max_head_bytes", maxResponseHeadBytes, "--max-response-head-bytes");
         if (Boolean.TRUE.equals(noRetryUnsent)) {
             o.set("runtime.retry_unsent", false, "--no-retry-unsent");
         }
@@ -631,6 +642,7 @@ public final class ProfileOptions {
                 "--rankings-query-prompt-token-stddev");
         o.set("dataset.prompts.batch_size", promptBatchSize, "--prompt-batch-size");
         o.set("endpoint.url_strategy", urlStrategy, "--url-strategy");
+        o.set("endpoint.connection_reuse", connectionReuseStrategy, "--connection-reuse-strategy");
         o.set("endpoint.model_selection", modelSelectionStrategy, "--model-selection-strategy");
         o.set("endpoint.session_header", sessionHeader, "--session-header");
         o.set("dataset.ignore_trace_delays", ignoreTraceDelays, "--ignore-trace-delays");

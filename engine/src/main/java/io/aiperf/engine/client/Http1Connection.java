@@ -29,11 +29,22 @@ final class Http1Connection implements Http1ResponseReader.Sink {
     boolean reused;
     /** Bytes of the current request the socket has not taken yet, or null. */
     ByteBuffer unwritten;
-    final Http1ResponseReader reader = new Http1ResponseReader();
+    final Http1ResponseReader reader;
     /** The tunnel and TLS handshake after the TCP connect, while under way; null before and after. */
     ConnectionSetup setup;
     /** The TLS layer between the socket and the reader and writer, or null for plain HTTP. */
     TlsSession tls;
+    /** Where the current answer redirects to, when it is followed: its body is skipped, not collected. */
+    java.net.URI redirect;
+    /** When the current request was written (monotonic ns). */
+    long sentNanos;
+    /**
+     * While the end of this connection is judged (it ended before any byte of the answer): when the probe is
+     * written; -1 otherwise.
+     */
+    long judgeAt = -1;
+    /** The conversation this connection is kept for between its turns (sticky-user-sessions), or null. */
+    String session;
     boolean closed;
     /** Counted down once when a connect opened ahead of the load is done, or has failed. */
     java.util.concurrent.CountDownLatch settled;
@@ -45,18 +56,31 @@ final class Http1Connection implements Http1ResponseReader.Sink {
         }
     }
 
-    Http1Connection(final Http1Origin origin, final SocketChannel channel) {
+    Http1Connection(final Http1Origin origin, final SocketChannel channel, final int maxHeadBytes) {
         this.origin = origin;
         this.channel = channel;
+        this.reader = new Http1ResponseReader(maxHeadBytes);
     }
 
     @Override
     public void head(final int status, final String reason, final String mimeType, final long nanos) {
+        final String location = reader.location();
+        if (location != null && status >= 300 && status < 400) {
+            redirect = Redirects.followed(current, status, location);
+            if (redirect != null) {
+                return;
+            }
+            current.collector.redirectedTo(location);
+        }
         current.collector.begin(status, reason, mimeType, nanos);
     }
 
     @Override
     public void body(final ByteBuffer bytes, final boolean end, final long nanos) throws IOException {
+        if (redirect != null) {
+            bytes.position(bytes.limit()); // a followed redirect's body is nobody's answer
+            return;
+        }
         current.collector.receive(bytes, end, nanos);
     }
 }

@@ -11,7 +11,8 @@ import org.apache.hc.core5.concurrent.FutureCallback;
  * the outcome arrives through the callback, never through {@code get}.
  */
 final class Http1Exchange implements Future<Void> {
-    final PreparedRequest request;
+    /** What is sent, and where: a followed redirect changes both; event loop only after the hand-over. */
+    PreparedRequest request;
     final String requestId;
     final String correlationId;
     final ResponseCollector collector;
@@ -19,7 +20,9 @@ final class Http1Exchange implements Future<Void> {
     /** Runs once the whole request is written (a requested cancellation counts from then); may be null. */
     final Runnable onWritten;
     final Http1Loop loop;
-    final Http1Origin origin;
+    Http1Origin origin;
+    /** Redirects followed so far. */
+    int redirects;
     /** When the whole request runs out of time (monotonic ns), or {@code Long.MAX_VALUE}. */
     final long deadlineNanos;
     /** What a missed deadline does (the request's handle expires, which cancels this exchange). */

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hc.core5.http.ConnectionClosedException;
 
 /**
  * One event-loop thread of the lean HTTP/1.1 transport: a selector over its own keep-alive connections. Every read
@@ -30,11 +31,25 @@ final class Http1Loop implements Runnable {
     private static final long CONNECT_TIMEOUT_NANOS = 30_000_000_000L;
     private static final long IDLE_PROBE_AFTER_NANOS = 100_000_000L;
     private static final int MAX_PARALLEL_CONNECTS = 64;
+    /** An idle connection that ends this soon after its answer was closed because of the answer, not for idling. */
+    private static final long CLOSE_AFTER_RESPONSE_NANOS = 500_000_000L;
+    private static final byte[] CRLF = {'\r', '\n'};
+    /**
+     * How long after its request a connection that ended before any answer is probed: the server's reset of a
+     * request that arrived after its close comes a round trip after the request (on loopback, when the kernel gets
+     * to it, which on a loaded machine takes milliseconds).
+     */
+    private static final long JUDGE_AFTER_NANOS = 50_000_000L;
 
     private final Selector selector;
     private final Thread thread;
     private final Clock clock;
     private final int maxConnections;
+    private final ReuseGuard guard;
+    private final int maxHeadBytes;
+    private final java.util.function.Function<java.net.URI, Http1Origin> origins;
+    /** Connections kept for their conversation's next turn (sticky-user-sessions), oldest first. */
+    private final Map<String, Http1Connection> sessions = new java.util.LinkedHashMap<>();
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     /** True while the loop is awake, so handing over a task needs no selector wake-up. */
     private final AtomicBoolean awake = new AtomicBoolean(true);
@@ -47,6 +62,8 @@ final class Http1Loop implements Runnable {
     private Http1Exchange latest;
     private final Map<Http1Origin, ArrayDeque<Http1Connection>> idle = new HashMap<>();
     private final List<Http1Connection> connecting = new ArrayList<>();
+    /** Connections that ended before any answer to their request, waiting for the probe that tells why. */
+    private final List<Http1Connection> judging = new ArrayList<>();
     /** Scratch for probing an idle connection. */
     private final ByteBuffer readBuffer = ByteBuffer.allocate(64 * 1024);
     /**
@@ -67,10 +84,18 @@ final class Http1Loop implements Runnable {
     private int open;
     private volatile boolean running = true;
 
-    Http1Loop(final String name, final Clock clock, final int maxConnections) throws IOException {
+    /**
+     * @param origins resolves a URL to its origin (a blocking lookup: called off the loop, for redirects)
+     */
+    Http1Loop(final String name, final Clock clock, final int maxConnections, final ReuseGuard guard,
+              final int maxHeadBytes, final java.util.function.Function<java.net.URI, Http1Origin> origins)
+            throws IOException {
+        this.origins = origins;
         this.selector = Selector.open();
         this.clock = clock;
         this.maxConnections = maxConnections;
+        this.guard = guard;
+        this.maxHeadBytes = maxHeadBytes;
         this.thread = new Thread(this, name);
         thread.setDaemon(true);
         thread.start();
@@ -125,6 +150,9 @@ final class Http1Loop implements Runnable {
                 }
                 if (!connecting.isEmpty()) {
                     expireConnects();
+                }
+                if (!judging.isEmpty()) {
+                    judge();
                 }
                 if (earliest != null) {
                     expireRequests();
@@ -213,6 +241,9 @@ final class Http1Loop implements Runnable {
             // An idle connection the server closed (or wrote to unasked): never reuse it. Closed now, so no
             // completion consumed below can hand it a request.
             arena.position(start);
+            if (n < 0 && c.reused && now - c.idleSince < CLOSE_AFTER_RESPONSE_NANOS) {
+                closedAfterResponse(c.origin, "an idle connection ended right after its answer");
+            }
             close(c);
             return;
         }
@@ -268,6 +299,13 @@ final class Http1Loop implements Runnable {
 
     private void consume(final Http1Connection c, final int start, final int n, final long now) throws IOException {
         if (n < 0) {
+            if (!c.reader.started() && c.reused) {
+                if (guard.closesAfterResponse(c.origin.key())) {
+                    throw unread();
+                }
+                judgeLater(c);
+                return;
+            }
             if (c.reader.endOfInput(now)) {
                 complete(c, false);
             } else {
@@ -287,16 +325,33 @@ final class Http1Loop implements Runnable {
     private void complete(final Http1Connection c, final boolean reusable) {
         final Http1Exchange exchange = c.current;
         c.current = null;
+        final java.net.URI redirect = c.redirect;
+        c.redirect = null;
+        if (c.reader.closeAnnounced()) {
+            closedAfterResponse(c.origin, "it answers Connection: close");
+        }
+        final boolean sticky = guard.strategy() == io.aiperf.engine.config.ConnectionReuse.STICKY_USER_SESSIONS;
         try {
-            if (reusable) {
+            if (!reusable || !guard.mayReuse(c.origin.key())
+                    || (sticky && redirect == null && exchange.request.lastTurn())) {
+                close(c);
+            } else if (sticky && redirect == null) {
+                c.reused = true;
+                c.idleSince = clock.nanoTime();
+                c.session = exchange.correlationId;
+                final Http1Connection before = sessions.put(c.session, c);
+                if (before != null && before != c) {
+                    close(before);
+                }
+            } else {
                 c.reused = true;
                 c.idleSince = clock.nanoTime();
                 idle.computeIfAbsent(c.origin, o -> new ArrayDeque<>()).push(c);
-            } else {
-                close(c);
             }
         } finally {
-            if (finished(exchange)) {
+            if (redirect != null && !exchange.isDone()) {
+                follow(exchange, redirect);
+            } else if (finished(exchange)) {
                 ResponseData result;
                 try {
                     result = exchange.collector.result();
@@ -308,6 +363,101 @@ final class Http1Loop implements Runnable {
             }
         }
         serveWaiting();
+    }
+
+    /**
+     * Sends {@code exchange} again, to a redirect's target: its origin is resolved off the loop (a new name would
+     * block it), then the request waits for a connection like any other.
+     */
+    private void follow(final Http1Exchange exchange, final java.net.URI target) {
+        exchange.redirects++;
+        exchange.collector.countRedirect();
+        guard.warnOnce("redirect", exchange.request.uri() + " answers with a redirect to " + target + ", which is "
+                + "followed: each redirect adds a round trip to what is measured (client_health.transport.redirects)");
+        java.util.concurrent.ForkJoinPool.commonPool().execute(() -> {
+            final Http1Origin origin;
+            try {
+                origin = origins.apply(target);
+            } catch (RuntimeException e) {
+                execute(() -> failExchange(exchange, new IOException("cannot resolve " + target + ": " + e, e)));
+                return;
+            }
+            execute(() -> {
+                if (exchange.isDone() || exchange.isCancelled()) {
+                    return;
+                }
+                exchange.request = exchange.request.to(target);
+                exchange.origin = origin;
+                waiting.add(exchange);
+                serveWaiting();
+            });
+        });
+    }
+
+    /**
+     * The origin closed a connection right after an answer: under {@code pooled} its connections are not reused
+     * from now on, so this loop's idle ones that carried an answer are closed now.
+     */
+    private void closedAfterResponse(final Http1Origin origin, final String how) {
+        if (guard.closesAfterResponse(origin.key())) {
+            return;
+        }
+        guard.sawCloseAfterResponse(origin.key(), how);
+        final ArrayDeque<Http1Connection> free = idle.get(origin);
+        if (free != null) {
+            for (final Http1Connection c : List.copyOf(free)) {
+                if (c.reused) {
+                    close(c);
+                }
+            }
+        }
+    }
+
+    /**
+     * A request met the end of its reused connection before any answer: was it never read by the server? Its
+     * socket refuses a byte written a round trip after the request when it was closed before the request arrived
+     * (the request drew a reset), and takes it when the server read the request and then closed. So the probe waits
+     * that long, with the connection's events off (an ended connection is always readable).
+     */
+    private void judgeLater(final Http1Connection c) {
+        c.key.interestOps(0);
+        final long rtt = c.connectDoneNanos > c.connectStartNanos && c.connectStartNanos >= 0
+                ? c.connectDoneNanos - c.connectStartNanos : 0;
+        c.judgeAt = c.sentNanos + Math.max(JUDGE_AFTER_NANOS, 4 * rtt);
+        judging.add(c);
+    }
+
+    /** Probes the ended connections whose time has come (or whose server is known by now) and fails their request. */
+    private void judge() {
+        final long now = clock.nanoTime();
+        for (final Http1Connection c : List.copyOf(judging)) {
+            final boolean known = guard.closesAfterResponse(c.origin.key());
+            if (c.closed || c.current == null || (!known && now < c.judgeAt)) {
+                continue;
+            }
+            judging.remove(c);
+            c.judgeAt = -1;
+            final boolean unread = known || refusesProbe(c);
+            if (unread) {
+                closedAfterResponse(c.origin, "a request on a reused connection met its close");
+            }
+            fail(c, unread ? unread() : new ConnectionClosedException("Connection closed by peer"));
+        }
+    }
+
+    /** Whether the connection refuses one empty line, which any HTTP/1.1 server ignores (RFC 9112, section 2.2). */
+    private static boolean refusesProbe(final Http1Connection c) {
+        try {
+            c.channel.write(ByteBuffer.wrap(CRLF));
+            return false;
+        } catch (IOException refused) {
+            return true;
+        }
+    }
+
+    private static IOException unread() {
+        return new org.apache.hc.core5.http.RequestNotExecutedException("The kept-alive connection was closed by the "
+                + "server before it read the request");
     }
 
     /** Gives connections to waiting requests: an idle one to the same origin, or a new one while there is room. */
@@ -333,10 +483,24 @@ final class Http1Loop implements Runnable {
 
     /** One step for the first waiting request; false when it must wait for a connection to come free. */
     private boolean assign(final Http1Exchange next) {
+        if (!sessions.isEmpty()) {
+            final Http1Connection kept = sessions.remove(next.correlationId);
+            if (kept != null) {
+                kept.session = null;
+                if (!stale(kept) && kept.origin.equals(next.origin)) {
+                    waiting.poll();
+                    start(kept, next);
+                    return true;
+                }
+                close(kept);
+            }
+        }
         final ArrayDeque<Http1Connection> free = idle.get(next.origin);
         if (free != null && !free.isEmpty()) {
             final Http1Connection c = free.peek(); // taken only once it is known good, so a failure loses nothing
-            if (!stale(c)) {
+            if (c.reused && !guard.mayReuse(c.origin.key())) {
+                close(c);
+            } else if (!stale(c)) {
                 free.pop();
                 waiting.poll();
                 start(c, next);
@@ -372,8 +536,12 @@ final class Http1Loop implements Runnable {
         }
         try {
             readBuffer.clear();
-            if ((c.tls == null ? c.channel.read(readBuffer) : c.tls.read(readBuffer)) == 0) {
+            final int n = c.tls == null ? c.channel.read(readBuffer) : c.tls.read(readBuffer);
+            if (n == 0) {
                 return false;
+            }
+            if (n < 0 && c.reused && clock.nanoTime() - c.idleSince < CLOSE_AFTER_RESPONSE_NANOS) {
+                closedAfterResponse(c.origin, "an idle connection ended right after its answer");
             }
         } catch (IOException e) {
             // closed below
@@ -382,13 +550,21 @@ final class Http1Loop implements Runnable {
         return true;
     }
 
-    /** Closes an idle connection (to another origin) to make room; false when there is none. */
+    /**
+     * Closes an idle connection (to another origin) to make room, or else the one kept longest for a conversation's
+     * next turn; false when there is none.
+     */
     private boolean closeOneIdle() {
         for (final ArrayDeque<Http1Connection> free : idle.values()) {
             if (!free.isEmpty()) {
                 close(free.pollLast());
                 return true;
             }
+        }
+        final Iterator<Http1Connection> kept = sessions.values().iterator();
+        if (kept.hasNext()) {
+            close(kept.next());
+            return true;
         }
         return false;
     }
@@ -400,7 +576,7 @@ final class Http1Loop implements Runnable {
             channel.configureBlocking(false);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
-            final Http1Connection c = new Http1Connection(origin, channel);
+            final Http1Connection c = new Http1Connection(origin, channel, maxHeadBytes);
             c.key = channel.register(selector, SelectionKey.OP_CONNECT, c);
             open++;
             c.connectingSince = clock.nanoTime();
@@ -415,6 +591,9 @@ final class Http1Loop implements Runnable {
     private void finishOpening(final Http1Connection c) {
         try {
             connecting.add(c);
+            if (c.origin.address().isUnresolved()) {
+                throw new java.net.UnknownHostException("Cannot resolve " + c.origin.host());
+            }
             if (c.channel.connect(c.origin.address())) {
                 connected(c);
             }
@@ -500,9 +679,14 @@ final class Http1Loop implements Runnable {
             exchange.collector.markConnectStart(c.connectStartNanos);
             exchange.collector.markConnectDone(c.connectDoneNanos);
         }
+        final boolean last = !guard.mayReuse(c.origin.key());
+        if (guard.closesAfterResponse(c.origin.key())) {
+            exchange.collector.markClosesAfterResponse();
+        }
         try {
-            final ByteBuffer bytes = writer.write(exchange, c.origin);
-            exchange.collector.markSent(clock.nanoTime());
+            final ByteBuffer bytes = writer.write(exchange, c.origin, last);
+            c.sentNanos = clock.nanoTime();
+            exchange.collector.markSent(c.sentNanos);
             write(c, bytes);
             if (bytes.hasRemaining() || (c.tls != null && !c.tls.flushed())) {
                 c.unwritten = ByteBuffer.allocate(bytes.remaining()).put(bytes).flip();
@@ -541,7 +725,7 @@ final class Http1Loop implements Runnable {
     }
 
     private static void written(final Http1Exchange exchange) {
-        if (exchange.onWritten != null) {
+        if (exchange.onWritten != null && exchange.redirects == 0) {
             exchange.onWritten.run();
         }
     }
@@ -609,7 +793,7 @@ final class Http1Loop implements Runnable {
 
     /** Sleeps until the next request deadline (or a connect check), at most a second. */
     private long selectTimeoutMillis() {
-        long millis = connecting.isEmpty() ? 1000 : 100;
+        long millis = !judging.isEmpty() ? 5 : connecting.isEmpty() ? 1000 : 100;
         if (earliest != null) {
             millis = Math.min(millis, Math.max(1, (earliest.deadlineNanos - clock.nanoTime() + 999_999) / 1_000_000));
         }
@@ -628,6 +812,9 @@ final class Http1Loop implements Runnable {
     /** The connection failed: its request (if any) gets the error, and the connection is gone. */
     private void fail(final Http1Connection c, final IOException cause) {
         Http1Exchange exchange = c.current;
+        if (exchange != null && c.reused && !c.reader.started() && InferenceClient.refused(cause)) {
+            closedAfterResponse(c.origin, "a request on a reused connection was refused");
+        }
         c.current = null;
         final boolean connectFailed = c.connectingSince >= 0;
         close(c);
@@ -682,6 +869,9 @@ final class Http1Loop implements Runnable {
                     close(free.pop());
                 }
             }
+            for (final Http1Connection kept : List.copyOf(sessions.values())) {
+                close(kept);
+            }
         });
     }
 
@@ -693,9 +883,16 @@ final class Http1Loop implements Runnable {
         c.settle();
         open--;
         connecting.remove(c);
+        if (c.judgeAt >= 0) {
+            judging.remove(c);
+        }
         final ArrayDeque<Http1Connection> free = idle.get(c.origin);
         if (free != null) {
             free.remove(c);
+        }
+        if (c.session != null) {
+            sessions.remove(c.session, c);
+            c.session = null;
         }
         if (c.key != null) {
             c.key.cancel();

@@ -12,24 +12,26 @@ import java.net.URI;
  * @param tls the TLS client for https, or null for http
  * @param proxy the proxy in between, or null for a direct connection
  * @param facts where the first connection records how it was set up
+ * @param address where connections are opened: resolved once, off the event loops (unresolved when the name
+ *                could not be resolved; a connect then fails with the reason)
+ * @param key how the reuse guard knows this origin ({@link ReuseGuard#key(String, String, int)})
  */
 record Http1Origin(String host, int port, String hostHeader, TlsClient tls, ProxyConfig.Proxy proxy,
-                   ConnectionFacts facts) {
-    static Http1Origin of(final URI uri, final TlsClient tls, final ProxyConfig.Proxy proxy,
-                          final ConnectionFacts facts) {
+                   ConnectionFacts facts, InetSocketAddress address, String key) {
+    /**
+     * The origin of {@code uri}, the name connections are opened to resolved now (a blocking lookup: never call it
+     * on an event loop).
+     */
+    static Http1Origin resolve(final URI uri, final TlsClient tls, final ProxyConfig.Proxy proxy,
+                               final ConnectionFacts facts) {
         final boolean https = "https".equalsIgnoreCase(uri.getScheme());
         final int port = uri.getPort() < 0 ? https ? 443 : 80 : uri.getPort();
         final String host = uri.getHost();
+        final InetSocketAddress address = proxy != null
+                ? new InetSocketAddress(proxy.host(), proxy.port())
+                : new InetSocketAddress(host.startsWith("[") ? host.substring(1, host.length() - 1) : host, port);
         return new Http1Origin(host, port, uri.getPort() < 0 ? host : host + ":" + port, https ? tls : null, proxy,
-                facts);
-    }
-
-    /** Resolved at every connect, so a name that moves is followed. */
-    InetSocketAddress address() {
-        if (proxy != null) {
-            return new InetSocketAddress(proxy.host(), proxy.port());
-        }
-        return new InetSocketAddress(host.startsWith("[") ? host.substring(1, host.length() - 1) : host, port);
+                facts, address, ReuseGuard.key(https ? "https" : "http", host, port));
     }
 
     /** {@code host:port}, as a CONNECT request names it. */

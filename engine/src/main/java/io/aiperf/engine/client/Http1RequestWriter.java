@@ -18,8 +18,12 @@ final class Http1RequestWriter {
     private String cachedSessionHeader;
     private byte[] cachedPrefix;
 
-    /** The whole request, ready to write: valid until the next call. */
-    ByteBuffer write(final Http1Exchange exchange, final Http1Origin origin) {
+    /**
+     * The whole request, ready to write: valid until the next call.
+     *
+     * @param last the connection is closed after this request: the server is told so ({@code Connection: close})
+     */
+    ByteBuffer write(final Http1Exchange exchange, final Http1Origin origin, final boolean last) {
         final PreparedRequest request = exchange.request;
         final byte[] prefix = prefix(request, origin);
         final byte[] body = request.body();
@@ -33,6 +37,9 @@ final class Http1RequestWriter {
         header("X-Request-ID", exchange.requestId);
         header(request.sessionHeader(), exchange.correlationId);
         header("X-Session-Affinity", exchange.correlationId);
+        if (last) {
+            text("Connection: close\r\n");
+        }
         text("Content-Length: ");
         text(Integer.toString(body.length));
         buffer.put(CRLF).put(CRLF).put(body);
@@ -62,7 +69,14 @@ final class Http1RequestWriter {
         if (uri.getRawQuery() != null) {
             s.append('?').append(uri.getRawQuery());
         }
-        s.append(" HTTP/1.1\r\nHost: ").append(origin.hostHeader()).append("\r\n");
+        // The user's Host, as written, when there is one: clusters route by it (src-docs/cli.md, headers).
+        String host = origin.hostHeader();
+        for (final Header h : request.headers()) {
+            if (h.getName().equalsIgnoreCase("Host")) {
+                host = h.getValue();
+            }
+        }
+        s.append(" HTTP/1.1\r\nHost: ").append(host).append("\r\n");
         if (origin.absoluteForm() && origin.proxy().authorization() != null) {
             s.append("Proxy-Authorization: ").append(origin.proxy().authorization()).append("\r\n");
         }

@@ -25,12 +25,14 @@ final class Http1ResponseReader {
         }
     }
 
-    private static final int MAX_HEAD_BYTES = 64 * 1024;
+    /** The largest response head accepted unless configured otherwise ({@code --max-response-head-bytes}). */
+    static final int DEFAULT_MAX_HEAD_BYTES = io.aiperf.engine.config.RunLimits.DEFAULT_MAX_HEAD_BYTES;
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0).asReadOnlyBuffer();
     private static final byte[] CONTENT_LENGTH = ascii("content-length");
     private static final byte[] TRANSFER_ENCODING = ascii("transfer-encoding");
     private static final byte[] CONTENT_TYPE = ascii("content-type");
     private static final byte[] CONNECTION = ascii("connection");
+    private static final byte[] LOCATION = ascii("location");
 
     private enum State { HEAD, LENGTH, CHUNK_SIZE, CHUNK_EXTENSION, CHUNK_DATA, CHUNK_END, TRAILER, UNTIL_CLOSE, DONE }
 
@@ -42,7 +44,20 @@ final class Http1ResponseReader {
     private boolean sawChunkDigit;
     private int trailerLineLength;
     private boolean keepAlive;
+    private boolean closeAnnounced;
+    private int status;
+    private String location;
     private boolean started;
+    private final int maxHeadBytes;
+
+    Http1ResponseReader() {
+        this(DEFAULT_MAX_HEAD_BYTES);
+    }
+
+    /** @param maxHeadBytes the largest response head accepted; a larger one is an error at once */
+    Http1ResponseReader(final int maxHeadBytes) {
+        this.maxHeadBytes = maxHeadBytes;
+    }
 
     /** Starts reading the next response into {@code sink}. */
     void reset(final Sink next) {
@@ -51,11 +66,24 @@ final class Http1ResponseReader {
         headLength = 0;
         started = false;
         keepAlive = false;
+        closeAnnounced = false;
+        location = null;
+        status = 0;
     }
 
     /** Whether any byte of the current response has arrived. */
     boolean started() {
         return started;
+    }
+
+    /** Whether a successful (2xx) response said {@code Connection: close}: its server closes after its answers. */
+    boolean closeAnnounced() {
+        return closeAnnounced && status >= 200 && status < 300;
+    }
+
+    /** The response's Location header, or null. */
+    String location() {
+        return location;
     }
 
     /** Whether the connection may carry another request after this response. */
@@ -203,10 +231,11 @@ final class Http1ResponseReader {
         while (in.hasRemaining()) {
             final byte b = in.get();
             if (headLength == head.length) {
-                if (head.length >= MAX_HEAD_BYTES) {
-                    throw new IOException("Response head larger than " + MAX_HEAD_BYTES + " bytes");
+                if (head.length >= maxHeadBytes) {
+                    throw new IOException("Response head larger than " + maxHeadBytes + " bytes "
+                            + "(--max-response-head-bytes)");
                 }
-                head = java.util.Arrays.copyOf(head, head.length * 2);
+                head = java.util.Arrays.copyOf(head, Math.min(maxHeadBytes, head.length * 2));
             }
             head[headLength++] = b;
             if (b == '\n' && endsHead()) {
@@ -223,6 +252,7 @@ final class Http1ResponseReader {
     }
 
     private void parseHead(final long nanos) throws IOException {
+        unfold();
         int lineEnd = lineEnd(0);
         // Status line: HTTP/1.x SP 3DIGIT [SP reason]
         if (lineEnd < 12 || head[0] != 'H' || head[1] != 'T' || head[2] != 'T' || head[3] != 'P' || head[4] != '/'
@@ -261,7 +291,16 @@ final class Http1ResponseReader {
                 }
                 final int vEnd = trimEnd(v, lineEnd);
                 if (nameIs(i, colon, CONTENT_LENGTH)) {
-                    contentLength = parseLength(v, vEnd);
+                    final long length = parseLength(v, vEnd);
+                    if (contentLength >= 0 && length != contentLength) {
+                        // Two lengths: which one frames the body is anyone's guess, and a wrong guess desyncs
+                        // the connection (RFC 9112, section 6.3).
+                        throw new IOException("Conflicting Content-Length headers in the response: " + contentLength
+                                + " and " + length);
+                    }
+                    contentLength = length;
+                } else if (nameIs(i, colon, LOCATION)) {
+                    location = new String(head, v, vEnd - v, StandardCharsets.ISO_8859_1);
                 } else if (nameIs(i, colon, TRANSFER_ENCODING)) {
                     chunked = containsIgnoreCase(v, vEnd, "chunked");
                 } else if (nameIs(i, colon, CONTENT_TYPE)) {
@@ -273,6 +312,7 @@ final class Http1ResponseReader {
                 } else if (nameIs(i, colon, CONNECTION)) {
                     if (containsIgnoreCase(v, vEnd, "close")) {
                         close = true;
+                        closeAnnounced = true;
                     } else if (containsIgnoreCase(v, vEnd, "keep-alive")) {
                         close = false;
                     }
@@ -285,8 +325,11 @@ final class Http1ResponseReader {
         }
         headLength = 0;
         if (status >= 100 && status < 200) {
+            closeAnnounced = false;
+            location = null;
             return; // an interim response: the real one follows
         }
+        this.status = status;
         sink.head(status, reason, mimeType, nanos);
         if (status == 204 || status == 304) {
             state = State.LENGTH;
@@ -344,19 +387,64 @@ final class Http1ResponseReader {
         return true;
     }
 
+    /** A Content-Length value; a list of equal values ({@code 42, 42}) is that value, unequal ones an error. */
     private long parseLength(final int from, final int to) throws IOException {
-        long n = 0;
-        if (from == to) {
-            throw new IOException("Malformed Content-Length");
-        }
-        for (int k = from; k < to; k++) {
-            final int d = head[k] - '0';
-            if (d < 0 || d > 9 || n > (Long.MAX_VALUE - 9) / 10) {
+        long value = -1;
+        int k = from;
+        while (true) {
+            while (k < to && (head[k] == ' ' || head[k] == '\t')) {
+                k++;
+            }
+            long n = 0;
+            final int digits = k;
+            while (k < to && head[k] != ',' && head[k] != ' ' && head[k] != '\t') {
+                final int d = head[k] - '0';
+                if (d < 0 || d > 9 || n > (Long.MAX_VALUE - 9) / 10) {
+                    throw new IOException("Malformed Content-Length");
+                }
+                n = n * 10 + d;
+                k++;
+            }
+            while (k < to && (head[k] == ' ' || head[k] == '\t')) {
+                k++;
+            }
+            if (k == digits || (k < to && head[k] != ',')) {
                 throw new IOException("Malformed Content-Length");
             }
-            n = n * 10 + d;
+            if (value >= 0 && n != value) {
+                throw new IOException("Conflicting Content-Length values in the response: " + value + " and " + n);
+            }
+            value = n;
+            if (k == to) {
+                return value;
+            }
+            k++; // the comma
         }
-        return n;
+    }
+
+    /**
+     * Replaces each obs-fold (a line break followed by spaces or tabs, an old way of continuing a field value) with
+     * spaces, as RFC 9112 (section 5.2) has a recipient do before it reads the field; whitespace right after the
+     * status line is rejected, as the same RFC allows (section 2.2).
+     */
+    private void unfold() throws IOException {
+        final int end = headLength - 1; // the blank line is no fold
+        boolean statusLine = true;
+        for (int k = 0; k < end; k++) {
+            if (head[k] != '\n' || (head[k + 1] != ' ' && head[k + 1] != '\t')) {
+                if (head[k] == '\n') {
+                    statusLine = false;
+                }
+                continue;
+            }
+            if (statusLine) {
+                throw new IOException("Malformed response head: whitespace before its first header field");
+            }
+            head[k] = ' ';
+            if (k > 0 && head[k - 1] == '\r') {
+                head[k - 1] = ' ';
+            }
+        }
     }
 
     private boolean containsIgnoreCase(final int from, final int to, final String word) {

@@ -23,8 +23,10 @@ final class Http1Transport implements AutoCloseable {
     private final TlsClient tls;
     private final io.aiperf.engine.config.ProxyConfig proxies;
     private final ConnectionFacts facts = new ConnectionFacts();
-    private URI cachedUri;
-    private Http1Origin cachedOrigin;
+    private final ReuseGuard guard;
+    /** Origins by URL, each resolved once for the run (on the sending thread, never on an event loop). */
+    private final java.util.concurrent.ConcurrentHashMap<URI, Http1Origin> origins =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param maxConnections the pool, shared evenly by the loops
@@ -32,8 +34,21 @@ final class Http1Transport implements AutoCloseable {
      */
     Http1Transport(final int maxConnections, final int loopCount, final Clock clock,
                    final io.aiperf.engine.config.NetworkConfig network) {
+        this(maxConnections, loopCount, clock, network,
+                new ReuseGuard(io.aiperf.engine.config.ConnectionReuse.POOLED),
+                Http1ResponseReader.DEFAULT_MAX_HEAD_BYTES);
+    }
+
+    /**
+     * @param guard when a connection may carry another request
+     * @param maxHeadBytes the largest response head accepted
+     */
+    Http1Transport(final int maxConnections, final int loopCount, final Clock clock,
+                   final io.aiperf.engine.config.NetworkConfig network, final ReuseGuard guard,
+                   final int maxHeadBytes) {
         this.tls = new TlsClient(network.tls());
         this.proxies = network.proxy();
+        this.guard = guard;
         loops = new Http1Loop[loopCount];
         // Never more connections than the process may open files: past that, connects would fail as errors
         // (and so would the temporary files of the run); requests wait for a connection instead, which the
@@ -42,7 +57,7 @@ final class Http1Transport implements AutoCloseable {
         final int share = (pool + loopCount - 1) / loopCount;
         try {
             for (int i = 0; i < loopCount; i++) {
-                loops[i] = new Http1Loop("http-loop-" + (i + 1), clock, share);
+                loops[i] = new Http1Loop("http-loop-" + (i + 1), clock, share, guard, maxHeadBytes, this::origin);
             }
         } catch (IOException e) {
             close();
@@ -73,29 +88,60 @@ final class Http1Transport implements AutoCloseable {
     Future<?> execute(final PreparedRequest request, final String requestId, final String correlationId,
                       final ResponseCollector collector, final Runnable onWritten, final long deadlineNanos,
                       final Runnable onExpire, final FutureCallback<ResponseData> callback) {
-        Http1Loop loop = null;
-        for (final Http1Loop l : loops) {
-            if (l != null && l.inLoop()) {
-                loop = l;
-            }
-        }
-        if (loop == null) {
-            loop = loops[Math.floorMod(next.getAndIncrement(), loops.length)];
-        }
+        final Http1Loop loop = loopFor(correlationId);
+        final Http1Origin known = origins.get(request.uri());
         final Http1Exchange exchange = new Http1Exchange(request, requestId, correlationId, collector, callback,
-                onWritten, loop, origin(request.uri()), deadlineNanos, onExpire);
-        loop.submit(exchange);
+                onWritten, loop, known, deadlineNanos, onExpire);
+        if (known == null && loop.inLoop()) {
+            // A name not resolved yet, on an event loop: a lookup there would stall every connection of the loop.
+            java.util.concurrent.ForkJoinPool.commonPool().execute(() -> {
+                try {
+                    exchange.origin = origin(request.uri());
+                } catch (RuntimeException e) {
+                    if (exchange.finish()) {
+                        callback.failed(new java.io.IOException("cannot resolve " + request.uri() + ": " + e, e));
+                    }
+                    return;
+                }
+                loop.submit(exchange);
+            });
+        } else {
+            if (known == null) {
+                exchange.origin = origin(request.uri());
+            }
+            loop.submit(exchange);
+        }
         return exchange;
     }
 
-    private Http1Origin origin(final URI uri) {
-        synchronized (this) {
-            if (uri != cachedUri) {
-                cachedOrigin = Http1Origin.of(uri, tls, proxies.forTarget(uri), facts);
-                cachedUri = uri;
-            }
-            return cachedOrigin;
+    /**
+     * The loop a request goes to: the one it is sent from (the next request of a closed loop, sent as the previous
+     * one completes), or the next in turn; a conversation that keeps its connection always goes to the same loop,
+     * which holds that connection.
+     */
+    private Http1Loop loopFor(final String correlationId) {
+        if (guard.strategy() == io.aiperf.engine.config.ConnectionReuse.STICKY_USER_SESSIONS) {
+            return loops[Math.floorMod(correlationId.hashCode(), loops.length)];
         }
+        for (final Http1Loop l : loops) {
+            if (l != null && l.inLoop()) {
+                return l;
+            }
+        }
+        return loops[Math.floorMod(next.getAndIncrement(), loops.length)];
+    }
+
+    /** The origin of {@code uri}, resolved the first time; a name that does not resolve is tried again next time. */
+    Http1Origin origin(final URI uri) {
+        final Http1Origin known = origins.get(uri);
+        if (known != null) {
+            return known;
+        }
+        final Http1Origin o = Http1Origin.resolve(uri, tls, proxies.forTarget(uri), facts);
+        if (!o.address().isUnresolved()) {
+            origins.putIfAbsent(uri, o);
+        }
+        return o;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.aiperf.engine.client;
 
+import io.aiperf.engine.config.ConnectionReuse;
 import io.aiperf.engine.config.RunLimits;
 import io.aiperf.engine.config.NetworkConfig;
 import io.aiperf.engine.record.ResponseData;
@@ -50,6 +51,8 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
     private final ConnectionFacts apacheFacts = new ConnectionFacts();
     /** Answers the probes (/v1/models, /version, /metrics) with the same TLS and proxy settings. */
     private final ProbeClient probes;
+    /** When connections are reused, and which servers were seen closing them after their answers. */
+    private final ReuseGuard guard;
     /**
      * Apache HttpClient, for HTTP/2 and the switched-off lean transport: built on first use, because its few hundred
      * classes cost a lean run a tenth of a second of start-up on the way to the first request.
@@ -71,7 +74,20 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
      */
     public InferenceClient(final int maxConnections, final double timeoutSeconds, final Clock clock,
                            final RunLimits limits, final NetworkConfig network, final boolean leanTransport) {
+        this(maxConnections, timeoutSeconds, clock, limits, network, leanTransport, ConnectionReuse.POOLED);
+    }
+
+    /** @param reuse when a request may go out on a connection an earlier one used ({@code --connection-reuse-strategy}) */
+    public InferenceClient(final int maxConnections, final double timeoutSeconds, final Clock clock,
+                           final RunLimits limits, final NetworkConfig network, final ConnectionReuse reuse) {
+        this(maxConnections, timeoutSeconds, clock, limits, network, limits.leanHttp(), reuse);
+    }
+
+    private InferenceClient(final int maxConnections, final double timeoutSeconds, final Clock clock,
+                            final RunLimits limits, final NetworkConfig network, final boolean leanTransport,
+                            final ConnectionReuse reuse) {
         this.clock = clock;
+        this.guard = new ReuseGuard(reuse);
         this.limits = limits;
         this.maxConnections = maxConnections;
         this.timeoutSeconds = timeoutSeconds;
@@ -80,7 +96,13 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         this.timeoutNanos = timeoutSeconds <= 0 ? 0 : (long) (timeoutSeconds * 1e9);
         this.timeoutText = timeoutSeconds <= 0 ? "" : String.valueOf(timeoutSeconds);
         this.lean = leanTransport && !network.http2()
-                ? new Http1Transport(maxConnections, ioThreads(), clock, network) : null;
+                ? new Http1Transport(maxConnections, ioThreads(), clock, network, guard, limits.maxHeadBytes())
+                : null;
+    }
+
+    /** Where the client's warnings go (once each: a server closing its connections, a redirect followed). */
+    public void onWarning(final Consumer<String> sink) {
+        guard.onWarning(sink);
     }
 
     /**
@@ -184,7 +206,8 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
 
             @Override
             public void failed(final Exception ex) {
-                if (!retry && limits.retryUnsent() && neverReachedTheServer(collector, ex) && !handle.isCancelled()) {
+                if (!retry && limits.retryUnsent() && !handle.isCancelled() && (closedBeforeRead(request, collector, ex)
+                        || neverReachedTheServer(collector, ex))) {
                     // Idle connections may be just as stale: drop them so the retry opens a fresh one. The retry
                     // is counted through its record (TransportTimes.retried).
                     closeIdle();
@@ -223,6 +246,12 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         httpRequest.setHeader("X-Request-ID", requestId);
         httpRequest.setHeader(request.sessionHeader(), correlationId);
         httpRequest.setHeader("X-Session-Affinity", correlationId);
+        if (!guard.mayReuse(ReuseGuard.key(request.uri()))) {
+            httpRequest.setHeader("Connection", "close"); // never, or a server that closes after its answers
+            if (guard.closesAfterResponse(ReuseGuard.key(request.uri()))) {
+                collector.markClosesAfterResponse();
+            }
+        }
         final org.apache.hc.client5.http.protocol.HttpClientContext context =
                 org.apache.hc.client5.http.protocol.HttpClientContext.create();
         context.setAttribute(StampingConnectionManager.COLLECTOR, collector);
@@ -313,8 +342,30 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         return closed && (!collector.written() || (collector.reusedConnection() && refused(ex)));
     }
 
+    /**
+     * On Apache HttpClient's connections, which this client cannot probe: whether a request on a reused connection
+     * that met its end before any answer lost only a race with the server's close. It did when its server was
+     * already known to close connections after its answers; the first such end (or a reset) is what makes it known,
+     * and that first request stays an error, since a server that read it and then dropped it looks the same. The
+     * lean transport tells the two apart with a probe ({@link Http1Loop}).
+     */
+    private boolean closedBeforeRead(final PreparedRequest request, final ResponseCollector collector,
+                                     final Exception ex) {
+        if (carriedLean(request) || collector.receivedAnything() || !collector.written()
+                || !collector.reusedConnection() || !(ex instanceof ConnectionClosedException || refused(ex))) {
+            return false;
+        }
+        final String origin = ReuseGuard.key(request.uri());
+        final boolean known = guard.closesAfterResponse(origin);
+        if (!known) {
+            guard.sawCloseAfterResponse(origin, "a request on a reused connection met its close");
+            closeIdle(); // they carried answers from the same server: as good as closed
+        }
+        return known && guard.strategy() == ConnectionReuse.POOLED;
+    }
+
     /** A reset or a broken pipe (the JDK reports the latter as a plain IOException naming it). */
-    private static boolean refused(final Exception ex) {
+    static boolean refused(final Exception ex) {
         final String message = String.valueOf(ex.getMessage());
         return ex instanceof SocketException || (ex instanceof java.io.IOException
                 && (message.contains("Broken pipe") || message.contains("Connection reset")));

@@ -8,10 +8,22 @@ import org.apache.hc.core5.http.Header;
  *
  * @param sessionHeader the header that carries the session id ({@code X-Correlation-ID} unless renamed)
  * @param parser how the endpoint's answers are read
+ * @param lastTurn the last turn of its conversation (under sticky-user-sessions its connection is closed after it)
  */
 public record PreparedRequest(URI uri, Header[] headers, byte[] body, boolean streaming, String sessionHeader,
-                              ResponseParser parser) {
+                              ResponseParser parser, boolean lastTurn) {
     public static final String DEFAULT_SESSION_HEADER = "X-Correlation-ID";
+
+    /** The only turn of its conversation. */
+    public PreparedRequest(final URI uri, final Header[] headers, final byte[] body, final boolean streaming,
+                           final String sessionHeader, final ResponseParser parser) {
+        this(uri, headers, body, streaming, sessionHeader, parser, true);
+    }
+
+    /** The same request sent to {@code target} (a redirect's). */
+    PreparedRequest to(final URI target) {
+        return new PreparedRequest(target, headers, body, streaming, sessionHeader, parser, lastTurn);
+    }
 
     /** An OpenAI-shaped request with the default session header. */
     public PreparedRequest(final URI uri, final Header[] headers, final byte[] body, final boolean streaming) {

@@ -56,7 +56,7 @@ public final class ProbeClient {
     public Response get(final URI uri, final Map<String, String> headers, final double timeoutSeconds,
                         final int maxBytes) throws IOException {
         final long deadline = System.nanoTime() + (long) (timeoutSeconds * 1e9);
-        final Http1Origin origin = Http1Origin.of(uri, tls, proxies.forTarget(uri), new ConnectionFacts());
+        final Http1Origin origin = Http1Origin.resolve(uri, tls, proxies.forTarget(uri), new ConnectionFacts());
         try (SocketChannel channel = SocketChannel.open(); Selector selector = Selector.open()) {
             channel.configureBlocking(false);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);

@@ -45,6 +45,10 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private volatile long ackNanos = -1;
     private int status;
     private String reason;
+    /** The Location of a redirect that was not followed, or null. */
+    private String location;
+    private volatile int redirects;
+    private volatile boolean closesAfterResponse;
     private boolean sse;
     private ByteArrayOutputStream body;
     private long[] contentNanos = new long[4];
@@ -76,8 +80,25 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
      * from; the issue stamp stays as the fallback.
      */
     void markSent(final long nanos) {
-        startPerfNanos = nanos;
+        if (!written) { // a followed redirect sends again: latencies still count from the first send
+            startPerfNanos = nanos;
+        }
         written = true;
+    }
+
+    /** A redirect was followed: the request goes out again, to its Location. */
+    void countRedirect() {
+        redirects++;
+    }
+
+    /** The answer is a redirect to {@code target} that is not followed: its error record names it. */
+    void redirectedTo(final String target) {
+        location = target;
+    }
+
+    /** The request went out on a connection opened for it because its server closes them after its answers. */
+    void markClosesAfterResponse() {
+        closesAfterResponse = true;
     }
 
     /** Called on the I/O thread when the first content arrives. */
@@ -110,6 +131,10 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
 
     @Override
     protected void start(final HttpResponse response, final ContentType contentType) throws HttpException, IOException {
+        final org.apache.hc.core5.http.Header target = response.getFirstHeader("Location");
+        if (target != null && response.getCode() >= 300 && response.getCode() < 400) {
+            redirectedTo(target.getValue());
+        }
         try {
             begin(response.getCode(), response.getReasonPhrase(), contentType == null ? null : contentType.getMimeType(),
                     clock.nanoTime());
@@ -317,7 +342,8 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         ErrorDetails error = null;
         if (status < 200 || status >= 300) {
             final String text = body == null ? "" : body.toString(StandardCharsets.UTF_8);
-            error = new ErrorDetails(status, reason == null || reason.isEmpty() ? "HTTP " + status : reason, text);
+            error = new ErrorDetails(status, reason == null || reason.isEmpty() ? "HTTP " + status : reason,
+                    location == null ? text : redirectMessage(text));
         } else if (streamError != null) {
             error = streamError;
         } else if (!sse) {
@@ -369,13 +395,22 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
                 "Request was cancelled after %.3f seconds", seconds)), 0, times());
     }
 
+    /** A redirect that was not followed: where to, and why not. */
+    private String redirectMessage(final String body) {
+        final String why = status == 307 || status == 308
+                ? "not followed (more than " + Redirects.MAX + " redirects, or a target this client does not carry)"
+                : "not followed: a " + status + " turns the POST into a GET; point --url at the Location";
+        return "Redirected to " + location + ", " + why + (body.isEmpty() ? "" : ": " + abbreviate(body));
+    }
+
     private static ErrorDetails details(final Exception cause) {
         final String type = cause.getClass().getSimpleName();
         return new ErrorDetails(null, type, cause.getMessage() == null ? type : cause.getMessage());
     }
 
     private io.aiperf.engine.record.TransportTimes times() {
-        return new io.aiperf.engine.record.TransportTimes(issuedNanos, connectStartNanos, connectDoneNanos, retried);
+        return new io.aiperf.engine.record.TransportTimes(issuedNanos, connectStartNanos, connectDoneNanos, retried,
+                redirects, closesAfterResponse);
     }
 
     private ResponseData result(final ErrorDetails error) {

@@ -38,7 +38,7 @@ public final class ConfigBinder {
             "extra", "timeout", "use_server_token_count", "use_legacy_max_tokens", "url_strategy",
             "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file", "ssl_cert_file", "ssl_key_file",
             "proxy", "http2", "server_metrics", "model_selection",
-            "session_header", "template", "gpu_telemetry");
+            "session_header", "template", "gpu_telemetry", "connection_reuse");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
             "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays",
             "turn_delay_cap", "rankings");
@@ -132,7 +132,7 @@ public final class ConfigBinder {
         final Map<String, Double> slos = slos(b.section("slos"));
         final Section runtime = b.section("runtime");
         runtime.allowOnly(List.of("ui", "max_error_rate", "max_event_bytes", "max_response_bytes", "retry_unsent",
-                "request_cancellation", "shard", "start_at", "http_client", "preconnect"));
+                "request_cancellation", "shard", "start_at", "http_client", "preconnect", "max_head_bytes"));
         final String ui = runtime.string("ui", null);
         final double maxErrorRate = runtime.number("max_error_rate", 100.0);
         if (!(maxErrorRate >= 0 && maxErrorRate <= 100)) {
@@ -145,6 +145,10 @@ public final class ConfigBinder {
         }
         if (!(maxResponse >= maxEvent)) {
             throw runtime.error("max_response_bytes", "Input should be at least max_event_bytes (" + (long) maxEvent + ")");
+        }
+        final double maxHead = runtime.number("max_head_bytes", (double) RunLimits.DEFAULT_MAX_HEAD_BYTES);
+        if (!(maxHead >= 1024 && maxHead <= 1 << 30)) {
+            throw runtime.error("max_head_bytes", "Input should be between 1024 and 1073741824");
         }
         final Shard shard = runtime.has("shard") || runtime.has("start_at")
                 ? Shard.parse(runtime.field("shard"), runtime.string("shard", null), runtime.string("start_at", null))
@@ -169,7 +173,7 @@ public final class ConfigBinder {
         }
         final RunLimits limits = new RunLimits(maxErrorRate, (long) maxEvent, (long) maxResponse,
                 runtime.bool("retry_unsent", true), cancelRate, cancelDelay, httpClient.equals("lean"),
-                runtime.bool("preconnect", true));
+                runtime.bool("preconnect", true), (int) maxHead);
         if (ui != null && !List.of("dashboard", "simple", "none").contains(ui.toLowerCase(Locale.ROOT))) {
             throw runtime.error("ui", "expected one of dashboard, simple, none; got '" + ui + "'");
         }
@@ -248,7 +252,18 @@ public final class ConfigBinder {
                 e.bool("use_server_token_count", false), e.bool("use_legacy_max_tokens", false),
                 resetHook(e), profilerHook(e), tls(e), serverMetrics(e, urls), modelSelection(e), sessionHeader(e),
                 template(e, type), gpuTelemetry(e), proxy(e),
-                e.bool("http2", false));
+                e.bool("http2", false), connectionReuse(e));
+    }
+
+    /** {@code connection_reuse}: upstream's strategies (src-docs/cli.md, connection reuse). */
+    private static ConnectionReuse connectionReuse(final Section e) {
+        final String v = e.string("connection_reuse", ConnectionReuse.POOLED.wireName());
+        final ConnectionReuse r = ConnectionReuse.parse(v);
+        if (r == null) {
+            throw e.error("connection_reuse", "expected pooled, never or sticky-user-sessions; got '" + v + "'");
+        }
+        e.node().put("connection_reuse", r.wireName());
+        return r;
     }
 
     /** {@code gpu_telemetry}: false (the default), true (DCGM's default ports on localhost), or a list of URLs. */

@@ -18,6 +18,7 @@ import java.util.Map;
  * @param tls how https targets are trusted
  * @param proxy which proxy carries the traffic to each target
  * @param http2 inference requests as HTTP/2 (AIPerf's {@code http2}); HTTP/1.1 otherwise
+ * @param connectionReuse when a request may go out on a connection an earlier one used
  */
 public record EndpointConfig(List<String> urls, EndpointType type, String customPath, boolean streaming,
                              Secret apiKey, Map<String, String> headers, ObjectNode extra,
@@ -25,7 +26,7 @@ public record EndpointConfig(List<String> urls, EndpointType type, String custom
                              ResetKvCacheConfig resetKvCache, ServerProfilerConfig serverProfiler, TlsConfig tls,
                              ServerMetricsConfig serverMetrics, String modelSelection, String sessionHeader,
                              PayloadTemplate template, List<String> gpuTelemetry, ProxyConfig proxy,
-                             boolean http2) {
+                             boolean http2, ConnectionReuse connectionReuse) {
 
     /** How servers are reached, on every path. */
     public NetworkConfig network() {

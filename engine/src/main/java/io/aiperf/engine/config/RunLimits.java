@@ -15,9 +15,20 @@ package io.aiperf.engine.config;
  * @param leanHttp carry HTTP/1.1 inference requests (http and https) on the engine's own transport ({@code runtime.http_client:
  *                 lean}, the default) rather than Apache HttpClient ({@code apache})
  * @param preconnect open the first phase's connections before its first request is sent
+ * @param maxHeadBytes the largest response head (status line and headers) accepted
  */
 public record RunLimits(double maxErrorRatePct, long maxEventBytes, long maxResponseBytes, boolean retryUnsent,
-                        double cancelRatePct, double cancelDelaySeconds, boolean leanHttp, boolean preconnect) {
+                        double cancelRatePct, double cancelDelaySeconds, boolean leanHttp, boolean preconnect,
+                        int maxHeadBytes) {
+    public static final int DEFAULT_MAX_HEAD_BYTES = 1 << 20;
+
+    public RunLimits(final double maxErrorRatePct, final long maxEventBytes, final long maxResponseBytes,
+                     final boolean retryUnsent, final double cancelRatePct, final double cancelDelaySeconds,
+                     final boolean leanHttp, final boolean preconnect) {
+        this(maxErrorRatePct, maxEventBytes, maxResponseBytes, retryUnsent, cancelRatePct, cancelDelaySeconds,
+                leanHttp, preconnect, DEFAULT_MAX_HEAD_BYTES);
+    }
+
     public RunLimits(final double maxErrorRatePct, final long maxEventBytes, final long maxResponseBytes,
                      final boolean retryUnsent, final double cancelRatePct, final double cancelDelaySeconds) {
         this(maxErrorRatePct, maxEventBytes, maxResponseBytes, retryUnsent, cancelRatePct, cancelDelaySeconds, true,

@@ -68,7 +68,8 @@ public final class SummaryJsonWriter {
                 .put("pool_wait_p50_ms", t.poolWaitP50Millis()).put("pool_wait_p99_ms", t.poolWaitP99Millis())
                 .put("pool_wait_max_ms", t.poolWaitMaxMillis()).put("connects", t.connects())
                 .put("connect_max_ms", t.connectMaxMillis()).put("retries", t.retries())
-                .put("malformed_chunks", t.malformedChunks());
+                .put("malformed_chunks", t.malformedChunks()).put("redirects", t.redirects())
+                .put("server_closes_after_response", t.serverClosesAfterResponse());
         tokenAccounting(root, r.profiling().tokens());
         environment(root, r.environment());
         // Judged from the summary itself, the same way the gate judges it (src-docs/validity.md).

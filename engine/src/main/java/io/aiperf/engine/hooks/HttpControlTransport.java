@@ -48,7 +48,7 @@ public final class HttpControlTransport implements ControlTransport {
      */
     public HttpControlTransport(final Map<String, String> headers, final CancellationToken cancellation,
                                 final TlsSocketStrategy tls, final io.aiperf.engine.config.ProxyConfig proxies) {
-        this.headers = Map.copyOf(headers);
+        this.headers = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(headers)); // in order
         this.cancellation = cancellation;
         this.tls = tls;
         this.proxies = proxies;

@@ -14,8 +14,17 @@ package io.aiperf.engine.record;
  * @param retries requests sent a second time because their first connection was found closed before they reached
  *                the server
  * @param malformedChunks SSE events whose data was not valid JSON (skipped and counted)
+ * @param redirects redirects followed (307, 308): each adds a round trip to what is measured
+ * @param serverClosesAfterResponse the server was seen closing connections right after its answers, so requests
+ *                                  got connections of their own (src-docs/failure-modes.md)
  */
 public record TransportHealth(long requests, double poolWaitP50Millis, double poolWaitP99Millis,
                               double poolWaitMaxMillis, long connects, double connectMaxMillis, long retries,
-                              long malformedChunks) {
+                              long malformedChunks, long redirects, boolean serverClosesAfterResponse) {
+    public TransportHealth(final long requests, final double poolWaitP50Millis, final double poolWaitP99Millis,
+                           final double poolWaitMaxMillis, final long connects, final double connectMaxMillis,
+                           final long retries, final long malformedChunks) {
+        this(requests, poolWaitP50Millis, poolWaitP99Millis, poolWaitMaxMillis, connects, connectMaxMillis, retries,
+                malformedChunks, 0, false);
+    }
 }

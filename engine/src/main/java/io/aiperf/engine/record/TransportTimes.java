@@ -8,10 +8,19 @@ package io.aiperf.engine.record;
  * @param connectStartNanos when a new connection for it was started, or -1 when a pooled one was reused
  * @param connectDoneNanos when that connection was ready, or -1
  * @param retried the request was sent a second time because its first connection was found closed before the
- *                request was written
+ *                server read it
+ * @param redirects redirects (307, 308) followed on the way to the answer
+ * @param closesAfterResponse it got a connection of its own because its server closes connections after its
+ *                            answers (src-docs/failure-modes.md)
  */
-public record TransportTimes(long issuedNanos, long connectStartNanos, long connectDoneNanos, boolean retried) {
+public record TransportTimes(long issuedNanos, long connectStartNanos, long connectDoneNanos, boolean retried,
+                             int redirects, boolean closesAfterResponse) {
     public static final TransportTimes NONE = new TransportTimes(-1, -1, -1, false);
+
+    public TransportTimes(final long issuedNanos, final long connectStartNanos, final long connectDoneNanos,
+                          final boolean retried) {
+        this(issuedNanos, connectStartNanos, connectDoneNanos, retried, 0, false);
+    }
 
     /** Wait for a pooled connection, up to the start of a connect or the write: NaN when not stamped. */
     public double poolWaitNanos(final long writtenNanos) {

@@ -144,7 +144,7 @@ public final class CellRunner {
         double wakeupP99 = 0;
         Environment.Connection connection = Environment.Connection.UNKNOWN;
         try (InferenceClient client = new InferenceClient(poolSize(), config.endpoint().timeoutSeconds(), ctx.clock(), config.limits(),
-                config.endpoint().network());
+                config.endpoint().network(), config.endpoint().connectionReuse());
              CancellationToken.Registration userStop = ctx.cancellation().onCancel(stop::cancel)) {
             orchestrator = new PhaseOrchestrator(config.phases(),
                     phase -> new PhaseRunner(phase, source, client, ctx.clock(), Parker.SYSTEM, wall,
@@ -167,6 +167,7 @@ public final class CellRunner {
                             gpu.phaseDrained();
                         }
                     }, stop);
+            client.onWarning(ctx.log()::warning);
             server = ServerProbe.identify(client, config.endpoint().urls().get(0), origins.get(0),
                     source.probe().headers());
             if (config.limits().preconnect()) {

@@ -115,7 +115,8 @@ public final class RequestSource {
         final int m = modelIndex(sessionNum);
         final byte[] body = turn == 0 ? firstBodies[conversation * models.size() + m]
                 : bodyOf(conversations.get(conversation), models.get(m), replies, turn);
-        return new PreparedRequest(uri, headers, body, streaming, sessionHeader, parser);
+        return new PreparedRequest(uri, headers, body, streaming, sessionHeader, parser,
+                turn == conversations.get(conversation).turns().size() - 1);
     }
 
     /** The first request of the first conversation, as a probe's template for headers. */

@@ -14,6 +14,8 @@ final class TransportHealthRecorder {
     private long connectMaxNanos;
     private long retries;
     private long malformed;
+    private long redirects;
+    private boolean closesAfterResponse;
 
     void add(final RequestRecord record) {
         final ResponseData d = record.response();
@@ -23,6 +25,8 @@ final class TransportHealthRecorder {
         if (t.retried()) {
             retries++;
         }
+        redirects += t.redirects();
+        closesAfterResponse |= t.closesAfterResponse();
         final double wait = t.poolWaitNanos(d.startPerfNanos());
         if (!Double.isNaN(wait)) {
             poolWaitMicros.recordValue((long) (wait / 1000));
@@ -38,6 +42,7 @@ final class TransportHealthRecorder {
         final boolean any = poolWaitMicros.getTotalCount() > 0;
         return new TransportHealth(requests, any ? poolWaitMicros.getValueAtPercentile(50) / 1000.0 : 0,
                 any ? poolWaitMicros.getValueAtPercentile(99) / 1000.0 : 0,
-                any ? poolWaitMicros.getMaxValue() / 1000.0 : 0, connects, connectMaxNanos / 1e6, retries, malformed);
+                any ? poolWaitMicros.getMaxValue() / 1000.0 : 0, connects, connectMaxNanos / 1e6, retries, malformed,
+                redirects, closesAfterResponse);
     }
 }

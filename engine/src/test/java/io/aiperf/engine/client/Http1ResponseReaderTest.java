@@ -155,4 +155,62 @@ class Http1ResponseReaderTest {
                 + "zz\r\n").getBytes(StandardCharsets.US_ASCII)), 1))
                 .isInstanceOf(IOException.class).hasMessageContaining("chunk size");
     }
+
+    @Test
+    void aFoldedHeaderIsUnfoldedWhereverTheReadsAreCut() throws IOException {
+        // RFC 9112, section 5.2: the fold becomes spaces, so the folded Transfer-Encoding still frames the body.
+        everySplit("HTTP/1.1 200 OK\r\nTransfer-Encoding:\r\n chunked\r\nX-Long: a,\r\n\tb\r\n\r\n"
+                + "3\r\nabc\r\n0\r\n\r\n", "abc", true);
+    }
+
+    @Test
+    void whitespaceBeforeTheFirstHeaderIsRejectedAtOnce() {
+        final Http1ResponseReader reader = new Http1ResponseReader();
+        reader.reset(new Seen());
+        assertThatThrownBy(() -> reader.feed(ByteBuffer.wrap("HTTP/1.1 200 OK\r\n Content-Length: 3\r\n\r\nabc"
+                .getBytes(StandardCharsets.US_ASCII)), 1))
+                .isInstanceOf(IOException.class).hasMessageContaining("whitespace before its first header field");
+    }
+
+    @Test
+    void conflictingContentLengthsAreAnErrorAtOnceAndEqualOnesAreOne() throws IOException {
+        for (final String lengths : new String[] {"Content-Length: 3\r\nContent-Length: 4\r\n",
+                                                  "Content-Length: 3, 4\r\n"}) {
+            final Http1ResponseReader reader = new Http1ResponseReader();
+            reader.reset(new Seen());
+            assertThatThrownBy(() -> reader.feed(ByteBuffer.wrap(("HTTP/1.1 200 OK\r\n" + lengths + "\r\nabc")
+                    .getBytes(StandardCharsets.US_ASCII)), 1))
+                    .as(lengths).isInstanceOf(IOException.class).hasMessageContaining("Conflicting Content-Length");
+        }
+        everySplit("HTTP/1.1 200 OK\r\nContent-Length: 3, 3\r\nContent-Length: 3\r\n\r\nabc", "abc", true);
+    }
+
+    @Test
+    void theHeadLimitIsTheOneConfigured() throws IOException {
+        final String big = "HTTP/1.1 200 OK\r\nX-Big: " + "x".repeat(100_000) + "\r\nContent-Length: 2\r\n\r\nok";
+        final Http1ResponseReader byDefault = new Http1ResponseReader(); // 1 MiB: a 100 kB head is fine
+        final Seen seen = new Seen();
+        byDefault.reset(seen);
+        assertThat(byDefault.feed(ByteBuffer.wrap(big.getBytes(StandardCharsets.US_ASCII)), 1)).isTrue();
+        assertThat(seen.text()).isEqualTo("ok");
+        final Http1ResponseReader small = new Http1ResponseReader(64 * 1024);
+        small.reset(new Seen());
+        assertThatThrownBy(() -> small.feed(ByteBuffer.wrap(big.getBytes(StandardCharsets.US_ASCII)), 1))
+                .isInstanceOf(IOException.class).hasMessageContaining("larger than 65536 bytes");
+    }
+
+    @Test
+    void locationAndAnAnnouncedCloseAreKept() throws IOException {
+        final Http1ResponseReader reader = new Http1ResponseReader();
+        reader.reset(new Seen());
+        assertThat(reader.feed(ByteBuffer.wrap(("HTTP/1.1 307 Temporary Redirect\r\nLocation: /v2/x\r\n"
+                + "Connection: close\r\nContent-Length: 0\r\n\r\n").getBytes(StandardCharsets.US_ASCII)), 1)).isTrue();
+        assertThat(reader.location()).isEqualTo("/v2/x");
+        assertThat(reader.closeAnnounced()).as("only a success tells how the server treats connections").isFalse();
+        assertThat(reader.keepAlive()).isFalse();
+        reader.reset(new Seen());
+        assertThat(reader.feed(ByteBuffer.wrap(("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII)), 1)).isTrue();
+        assertThat(reader.closeAnnounced()).isTrue();
+    }
 }

@@ -42,6 +42,9 @@ class Http1TransportTest {
         final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         final AtomicInteger connections = new AtomicInteger();
         final List<String> requestHeads = new CopyOnWriteArrayList<>();
+        final List<String> requestBodies = new CopyOnWriteArrayList<>();
+        /** Connections that ended (the client closed them, or the script did). */
+        final AtomicInteger ended = new AtomicInteger();
         private final List<Socket> open = new CopyOnWriteArrayList<>();
 
         ScriptedServer(final Script script) throws IOException {
@@ -70,7 +73,7 @@ class Http1TransportTest {
                     if (head == null) {
                         return;
                     }
-                    in.readNBytes(contentLength(head));
+                    requestBodies.add(new String(in.readNBytes(contentLength(head)), StandardCharsets.UTF_8));
                     requestHeads.add(head);
                     if (!script.answer(n, head, out)) {
                         return;
@@ -79,6 +82,8 @@ class Http1TransportTest {
                 }
             } catch (IOException e) {
                 // the client went away
+            } finally {
+                ended.incrementAndGet();
             }
         }
 
@@ -321,6 +326,192 @@ class Http1TransportTest {
             assertThat(a.error()).isNull();
             assertThat(b.error()).isNull();
             assertThat(Math.max(a.ackPerfNanos(), b.ackPerfNanos())).isLessThan(firstParse.get());
+        }
+    }
+
+    private static PreparedRequest request(final URI uri, final Header header, final boolean lastTurn) {
+        return new PreparedRequest(uri, new Header[] {new BasicHeader("Content-Type", "application/json"), header},
+                "{\"model\":\"m\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8), false,
+                PreparedRequest.DEFAULT_SESSION_HEADER, ResponseParser.OPENAI, lastTurn);
+    }
+
+    private static InferenceClient client(final io.aiperf.engine.config.ConnectionReuse reuse) {
+        return new InferenceClient(4, 30, System::nanoTime, RunLimits.defaults(), io.aiperf.engine.config.NetworkConfig.defaults(), reuse);
+    }
+
+    private static void head(final OutputStream out, final String head) throws IOException {
+        out.write(head.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void theUsersHostAndHeadersReachTheWireAsWritten() throws Exception {
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            ok(out, "");
+            return true;
+        }); InferenceClient client = client(2, 30)) {
+            final PreparedRequest r = new PreparedRequest(server.uri(), new Header[] {
+                    new BasicHeader("Host", "model-a.example.com"), new BasicHeader("X-Route", "Blue Team"),
+                    new BasicHeader("Content-Type", "application/json")},
+                    "{}".getBytes(StandardCharsets.UTF_8), false);
+            final CompletableFuture<ResponseData> done = new CompletableFuture<>();
+            client.send(r, "r0", "c0", new InFlight(), done::complete);
+            assertThat(done.get(30, TimeUnit.SECONDS).error()).isNull();
+            final String head = server.requestHeads.get(0);
+            assertThat(head).contains("\r\nHost: model-a.example.com\r\n").contains("\r\nX-Route: Blue Team\r\n");
+            assertThat(head.split("(?i)\r\nhost:", -1)).as("one Host header").hasSize(2);
+        }
+    }
+
+    @Test
+    void aServerThatClosesAfterEachAnswerLosesNoRequestAndIsNoLongerPooled() throws Exception {
+        // Closed silently right after every answer, and the next request sent at once: the race every pooled
+        // client loses now and then. A request caught in it is resent; once the server is known, none is.
+        final List<String> warnings = new CopyOnWriteArrayList<>();
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            ok(out, "");
+            return false;
+        }); InferenceClient client = client(4, 30)) {
+            client.onWarning(warnings::add);
+            final List<ResponseData> results = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                results.add(sendAndWait(client, request(server.uri()), i));
+            }
+            assertThat(results).allSatisfy(r -> assertThat(r.error()).isNull());
+            assertThat(server.requestHeads).as("every request reached the server once").hasSize(40);
+            assertThat(results.get(39).transport().closesAfterResponse()).isTrue();
+            assertThat(server.requestHeads.get(39)).contains("Connection: close\r\n");
+            assertThat(warnings).hasSize(1);
+            assertThat(warnings.get(0)).contains("closes kept-alive connections right after its answers");
+        }
+    }
+
+    @Test
+    void aRequestTheServerReadAndThenDroppedOnAReusedConnectionIsAnError() throws Exception {
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            if (n == 0) {
+                ok(out, "");
+                return true;
+            }
+            return false; // read the second request, then dropped the connection without a byte
+        }); InferenceClient client = client(1, 30)) {
+            assertThat(sendAndWait(client, request(server.uri()), 0).error()).isNull();
+            final ResponseData dropped = sendAndWait(client, request(server.uri()), 1);
+            assertThat(dropped.error()).isNotNull();
+            assertThat(dropped.error().type()).isEqualTo("ConnectionClosedException");
+            assertThat(dropped.transport().retried()).isFalse();
+            assertThat(server.requestHeads).hasSize(2);
+        }
+    }
+
+    @Test
+    void neverOpensAConnectionPerRequestAndSaysSo() throws Exception {
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            ok(out, "");
+            return true;
+        }); InferenceClient client = client(io.aiperf.engine.config.ConnectionReuse.NEVER)) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(sendAndWait(client, request(server.uri()), i).error()).isNull();
+            }
+            assertThat(server.connections.get()).isEqualTo(3);
+            assertThat(server.requestHeads).allSatisfy(h -> assertThat(h).contains("Connection: close\r\n"));
+        }
+    }
+
+    @Test
+    void stickySessionsKeepTheirConnectionUntilTheirLastTurn() throws Exception {
+        final List<String> seen = new CopyOnWriteArrayList<>();
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            seen.add(n + " " + head.substring(head.indexOf("X-Request-ID: ") + 14, head.indexOf("X-Request-ID: ") + 16));
+            ok(out, "");
+            return true;
+        }); InferenceClient client = client(io.aiperf.engine.config.ConnectionReuse.STICKY_USER_SESSIONS)) {
+            final Header h = new BasicHeader("X-Any", "1");
+            for (final String[] turn : new String[][] {{"a0", "s1", "false"}, {"b0", "s2", "false"},
+                                                       {"a1", "s1", "false"}, {"b1", "s2", "true"},
+                                                       {"a2", "s1", "true"}}) {
+                final CompletableFuture<ResponseData> done = new CompletableFuture<>();
+                client.send(request(server.uri(), h, Boolean.parseBoolean(turn[2])), turn[0], turn[1], new InFlight(),
+                        done::complete);
+                assertThat(done.get(30, TimeUnit.SECONDS).error()).isNull();
+            }
+            // Each conversation on a connection of its own, turn after turn; closed after its last turn.
+            assertThat(server.connections.get()).isEqualTo(2);
+            assertThat(seen).containsExactly("0 a0", "0 b0", "1 a1", "1 b1", "2 a2");
+            while (server.ended.get() < 2) {
+                Thread.onSpinWait(); // both conversations ended: the client closes their connections
+            }
+        }
+    }
+
+    @Test
+    void a307IsFollowedWithTheSameMethodAndBodyAndCounted() throws Exception {
+        final List<String> warnings = new CopyOnWriteArrayList<>();
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            if (head.startsWith("POST /v1/")) {
+                head(out, "HTTP/1.1 307 Temporary Redirect\r\nLocation: /v2/chat/completions\r\nContent-Length: 5\r\n"
+                        + "\r\nmoved");
+            } else if (head.startsWith("POST /v2/")) {
+                head(out, "HTTP/1.1 308 Permanent Redirect\r\nLocation: /v3/chat\r\nContent-Length: 0\r\n\r\n");
+            } else {
+                ok(out, "");
+            }
+            return true;
+        }); InferenceClient client = client(2, 30)) {
+            client.onWarning(warnings::add);
+            final ResponseData r = sendAndWait(client, request(server.uri()), 0);
+            assertThat(r.error()).isNull();
+            assertThat(r.content()).isEqualTo("hello there");
+            assertThat(r.transport().redirects()).isEqualTo(2);
+            assertThat(server.requestHeads).extracting(h -> h.substring(0, h.indexOf(" HTTP/1.1")))
+                    .containsExactly("POST /v1/chat/completions", "POST /v2/chat/completions", "POST /v3/chat");
+            assertThat(server.requestBodies).containsOnly("{\"model\":\"m\",\"messages\":[]}");
+            assertThat(warnings).hasSize(1);
+            assertThat(warnings.get(0)).contains("redirect");
+        }
+    }
+
+    @Test
+    void a302ToAPostIsAnErrorThatNamesTheLocation() throws Exception {
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            head(out, "HTTP/1.1 302 Found\r\nLocation: http://elsewhere.example/v1/chat\r\nContent-Length: 0\r\n\r\n");
+            return true;
+        }); InferenceClient client = client(2, 30)) {
+            final ResponseData r = sendAndWait(client, request(server.uri()), 0);
+            assertThat(r.error()).isNotNull();
+            assertThat(r.error().code()).isEqualTo(302);
+            assertThat(r.error().message()).contains("http://elsewhere.example/v1/chat");
+            assertThat(server.requestHeads).hasSize(1);
+        }
+    }
+
+    @Test
+    void aFoldedTransferEncodingIsAnsweredAndConflictingLengthsAreAnErrorAtOnce() throws Exception {
+        // The server keeps the connection open: a client that missed the framing would wait for the timeout.
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            if (head.contains("X-Request-ID: r0")) {
+                head(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding:\r\n chunked\r\n\r\n"
+                        + Integer.toHexString(OK_BODY.length()) + "\r\n" + OK_BODY + "\r\n0\r\n\r\n");
+            } else {
+                head(out, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 50\r\n\r\n{\"a\":");
+            }
+            return true;
+        }); InferenceClient client = client(2, 600)) {
+            final ResponseData folded = sendAndWait(client, request(server.uri()), 0);
+            assertThat(folded.error()).isNull();
+            assertThat(folded.content()).isEqualTo("hello there");
+            final ResponseData conflicting = sendAndWait(client, request(server.uri()), 1);
+            assertThat(conflicting.error()).isNotNull();
+            assertThat(conflicting.error().message()).contains("Conflicting Content-Length");
+        }
+    }
+
+    @Test
+    void aNameThatDoesNotResolveIsAnErrorRecordNamingIt() throws Exception {
+        try (InferenceClient client = client(2, 30)) {
+            final ResponseData r = sendAndWait(client, request(URI.create("http://no-such-host.invalid:8000/v1/chat")), 0);
+            assertThat(r.error()).isNotNull();
+            assertThat(r.error().type()).isEqualTo("UnknownHostException");
+            assertThat(r.error().message()).contains("no-such-host.invalid");
         }
     }
 }

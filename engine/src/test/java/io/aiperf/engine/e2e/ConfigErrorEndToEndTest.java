@@ -42,6 +42,10 @@ class ConfigErrorEndToEndTest {
                         "port 80000 is out of range"),
                 Arguments.of("max error rate", null, List.of("--max-error-rate", "-1"), "max_error_rate"),
                 Arguments.of("event bound", null, List.of("--max-event-bytes", "10"), "max_event_bytes"),
+                Arguments.of("head bound", null, List.of("--max-response-head-bytes", "10"), "max_head_bytes"),
+                Arguments.of("reuse strategy", null, List.of("--connection-reuse-strategy", "sometimes"),
+                        "--connection-reuse-strategy (benchmark.endpoint.connection_reuse): expected pooled, never or "
+                                + "sticky-user-sessions; got 'sometimes'"),
                 Arguments.of("concurrency 0", null, List.of("--concurrency", "0"),
                         "--concurrency (benchmark.phases.profiling.concurrency): Input should be greater than or equal to 1"),
                 Arguments.of("warmup count 0", null, List.of("--warmup-request-count", "0"),
