@@ -14,9 +14,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Baselines from earlier builds of the same job: their archived summaries under the same archive folder, chosen
- * by {@link BaselineSelector}, copied to the agent for the engine's gate. No match is no baseline: relative rules
- * are then inactive, so the first build of a job passes them.
+ * Baselines from earlier builds of the same job: their archived summaries under the same archive folder (so the
+ * same call id), chosen by {@link BaselineSelector}, copied to the agent for the engine's gate. The search looks
+ * back at most {@link io.aiperf.engine.ci.HistoryLimits#baselineBuilds()} builds; a build number is looked up
+ * directly. No match is no baseline: relative rules are then inactive, so the first build of a job passes them.
  */
 final class Baselines {
     private Baselines() {
@@ -31,24 +32,16 @@ final class Baselines {
         final BaselineChoice choice = BaselineChoice.parse(baseline);
         final List<BaselineSelector.Build> history = new ArrayList<>();
         final Map<String, Run<?, ?>> byNumber = new HashMap<>();
-        int depth = BaselineSelector.searchDepth(choice);
-        for (Run<?, ?> b = engine.run().getPreviousBuild(); b != null && depth-- > 0; b = b.getPreviousBuild()) {
-            final Result result = b.getResult();
-            if (result == null) {
-                continue; // still running
+        if (choice.policy() == BaselineSelector.Policy.BUILD_NUMBER) {
+            final Run<?, ?> b = engine.run().getParent().getBuildByNumber(choice.argument());
+            if (b != null && b.getNumber() < engine.run().getNumber()) {
+                add(engine, b, prefix, history, byNumber);
             }
-            final String key = Integer.toString(b.getNumber());
-            boolean hasSummaries;
-            try {
-                hasSummaries = !ArchivedFiles.list(b, prefix, ArchivePlanner.BASELINE_INCLUDES).isEmpty();
-            } catch (IOException unreadable) {
-                // an artifact store that cannot list an old build makes it no baseline, never a failed build
-                engine.listener().getLogger().println("aiperf: the artifacts of build #" + key + " cannot be read ("
-                        + unreadable.getMessage() + "); it is not used as a baseline");
-                hasSummaries = false;
+        } else {
+            int depth = AiperfJobAction.limits().baselineBuilds();
+            for (Run<?, ?> b = engine.run().getPreviousBuild(); b != null && depth-- > 0; b = b.getPreviousBuild()) {
+                add(engine, b, prefix, history, byNumber);
             }
-            history.add(new BaselineSelector.Build(b.getNumber(), verdict(result), hasSummaries ? key : null));
-            byNumber.put(key, b);
         }
         final List<String> chosen = BaselineSelector.select(history, choice);
         if (chosen.isEmpty()) {
@@ -65,6 +58,26 @@ final class Baselines {
             dirs.add(target.getRemote());
         }
         return dirs;
+    }
+
+    private static void add(final EngineRun engine, final Run<?, ?> b, final String prefix,
+                            final List<BaselineSelector.Build> history, final Map<String, Run<?, ?>> byNumber) {
+        final Result result = b.getResult();
+        if (result == null) {
+            return; // still running
+        }
+        final String key = Integer.toString(b.getNumber());
+        boolean hasSummaries;
+        try {
+            hasSummaries = !ArchivedFiles.list(b, prefix, ArchivePlanner.BASELINE_INCLUDES).isEmpty();
+        } catch (IOException unreadable) {
+            // an artifact store that cannot list an old build makes it no baseline, never a failed build
+            engine.listener().getLogger().println("aiperf: the artifacts of build #" + key + " cannot be read ("
+                    + unreadable.getMessage() + "); it is not used as a baseline");
+            hasSummaries = false;
+        }
+        history.add(new BaselineSelector.Build(b.getNumber(), verdict(result), hasSummaries ? key : null));
+        byNumber.put(key, b);
     }
 
     private static Verdict verdict(final Result result) {
