@@ -91,12 +91,6 @@ public final class AiperfProfileBuilder extends Builder implements SimpleBuildSt
         }
 
         @POST
-        public FormValidation doCheckUrls(@AncestorInPath final Item item, @QueryParameter final String urls,
-                                          @QueryParameter final String config) {
-            return FormChecks.check(item, "urls", FormChecks.form("urls", urls, "config", config));
-        }
-
-        @POST
         public FormValidation doCheckWarmupRequestCount(@AncestorInPath final Item item,
                                                         @QueryParameter final String warmupRequestCount) {
             return FormChecks.check(item, "warmupRequestCount", FormChecks.form("warmupRequestCount", warmupRequestCount));
@@ -118,12 +112,6 @@ public final class AiperfProfileBuilder extends Builder implements SimpleBuildSt
         public FormValidation doCheckBaseline(@AncestorInPath final Item item, @QueryParameter final String baseline,
                                               @QueryParameter final String gate) {
             return FormChecks.check(item, "baseline", FormChecks.form("baseline", baseline, "gate", gate));
-        }
-
-        @POST
-        public FormValidation doCheckExtraArgs(@AncestorInPath final Item item,
-                                               @QueryParameter final String extraArgs) {
-            return FormChecks.check(item, "extraArgs", FormChecks.form("extraArgs", extraArgs));
         }
 
         @POST
