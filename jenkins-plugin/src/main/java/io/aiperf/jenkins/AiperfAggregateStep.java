@@ -83,6 +83,7 @@ public final class AiperfAggregateStep extends Step {
                 } catch (IllegalArgumentException e) {
                     throw new AbortException("aiperfAggregate: " + e.getMessage());
                 }
+                engine.freshFolder(invocation.exportDir());
                 return engine.execute(invocation, folders, step.archive, step.unstableOnWarnings, null,
                         new PipelineResultHandler(run, node));
             }

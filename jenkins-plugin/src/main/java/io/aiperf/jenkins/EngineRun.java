@@ -98,7 +98,7 @@ final class EngineRun implements AutoCloseable {
     }
 
     /**
-     * Runs the engine in a fresh {@code folders} folder, archives its exports under the folders' prefix, records and
+     * Runs the engine (its folder prepared by the caller, see {@link #freshFolder}), archives its exports under the folders' prefix, records and
      * returns the step's summary, and applies the verdict: FAILURE throws {@link AbortException}, UNSTABLE goes to
      * the handler. An abort (the step's thread interrupted) arrives while the engine runs: Jenkins' launcher then
      * kills the engine's process tree (SIGTERM, SIGKILL after its soft-kill wait); what the engine wrote by then is
@@ -115,7 +115,6 @@ final class EngineRun implements AutoCloseable {
             childEnv.put(invocation.apiKeyVariable(), secret);
             secrets.add(secret);
         }
-        freshFolder(invocation.exportDir());
         int exitCode;
         InterruptedException aborted = null;
         try (OutputStream log = new MaskingOutputStream(new NonClosing(listener.getLogger()), secrets)) {

@@ -27,6 +27,7 @@ final class ProfileCall {
         final String subcommand = spec.compareWith() == null || spec.compareWith().isBlank() ? "profile" : "compare";
         final EngineInvocation invocation = InvocationPlanner.plan(spec, engine.engineCommand(spec.jdk(), subcommand),
                 baselines);
+        engine.freshFolder(invocation.exportDir());
         return engine.execute(invocation, folders, spec.archive(), spec.unstableOnWarnings(), spec.credentialsId(),
                 handler);
     }

@@ -85,6 +85,12 @@ class PluginContractTest {
         assertThat(boundFields(source("AiperfProfileStep"))).containsExactlyElementsOf(specComponents());
         assertThat(boundFields(source("AiperfProfileBuilder"))).containsExactlyElementsOf(specComponents());
         assertThat(source("AiperfProfileStep")).contains("private final ProfileSettings settings");
+        final Set<String> gate = all(SETTING, source("GateSettings"));
+        assertThat(gate).contains("id", "results", "gate", "baseline", "archive", "unstableOnWarnings", "jdk");
+        assertThat(boundFields(source("AiperfGateStep"))).containsExactlyElementsOf(gate);
+        assertThat(boundFields(source("AiperfGateRecorder"))).containsExactlyElementsOf(gate);
+        assertThat(source("AiperfGateRecorder")).contains("private final GateSettings settings")
+                .contains("@Symbol(\"aiperfGate\")");
         assertThat(source("AiperfProfileBuilder")).contains("private final ProfileSettings settings")
                 .contains("@Symbol(\"aiperfProfile\")");
     }
@@ -93,15 +99,18 @@ class PluginContractTest {
     void everyFieldOfEveryDescribableHasAHelpPageAndAViewEntry() throws IOException {
         final List<String> describables = describables();
         assertThat(describables).contains("AiperfProfileStep", "AiperfProfileBuilder", "AiperfAggregateStep",
-                "AiperfCellsStep");
+                "AiperfCellsStep", "AiperfGateStep", "AiperfGateRecorder");
         for (final String d : describables) {
             final String src = source(d);
-            final boolean shares = src.contains("Help.shared(fieldName)");
+            // a descriptor that delegates its help: Help.shared (the profile builder's) or Help.of(Owner.class, ...)
+            final Matcher delegate = Pattern.compile("Help\\.of\\((\\w+)\\.class, fieldName\\)").matcher(src);
+            final String owner = src.contains("Help.shared(fieldName)") ? "AiperfProfileBuilder"
+                    : delegate.find() ? delegate.group(1) : null;
             assertThat(VIEWS.resolve(d + "/help.html")).as(d + " has a help page").isRegularFile();
             final String form = Files.readString(VIEWS.resolve(d + "/config.jelly"));
             for (final String field : boundFields(src)) {
                 final boolean own = Files.isRegularFile(VIEWS.resolve(d + "/help-" + field + ".html"));
-                final boolean shared = shares && Files.isRegularFile(VIEWS.resolve("AiperfProfileBuilder/help-" + field
+                final boolean shared = owner != null && Files.isRegularFile(VIEWS.resolve(owner + "/help-" + field
                         + ".html"));
                 assertThat(own || shared).as(d + "." + field + " has a help page").isTrue();
                 assertThat(form).as(d + "." + field + " is in its form").contains("field=\"" + field + "\"");
