@@ -75,7 +75,7 @@ public final class AiperfAggregateStep extends Step {
                     throw new AbortException("aiperfAggregate: this build archived no cells under id '" + id
                             + "'; run aiperfProfile(id: '" + id + "', cells: [...]) with archive: true first");
                 }
-                final List<String> baselines = Baselines.fetch(engine, folders.prefix(), step.gate, step.baseline);
+                final List<String> baselines = engine.baselines(folders.prefix(), step.gate, step.baseline);
                 final EngineInvocation invocation;
                 try {
                     invocation = InvocationPlanner.aggregate(engine.engineCommand(step.jdk, "aggregate"),

@@ -4,12 +4,16 @@ import hudson.AbortException;
 import hudson.model.Action;
 import hudson.model.HealthReport;
 import hudson.model.HealthReportingAction;
+import hudson.model.Item;
 import hudson.model.Run;
 import io.aiperf.engine.ci.BuildHealth;
 import io.aiperf.engine.ci.CallFolders;
+import io.aiperf.engine.ci.Comparison;
 import io.aiperf.engine.ci.StepSummary;
 import io.aiperf.engine.ci.Verdict;
+import java.io.IOException;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -17,6 +21,9 @@ import java.util.List;
 import java.util.Map;
 import jenkins.model.RunAction2;
 import jenkins.tasks.SimpleBuildStep;
+import org.kohsuke.stapler.QueryParameter;
+import org.kohsuke.stapler.StaplerRequest2;
+import org.kohsuke.stapler.StaplerResponse2;
 import org.kohsuke.stapler.export.Exported;
 import org.kohsuke.stapler.export.ExportedBean;
 
@@ -112,6 +119,21 @@ public final class AiperfBuildAction implements RunAction2, SimpleBuildStep.Last
     public String getVerdict() {
         return Verdict.worst(getCalls().values().stream().map(c -> String.valueOf(c.get(StepSummary.VERDICT))).toList())
                 .name();
+    }
+
+    /** {@code <build>/aiperf/compare?call=<archive folder>}: the engine's SVG of one call against its baseline. */
+    public void doCompare(final StaplerRequest2 req, final StaplerResponse2 rsp, @QueryParameter final String call)
+            throws IOException {
+        if (run != null) {
+            run.getParent().checkPermission(Item.READ);
+        }
+        final Map<String, Object> summary = call == null ? null : getCalls().get(call);
+        @SuppressWarnings("unchecked")
+        final List<Map<String, Object>> rows = summary != null && summary.get(StepSummary.COMPARISON) instanceof List<?> l
+                ? (List<Map<String, Object>>) l : List.of();
+        rsp.setContentType("image/svg+xml;charset=UTF-8");
+        rsp.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+        rsp.getOutputStream().write(Comparison.svg(rows).getBytes(StandardCharsets.UTF_8));
     }
 
     /** The weather icon: how many of the job's last benchmarked builds (this one first) passed. */

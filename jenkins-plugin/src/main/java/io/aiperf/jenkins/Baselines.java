@@ -6,6 +6,7 @@ import hudson.model.Run;
 import io.aiperf.engine.ci.ArchivePlanner;
 import io.aiperf.engine.ci.BaselineChoice;
 import io.aiperf.engine.ci.BaselineSelector;
+import io.aiperf.engine.ci.StepSummary;
 import io.aiperf.engine.ci.Verdict;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -23,11 +24,22 @@ final class Baselines {
     private Baselines() {
     }
 
-    /** @return the agent directories holding the chosen baselines, newest first; empty for none */
-    static List<String> fetch(final EngineRun engine, final String prefix, final String gate, final String baseline)
+    /**
+     * The chosen baselines.
+     *
+     * @param dirs the agent directories holding their summaries, newest first, for the engine's gate
+     * @param builds their build numbers
+     * @param metrics the key metrics they recorded under the same archive folder, for the build page's comparison
+     */
+    record Chosen(List<String> dirs, List<Integer> builds, List<Map<String, Double>> metrics) {
+        static final Chosen NONE = new Chosen(List.of(), List.of(), List.of());
+    }
+
+    /** @return the chosen baselines, newest first; {@link Chosen#NONE} without a gate or a matching build */
+    static Chosen fetch(final EngineRun engine, final String prefix, final String gate, final String baseline)
             throws IOException, InterruptedException {
         if (gate == null || gate.isBlank()) {
-            return List.of();
+            return Chosen.NONE;
         }
         final BaselineChoice choice = BaselineChoice.parse(baseline);
         final List<BaselineSelector.Build> history = new ArrayList<>();
@@ -47,17 +59,25 @@ final class Baselines {
         if (chosen.isEmpty()) {
             engine.listener().getLogger().println("aiperf: no baseline build matches '" + choice.policy()
                     + "' with archived results under " + prefix + "; relative gate rules are inactive");
-            return List.of();
+            return Chosen.NONE;
         }
         final List<String> dirs = new ArrayList<>();
+        final List<Integer> builds = new ArrayList<>();
+        final List<Map<String, Double>> metrics = new ArrayList<>();
         for (final String key : chosen) {
             final Run<?, ?> b = byNumber.get(key);
             final FilePath target = engine.scratch().child("baseline-" + key);
             ArchivedFiles.copy(b, prefix, ArchivePlanner.BASELINE_INCLUDES, target);
             engine.listener().getLogger().println("aiperf: baseline: build #" + key);
             dirs.add(target.getRemote());
+            builds.add(b.getNumber());
+            final AiperfBuildAction action = b.getAction(AiperfBuildAction.class);
+            final Map<String, Object> summary = action == null ? null : action.getCalls().get(prefix);
+            if (summary != null) {
+                metrics.add(StepSummary.metrics(summary));
+            }
         }
-        return dirs;
+        return new Chosen(List.copyOf(dirs), List.copyOf(builds), List.copyOf(metrics));
     }
 
     private static void add(final EngineRun engine, final Run<?, ?> b, final String prefix,

@@ -12,6 +12,7 @@ import hudson.model.TaskListener;
 import hudson.slaves.WorkspaceList;
 import io.aiperf.engine.ci.ArchivePlanner;
 import io.aiperf.engine.ci.CallFolders;
+import io.aiperf.engine.ci.Comparison;
 import io.aiperf.engine.ci.EngineInvocation;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.ci.StepSummary;
@@ -41,6 +42,7 @@ final class EngineRun implements AutoCloseable {
     private final TaskListener listener;
     private final FilePath scratch;
     private EngineJvm jvm;
+    private Baselines.Chosen baselines = Baselines.Chosen.NONE;
 
     EngineRun(final Run<?, ?> run, final FilePath workspace, final EnvVars env, final Launcher launcher,
               final TaskListener listener) throws IOException, InterruptedException {
@@ -72,6 +74,17 @@ final class EngineRun implements AutoCloseable {
 
     FilePath workspace() {
         return workspace;
+    }
+
+    /**
+     * Finds and fetches the baselines of this call's archive folder ({@link Baselines}); the summary compares with them.
+     *
+     * @return the agent directories to pass to the engine's gate
+     */
+    List<String> baselines(final String prefix, final String gate, final String baseline)
+            throws IOException, InterruptedException {
+        baselines = Baselines.fetch(this, prefix, gate, baseline);
+        return baselines.dirs();
     }
 
     /** A folder for this call's scratch files on the agent (deleted by {@link #close()}). */
@@ -181,11 +194,16 @@ final class EngineRun implements AutoCloseable {
                 new AgentCalls.Summarize(exportDir, exitCode, unstableOnWarnings, archived));
         summary.put(StepSummary.ID, folders.id());
         summary.put(StepSummary.EXPORT_DIR, exportDir);
+        summary.put(StepSummary.BASELINE_BUILDS, new ArrayList<>(baselines.builds()));
+        @SuppressWarnings("unchecked")
+        final List<Map<String, Object>> rules = (List<Map<String, Object>>) summary.get(StepSummary.GATE_RULES);
+        summary.put(StepSummary.COMPARISON, Comparison.rows(StepSummary.metrics(summary), baselines.metrics(), rules));
         AiperfBuildAction.record(run, prefix, summary);
         return summary;
     }
 
     void apply(final Map<String, Object> summary, final ResultHandler handler) throws AbortException {
+        ChecksPublishing.publish(run, listener, summary);
         final String verdict = String.valueOf(summary.get(StepSummary.VERDICT));
         final List<?> warnings = (List<?>) summary.get(StepSummary.WARNINGS);
         warnings.forEach(w -> listener.getLogger().println("aiperf warning: " + w));

@@ -23,7 +23,7 @@ final class ProfileCall {
         }
         final CallFolders folders = spec.folders();
         AiperfBuildAction.claim(engine.run(), folders, caller);
-        final List<String> baselines = Baselines.fetch(engine, folders.prefix(), spec.gate(), spec.baseline());
+        final List<String> baselines = engine.baselines(folders.prefix(), spec.gate(), spec.baseline());
         final String subcommand = spec.compareWith() == null || spec.compareWith().isBlank() ? "profile" : "compare";
         final EngineInvocation invocation = InvocationPlanner.plan(spec, engine.engineCommand(spec.jdk(), subcommand),
                 baselines);

@@ -62,6 +62,16 @@ class AiperfCallsTest {
             final String svg = j.createWebClient().goTo(p.getUrl() + "aiperf-trend/trend?id=mistral", "image/svg+xml")
                     .getWebResponse().getContentAsString();
             assertTrue(svg.contains("class=\"series\"") && svg.contains(second.getUrl() + "aiperf/"), svg);
+            // the build's AIPerf page compares each id with its baseline build, with a link to it and the engine's SVG
+            final String aiperf = j.createWebClient().getPage(second, "aiperf/").getWebResponse().getContentAsString();
+            assertTrue(aiperf.contains("/" + p.getUrl() + "1/aiperf/") && aiperf.contains("compare?call=aiperf/llama/run/")
+                    && aiperf.contains("+400% max"), aiperf);
+            final String compare = j.createWebClient().goTo(second.getUrl() + "aiperf/compare?call=aiperf/mistral/run/",
+                    "image/svg+xml").getWebResponse().getContentAsString();
+            assertTrue(compare.contains("class=\"baseline\"") && compare.contains("class=\"candidate\""), compare);
+            final List<?> rows = (List<?>) action.getCalls().get("aiperf/llama/run/").get("comparison");
+            assertFalse(rows.isEmpty());
+            assertEquals(List.of(1), action.getCalls().get("aiperf/llama/run/").get("baselineBuilds"));
             // the build page summary, and api/json
             final String page = j.createWebClient().getPage(second).getWebResponse().getContentAsString();
             assertTrue(page.contains("aiperf/llama/run/") && page.contains("aiperf/mistral/run/"), page);

@@ -27,6 +27,10 @@ public final class StepSummary {
     public static final String ID = "id";
     /** The call's folder in the workspace, where its exports are. */
     public static final String EXPORT_DIR = "exportDir";
+    /** The build numbers the gate compared with, newest first (empty without a baseline). */
+    public static final String BASELINE_BUILDS = "baselineBuilds";
+    /** The comparison with the baseline, one row per key metric ({@link Comparison}). */
+    public static final String COMPARISON = "comparison";
     /** The gate status when no gate ran. */
     public static final String NO_GATE = "none";
 
@@ -54,6 +58,7 @@ public final class StepSummary {
                 rule.put("metric", r.path("metric").asText() + "_" + r.path("stat").asText());
                 rule.put("cell", r.path("cell").asText());
                 rule.put("status", r.path("status").asText());
+                rule.put("limit", r.path("limit").asText(""));
                 rule.put("message", r.path("message").asText());
                 rules.add(rule);
             });

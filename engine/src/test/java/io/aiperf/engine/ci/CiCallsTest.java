@@ -145,4 +145,47 @@ class CiCallsTest {
         assertThat(HistoryLimits.of("0", "-3")).isEqualTo(new HistoryLimits(30, 50));
         assertThat(HistoryLimits.of("many", "99999999")).isEqualTo(new HistoryLimits(30, 50));
     }
+
+    @Test
+    void theComparisonWithTheBaselineHasARowPerKeyMetricWithTheRuleOnIt() {
+        final Map<String, Double> candidate = new LinkedHashMap<>();
+        candidate.put("time_to_first_token_p50", 12.0);
+        candidate.put("request_throughput_avg", 40.0);
+        final List<Map<String, Double>> baselines = List.of(Map.of("time_to_first_token_p50", 8.0,
+                "request_throughput_avg", 50.0), Map.of("time_to_first_token_p50", 12.0));
+        final List<Map<String, Object>> rules = List.of(Map.of("metric", "time_to_first_token_p50", "limit", "+10% max",
+                "status", "unstable"));
+        final List<LinkedHashMap<String, Object>> rows = Comparison.rows(candidate, baselines, rules);
+        assertThat(rows).hasSize(2);
+        assertThat(rows.get(0)).containsEntry(Comparison.METRIC, "time_to_first_token_p50")
+                .containsEntry(Comparison.BASELINE, 10.0).containsEntry(Comparison.CANDIDATE, 12.0)
+                .containsEntry(Comparison.CHANGE_PCT, 20.0).containsEntry(Comparison.RULE, "+10% max")
+                .containsEntry(Comparison.STATUS, "unstable").containsEntry(Comparison.UNIT, "ms");
+        assertThat(rows.get(1)).containsEntry(Comparison.BASELINE, 50.0).containsEntry(Comparison.CHANGE_PCT, -20.0)
+                .containsEntry(Comparison.RULE, null);
+        assertThat(Comparison.rows(candidate, List.of(), List.of()).get(0)).containsEntry(Comparison.BASELINE, null)
+                .containsEntry(Comparison.CHANGE_PCT, null);
+        final String svg = Comparison.svg(rows);
+        assertThat(svg).startsWith("<svg").contains("class=\"baseline\"", "class=\"candidate\"", "(+20.0%)",
+                "(-20.0%)").doesNotContain("<script");
+        assertThat(Comparison.svg(List.of())).contains("No key metrics");
+    }
+
+    @Test
+    void trendPointsLinkToTheirBuilds() {
+        final String svg = TrendChart.svg(List.of(new TrendChart.Point("#1", Map.of("time_to_first_token_p50", 5.0),
+                "/job/p/1/aiperf/"), new TrendChart.Point("#2", Map.of("time_to_first_token_p50", 6.0), "/job/p/2/aiperf/")));
+        assertThat(svg).contains("<a class=\"build\" href=\"/job/p/1/aiperf/\" target=\"_top\"><circle",
+                "href=\"/job/p/2/aiperf/\"").doesNotContain("<script");
+        assertThat(TrendChart.svg(List.of(new TrendChart.Point("#1", Map.of("time_to_first_token_p50", 5.0)))))
+                .doesNotContain("<a ");
+    }
+
+    @Test
+    void healthIsTheShareOfTheLastBuildsThatPassed() {
+        assertThat(BuildHealth.of(List.of("SUCCESS", "UNSTABLE", "SUCCESS", "FAILURE", "SUCCESS", "FAILURE")).score())
+                .isEqualTo(60);
+        assertThat(BuildHealth.of(List.of("SUCCESS")).description()).contains("1 of the last 1");
+        assertThat(BuildHealth.of(List.of()).score()).isEqualTo(100);
+    }
 }
