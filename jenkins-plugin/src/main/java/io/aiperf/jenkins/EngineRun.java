@@ -24,6 +24,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import jenkins.util.BuildListenerAdapter;
 import org.jenkinsci.plugins.plaincredentials.StringCredentials;
 import org.jenkinsci.plugins.workflow.graph.FlowNode;
@@ -35,6 +37,8 @@ import org.jenkinsci.plugins.workflow.graph.FlowNode;
  * into the build result. Every decision comes from {@code io.aiperf.engine.ci}.
  */
 final class EngineRun implements AutoCloseable {
+    /** How long past the launcher's soft-kill wait an abort waits for the engine to finish writing. */
+    private static final int STOP_MARGIN_SECONDS = 10;
     private final Run<?, ?> run;
     private final FilePath workspace;
     private final EnvVars env;
@@ -42,6 +46,7 @@ final class EngineRun implements AutoCloseable {
     private final TaskListener listener;
     private final FilePath scratch;
     private EngineJvm jvm;
+    private String subcommand;
     private Baselines.Chosen baselines = Baselines.Chosen.NONE;
 
     EngineRun(final Run<?, ?> run, final FilePath workspace, final EnvVars env, final Launcher launcher,
@@ -100,6 +105,7 @@ final class EngineRun implements AutoCloseable {
      */
     List<String> engineCommand(final String jdk, final String subcommand) throws IOException, InterruptedException {
         jvm = EngineJvm.prepare(workspace, env, launcher, listener, jdk, subcommand);
+        this.subcommand = subcommand;
         return jvm.command();
     }
 
@@ -128,13 +134,20 @@ final class EngineRun implements AutoCloseable {
             childEnv.put(invocation.apiKeyVariable(), secret);
             secrets.add(secret);
         }
+        // A profile run keeps its process id in this file while it runs, and deletes it once it has written its results.
+        final FilePath pidFile = "profile".equals(subcommand) ? scratch.child("engine-" + UUID.randomUUID() + ".pid")
+                : null;
+        final List<String> argv = new ArrayList<>(invocation.argv());
+        if (pidFile != null) {
+            argv.add("--pid-file");
+            argv.add(pidFile.getRemote());
+        }
         int exitCode;
         InterruptedException aborted = null;
         try (OutputStream log = new MaskingOutputStream(new NonClosing(listener.getLogger()), secrets)) {
             final Proc proc;
             try {
-                proc = launcher.launch().cmds(invocation.argv()).envs(childEnv).pwd(workspace).stdout(log).stderr(log)
-                        .start();
+                proc = launcher.launch().cmds(argv).envs(childEnv).pwd(workspace).stdout(log).stderr(log).start();
             } catch (IOException e) {
                 throw new AbortException("aiperf: cannot start the engine: " + e.getMessage());
             }
@@ -146,6 +159,7 @@ final class EngineRun implements AutoCloseable {
                 exitCode = ExitCode.TERMINATED;
                 listener.getLogger().println("aiperf: the build was aborted; Jenkins stopped the engine, archiving what"
                         + " it wrote");
+                awaitExit(pidFile);
             }
         }
         final LinkedHashMap<String, Object> summary = collect(invocation.exportDir(), folders, archive,
@@ -158,6 +172,26 @@ final class EngineRun implements AutoCloseable {
         }
         apply(summary, handler);
         return summary;
+    }
+
+    /**
+     * On an agent, the interrupted join only asks the agent to kill the engine; this waits (bounded by the soft-kill
+     * wait and a margin) until the engine has deleted its pid file, i.e. written its partial results, or was killed.
+     * A second abort interrupts the wait.
+     */
+    private static void awaitExit(final FilePath pidFile) throws InterruptedException {
+        if (pidFile == null) {
+            return;
+        }
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Integer.getInteger("SoftKillWaitSeconds", 5)
+                + STOP_MARGIN_SECONDS);
+        try {
+            while (pidFile.exists() && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+        } catch (IOException agentGone) {
+            // nothing left to wait for
+        }
     }
 
     /** Runs a short engine command (no secrets) and returns what it printed; its errors go to the build log. */
