@@ -104,7 +104,7 @@ public final class AiperfBuildAction implements RunAction2, SimpleBuildStep.Last
     }
 
     /** The ids of this build's calls, in the order they ran. */
-    @Exported
+    @Exported(visibility = 2)
     public List<String> getIds() {
         return StepSummary.ids(getCalls());
     }
@@ -115,7 +115,7 @@ public final class AiperfBuildAction implements RunAction2, SimpleBuildStep.Last
     }
 
     /** The worst verdict over the calls, for the page heading. */
-    @Exported
+    @Exported(visibility = 2)
     public String getVerdict() {
         return Verdict.worst(getCalls().values().stream().map(c -> String.valueOf(c.get(StepSummary.VERDICT))).toList())
                 .name();

@@ -56,6 +56,7 @@ final class EngineRun implements AutoCloseable {
         this.env = env;
         this.launcher = launcher;
         this.listener = listener;
+        workspace.mkdirs(); // the engine and the Java probe start in it
         final FilePath tmp = WorkspaceList.tempDir(workspace);
         if (tmp == null) {
             throw new AbortException("aiperf: the workspace " + workspace.getRemote() + " has no temporary directory");
