@@ -83,7 +83,8 @@ final class EngineRun implements AutoCloseable {
     }
 
     /**
-     * Finds and fetches the baselines of this call's archive folder ({@link Baselines}); the summary compares with them.
+     * Finds and fetches the baselines of this call's archive folder ({@link Baselines}); the summary compares with
+     * them.
      *
      * @return the agent directories to pass to the engine's gate
      */
@@ -118,9 +119,9 @@ final class EngineRun implements AutoCloseable {
     }
 
     /**
-     * Runs the engine (its folder prepared by the caller, see {@link #freshFolder}), archives its exports under the folders' prefix, records and
-     * returns the step's summary, and applies the verdict: FAILURE throws {@link AbortException}, UNSTABLE goes to
-     * the handler. An abort (the step's thread interrupted) arrives while the engine runs: Jenkins' launcher then
+     * Runs the engine (its folder prepared by the caller, see {@link #freshFolder}), archives its exports under the
+     * folders' prefix, records and returns the step's summary, and applies the verdict: FAILURE throws
+     * {@link AbortException}, UNSTABLE goes to the handler. An abort (the step's thread interrupted) arrives while the engine runs: Jenkins' launcher then
      * kills the engine's process tree (SIGTERM, SIGKILL after its soft-kill wait); what the engine wrote by then is
      * archived and recorded before the abort goes on.
      */
@@ -135,7 +136,7 @@ final class EngineRun implements AutoCloseable {
             childEnv.put(invocation.apiKeyVariable(), secret);
             secrets.add(secret);
         }
-        // A profile run keeps its process id in this file while it runs, and deletes it once it has written its results.
+        // A profile run keeps its process id in this file while it runs and deletes it once its results are written.
         final FilePath pidFile = "profile".equals(subcommand) ? scratch.child("engine-" + UUID.randomUUID() + ".pid")
                 : null;
         final List<String> argv = new ArrayList<>(invocation.argv());
