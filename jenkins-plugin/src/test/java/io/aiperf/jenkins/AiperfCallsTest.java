@@ -53,6 +53,7 @@ class AiperfCallsTest {
             }
             final AiperfBuildAction action = second.getAction(AiperfBuildAction.class);
             assertEquals(List.of("llama", "mistral"), action.getIds());
+            assertEquals(100, action.getBuildHealth().getScore(), "both benchmarked builds passed");
             assertTrue(action.getTrendMetrics("mistral").get("time_to_first_token_p50")
                     > action.getTrendMetrics("llama").get("time_to_first_token_p50"), "each id has its own metrics");
 
@@ -161,6 +162,17 @@ class AiperfCallsTest {
                 "aiperfProfile cells: ['run_0001'], extraArgs: ['--osl', '2'], id: 'llama', streaming: true, "
                         + "urls: ['http://a:8000', 'http://b:8000']", null);
         SnippetizerTester.assertDocGeneration(AiperfProfileStep.class);
+
+        final AiperfAggregateStep aggregate = new AiperfAggregateStep();
+        aggregate.setId("llama");
+        aggregate.setGate("g.yaml");
+        st.assertRoundTrip(aggregate, "aiperfAggregate gate: 'g.yaml', id: 'llama'");
+        final AiperfGateStep gate = new AiperfGateStep();
+        gate.setId("sh");
+        gate.setResults("out/run");
+        gate.setGate("g.yaml");
+        st.assertRoundTrip(gate, "aiperfGate gate: 'g.yaml', id: 'sh', results: 'out/run'");
+        st.assertRoundTrip(new AiperfCellsStep("b.yaml"), "aiperfCells 'b.yaml'");
     }
 
     private static WorkflowJob configure(final WorkflowJob p, final String script) throws Exception {
