@@ -77,8 +77,15 @@ final class EngineJvm {
             jar.getParent().mkdirs();
             final FilePath part = jar.withSuffix(".part-" + UUID.randomUUID());
             part.copyFrom(bundled());
-            part.renameTo(jar);
-            listener.getLogger().println("aiperf: copied the engine jar to " + jar.getRemote());
+            try {
+                part.renameTo(jar);
+                listener.getLogger().println("aiperf: copied the engine jar to " + jar.getRemote());
+            } catch (IOException e) {
+                part.delete();
+                if (!jar.exists()) {
+                    throw e;
+                } // else another call of this workspace put the same jar there first
+            }
         }
         FilePath archive = null;
         FilePath recording = null;
