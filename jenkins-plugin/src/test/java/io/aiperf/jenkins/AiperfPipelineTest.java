@@ -176,7 +176,9 @@ class AiperfPipelineTest {
                     + "  aiperfProfile(model: '" + marker + "', urls: ['" + mock.url() + "'], streaming: true, "
                     + "concurrency: '2', requestCount: '100000', extraArgs: ['--isl', '8', '--osl', '50'])\n"
                     + "}", true));
+            p.save();
             final String config = Agents.configXml(p);
+            assertTrue(config.contains(marker), "the saved configuration holds the script");
             final WorkflowRun r = p.scheduleBuild2(0).waitForStart();
             final long deadline = System.nanoTime() + 120_000_000_000L;
             while (mock.inferenceRequests() < 4 && System.nanoTime() < deadline) {

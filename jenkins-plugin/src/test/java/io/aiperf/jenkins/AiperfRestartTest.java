@@ -37,7 +37,9 @@ class AiperfRestartTest {
                         true));
                 j.buildAndAssertSuccess(p);
                 j.buildAndAssertSuccess(p);
+                p.save();
                 before[0] = Agents.configXml(p);
+                assertTrue(before[0].contains("aiperfProfile"), before[0]);
             }
             final FreeStyleProject f = j.createFreeStyleProject("f");
             final AiperfProfileBuilder b = new AiperfProfileBuilder();
@@ -50,6 +52,7 @@ class AiperfRestartTest {
             f.getBuildersList().add(b);
             f.save();
             before[1] = Agents.configXml(f);
+            assertTrue(before[1].contains("<settings>") && before[1].contains("llama"), before[1]);
         });
         sessions.then(j -> {
             final WorkflowJob p = j.jenkins.getItemByFullName("p", WorkflowJob.class);
@@ -89,7 +92,9 @@ class AiperfRestartTest {
                         + "  aiperfProfile(model: '" + marker + "', urls: ['" + mock.url() + "'], streaming: true, "
                         + "concurrency: '2', requestCount: '100000', extraArgs: ['--isl', '8', '--osl', '50'])\n"
                         + "}", true));
+                p.save();
                 config[0] = Agents.configXml(p);
+                assertTrue(config[0].contains(marker), config[0]);
                 p.scheduleBuild2(0).waitForStart();
                 final long deadline = System.nanoTime() + 120_000_000_000L;
                 while (mock.inferenceRequests() < 4 && System.nanoTime() < deadline) {
