@@ -152,10 +152,14 @@ public final class AiperfBuildAction implements RunAction2, SimpleBuildStep.Last
             }
         }
         final BuildHealth health = BuildHealth.of(verdicts);
-        final HealthReport report = new HealthReport();
-        report.setScore(health.score());
-        report.setDescription(health.description());
-        return report;
+        // This constructor picks the weather icon from the score (the no-argument one keeps the "unknown" icon); its
+        // replacement takes a Localizable, which the plain-text description does not need.
+        return deprecatedHealthReport(health.score(), health.description());
+    }
+
+    @SuppressWarnings("deprecation")
+    private static HealthReport deprecatedHealthReport(final int score, final String description) {
+        return new HealthReport(score, description);
     }
 
     @Override

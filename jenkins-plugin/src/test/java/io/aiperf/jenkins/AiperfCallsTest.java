@@ -54,6 +54,7 @@ class AiperfCallsTest {
             final AiperfBuildAction action = second.getAction(AiperfBuildAction.class);
             assertEquals(List.of("llama", "mistral"), action.getIds());
             assertEquals(100, action.getBuildHealth().getScore(), "both benchmarked builds passed");
+            assertEquals("icon-health-80plus", action.getBuildHealth().getIconClassName(), "the icon follows the score");
             assertTrue(action.getTrendMetrics("mistral").get("time_to_first_token_p50")
                     > action.getTrendMetrics("llama").get("time_to_first_token_p50"), "each id has its own metrics");
 
