@@ -148,6 +148,21 @@ class PluginContractTest {
     }
 
     @Test
+    void everyStepDeclaresTheContextItReads() throws IOException {
+        try (Stream<Path> files = Files.list(JAVA)) {
+            for (final Path f : files.filter(p -> p.getFileName().toString().endsWith("Step.java")).toList()) {
+                final String src = Files.readString(f);
+                final Matcher declared = Pattern.compile("getRequiredContext\\(\\) \\{\\s+return Set\\.of\\(([^)]*)\\)")
+                        .matcher(src);
+                assertThat(declared.find()).as(f.getFileName() + " declares its context").isTrue();
+                for (final String used : all(Pattern.compile("ctx\\.get\\((\\w+)\\.class\\)"), src)) {
+                    assertThat(declared.group(1)).as(f.getFileName() + " reads " + used).contains(used + ".class");
+                }
+            }
+        }
+    }
+
+    @Test
     void everyViewEscapesByDefault() throws IOException {
         final List<Path> jelly = new ArrayList<>();
         try (Stream<Path> files = Files.walk(PLUGIN.resolve("src/main/resources"))) {
