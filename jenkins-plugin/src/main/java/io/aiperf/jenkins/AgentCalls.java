@@ -4,12 +4,10 @@ import hudson.remoting.VirtualChannel;
 import io.aiperf.engine.ci.ArchivePlanner;
 import io.aiperf.engine.ci.StepSummary;
 import java.io.File;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import jenkins.MasterToSlaveFileCallable;
-import jenkins.security.MasterToSlaveCallable;
 
 /**
  * The small pieces of work done on the agent, next to the files. Each returns JDK types only; the engine's
@@ -53,16 +51,6 @@ final class AgentCalls {
         @Override
         public LinkedHashMap<String, Object> invoke(final File workspace, final VirtualChannel channel) {
             return StepSummary.of(exitCode, workspace.toPath().resolve(exportDir), unstableOnWarnings, archived);
-        }
-    }
-
-    /** The agent's own Java, which runs the engine. */
-    static final class JavaHome extends MasterToSlaveCallable<String, IOException> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public String call() {
-            return System.getProperty("java.home");
         }
     }
 }

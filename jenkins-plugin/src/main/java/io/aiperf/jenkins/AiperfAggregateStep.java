@@ -7,9 +7,10 @@ import hudson.FilePath;
 import hudson.Launcher;
 import hudson.model.Run;
 import hudson.model.TaskListener;
-import io.aiperf.engine.ci.ArchivePlanner;
+import io.aiperf.engine.ci.CallFolders;
 import io.aiperf.engine.ci.EngineInvocation;
 import io.aiperf.engine.ci.InvocationPlanner;
+import io.aiperf.engine.ci.ProfileSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,14 +24,14 @@ import org.kohsuke.stapler.DataBoundConstructor;
 import org.kohsuke.stapler.DataBoundSetter;
 
 /**
- * {@code aiperfAggregate(gate: 'rules.yaml')}: merges the cells this build's {@code aiperfProfile(cells: ...)}
- * calls archived (on any agent) into one run with its aggregates, gates it against earlier builds' merged runs,
- * archives it under {@code aiperf/aggregate/} and returns its summary.
+ * {@code aiperfAggregate(gate: 'rules.yaml')}: merges exactly the cells this build's {@code aiperfProfile(cells: ...)}
+ * calls with the same id archived (on any agent) into one run with its aggregates, gates it against earlier
+ * builds' merged runs of that id, archives it under {@code aiperf/<id>/aggregate/} and returns its summary.
  */
 public final class AiperfAggregateStep extends Step {
-    /** Where the merged run is written in the workspace unless told otherwise. */
-    public static final String DEFAULT_ARTIFACT_DIR = "aiperf-aggregate";
-    private String artifactDir = DEFAULT_ARTIFACT_DIR;
+    private String id;
+    private String artifactDir = ProfileSpec.DEFAULT_ARTIFACT_DIR;
+    private String jdk;
     private String gate;
     private String baseline;
     private boolean archive = true;
@@ -59,24 +60,32 @@ public final class AiperfAggregateStep extends Step {
         protected Map<String, Object> work() throws Exception {
             final StepContext ctx = getContext();
             final Run<?, ?> run = ctx.get(Run.class);
+            final FlowNode node = ctx.get(FlowNode.class);
+            final String problem = CallFolders.idProblem(step.id);
+            if (problem != null) {
+                throw new AbortException("aiperfAggregate: id: " + problem);
+            }
+            final String id = InvocationPlanner.callId(step.id);
+            final CallFolders folders = CallFolders.aggregate(id);
             try (EngineRun engine = new EngineRun(run, ctx.get(FilePath.class), ctx.get(EnvVars.class),
                     ctx.get(Launcher.class), ctx.get(TaskListener.class))) {
+                AiperfBuildAction.claim(run, folders, EngineRun.caller("aiperfAggregate", node));
                 final FilePath cells = engine.scratch().child("cells");
-                if (ArchivedFiles.copy(run, ArchivePlanner.CELLS_PREFIX, "**/*", cells) == 0) {
-                    throw new AbortException("aiperfAggregate: this build archived no cells; run "
-                            + "aiperfProfile(cells: [...]) with archive: true first");
+                if (ArchivedFiles.copy(run, CallFolders.cellsPrefix(id), "**/*", cells) == 0) {
+                    throw new AbortException("aiperfAggregate: this build archived no cells under id '" + id
+                            + "'; run aiperfProfile(id: '" + id + "', cells: [...]) with archive: true first");
                 }
-                final List<String> baselines = Baselines.fetch(engine, ArchivePlanner.AGGREGATE_PREFIX, step.gate,
-                        step.baseline);
+                final List<String> baselines = engine.baselines(folders.prefix(), step.gate, step.baseline);
                 final EngineInvocation invocation;
                 try {
-                    invocation = InvocationPlanner.aggregate(engine.engineCommand(), List.of(cells.getRemote()),
-                            step.artifactDir, step.gate, baselines);
+                    invocation = InvocationPlanner.aggregate(engine.engineCommand(step.jdk, "aggregate"),
+                            List.of(cells.getRemote()), step.artifactDir, id, step.gate, baselines);
                 } catch (IllegalArgumentException e) {
                     throw new AbortException("aiperfAggregate: " + e.getMessage());
                 }
-                return engine.execute(invocation, ArchivePlanner.AGGREGATE_PREFIX, step.archive,
-                        step.unstableOnWarnings, null, false, new PipelineResultHandler(run, ctx.get(FlowNode.class)));
+                engine.freshFolder(invocation.exportDir());
+                return engine.execute(invocation, folders, step.archive, step.unstableOnWarnings, null,
+                        new PipelineResultHandler(run, node));
             }
         }
     }
@@ -94,10 +103,11 @@ public final class AiperfAggregateStep extends Step {
             return "Merge and gate the AIPerf cells of this build";
         }
 
-        /** The fields share their help with the freestyle form's, which has one page per field. */
+        /** Fields it shares with {@code aiperfProfile} share their help page. */
         @Override
         public String getHelpFile(final String fieldName) {
-            return jenkins.model.Jenkins.get().getDescriptorOrDie(AiperfProfileBuilder.class).getHelpFile(fieldName);
+            final String own = super.getHelpFile(fieldName);
+            return own != null ? own : Help.shared(fieldName);
         }
 
         @Override
@@ -106,13 +116,31 @@ public final class AiperfAggregateStep extends Step {
         }
     }
 
+    public String getId() {
+        return id;
+    }
+
+    @DataBoundSetter
+    public void setId(final String id) {
+        this.id = Blanks.toNull(id);
+    }
+
     public String getArtifactDir() {
         return artifactDir;
     }
 
     @DataBoundSetter
     public void setArtifactDir(final String artifactDir) {
-        this.artifactDir = Blanks.toNull(artifactDir) == null ? DEFAULT_ARTIFACT_DIR : artifactDir.trim();
+        this.artifactDir = ProfileSettings.dir(artifactDir);
+    }
+
+    public String getJdk() {
+        return jdk;
+    }
+
+    @DataBoundSetter
+    public void setJdk(final String jdk) {
+        this.jdk = Blanks.toNull(jdk);
     }
 
     public String getGate() {

@@ -1,10 +1,19 @@
 package io.aiperf.jenkins;
 
+import hudson.AbortException;
 import hudson.model.Action;
+import hudson.model.HealthReport;
+import hudson.model.HealthReportingAction;
+import hudson.model.Item;
 import hudson.model.Run;
+import io.aiperf.engine.ci.BuildHealth;
+import io.aiperf.engine.ci.CallFolders;
+import io.aiperf.engine.ci.Comparison;
 import io.aiperf.engine.ci.StepSummary;
 import io.aiperf.engine.ci.Verdict;
+import java.io.IOException;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -12,29 +21,64 @@ import java.util.List;
 import java.util.Map;
 import jenkins.model.RunAction2;
 import jenkins.tasks.SimpleBuildStep;
+import org.kohsuke.stapler.QueryParameter;
+import org.kohsuke.stapler.StaplerRequest2;
+import org.kohsuke.stapler.StaplerResponse2;
+import org.kohsuke.stapler.export.Exported;
+import org.kohsuke.stapler.export.ExportedBean;
 
 /**
- * The build page's "AIPerf" summary: one entry per aiperf call of the build (keyed by its archive folder, so
- * stages and parallel branches coexist), each the step's small summary (verdict, cells, hooks, key metrics,
- * gate table, archived paths). Large data stays in the archived artifacts. Contributes the job's trend.
+ * The build page's "AIPerf" summary: one entry per aiperf call of the build, keyed by its archive folder
+ * ({@link CallFolders#prefix}: its id and slot), each the step's small summary (verdict, cells, hooks, key metrics,
+ * gate table, archived paths). Large data stays in the archived artifacts. Also served by {@code api/json},
+ * contributes the job's trend, and reports the job's health from the last builds' verdicts.
  */
-public final class AiperfBuildAction implements RunAction2, SimpleBuildStep.LastBuildAction, Serializable {
+@ExportedBean
+public final class AiperfBuildAction implements RunAction2, SimpleBuildStep.LastBuildAction, HealthReportingAction,
+        Serializable {
     private static final long serialVersionUID = 1L;
     private static final Object LOCK = new Object();
 
     private final LinkedHashMap<String, LinkedHashMap<String, Object>> calls = new LinkedHashMap<>();
+    /** The archive folders claimed in this build, each with the call that claimed it. */
+    private LinkedHashMap<String, String> owners = new LinkedHashMap<>();
     private transient Run<?, ?> run;
+
+    private static AiperfBuildAction of(final Run<?, ?> run) {
+        AiperfBuildAction action = run.getAction(AiperfBuildAction.class);
+        if (action == null) {
+            action = new AiperfBuildAction();
+            run.addAction(action);
+        }
+        return action;
+    }
+
+    /**
+     * Claims a call's folders in this build before it runs.
+     *
+     * @throws AbortException naming both calls when another call of this build has the same id and slot
+     */
+    static void claim(final Run<?, ?> run, final CallFolders folders, final String caller) throws AbortException {
+        synchronized (LOCK) {
+            final String clash = folders.claim(of(run).owners, caller);
+            if (clash != null) {
+                throw new AbortException("aiperf: " + clash);
+            }
+        }
+    }
 
     /** Adds or replaces the summary of one call on the build. */
     static void record(final Run<?, ?> run, final String prefix, final LinkedHashMap<String, Object> summary) {
         synchronized (LOCK) {
-            AiperfBuildAction action = run.getAction(AiperfBuildAction.class);
-            if (action == null) {
-                action = new AiperfBuildAction();
-                run.addAction(action);
-            }
-            action.calls.put(prefix, summary);
+            of(run).calls.put(prefix, summary);
         }
+    }
+
+    private Object readResolve() {
+        if (owners == null) {
+            owners = new LinkedHashMap<>();
+        }
+        return this;
     }
 
     @Override
@@ -52,21 +96,70 @@ public final class AiperfBuildAction implements RunAction2, SimpleBuildStep.Last
     }
 
     /** Each call's summary, by archive folder, in the order they ran. */
+    @Exported
     public Map<String, LinkedHashMap<String, Object>> getCalls() {
         synchronized (LOCK) {
             return new LinkedHashMap<>(calls);
         }
     }
 
-    /** The key metrics this build adds to the job's trend. */
-    public Map<String, Double> getTrendMetrics() {
-        return StepSummary.trendMetrics(getCalls());
+    /** The ids of this build's calls, in the order they ran. */
+    @Exported(visibility = 2)
+    public List<String> getIds() {
+        return StepSummary.ids(getCalls());
+    }
+
+    /** The key metrics this build adds to the trend of one id. */
+    public Map<String, Double> getTrendMetrics(final String id) {
+        return StepSummary.trendMetrics(getCalls(), id);
     }
 
     /** The worst verdict over the calls, for the page heading. */
+    @Exported(visibility = 2)
     public String getVerdict() {
         return Verdict.worst(getCalls().values().stream().map(c -> String.valueOf(c.get(StepSummary.VERDICT))).toList())
                 .name();
+    }
+
+    /** {@code <build>/aiperf/compare?call=<archive folder>}: the engine's SVG of one call against its baseline. */
+    public void doCompare(final StaplerRequest2 req, final StaplerResponse2 rsp, @QueryParameter final String call)
+            throws IOException {
+        if (run != null) {
+            run.getParent().checkPermission(Item.READ);
+        }
+        final Map<String, Object> summary = call == null ? null : getCalls().get(call);
+        @SuppressWarnings("unchecked")
+        final List<Map<String, Object>> rows = summary != null && summary.get(StepSummary.COMPARISON) instanceof List<?> l
+                ? (List<Map<String, Object>>) l : List.of();
+        rsp.setContentType("image/svg+xml;charset=UTF-8");
+        rsp.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+        rsp.getOutputStream().write(Comparison.svg(rows).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The weather icon: how many of the job's last benchmarked builds (this one first) passed. */
+    @Override
+    public HealthReport getBuildHealth() {
+        final List<String> verdicts = new ArrayList<>();
+        if (!getCalls().isEmpty()) {
+            verdicts.add(getVerdict());
+        }
+        Run<?, ?> b = run == null ? null : run.getPreviousBuild();
+        for (int seen = 0; b != null && seen < AiperfJobAction.limits().trendBuilds()
+                && verdicts.size() < BuildHealth.BUILDS; b = b.getPreviousBuild(), seen++) {
+            final AiperfBuildAction a = b.getAction(AiperfBuildAction.class);
+            if (a != null && !a.getCalls().isEmpty()) {
+                verdicts.add(a.getVerdict());
+            }
+        }
+        final BuildHealth health = BuildHealth.of(verdicts);
+        // This constructor picks the weather icon from the score (the no-argument one keeps the "unknown" icon); its
+        // replacement takes a Localizable, which the plain-text description does not need.
+        return deprecatedHealthReport(health.score(), health.description());
+    }
+
+    @SuppressWarnings("deprecation")
+    private static HealthReport deprecatedHealthReport(final int score, final String description) {
+        return new HealthReport(score, description);
     }
 
     @Override

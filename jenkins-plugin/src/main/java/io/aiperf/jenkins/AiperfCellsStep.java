@@ -16,6 +16,7 @@ import org.jenkinsci.plugins.workflow.steps.StepContext;
 import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
 import org.jenkinsci.plugins.workflow.steps.StepExecution;
 import org.kohsuke.stapler.DataBoundConstructor;
+import org.kohsuke.stapler.DataBoundSetter;
 
 /**
  * {@code aiperfCells(config: 'bench.yaml')}: the config's cell ids, so a Jenkinsfile can spread the cells over
@@ -23,6 +24,7 @@ import org.kohsuke.stapler.DataBoundConstructor;
  */
 public final class AiperfCellsStep extends Step {
     private final String config;
+    private String jdk;
 
     @DataBoundConstructor
     public AiperfCellsStep(final String config) {
@@ -33,18 +35,29 @@ public final class AiperfCellsStep extends Step {
         return config;
     }
 
+    public String getJdk() {
+        return jdk;
+    }
+
+    @DataBoundSetter
+    public void setJdk(final String jdk) {
+        this.jdk = Blanks.toNull(jdk);
+    }
+
     @Override
     public StepExecution start(final StepContext context) {
-        return new Execution(config, context);
+        return new Execution(config, jdk, context);
     }
 
     static final class Execution extends EngineStepExecution<List<String>> {
         private static final long serialVersionUID = 1L;
         private final String config;
+        private final String jdk;
 
-        Execution(final String config, final StepContext context) {
+        Execution(final String config, final String jdk, final StepContext context) {
             super(context);
             this.config = config;
+            this.jdk = jdk;
         }
 
         @Override
@@ -54,7 +67,7 @@ public final class AiperfCellsStep extends Step {
                     ctx.get(Launcher.class), ctx.get(TaskListener.class))) {
                 final List<String> cmd;
                 try {
-                    cmd = InvocationPlanner.cells(engine.engineCommand(), config);
+                    cmd = InvocationPlanner.cells(engine.engineCommand(jdk, "config"), config);
                 } catch (IllegalArgumentException e) {
                     throw new hudson.AbortException("aiperfCells: " + e.getMessage());
                 }
@@ -74,6 +87,13 @@ public final class AiperfCellsStep extends Step {
         @Override
         public String getDisplayName() {
             return "List the cells of an AIPerf config";
+        }
+
+        /** Fields it shares with {@code aiperfProfile} share their help page. */
+        @Override
+        public String getHelpFile(final String fieldName) {
+            final String own = super.getHelpFile(fieldName);
+            return own != null ? own : Help.shared(fieldName);
         }
 
         @Override

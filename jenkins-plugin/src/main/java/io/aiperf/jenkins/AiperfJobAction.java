@@ -4,54 +4,91 @@ import hudson.model.Action;
 import hudson.model.Item;
 import hudson.model.Job;
 import hudson.model.Run;
+import io.aiperf.engine.ci.CallFolders;
+import io.aiperf.engine.ci.HistoryLimits;
 import io.aiperf.engine.ci.TrendChart;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.kohsuke.stapler.QueryParameter;
 import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.StaplerResponse2;
 
 /**
- * The job's trend of key metrics over its last builds. The engine draws it as a plain SVG, served as an image,
- * so the page needs no JavaScript and works under Jenkins' default Content-Security-Policy.
+ * The job's trends of key metrics, one per call id, over its last builds (at most
+ * {@link HistoryLimits#trendBuilds()} builds are looked at). The engine draws each as a plain SVG whose points link
+ * to their builds; the job page embeds it as an object, so it needs no JavaScript and works under Jenkins' default
+ * Content-Security-Policy.
  */
 public final class AiperfJobAction implements Action {
-    /** How many builds the trend shows. */
-    static final int BUILDS = 30;
     private final Job<?, ?> job;
 
     AiperfJobAction(final Job<?, ?> job) {
         this.job = job;
     }
 
+    /** The history limits, from the controller's system properties. */
+    static HistoryLimits limits() {
+        return HistoryLimits.of(System.getProperty(HistoryLimits.TREND_PROPERTY),
+                System.getProperty(HistoryLimits.BASELINE_PROPERTY));
+    }
+
     public Job<?, ?> getJob() {
         return job;
     }
 
-    /** Whether there are two builds to draw a line between. */
-    public boolean isTrendVisible() {
-        return points().size() >= 2;
+    /** The ids with a trend to draw (two builds to draw a line between), in the order the last build ran them. */
+    public List<String> getIds() {
+        final List<String> out = new ArrayList<>();
+        final Run<?, ?> last = job.getLastBuild();
+        final AiperfBuildAction action = last == null ? null : lastAction();
+        if (action != null) {
+            action.getIds().stream().filter(id -> points(id, "/").size() >= 2).forEach(out::add);
+        }
+        return out;
     }
 
-    /** {@code <job>/aiperf-trend/trend}: the SVG. */
-    public void doTrend(final StaplerRequest2 req, final StaplerResponse2 rsp) throws IOException {
+    /** Whether there is any trend to show. */
+    public boolean isTrendVisible() {
+        return !getIds().isEmpty();
+    }
+
+    /** {@code <job>/aiperf-trend/trend?id=<id>}: the SVG of one id ({@code aiperf} when none is given). */
+    public void doTrend(final StaplerRequest2 req, final StaplerResponse2 rsp, @QueryParameter final String id)
+            throws IOException {
         job.checkPermission(Item.READ);
-        final byte[] svg = TrendChart.svg(points()).getBytes(StandardCharsets.UTF_8);
+        final String which = id == null || id.isBlank() || CallFolders.idProblem(id) != null ? CallFolders.DEFAULT_ID
+                : id.trim();
+        final byte[] svg = TrendChart.svg(points(which, req.getContextPath() + "/")).getBytes(StandardCharsets.UTF_8);
         rsp.setContentType("image/svg+xml;charset=UTF-8");
         rsp.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
         rsp.getOutputStream().write(svg);
     }
 
-    private List<TrendChart.Point> points() {
+    private AiperfBuildAction lastAction() {
+        int seen = 0;
+        for (Run<?, ?> b = job.getLastBuild(); b != null && seen < limits().trendBuilds(); b = b.getPreviousBuild()) {
+            final AiperfBuildAction action = b.getAction(AiperfBuildAction.class);
+            if (action != null && !action.getCalls().isEmpty()) {
+                return action;
+            }
+            seen++;
+        }
+        return null;
+    }
+
+    /** @param root the context path, so the points link to their builds' AIPerf pages */
+    private List<TrendChart.Point> points(final String id, final String root) {
         final List<TrendChart.Point> points = new ArrayList<>();
         int seen = 0;
-        for (Run<?, ?> b = job.getLastBuild(); b != null && seen < BUILDS; b = b.getPreviousBuild()) {
+        for (Run<?, ?> b = job.getLastBuild(); b != null && seen < limits().trendBuilds(); b = b.getPreviousBuild()) {
+            seen++;
             final AiperfBuildAction action = b.getAction(AiperfBuildAction.class);
-            if (action != null && !action.getTrendMetrics().isEmpty()) {
-                points.add(new TrendChart.Point("#" + b.getNumber(), action.getTrendMetrics()));
-                seen++;
+            if (action != null && !action.getTrendMetrics(id).isEmpty()) {
+                points.add(new TrendChart.Point("#" + b.getNumber(), action.getTrendMetrics(id),
+                        root + b.getUrl() + "aiperf/"));
             }
         }
         Collections.reverse(points);

@@ -14,94 +14,38 @@ import hudson.tasks.BuildStepMonitor;
 import hudson.tasks.Builder;
 import hudson.util.FormValidation;
 import hudson.util.ListBoxModel;
-import io.aiperf.engine.ci.ProfileSpec;
 import java.io.IOException;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.List;
 import jenkins.tasks.SimpleBuildStep;
+import net.sf.json.JSONObject;
+import org.jenkinsci.Symbol;
 import org.kohsuke.stapler.AncestorInPath;
 import org.kohsuke.stapler.DataBoundConstructor;
 import org.kohsuke.stapler.DataBoundSetter;
 import org.kohsuke.stapler.QueryParameter;
+import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.verb.POST;
 
 /**
- * The freestyle build step "Benchmark an LLM inference server with AIPerf": the same settings as
- * {@code aiperfProfile}, as form text (lists are whitespace separated), run by the same code.
+ * The freestyle build step "Benchmark an LLM inference server with AIPerf": the same {@link ProfileSettings} as
+ * {@code aiperfProfile}, run by the same code. In its form, list fields are one line of words and the engine's
+ * booleans are a choice of "from the config file" (the default), on and off.
  */
 public final class AiperfProfileBuilder extends Builder implements SimpleBuildStep {
-    private String config;
-    private String model;
-    private String urls;
-    private String endpointType;
-    private Boolean streaming;
-    private String concurrency;
-    private String requestRate;
-    private String requestCount;
-    private String benchmarkDuration;
-    private String warmupRequestCount;
-    private String numProfileRuns;
-    private Boolean resetKvCache;
-    private Boolean serverProfiler;
-    private String credentialsId;
-    private String artifactDir = ProfileSpec.DEFAULT_ARTIFACT_DIR;
-    private boolean archive = true;
-    private String gate;
-    private String baseline;
-    private boolean unstableOnWarnings;
-    private String extraArgs;
-    private String cells;
-    private String compareWith;
+    private final ProfileSettings settings = new ProfileSettings();
 
     @DataBoundConstructor
     public AiperfProfileBuilder() {
         // every setting is optional; ProfileSpec.validate() says what a run needs
     }
 
-    /** The form's text, keyed by field name. */
-    Map<String, String> form() {
-        final Map<String, String> form = new HashMap<>();
-        form.put("config", config);
-        form.put("model", model);
-        form.put("urls", urls);
-        form.put("endpointType", endpointType);
-        form.put("streaming", str(streaming));
-        form.put("concurrency", concurrency);
-        form.put("requestRate", requestRate);
-        form.put("requestCount", requestCount);
-        form.put("benchmarkDuration", benchmarkDuration);
-        form.put("warmupRequestCount", warmupRequestCount);
-        form.put("numProfileRuns", numProfileRuns);
-        form.put("resetKvCache", str(resetKvCache));
-        form.put("serverProfiler", str(serverProfiler));
-        form.put("credentialsId", credentialsId);
-        form.put("artifactDir", artifactDir);
-        form.put("archive", String.valueOf(archive));
-        form.put("gate", gate);
-        form.put("baseline", baseline);
-        form.put("unstableOnWarnings", String.valueOf(unstableOnWarnings));
-        form.put("extraArgs", extraArgs);
-        form.put("cells", cells);
-        form.put("compareWith", compareWith);
-        return form;
-    }
-
-    private static String str(final Boolean b) {
-        return b == null ? null : b.toString();
-    }
-
     @Override
     public void perform(@NonNull final Run<?, ?> run, @NonNull final FilePath workspace, @NonNull final EnvVars env,
                         @NonNull final Launcher launcher, @NonNull final TaskListener listener)
             throws InterruptedException, IOException {
-        final ProfileSpec spec;
-        try {
-            spec = ProfileSpec.fromForm(form());
-        } catch (IllegalArgumentException e) {
-            throw new hudson.AbortException("aiperf: " + e.getMessage());
-        }
         try (EngineRun engine = new EngineRun(run, workspace, env, launcher, listener)) {
-            ProfileCall.run(spec, engine, new RunResultHandler(run));
+            ProfileCall.run(settings.toSpec(), engine, new RunResultHandler(run),
+                    EngineRun.caller("the freestyle AIPerf build step", null));
         }
     }
 
@@ -111,6 +55,7 @@ public final class AiperfProfileBuilder extends Builder implements SimpleBuildSt
     }
 
     @Extension
+    @Symbol("aiperfProfile")
     public static final class DescriptorImpl extends BuildStepDescriptor<Builder> {
         @Override
         public boolean isApplicable(final Class<? extends AbstractProject> jobType) {
@@ -123,16 +68,26 @@ public final class AiperfProfileBuilder extends Builder implements SimpleBuildSt
             return "Benchmark an LLM inference server with AIPerf";
         }
 
+        /** The form's list fields are one line of words; a blank boolean choice stays unset. */
+        @Override
+        public Builder newInstance(final StaplerRequest2 req, @NonNull final JSONObject formData) throws FormException {
+            return super.newInstance(req, SettingsForm.normalize(formData));
+        }
+
+        /** A list setting as the form shows it. */
+        public String line(final List<String> words) {
+            return words == null ? "" : SettingsForm.line(words);
+        }
+
+        @POST
+        public FormValidation doCheckId(@AncestorInPath final Item item, @QueryParameter final String id) {
+            return FormChecks.check(item, "id", FormChecks.form("id", id));
+        }
+
         @POST
         public FormValidation doCheckModel(@AncestorInPath final Item item, @QueryParameter final String model,
                                            @QueryParameter final String config) {
             return FormChecks.check(item, "model", FormChecks.form("model", model, "config", config));
-        }
-
-        @POST
-        public FormValidation doCheckUrls(@AncestorInPath final Item item, @QueryParameter final String urls,
-                                          @QueryParameter final String config) {
-            return FormChecks.check(item, "urls", FormChecks.form("urls", urls, "config", config));
         }
 
         @POST
@@ -160,213 +115,225 @@ public final class AiperfProfileBuilder extends Builder implements SimpleBuildSt
         }
 
         @POST
-        public FormValidation doCheckExtraArgs(@AncestorInPath final Item item,
-                                               @QueryParameter final String extraArgs) {
-            return FormChecks.check(item, "extraArgs", FormChecks.form("extraArgs", extraArgs));
-        }
-
-        @POST
         public ListBoxModel doFillCredentialsIdItems(@AncestorInPath final Item item,
                                                      @QueryParameter final String credentialsId) {
             return FormChecks.credentials(item, credentialsId);
         }
     }
 
+    public String getId() {
+        return settings.id;
+    }
+
+    @DataBoundSetter
+    public void setId(final String id) {
+        settings.id = Blanks.toNull(id);
+    }
+
     public String getConfig() {
-        return config;
+        return settings.config;
     }
 
     @DataBoundSetter
     public void setConfig(final String config) {
-        this.config = Blanks.toNull(config);
+        settings.config = Blanks.toNull(config);
     }
 
     public String getModel() {
-        return model;
+        return settings.model;
     }
 
     @DataBoundSetter
     public void setModel(final String model) {
-        this.model = Blanks.toNull(model);
+        settings.model = Blanks.toNull(model);
     }
 
-    public String getUrls() {
-        return urls;
+    public List<String> getUrls() {
+        return settings.urls;
     }
 
     @DataBoundSetter
-    public void setUrls(final String urls) {
-        this.urls = Blanks.toNull(urls);
+    public void setUrls(final List<String> urls) {
+        settings.urls = ProfileSettings.list(urls);
     }
 
     public String getEndpointType() {
-        return endpointType;
+        return settings.endpointType;
     }
 
     @DataBoundSetter
     public void setEndpointType(final String endpointType) {
-        this.endpointType = Blanks.toNull(endpointType);
+        settings.endpointType = Blanks.toNull(endpointType);
     }
 
     public Boolean getStreaming() {
-        return streaming;
+        return settings.streaming;
     }
 
     @DataBoundSetter
     public void setStreaming(final Boolean streaming) {
-        this.streaming = streaming;
+        settings.streaming = streaming;
     }
 
     public String getConcurrency() {
-        return concurrency;
+        return settings.concurrency;
     }
 
     @DataBoundSetter
     public void setConcurrency(final String concurrency) {
-        this.concurrency = Blanks.toNull(concurrency);
+        settings.concurrency = Blanks.toNull(concurrency);
     }
 
     public String getRequestRate() {
-        return requestRate;
+        return settings.requestRate;
     }
 
     @DataBoundSetter
     public void setRequestRate(final String requestRate) {
-        this.requestRate = Blanks.toNull(requestRate);
+        settings.requestRate = Blanks.toNull(requestRate);
     }
 
     public String getRequestCount() {
-        return requestCount;
+        return settings.requestCount;
     }
 
     @DataBoundSetter
     public void setRequestCount(final String requestCount) {
-        this.requestCount = Blanks.toNull(requestCount);
+        settings.requestCount = Blanks.toNull(requestCount);
     }
 
     public String getBenchmarkDuration() {
-        return benchmarkDuration;
+        return settings.benchmarkDuration;
     }
 
     @DataBoundSetter
     public void setBenchmarkDuration(final String benchmarkDuration) {
-        this.benchmarkDuration = Blanks.toNull(benchmarkDuration);
+        settings.benchmarkDuration = Blanks.toNull(benchmarkDuration);
     }
 
-    public String getWarmupRequestCount() {
-        return warmupRequestCount;
-    }
-
-    @DataBoundSetter
-    public void setWarmupRequestCount(final String warmupRequestCount) {
-        this.warmupRequestCount = Blanks.toNull(warmupRequestCount);
-    }
-
-    public String getNumProfileRuns() {
-        return numProfileRuns;
+    public Integer getWarmupRequestCount() {
+        return settings.warmupRequestCount;
     }
 
     @DataBoundSetter
-    public void setNumProfileRuns(final String numProfileRuns) {
-        this.numProfileRuns = Blanks.toNull(numProfileRuns);
+    public void setWarmupRequestCount(final Integer warmupRequestCount) {
+        settings.warmupRequestCount = warmupRequestCount;
+    }
+
+    public Integer getNumProfileRuns() {
+        return settings.numProfileRuns;
+    }
+
+    @DataBoundSetter
+    public void setNumProfileRuns(final Integer numProfileRuns) {
+        settings.numProfileRuns = numProfileRuns;
     }
 
     public Boolean getResetKvCache() {
-        return resetKvCache;
+        return settings.resetKvCache;
     }
 
     @DataBoundSetter
     public void setResetKvCache(final Boolean resetKvCache) {
-        this.resetKvCache = resetKvCache;
+        settings.resetKvCache = resetKvCache;
     }
 
     public Boolean getServerProfiler() {
-        return serverProfiler;
+        return settings.serverProfiler;
     }
 
     @DataBoundSetter
     public void setServerProfiler(final Boolean serverProfiler) {
-        this.serverProfiler = serverProfiler;
+        settings.serverProfiler = serverProfiler;
     }
 
     public String getCredentialsId() {
-        return credentialsId;
+        return settings.credentialsId;
     }
 
     @DataBoundSetter
     public void setCredentialsId(final String credentialsId) {
-        this.credentialsId = Blanks.toNull(credentialsId);
+        settings.credentialsId = Blanks.toNull(credentialsId);
     }
 
     public String getArtifactDir() {
-        return artifactDir;
+        return settings.artifactDir;
     }
 
     @DataBoundSetter
     public void setArtifactDir(final String artifactDir) {
-        this.artifactDir = Blanks.toNull(artifactDir) == null ? ProfileSpec.DEFAULT_ARTIFACT_DIR : artifactDir.trim();
+        settings.artifactDir = ProfileSettings.dir(artifactDir);
     }
 
     public boolean isArchive() {
-        return archive;
+        return settings.archive;
     }
 
     @DataBoundSetter
     public void setArchive(final boolean archive) {
-        this.archive = archive;
+        settings.archive = archive;
     }
 
     public String getGate() {
-        return gate;
+        return settings.gate;
     }
 
     @DataBoundSetter
     public void setGate(final String gate) {
-        this.gate = Blanks.toNull(gate);
+        settings.gate = Blanks.toNull(gate);
     }
 
     public String getBaseline() {
-        return baseline;
+        return settings.baseline;
     }
 
     @DataBoundSetter
     public void setBaseline(final String baseline) {
-        this.baseline = Blanks.toNull(baseline);
+        settings.baseline = Blanks.toNull(baseline);
     }
 
     public boolean isUnstableOnWarnings() {
-        return unstableOnWarnings;
+        return settings.unstableOnWarnings;
     }
 
     @DataBoundSetter
     public void setUnstableOnWarnings(final boolean unstableOnWarnings) {
-        this.unstableOnWarnings = unstableOnWarnings;
+        settings.unstableOnWarnings = unstableOnWarnings;
     }
 
-    public String getExtraArgs() {
-        return extraArgs;
-    }
-
-    @DataBoundSetter
-    public void setExtraArgs(final String extraArgs) {
-        this.extraArgs = Blanks.toNull(extraArgs);
-    }
-
-    public String getCells() {
-        return cells;
+    public List<String> getExtraArgs() {
+        return settings.extraArgs;
     }
 
     @DataBoundSetter
-    public void setCells(final String cells) {
-        this.cells = Blanks.toNull(cells);
+    public void setExtraArgs(final List<String> extraArgs) {
+        settings.extraArgs = ProfileSettings.list(extraArgs);
+    }
+
+    public List<String> getCells() {
+        return settings.cells;
+    }
+
+    @DataBoundSetter
+    public void setCells(final List<String> cells) {
+        settings.cells = ProfileSettings.list(cells);
     }
 
     public String getCompareWith() {
-        return compareWith;
+        return settings.compareWith;
     }
 
     @DataBoundSetter
     public void setCompareWith(final String compareWith) {
-        this.compareWith = Blanks.toNull(compareWith);
+        settings.compareWith = Blanks.toNull(compareWith);
+    }
+
+    public String getJdk() {
+        return settings.jdk;
+    }
+
+    @DataBoundSetter
+    public void setJdk(final String jdk) {
+        settings.jdk = Blanks.toNull(jdk);
     }
 }

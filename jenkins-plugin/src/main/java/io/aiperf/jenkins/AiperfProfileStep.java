@@ -1,5 +1,6 @@
 package io.aiperf.jenkins;
 
+import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.EnvVars;
 import hudson.Extension;
 import hudson.FilePath;
@@ -8,11 +9,10 @@ import hudson.model.Item;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.util.ListBoxModel;
-import io.aiperf.engine.ci.ProfileSpec;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import net.sf.json.JSONObject;
 import org.jenkinsci.Symbol;
 import org.jenkinsci.plugins.workflow.graph.FlowNode;
 import org.jenkinsci.plugins.workflow.steps.Step;
@@ -23,71 +23,49 @@ import org.kohsuke.stapler.AncestorInPath;
 import org.kohsuke.stapler.DataBoundConstructor;
 import org.kohsuke.stapler.DataBoundSetter;
 import org.kohsuke.stapler.QueryParameter;
+import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.verb.POST;
 
 /**
- * {@code aiperfProfile(...)}: runs the engine on the agent and returns its summary as a Map. One field per
- * {@link ProfileSpec} component, with the same name (an engine test keeps them in step).
+ * {@code aiperfProfile(...)}: runs the engine on the agent and returns its summary as a Map. Its settings are
+ * {@link ProfileSettings}', shared with the freestyle builder.
  */
 public final class AiperfProfileStep extends Step {
-    private String config;
-    private String model;
-    private List<String> urls = new ArrayList<>();
-    private String endpointType;
-    private Boolean streaming;
-    private String concurrency;
-    private String requestRate;
-    private String requestCount;
-    private String benchmarkDuration;
-    private Integer warmupRequestCount;
-    private Integer numProfileRuns;
-    private Boolean resetKvCache;
-    private Boolean serverProfiler;
-    private String credentialsId;
-    private String artifactDir = ProfileSpec.DEFAULT_ARTIFACT_DIR;
-    private boolean archive = true;
-    private String gate;
-    private String baseline;
-    private boolean unstableOnWarnings;
-    private List<String> extraArgs = new ArrayList<>();
-    private List<String> cells = new ArrayList<>();
-    private String compareWith;
+    private final ProfileSettings settings = new ProfileSettings();
 
     @DataBoundConstructor
     public AiperfProfileStep() {
         // every setting is optional; ProfileSpec.validate() says what a run needs
     }
 
-    /** The engine's view of this step. */
-    ProfileSpec toSpec() {
-        return new ProfileSpec(config, model, List.copyOf(urls), endpointType, streaming, concurrency, requestRate,
-                requestCount, benchmarkDuration, warmupRequestCount, numProfileRuns, resetKvCache, serverProfiler,
-                credentialsId, artifactDir, archive, gate, baseline, unstableOnWarnings, List.copyOf(extraArgs),
-                List.copyOf(cells), compareWith);
+    ProfileSettings settings() {
+        return settings;
     }
 
     @Override
     public StepExecution start(final StepContext context) {
-        return new Execution(this, context);
+        return new Execution(settings, context);
     }
 
-    /** Runs on a thread of its own; an abort interrupts it and the engine is stopped with SIGTERM. */
+    /** Runs on a thread of its own; an abort interrupts it (see {@link EngineStepExecution}). */
     static final class Execution extends EngineStepExecution<Map<String, Object>> {
         private static final long serialVersionUID = 1L;
-        private final transient AiperfProfileStep step;
+        private final transient ProfileSettings settings;
 
-        Execution(final AiperfProfileStep step, final StepContext context) {
+        Execution(final ProfileSettings settings, final StepContext context) {
             super(context);
-            this.step = step;
+            this.settings = settings;
         }
 
         @Override
         protected Map<String, Object> work() throws Exception {
             final StepContext ctx = getContext();
             final Run<?, ?> run = ctx.get(Run.class);
+            final FlowNode node = ctx.get(FlowNode.class);
             try (EngineRun engine = new EngineRun(run, ctx.get(FilePath.class), ctx.get(EnvVars.class),
                     ctx.get(Launcher.class), ctx.get(TaskListener.class))) {
-                return ProfileCall.run(step.toSpec(), engine, new PipelineResultHandler(run, ctx.get(FlowNode.class)));
+                return ProfileCall.run(settings.toSpec(), engine, new PipelineResultHandler(run, node),
+                        EngineRun.caller("aiperfProfile", node));
             }
         }
     }
@@ -100,20 +78,33 @@ public final class AiperfProfileStep extends Step {
             return "aiperfProfile";
         }
 
+        @NonNull
         @Override
         public String getDisplayName() {
             return "Benchmark an LLM inference server with AIPerf";
         }
 
-        /** The fields share their help with the freestyle form's, which has one page per field. */
+        /** Its fields are the builder's, and share their help pages. */
         @Override
         public String getHelpFile(final String fieldName) {
-            return jenkins.model.Jenkins.get().getDescriptorOrDie(AiperfProfileBuilder.class).getHelpFile(fieldName);
+            final String own = super.getHelpFile(fieldName);
+            return own != null ? own : Help.shared(fieldName);
         }
 
         @Override
         public Set<? extends Class<?>> getRequiredContext() {
             return Set.of(Run.class, FilePath.class, Launcher.class, TaskListener.class, EnvVars.class, FlowNode.class);
+        }
+
+        /** The snippet generator's form: list fields are one line of words, blank booleans stay unset. */
+        @Override
+        public Step newInstance(final StaplerRequest2 req, @NonNull final JSONObject formData) throws FormException {
+            return super.newInstance(req, SettingsForm.normalize(formData));
+        }
+
+        /** A list setting as the form shows it. */
+        public String line(final List<String> words) {
+            return words == null ? "" : SettingsForm.line(words);
         }
 
         @POST
@@ -123,201 +114,219 @@ public final class AiperfProfileStep extends Step {
         }
     }
 
+    public String getId() {
+        return settings.id;
+    }
+
+    @DataBoundSetter
+    public void setId(final String id) {
+        settings.id = Blanks.toNull(id);
+    }
+
     public String getConfig() {
-        return config;
+        return settings.config;
     }
 
     @DataBoundSetter
     public void setConfig(final String config) {
-        this.config = Blanks.toNull(config);
+        settings.config = Blanks.toNull(config);
     }
 
     public String getModel() {
-        return model;
+        return settings.model;
     }
 
     @DataBoundSetter
     public void setModel(final String model) {
-        this.model = Blanks.toNull(model);
+        settings.model = Blanks.toNull(model);
     }
 
     public List<String> getUrls() {
-        return urls;
+        return settings.urls;
     }
 
     @DataBoundSetter
     public void setUrls(final List<String> urls) {
-        this.urls = urls == null ? new ArrayList<>() : new ArrayList<>(urls);
+        settings.urls = ProfileSettings.list(urls);
     }
 
     public String getEndpointType() {
-        return endpointType;
+        return settings.endpointType;
     }
 
     @DataBoundSetter
     public void setEndpointType(final String endpointType) {
-        this.endpointType = Blanks.toNull(endpointType);
+        settings.endpointType = Blanks.toNull(endpointType);
     }
 
     public Boolean getStreaming() {
-        return streaming;
+        return settings.streaming;
     }
 
     @DataBoundSetter
     public void setStreaming(final Boolean streaming) {
-        this.streaming = streaming;
+        settings.streaming = streaming;
     }
 
     public String getConcurrency() {
-        return concurrency;
+        return settings.concurrency;
     }
 
     @DataBoundSetter
     public void setConcurrency(final String concurrency) {
-        this.concurrency = Blanks.toNull(concurrency);
+        settings.concurrency = Blanks.toNull(concurrency);
     }
 
     public String getRequestRate() {
-        return requestRate;
+        return settings.requestRate;
     }
 
     @DataBoundSetter
     public void setRequestRate(final String requestRate) {
-        this.requestRate = Blanks.toNull(requestRate);
+        settings.requestRate = Blanks.toNull(requestRate);
     }
 
     public String getRequestCount() {
-        return requestCount;
+        return settings.requestCount;
     }
 
     @DataBoundSetter
     public void setRequestCount(final String requestCount) {
-        this.requestCount = Blanks.toNull(requestCount);
+        settings.requestCount = Blanks.toNull(requestCount);
     }
 
     public String getBenchmarkDuration() {
-        return benchmarkDuration;
+        return settings.benchmarkDuration;
     }
 
     @DataBoundSetter
     public void setBenchmarkDuration(final String benchmarkDuration) {
-        this.benchmarkDuration = Blanks.toNull(benchmarkDuration);
+        settings.benchmarkDuration = Blanks.toNull(benchmarkDuration);
     }
 
     public Integer getWarmupRequestCount() {
-        return warmupRequestCount;
+        return settings.warmupRequestCount;
     }
 
     @DataBoundSetter
     public void setWarmupRequestCount(final Integer warmupRequestCount) {
-        this.warmupRequestCount = warmupRequestCount;
+        settings.warmupRequestCount = warmupRequestCount;
     }
 
     public Integer getNumProfileRuns() {
-        return numProfileRuns;
+        return settings.numProfileRuns;
     }
 
     @DataBoundSetter
     public void setNumProfileRuns(final Integer numProfileRuns) {
-        this.numProfileRuns = numProfileRuns;
+        settings.numProfileRuns = numProfileRuns;
     }
 
     public Boolean getResetKvCache() {
-        return resetKvCache;
+        return settings.resetKvCache;
     }
 
     @DataBoundSetter
     public void setResetKvCache(final Boolean resetKvCache) {
-        this.resetKvCache = resetKvCache;
+        settings.resetKvCache = resetKvCache;
     }
 
     public Boolean getServerProfiler() {
-        return serverProfiler;
+        return settings.serverProfiler;
     }
 
     @DataBoundSetter
     public void setServerProfiler(final Boolean serverProfiler) {
-        this.serverProfiler = serverProfiler;
+        settings.serverProfiler = serverProfiler;
     }
 
     public String getCredentialsId() {
-        return credentialsId;
+        return settings.credentialsId;
     }
 
     @DataBoundSetter
     public void setCredentialsId(final String credentialsId) {
-        this.credentialsId = Blanks.toNull(credentialsId);
+        settings.credentialsId = Blanks.toNull(credentialsId);
     }
 
     public String getArtifactDir() {
-        return artifactDir;
+        return settings.artifactDir;
     }
 
     @DataBoundSetter
     public void setArtifactDir(final String artifactDir) {
-        this.artifactDir = Blanks.toNull(artifactDir) == null ? ProfileSpec.DEFAULT_ARTIFACT_DIR : artifactDir.trim();
+        settings.artifactDir = ProfileSettings.dir(artifactDir);
     }
 
     public boolean isArchive() {
-        return archive;
+        return settings.archive;
     }
 
     @DataBoundSetter
     public void setArchive(final boolean archive) {
-        this.archive = archive;
+        settings.archive = archive;
     }
 
     public String getGate() {
-        return gate;
+        return settings.gate;
     }
 
     @DataBoundSetter
     public void setGate(final String gate) {
-        this.gate = Blanks.toNull(gate);
+        settings.gate = Blanks.toNull(gate);
     }
 
     public String getBaseline() {
-        return baseline;
+        return settings.baseline;
     }
 
     @DataBoundSetter
     public void setBaseline(final String baseline) {
-        this.baseline = Blanks.toNull(baseline);
+        settings.baseline = Blanks.toNull(baseline);
     }
 
     public boolean isUnstableOnWarnings() {
-        return unstableOnWarnings;
+        return settings.unstableOnWarnings;
     }
 
     @DataBoundSetter
     public void setUnstableOnWarnings(final boolean unstableOnWarnings) {
-        this.unstableOnWarnings = unstableOnWarnings;
+        settings.unstableOnWarnings = unstableOnWarnings;
     }
 
     public List<String> getExtraArgs() {
-        return extraArgs;
+        return settings.extraArgs;
     }
 
     @DataBoundSetter
     public void setExtraArgs(final List<String> extraArgs) {
-        this.extraArgs = extraArgs == null ? new ArrayList<>() : new ArrayList<>(extraArgs);
+        settings.extraArgs = ProfileSettings.list(extraArgs);
     }
 
     public List<String> getCells() {
-        return cells;
+        return settings.cells;
     }
 
     @DataBoundSetter
     public void setCells(final List<String> cells) {
-        this.cells = cells == null ? new ArrayList<>() : new ArrayList<>(cells);
+        settings.cells = ProfileSettings.list(cells);
     }
 
     public String getCompareWith() {
-        return compareWith;
+        return settings.compareWith;
     }
 
     @DataBoundSetter
     public void setCompareWith(final String compareWith) {
-        this.compareWith = Blanks.toNull(compareWith);
+        settings.compareWith = Blanks.toNull(compareWith);
+    }
+
+    public String getJdk() {
+        return settings.jdk;
+    }
+
+    @DataBoundSetter
+    public void setJdk(final String jdk) {
+        settings.jdk = Blanks.toNull(jdk);
     }
 }

@@ -6,6 +6,7 @@ import hudson.model.Run;
 import io.aiperf.engine.ci.ArchivePlanner;
 import io.aiperf.engine.ci.BaselineChoice;
 import io.aiperf.engine.ci.BaselineSelector;
+import io.aiperf.engine.ci.StepSummary;
 import io.aiperf.engine.ci.Verdict;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -14,57 +15,89 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Baselines from earlier builds of the same job: their archived summaries under the same archive folder, chosen
- * by {@link BaselineSelector}, copied to the agent for the engine's gate. No match is no baseline: relative rules
- * are then inactive, so the first build of a job passes them.
+ * Baselines from earlier builds of the same job: their archived summaries under the same archive folder (so the
+ * same call id), chosen by {@link BaselineSelector}, copied to the agent for the engine's gate. The search looks
+ * back at most {@link io.aiperf.engine.ci.HistoryLimits#baselineBuilds()} builds; a build number is looked up
+ * directly. No match is no baseline: relative rules are then inactive, so the first build of a job passes them.
  */
 final class Baselines {
     private Baselines() {
     }
 
-    /** @return the agent directories holding the chosen baselines, newest first; empty for none */
-    static List<String> fetch(final EngineRun engine, final String prefix, final String gate, final String baseline)
+    /**
+     * The chosen baselines.
+     *
+     * @param dirs the agent directories holding their summaries, newest first, for the engine's gate
+     * @param builds their build numbers
+     * @param metrics the key metrics they recorded under the same archive folder, for the build page's comparison
+     */
+    record Chosen(List<String> dirs, List<Integer> builds, List<Map<String, Double>> metrics) {
+        static final Chosen NONE = new Chosen(List.of(), List.of(), List.of());
+    }
+
+    /** @return the chosen baselines, newest first; {@link Chosen#NONE} without a gate or a matching build */
+    static Chosen fetch(final EngineRun engine, final String prefix, final String gate, final String baseline)
             throws IOException, InterruptedException {
         if (gate == null || gate.isBlank()) {
-            return List.of();
+            return Chosen.NONE;
         }
         final BaselineChoice choice = BaselineChoice.parse(baseline);
         final List<BaselineSelector.Build> history = new ArrayList<>();
         final Map<String, Run<?, ?>> byNumber = new HashMap<>();
-        int depth = BaselineSelector.searchDepth(choice);
-        for (Run<?, ?> b = engine.run().getPreviousBuild(); b != null && depth-- > 0; b = b.getPreviousBuild()) {
-            final Result result = b.getResult();
-            if (result == null) {
-                continue; // still running
+        if (choice.policy() == BaselineSelector.Policy.BUILD_NUMBER) {
+            final Run<?, ?> b = engine.run().getParent().getBuildByNumber(choice.argument());
+            if (b != null && b.getNumber() < engine.run().getNumber()) {
+                add(engine, b, prefix, history, byNumber);
             }
-            final String key = Integer.toString(b.getNumber());
-            boolean hasSummaries;
-            try {
-                hasSummaries = !ArchivedFiles.list(b, prefix, ArchivePlanner.BASELINE_INCLUDES).isEmpty();
-            } catch (IOException unreadable) {
-                // an artifact store that cannot list an old build makes it no baseline, never a failed build
-                engine.listener().getLogger().println("aiperf: the artifacts of build #" + key + " cannot be read ("
-                        + unreadable.getMessage() + "); it is not used as a baseline");
-                hasSummaries = false;
+        } else {
+            int depth = AiperfJobAction.limits().baselineBuilds();
+            for (Run<?, ?> b = engine.run().getPreviousBuild(); b != null && depth-- > 0; b = b.getPreviousBuild()) {
+                add(engine, b, prefix, history, byNumber);
             }
-            history.add(new BaselineSelector.Build(b.getNumber(), verdict(result), hasSummaries ? key : null));
-            byNumber.put(key, b);
         }
         final List<String> chosen = BaselineSelector.select(history, choice);
         if (chosen.isEmpty()) {
             engine.listener().getLogger().println("aiperf: no baseline build matches '" + choice.policy()
                     + "' with archived results under " + prefix + "; relative gate rules are inactive");
-            return List.of();
+            return Chosen.NONE;
         }
         final List<String> dirs = new ArrayList<>();
+        final List<Integer> builds = new ArrayList<>();
+        final List<Map<String, Double>> metrics = new ArrayList<>();
         for (final String key : chosen) {
             final Run<?, ?> b = byNumber.get(key);
             final FilePath target = engine.scratch().child("baseline-" + key);
             ArchivedFiles.copy(b, prefix, ArchivePlanner.BASELINE_INCLUDES, target);
             engine.listener().getLogger().println("aiperf: baseline: build #" + key);
             dirs.add(target.getRemote());
+            builds.add(b.getNumber());
+            final AiperfBuildAction action = b.getAction(AiperfBuildAction.class);
+            final Map<String, Object> summary = action == null ? null : action.getCalls().get(prefix);
+            if (summary != null) {
+                metrics.add(StepSummary.metrics(summary));
+            }
         }
-        return dirs;
+        return new Chosen(List.copyOf(dirs), List.copyOf(builds), List.copyOf(metrics));
+    }
+
+    private static void add(final EngineRun engine, final Run<?, ?> b, final String prefix,
+                            final List<BaselineSelector.Build> history, final Map<String, Run<?, ?>> byNumber) {
+        final Result result = b.getResult();
+        if (result == null) {
+            return; // still running
+        }
+        final String key = Integer.toString(b.getNumber());
+        boolean hasSummaries;
+        try {
+            hasSummaries = !ArchivedFiles.list(b, prefix, ArchivePlanner.BASELINE_INCLUDES).isEmpty();
+        } catch (IOException unreadable) {
+            // an artifact store that cannot list an old build makes it no baseline, never a failed build
+            engine.listener().getLogger().println("aiperf: the artifacts of build #" + key + " cannot be read ("
+                    + unreadable.getMessage() + "); it is not used as a baseline");
+            hasSummaries = false;
+        }
+        history.add(new BaselineSelector.Build(b.getNumber(), verdict(result), hasSummaries ? key : null));
+        byNumber.put(key, b);
     }
 
     private static Verdict verdict(final Result result) {

@@ -9,16 +9,16 @@ import hudson.Proc;
 import hudson.model.Result;
 import hudson.model.Run;
 import hudson.model.TaskListener;
-import hudson.remoting.VirtualChannel;
 import hudson.slaves.WorkspaceList;
 import io.aiperf.engine.ci.ArchivePlanner;
+import io.aiperf.engine.ci.CallFolders;
+import io.aiperf.engine.ci.Comparison;
 import io.aiperf.engine.ci.EngineInvocation;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.ci.StepSummary;
 import io.aiperf.engine.redact.MaskingOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.URL;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -28,24 +28,26 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import jenkins.util.BuildListenerAdapter;
 import org.jenkinsci.plugins.plaincredentials.StringCredentials;
+import org.jenkinsci.plugins.workflow.graph.FlowNode;
 
 /**
- * One engine process on the agent, shared by every step and the freestyle builder: copies the engine jar next
- * to the workspace, runs it with the agent's Java, streams its output (secrets masked) to the build log, stops
- * it with SIGTERM when the build is aborted, archives its exports through the run's artifact manager, and turns
- * the engine's verdict into the build result. Every decision comes from {@code io.aiperf.engine.ci}.
+ * One engine process on the agent, shared by every step and the freestyle builder: runs it with the Java of the
+ * step's environment ({@link EngineJvm}) in the call's own, freshly emptied folder, streams its output (secrets
+ * masked) to the build log, archives its exports through the run's artifact manager, and turns the engine's verdict
+ * into the build result. Every decision comes from {@code io.aiperf.engine.ci}.
  */
 final class EngineRun implements AutoCloseable {
-    /** The runnable engine, bundled in the plugin at build time. */
-    private static final String ENGINE_JAR = "engine/aiperf.jar";
-    private static final long STOP_WAIT_SECONDS = 60;
-
+    /** How long past the launcher's soft-kill wait an abort waits for the engine to finish writing. */
+    private static final int STOP_MARGIN_SECONDS = 10;
     private final Run<?, ?> run;
     private final FilePath workspace;
     private final EnvVars env;
     private final Launcher launcher;
     private final TaskListener listener;
     private final FilePath scratch;
+    private EngineJvm jvm;
+    private String subcommand;
+    private Baselines.Chosen baselines = Baselines.Chosen.NONE;
 
     EngineRun(final Run<?, ?> run, final FilePath workspace, final EnvVars env, final Launcher launcher,
               final TaskListener listener) throws IOException, InterruptedException {
@@ -54,12 +56,18 @@ final class EngineRun implements AutoCloseable {
         this.env = env;
         this.launcher = launcher;
         this.listener = listener;
+        workspace.mkdirs(); // the engine and the Java probe start in it
         final FilePath tmp = WorkspaceList.tempDir(workspace);
         if (tmp == null) {
             throw new AbortException("aiperf: the workspace " + workspace.getRemote() + " has no temporary directory");
         }
         tmp.mkdirs();
         this.scratch = tmp.createTempDir("aiperf", "");
+    }
+
+    /** How a call is named in messages, e.g. when two calls claim the same id: the step and its flow node. */
+    static String caller(final String function, final FlowNode node) {
+        return node == null ? function : function + " (flow node " + node.getId() + ")";
     }
 
     Run<?, ?> run() {
@@ -70,46 +78,57 @@ final class EngineRun implements AutoCloseable {
         return listener;
     }
 
+    FilePath workspace() {
+        return workspace;
+    }
+
+    /**
+     * Finds and fetches the baselines of this call's archive folder ({@link Baselines}); the summary compares with
+     * them.
+     *
+     * @return the agent directories to pass to the engine's gate
+     */
+    List<String> baselines(final String prefix, final String gate, final String baseline)
+            throws IOException, InterruptedException {
+        baselines = Baselines.fetch(this, prefix, gate, baseline);
+        return baselines.dirs();
+    }
+
     /** A folder for this call's scratch files on the agent (deleted by {@link #close()}). */
     FilePath scratch() {
         return scratch;
     }
 
-    /** {@code [java, -jar, <engine jar>]} on the agent; the jar is copied there on the first call. */
-    List<String> engineCommand() throws IOException, InterruptedException {
-        final FilePath jar = scratch.child("aiperf.jar");
-        if (!jar.exists()) {
-            final URL bundled = EngineRun.class.getResource(ENGINE_JAR);
-            if (bundled == null) {
-                throw new AbortException("aiperf: this plugin was built without its engine jar (" + ENGINE_JAR + ")");
-            }
-            jar.copyFrom(bundled);
-        }
-        final VirtualChannel channel = launcher.getChannel();
-        if (channel == null) {
-            throw new AbortException("aiperf: the agent is offline");
-        }
-        final String javaHome = channel.call(new AgentCalls.JavaHome());
-        final String java = javaHome + (launcher.isUnix() ? "/bin/java" : "\\bin\\java.exe");
-        return List.of(java, "-jar", jar.getRemote());
+    /**
+     * The engine command prefix on the agent, {@code [java, <JVM options>, -jar, <engine jar>]}.
+     *
+     * @param jdk the step's {@code jdk} setting, or null for Java from its environment
+     * @param subcommand the engine command it will run
+     */
+    List<String> engineCommand(final String jdk, final String subcommand) throws IOException, InterruptedException {
+        jvm = EngineJvm.prepare(workspace, env, launcher, listener, jdk, subcommand);
+        this.subcommand = subcommand;
+        return jvm.command();
+    }
+
+    /** Empties the call's own folder in the workspace, so nothing of an earlier build is archived with this one. */
+    void freshFolder(final String exportDir) throws IOException, InterruptedException {
+        final FilePath dir = workspace.child(exportDir);
+        dir.deleteRecursive();
+        dir.mkdirs();
     }
 
     /**
-     * Runs the engine, archives its exports under {@code prefix}, records and returns the step's summary, and
-     * applies the verdict: FAILURE throws {@link AbortException}, UNSTABLE goes to the handler.
-     *
-     * @param stoppable whether the command takes {@code --pid-file} (then an abort sends it SIGTERM)
+     * Runs the engine (its folder prepared by the caller, see {@link #freshFolder}), archives its exports under the
+     * folders' prefix, records and returns the step's summary, and applies the verdict: FAILURE throws
+     * {@link AbortException}, UNSTABLE goes to the handler. An abort (the step's thread interrupted) arrives while the engine runs: Jenkins' launcher then
+     * kills the engine's process tree (SIGTERM, SIGKILL after its soft-kill wait); what the engine wrote by then is
+     * archived and recorded before the abort goes on.
      */
-    LinkedHashMap<String, Object> execute(final EngineInvocation invocation, final String prefix, final boolean archive,
-                                          final boolean unstableOnWarnings, final String credentialsId,
-                                          final boolean stoppable, final ResultHandler handler)
+    LinkedHashMap<String, Object> execute(final EngineInvocation invocation, final CallFolders folders,
+                                          final boolean archive, final boolean unstableOnWarnings,
+                                          final String credentialsId, final ResultHandler handler)
             throws IOException, InterruptedException {
-        final List<String> cmd = new ArrayList<>(invocation.argv());
-        final FilePath pidFile = scratch.child("engine-" + UUID.randomUUID() + ".pid");
-        if (stoppable) {
-            cmd.add("--pid-file");
-            cmd.add(pidFile.getRemote());
-        }
         final Map<String, String> childEnv = new HashMap<>(env);
         final List<String> secrets = new ArrayList<>();
         if (invocation.apiKeyVariable() != null) {
@@ -117,29 +136,64 @@ final class EngineRun implements AutoCloseable {
             childEnv.put(invocation.apiKeyVariable(), secret);
             secrets.add(secret);
         }
+        // A profile run keeps its process id in this file while it runs and deletes it once its results are written.
+        final FilePath pidFile = "profile".equals(subcommand) ? scratch.child("engine-" + UUID.randomUUID() + ".pid")
+                : null;
+        final List<String> argv = new ArrayList<>(invocation.argv());
+        if (pidFile != null) {
+            argv.add("--pid-file");
+            argv.add(pidFile.getRemote());
+        }
         int exitCode;
         InterruptedException aborted = null;
         try (OutputStream log = new MaskingOutputStream(new NonClosing(listener.getLogger()), secrets)) {
             final Proc proc;
             try {
-                proc = launcher.launch().cmds(cmd).envs(childEnv).pwd(workspace).stdout(log).stderr(log).start();
+                proc = launcher.launch().cmds(argv).envs(childEnv).pwd(workspace).stdout(log).stderr(log).start();
             } catch (IOException e) {
                 throw new AbortException("aiperf: cannot start the engine: " + e.getMessage());
             }
             try {
                 exitCode = proc.join();
             } catch (InterruptedException e) {
+                // Proc.join() has already killed the engine's process tree; what it wrote is archived below.
                 aborted = e;
-                exitCode = stop(proc, pidFile);
+                exitCode = ExitCode.TERMINATED;
+                listener.getLogger().println("aiperf: the build was aborted; Jenkins stopped the engine, archiving what"
+                        + " it wrote");
+                awaitExit(pidFile);
             }
         }
-        final LinkedHashMap<String, Object> summary = collect(invocation.exportDir(), prefix, archive,
+        final LinkedHashMap<String, Object> summary = collect(invocation.exportDir(), folders, archive,
                 unstableOnWarnings, exitCode);
         if (aborted != null) {
             throw aborted;
         }
+        if (jvm != null) {
+            jvm.keepRecording(workspace, env, launcher);
+        }
         apply(summary, handler);
         return summary;
+    }
+
+    /**
+     * On an agent, the interrupted join only asks the agent to kill the engine; this waits (bounded by the soft-kill
+     * wait and a margin) until the engine has deleted its pid file, i.e. written its partial results, or was killed.
+     * A second abort interrupts the wait.
+     */
+    private static void awaitExit(final FilePath pidFile) throws InterruptedException {
+        if (pidFile == null) {
+            return;
+        }
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Integer.getInteger("SoftKillWaitSeconds", 5)
+                + STOP_MARGIN_SECONDS);
+        try {
+            while (pidFile.exists() && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+        } catch (IOException agentGone) {
+            // nothing left to wait for
+        }
     }
 
     /** Runs a short engine command (no secrets) and returns what it printed; its errors go to the build log. */
@@ -157,24 +211,11 @@ final class EngineRun implements AutoCloseable {
         return new String(out, java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    /**
-     * SIGTERM first, so the engine writes its partial results (SIGTERM rather than SIGINT: an agent started in the
-     * background may pass SIGINT on as ignored, and the JVM then never sees it); a hard kill if it does not exit in
-     * time.
-     */
-    private int stop(final Proc proc, final FilePath pidFile) throws IOException, InterruptedException {
-        listener.getLogger().println("aiperf: the build was aborted; stopping the engine so it writes its partial results");
-        if (launcher.isUnix() && pidFile.exists()) {
-            launcher.launch().cmds("kill", "-TERM", pidFile.readToString().trim()).quiet(true).stdout(listener).join();
-            return proc.joinWithTimeout(STOP_WAIT_SECONDS, TimeUnit.SECONDS, listener);
-        }
-        proc.kill();
-        return ExitCode.CANCELLED;
-    }
-
-    private LinkedHashMap<String, Object> collect(final String exportDir, final String prefix, final boolean archive,
-                                                  final boolean unstableOnWarnings, final int exitCode)
+    /** Archives a call's folder and records its summary on the build (also for exports produced elsewhere). */
+    LinkedHashMap<String, Object> collect(final String exportDir, final CallFolders folders, final boolean archive,
+                                          final boolean unstableOnWarnings, final int exitCode)
             throws IOException, InterruptedException {
+        final String prefix = folders.prefix();
         final List<String> archived = new ArrayList<>();
         if (archive) {
             final List<String> files = workspace.act(new AgentCalls.ListExports(exportDir));
@@ -187,11 +228,18 @@ final class EngineRun implements AutoCloseable {
         }
         final LinkedHashMap<String, Object> summary = workspace.act(
                 new AgentCalls.Summarize(exportDir, exitCode, unstableOnWarnings, archived));
+        summary.put(StepSummary.ID, folders.id());
+        summary.put(StepSummary.EXPORT_DIR, exportDir);
+        summary.put(StepSummary.BASELINE_BUILDS, new ArrayList<>(baselines.builds()));
+        @SuppressWarnings("unchecked")
+        final List<Map<String, Object>> rules = (List<Map<String, Object>>) summary.get(StepSummary.GATE_RULES);
+        summary.put(StepSummary.COMPARISON, Comparison.rows(StepSummary.metrics(summary), baselines.metrics(), rules));
         AiperfBuildAction.record(run, prefix, summary);
         return summary;
     }
 
-    private void apply(final Map<String, Object> summary, final ResultHandler handler) throws AbortException {
+    void apply(final Map<String, Object> summary, final ResultHandler handler) throws AbortException {
+        ChecksPublishing.publish(run, listener, summary);
         final String verdict = String.valueOf(summary.get(StepSummary.VERDICT));
         final List<?> warnings = (List<?>) summary.get(StepSummary.WARNINGS);
         warnings.forEach(w -> listener.getLogger().println("aiperf warning: " + w));

@@ -1,7 +1,7 @@
 package io.aiperf.jenkins;
 
 import hudson.AbortException;
-import io.aiperf.engine.ci.ArchivePlanner;
+import io.aiperf.engine.ci.CallFolders;
 import io.aiperf.engine.ci.EngineInvocation;
 import io.aiperf.engine.ci.InvocationPlanner;
 import io.aiperf.engine.ci.ProfileSpec;
@@ -9,21 +9,26 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
-/** One {@code aiperf profile} call from a spec, shared by the Pipeline step and the freestyle builder. */
+/** One {@code aiperf profile} (or {@code compare}) call from a spec, shared by the Pipeline step and the builder. */
 final class ProfileCall {
     private ProfileCall() {
     }
 
-    static Map<String, Object> run(final ProfileSpec spec, final EngineRun engine, final ResultHandler handler)
-            throws IOException, InterruptedException {
+    /** @param caller how the call is named if its id clashes with another call's ({@link EngineRun#caller}) */
+    static Map<String, Object> run(final ProfileSpec spec, final EngineRun engine, final ResultHandler handler,
+                                   final String caller) throws IOException, InterruptedException {
         final Map<String, String> problems = spec.validate();
         if (!problems.isEmpty()) {
             throw new AbortException("aiperfProfile: invalid settings: " + problems);
         }
-        final String prefix = ArchivePlanner.prefix(spec);
-        final List<String> baselines = Baselines.fetch(engine, prefix, spec.gate(), spec.baseline());
-        final EngineInvocation invocation = InvocationPlanner.plan(spec, engine.engineCommand(), baselines);
-        return engine.execute(invocation, prefix, spec.archive(), spec.unstableOnWarnings(), spec.credentialsId(),
-                true, handler);
+        final CallFolders folders = spec.folders();
+        AiperfBuildAction.claim(engine.run(), folders, caller);
+        final List<String> baselines = engine.baselines(folders.prefix(), spec.gate(), spec.baseline());
+        final String subcommand = spec.compareWith() == null || spec.compareWith().isBlank() ? "profile" : "compare";
+        final EngineInvocation invocation = InvocationPlanner.plan(spec, engine.engineCommand(spec.jdk(), subcommand),
+                baselines);
+        engine.freshFolder(invocation.exportDir());
+        return engine.execute(invocation, folders, spec.archive(), spec.unstableOnWarnings(), spec.credentialsId(),
+                handler);
     }
 }

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.jenkinsci.plugins.workflow.actions.WarningAction;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
@@ -39,38 +40,40 @@ class AiperfPipelineTest {
 
     @Test
     void successArchivesTheExportsAndReturnsTheSummary(final JenkinsRule j) throws Exception {
-        final DumbSlave agent = j.createOnlineSlave();
+        final DumbSlave agent = Agents.withJava(j);
         try (MockServerProcess mock = MockServerProcess.start(5)) {
             final WorkflowRun r = build(j, "ok", "node('" + agent.getNodeName() + "') {\n"
                     + "  def s = aiperfProfile(model: 'm', urls: ['" + mock.url() + "'], " + LOAD
                     + ", resetKvCache: true, serverProfiler: true)\n"
                     + "  echo \"verdict=${s.verdict} gate=${s.gate} cells=${s.cells.size()} ttft=${s.metrics.time_to_first_token_p50 > 0}\"\n"
+                    + "  echo \"exportDir=${s.exportDir}\"\n"
                     + "}", Result.SUCCESS);
             j.assertLogContains("verdict=SUCCESS gate=none cells=1 ttft=true", r);
-            assertTrue(r.getArtifactManager().root().child("aiperf/run/profile_export_aiperf.json").exists());
-            assertTrue(r.getArtifactManager().root().child("aiperf/run/cell_outcome.json").exists());
+            assertTrue(r.getArtifactManager().root().child("aiperf/aiperf/run/profile_export_aiperf.json").exists());
+            assertTrue(r.getArtifactManager().root().child("aiperf/aiperf/run/cell_outcome.json").exists());
             final AiperfBuildAction action = r.getAction(AiperfBuildAction.class);
             assertNotNull(action);
             assertEquals("SUCCESS", action.getVerdict());
-            assertFalse(action.getTrendMetrics().isEmpty());
+            assertFalse(action.getTrendMetrics("aiperf").isEmpty());
+            j.assertLogContains("exportDir=aiperf-results/aiperf/run", r);
         }
     }
 
     @Test
     void aFailedKvCacheResetFailsTheBuild(final JenkinsRule j) throws Exception {
-        final DumbSlave agent = j.createOnlineSlave();
+        final DumbSlave agent = Agents.withJava(j);
         try (MockServerProcess mock = MockServerProcess.start(5, "--fault", "/reset_prefix_cache=status:404")) {
             final WorkflowRun r = build(j, "reset", "node('" + agent.getNodeName() + "') {\n"
                     + "  aiperfProfile(model: 'm', urls: ['" + mock.url() + "'], " + LOAD + ", resetKvCache: true)\n"
                     + "}", Result.FAILURE);
             j.assertLogContains("reset_kv_cache failed", r);
-            assertTrue(r.getArtifactManager().root().child("aiperf/run/cell_outcome.json").exists());
+            assertTrue(r.getArtifactManager().root().child("aiperf/aiperf/run/cell_outcome.json").exists());
         }
     }
 
     @Test
     void aFailedProfilerStopIsAWarningOrUnstableOnRequest(final JenkinsRule j) throws Exception {
-        final DumbSlave agent = j.createOnlineSlave();
+        final DumbSlave agent = Agents.withJava(j);
         try (MockServerProcess mock = MockServerProcess.start(5, "--fault", "/stop_profile=status:500")) {
             final String step = "aiperfProfile(model: 'm', urls: ['" + mock.url() + "'], " + LOAD + ", serverProfiler: true";
             final WorkflowRun ok = build(j, "stop", "node('" + agent.getNodeName() + "') { " + step + ") }",
@@ -87,7 +90,7 @@ class AiperfPipelineTest {
 
     @Test
     void aGateRegressionIsUnstableOrFailureAgainstTheLastSuccessfulBuild(final JenkinsRule j) throws Exception {
-        final DumbSlave agent = j.createOnlineSlave();
+        final DumbSlave agent = Agents.withJava(j);
         final String rules = "rules:\\n  - {metric: time_to_first_token, stat: p50, max_increase_pct: 50, criticality: %s}\\n";
         final String script = "node('" + agent.getNodeName() + "') {\n"
                 + "  writeFile file: 'gate.yaml', text: \"" + rules + "\"\n"
@@ -113,7 +116,7 @@ class AiperfPipelineTest {
     @Test
     void theApiKeyReachesTheServerButNoLogNoFileAndNoCommandLine(final JenkinsRule j) throws Exception {
         final String secret = "sk-test-VERY-SECRET-4711";
-        final DumbSlave agent = j.createOnlineSlave();
+        final DumbSlave agent = Agents.withJava(j);
         final WorkflowJob setup = j.createProject(WorkflowJob.class, "setup");
         setup.setDefinition(new CpsFlowDefinition(
                 "com.cloudbees.plugins.credentials.SystemCredentialsProvider.getInstance().getCredentials().add("
@@ -132,7 +135,7 @@ class AiperfPipelineTest {
             j.assertLogNotContains(secret, r);
             assertFalse(Files.readString(new File(r.getRootDir(), "build.xml").toPath(), StandardCharsets.UTF_8)
                     .contains(secret));
-            try (var in = r.getArtifactManager().root().child("aiperf/run/profile_export_aiperf.json").open()) {
+            try (var in = r.getArtifactManager().root().child("aiperf/aiperf/run/profile_export_aiperf.json").open()) {
                 assertFalse(new String(in.readAllBytes(), StandardCharsets.UTF_8).contains(secret));
             }
         }
@@ -140,8 +143,8 @@ class AiperfPipelineTest {
 
     @Test
     void cellsSpreadOverTwoAgentsWithParallelAndMerge(final JenkinsRule j) throws Exception {
-        j.createOnlineSlave(j.jenkins.getLabel("bench"));
-        j.createOnlineSlave(j.jenkins.getLabel("bench"));
+        Agents.withJava(j, j.jenkins.getLabel("bench"));
+        Agents.withJava(j, j.jenkins.getLabel("bench"));
         try (MockServerProcess mock = MockServerProcess.start(5)) {
             final String yaml = "multi_run: {num_runs: 2}\\nbenchmark:\\n  model: m\\n  endpoint: {url: '" + mock.url()
                     + "', streaming: true}\\n  dataset: {isl: 8, osl: 2}\\n  phases: [{name: profiling, requests: 6}]\\n";
@@ -157,33 +160,43 @@ class AiperfPipelineTest {
                     Result.SUCCESS);
             j.assertLogContains("cells=[run_0001, run_0002]", r);
             j.assertLogContains("merged=2 verdict=SUCCESS", r);
-            assertTrue(r.getArtifactManager().root().child("aiperf/cells/run_0001/profile_runs/run_0001/cell_outcome.json").exists());
+            assertTrue(r.getArtifactManager().root().child("aiperf/aiperf/cells/run_0001/profile_runs/run_0001/cell_outcome.json").exists());
             assertTrue(r.getArtifactManager().root()
-                    .child("aiperf/aggregate/aggregate/profile_export_aiperf_aggregate.json").exists());
+                    .child("aiperf/aiperf/aggregate/aggregate/profile_export_aiperf_aggregate.json").exists());
         }
     }
 
     @Test
-    void anAbortStopsTheEngineWhichKeepsItsPartialResults(final JenkinsRule j) throws Exception {
-        final DumbSlave agent = j.createOnlineSlave();
+    void anAbortStopsTheEngineArchivesWhatItWroteAndLeavesTheJobAlone(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = Agents.withJava(j);
+        final String marker = "abort-model-" + System.nanoTime();
         try (MockServerProcess mock = MockServerProcess.start(200)) {
             final WorkflowJob p = j.createProject(WorkflowJob.class, "abort");
             p.setDefinition(new CpsFlowDefinition("node('" + agent.getNodeName() + "') {\n"
-                    + "  aiperfProfile(model: 'm', urls: ['" + mock.url() + "'], streaming: true, concurrency: '2', "
-                    + "requestCount: '100000', extraArgs: ['--isl', '8', '--osl', '50'])\n"
+                    + "  aiperfProfile(model: '" + marker + "', urls: ['" + mock.url() + "'], streaming: true, "
+                    + "concurrency: '2', requestCount: '100000', extraArgs: ['--isl', '8', '--osl', '50'])\n"
                     + "}", true));
+            p.save();
+            final String config = Agents.configXml(p);
+            assertTrue(config.contains(marker), "the saved configuration holds the script");
             final WorkflowRun r = p.scheduleBuild2(0).waitForStart();
             final long deadline = System.nanoTime() + 120_000_000_000L;
             while (mock.inferenceRequests() < 4 && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
             assertTrue(mock.inferenceRequests() >= 4, "the engine is sending");
+            final List<ProcessHandle> engines = Agents.engines(marker);
+            assertFalse(engines.isEmpty(), "the engine process is found by its model name");
             r.getExecutor().interrupt();
             j.assertBuildStatus(Result.ABORTED, j.waitForCompletion(r));
-            j.assertLogContains("stopping the engine so it writes its partial results", r);
-            try (var in = r.getArtifactManager().root().child("aiperf/run/profile_export_aiperf.json").open()) {
+            j.assertLogContains("Jenkins stopped the engine, archiving what it wrote", r);
+            Agents.assertGone(engines);
+            assertTrue(Agents.engines(marker).isEmpty());
+            try (var in = r.getArtifactManager().root().child("aiperf/aiperf/run/profile_export_aiperf.json").open()) {
                 assertTrue(new String(in.readAllBytes(), StandardCharsets.UTF_8).matches("(?s).*\"was_cancelled\"\\s*:\\s*true.*"));
             }
+            assertEquals(config, Agents.configXml(p));
+            assertEquals("ABORTED", r.getAction(AiperfBuildAction.class).getVerdict());
         }
     }
 

@@ -18,10 +18,6 @@ import java.util.stream.Stream;
 public final class ArchivePlanner {
     /** The default: everything the engine writes. */
     public static final List<String> DEFAULT_INCLUDES = List.of("**");
-    /** Where {@code aiperfAggregate} archives the merged run. */
-    public static final String AGGREGATE_PREFIX = "aiperf/aggregate/";
-    /** Where {@code aiperfProfile} calls that ran single cells archive them; {@code aiperfAggregate} reads them back. */
-    public static final String CELLS_PREFIX = "aiperf/cells/";
     /** What the gate reads from a baseline build's archive (Ant-style globs, comma separated). */
     public static final String BASELINE_INCLUDES = "**/profile_export_aiperf.json,**/profile_export_aiperf_aggregate.json";
 
@@ -45,18 +41,6 @@ public final class ArchivePlanner {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /**
-     * The archive folder of one {@code aiperfProfile} call, so several calls per build (stages, parallel
-     * branches on several agents) never overwrite each other: {@code aiperf/run/} for a whole run,
-     * {@code aiperf/cells/<ids>/} when only some cells ran. Earlier builds are read back from the same folder.
-     */
-    public static String prefix(final ProfileSpec spec) {
-        if (spec.cells() == null || spec.cells().isEmpty()) {
-            return "aiperf/run/";
-        }
-        return CELLS_PREFIX + String.join("+", spec.cells()).replaceAll("[^A-Za-z0-9._+=-]", "_") + "/";
     }
 
     /**

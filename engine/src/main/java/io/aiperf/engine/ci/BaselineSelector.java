@@ -49,16 +49,4 @@ public final class BaselineSelector {
         }
         return out;
     }
-
-    /**
-     * How many builds of the history to look at before giving up: the glue walks back at most this far, so a job
-     * with thousands of builds never loads them all.
-     */
-    public static int searchDepth(final BaselineChoice choice) {
-        return switch (choice.policy()) {
-            case BUILD_NUMBER -> Integer.MAX_VALUE;
-            case MEAN_OF_LAST -> Math.max(50, choice.argument() * 5);
-            default -> 50;
-        };
-    }
 }

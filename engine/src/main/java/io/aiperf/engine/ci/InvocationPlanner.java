@@ -45,7 +45,8 @@ public final class InvocationPlanner {
         flag(argv, "--server-profiler", spec.serverProfiler());
         final String keyVariable = ProfileSpec.isBlank(spec.credentialsId()) ? null : API_KEY_VARIABLE;
         add(argv, "--api-key-env", keyVariable);
-        add(argv, "--artifact-dir", spec.artifactDir());
+        final String exportDir = spec.folders().exportDir(spec.artifactDir());
+        add(argv, "--artifact-dir", exportDir);
         if (spec.cells() != null) {
             spec.cells().forEach(c -> add(argv, "--cell", c));
         }
@@ -58,21 +59,26 @@ public final class InvocationPlanner {
         if (spec.extraArgs() != null) {
             argv.addAll(spec.extraArgs());
         }
-        return new EngineInvocation(List.copyOf(argv), keyVariable, spec.artifactDir());
+        return new EngineInvocation(List.copyOf(argv), keyVariable, exportDir);
     }
 
     /**
-     * The command that merges cells run apart and gates the result ({@code aiperfAggregate}).
+     * The command that merges cells run apart and gates the result ({@code aiperfAggregate}); it writes to the
+     * id's {@link CallFolders#aggregate} folder under the artifact directory.
      *
      * @param inputs directories holding the cells
      * @param gate a rules file, or null
      */
     public static EngineInvocation aggregate(final List<String> launcher, final List<String> inputs,
-                                             final String outputDir, final String gate, final List<String> baselines) {
-        final String dirProblem = ProfileSpec.artifactDirProblem(outputDir);
-        if (dirProblem != null) {
-            throw new IllegalArgumentException("invalid aiperfAggregate settings: {artifactDir=" + dirProblem + "}");
+                                             final String artifactDir, final String id, final String gate,
+                                             final List<String> baselines) {
+        final String dirProblem = ProfileSpec.artifactDirProblem(artifactDir);
+        final String idProblem = CallFolders.idProblem(id);
+        if (dirProblem != null || idProblem != null) {
+            throw new IllegalArgumentException("invalid aiperfAggregate settings: {"
+                    + (dirProblem != null ? "artifactDir=" + dirProblem : "id=" + idProblem) + "}");
         }
+        final String outputDir = CallFolders.aggregate(callId(id)).exportDir(artifactDir);
         final List<String> argv = new ArrayList<>(launcher);
         argv.add("aggregate");
         argv.addAll(inputs);
@@ -82,6 +88,27 @@ public final class InvocationPlanner {
             baselines.forEach(b -> add(argv, "--baseline", b));
         }
         return new EngineInvocation(List.copyOf(argv), null, outputDir);
+    }
+
+    /**
+     * The command that gates exports produced elsewhere ({@code aiperfGate}), once they were copied to the call's
+     * folder: the gate's files land next to them.
+     *
+     * @param candidateDir the call's folder holding the exports
+     */
+    public static List<String> gate(final List<String> launcher, final String rules, final String candidateDir,
+                                    final List<String> baselines) {
+        final List<String> argv = new ArrayList<>(launcher);
+        argv.add("gate");
+        add(argv, "--rules", rules);
+        add(argv, "--candidate", candidateDir);
+        baselines.forEach(b -> add(argv, "--baseline", b));
+        return List.copyOf(argv);
+    }
+
+    /** A call's id, {@link CallFolders#DEFAULT_ID} when unset. */
+    public static String callId(final String id) {
+        return ProfileSpec.isBlank(id) ? CallFolders.DEFAULT_ID : id.trim();
     }
 
     /** The command that lists a config's cell ids, one per line on stdout ({@code aiperfCells}). */

@@ -12,10 +12,13 @@ import java.util.regex.Pattern;
  * same name (a test keeps them in step). Nulls are unset. Secrets are never values here: {@code credentialsId}
  * only names the secret the CI resolves and hands to the engine through the environment.
  *
+ * @param id the call's name within a build ({@link CallFolders#DEFAULT_ID} when null): its archive folder, build-page
+ *           entry, baselines and trend are its own, so several calls in one build never share a file
  * @param config a YAML config file, relative to the workspace, or null
  * @param urls base URLs; several are round-robin
  * @param credentialsId the CI's id of the API key secret, or null for none
- * @param artifactDir where the engine writes, relative to the workspace (it is archived from there)
+ * @param artifactDir the base folder of the calls' exports, relative to the workspace; each call writes to its own
+ *                    folder under it ({@link CallFolders#exportDir}), emptied before it runs
  * @param archive whether to archive the exports
  * @param gate a gate rules file, or null for no gate
  * @param baseline which earlier build to compare with: {@link BaselineChoice} syntax; null is previousSuccessful
@@ -24,33 +27,36 @@ import java.util.regex.Pattern;
  * @param cells cell ids to run (from {@code config expand --cells}); empty runs them all
  * @param compareWith the URL of the build to compare against (production), or null: the engine then runs
  *                    {@code aiperf compare} with this URL as A and the step's one URL as B, and gates B against A
+ * @param jdk the name of a JDK tool installation to run the engine with, or null to take Java from the step's
+ *            environment ({@link JavaLocator})
  */
-public record ProfileSpec(String config, String model, List<String> urls, String endpointType, Boolean streaming,
+public record ProfileSpec(String id, String config, String model, List<String> urls, String endpointType, Boolean streaming,
                           String concurrency, String requestRate, String requestCount, String benchmarkDuration,
                           Integer warmupRequestCount, Integer numProfileRuns, Boolean resetKvCache,
                           Boolean serverProfiler, String credentialsId, String artifactDir, boolean archive,
                           String gate, String baseline, boolean unstableOnWarnings, List<String> extraArgs,
-                          List<String> cells, String compareWith) {
+                          List<String> cells, String compareWith, String jdk) {
     /** Where the step's engine writes unless told otherwise. */
     public static final String DEFAULT_ARTIFACT_DIR = "aiperf-results";
     private static final Pattern WORD = Pattern.compile("'([^']*)'|\"([^\"]*)\"|(\\S+)");
 
     /**
      * A spec from a form's text fields, keyed by component name (a freestyle build step stores text): blanks are
-     * unset, {@code urls}, {@code extraArgs} and {@code cells} are split into {@link #words}, booleans are
-     * {@code true}/{@code false}, {@code archive} defaults to true.
+     * unset, {@code urls}, {@code extraArgs} and {@code cells} are split into {@link #words}, the engine's booleans
+     * are tri-state ({@code true}, {@code false}, blank for "as the config file says", so only what the user set
+     * reaches the command line), {@code archive} defaults to true.
      *
      * @throws IllegalArgumentException naming the field when a number is not a whole number
      */
     public static ProfileSpec fromForm(final Map<String, String> form) {
-        return new ProfileSpec(text(form, "config"), text(form, "model"), words(form.get("urls")),
+        return new ProfileSpec(text(form, "id"), text(form, "config"), text(form, "model"), words(form.get("urls")),
                 text(form, "endpointType"), bool(form, "streaming"), text(form, "concurrency"),
                 text(form, "requestRate"), text(form, "requestCount"), text(form, "benchmarkDuration"),
                 integer(form, "warmupRequestCount"), integer(form, "numProfileRuns"), bool(form, "resetKvCache"),
                 bool(form, "serverProfiler"), text(form, "credentialsId"), text(form, "artifactDir"),
                 !"false".equalsIgnoreCase(text(form, "archive")), text(form, "gate"), text(form, "baseline"),
                 "true".equalsIgnoreCase(text(form, "unstableOnWarnings")), words(form.get("extraArgs")),
-                words(form.get("cells")), text(form, "compareWith"));
+                words(form.get("cells")), text(form, "compareWith"), text(form, "jdk"));
     }
 
     private static String text(final Map<String, String> form, final String field) {
@@ -60,7 +66,14 @@ public record ProfileSpec(String config, String model, List<String> urls, String
 
     private static Boolean bool(final Map<String, String> form, final String field) {
         final String v = text(form, field);
-        return v == null ? null : Boolean.valueOf(v);
+        if (v == null) {
+            return null;
+        }
+        if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+            throw new IllegalArgumentException(field + ": must be true, false or blank (from the config file), not '"
+                    + v + "'");
+        }
+        return Boolean.valueOf(v);
     }
 
     private static Integer integer(final Map<String, String> form, final String field) {
@@ -78,6 +91,10 @@ public record ProfileSpec(String config, String model, List<String> urls, String
     /** Field-keyed problems, empty when the spec can run (also what a form's field check shows). */
     public Map<String, String> validate() {
         final Map<String, String> problems = new LinkedHashMap<>();
+        final String idProblem = CallFolders.idProblem(id);
+        if (idProblem != null) {
+            problems.put("id", idProblem);
+        }
         if (isBlank(config) && isBlank(model)) {
             problems.put("model", "a model is required unless a config file is given");
         }
@@ -149,6 +166,16 @@ public record ProfileSpec(String config, String model, List<String> urls, String
             out.add(m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3));
         }
         return out;
+    }
+
+    /** The call's id, {@link CallFolders#DEFAULT_ID} when unset. */
+    public String callId() {
+        return InvocationPlanner.callId(id);
+    }
+
+    /** Where this call archives and the engine writes. */
+    public CallFolders folders() {
+        return CallFolders.of(callId(), cells);
     }
 
     static boolean isBlank(final String s) {

@@ -23,6 +23,14 @@ public final class StepSummary {
     public static final String HOOKS = "hooks";
     public static final String METRICS = "metrics";
     public static final String ARCHIVED = "archived";
+    /** The call's id ({@link CallFolders}). */
+    public static final String ID = "id";
+    /** The call's folder in the workspace, where its exports are. */
+    public static final String EXPORT_DIR = "exportDir";
+    /** The build numbers the gate compared with, newest first (empty without a baseline). */
+    public static final String BASELINE_BUILDS = "baselineBuilds";
+    /** The comparison with the baseline, one row per key metric ({@link Comparison}). */
+    public static final String COMPARISON = "comparison";
     /** The gate status when no gate ran. */
     public static final String NO_GATE = "none";
 
@@ -50,6 +58,7 @@ public final class StepSummary {
                 rule.put("metric", r.path("metric").asText() + "_" + r.path("stat").asText());
                 rule.put("cell", r.path("cell").asText());
                 rule.put("status", r.path("status").asText());
+                rule.put("limit", r.path("limit").asText(""));
                 rule.put("message", r.path("message").asText());
                 rules.add(rule);
             });
@@ -92,15 +101,23 @@ public final class StepSummary {
     }
 
     /**
-     * The key metrics a build contributes to a trend, from the summaries of its calls keyed by archive folder: the
-     * merged run's when there is one, else the first call's that has any.
+     * The key metrics a build contributes to the trend of one call id, from the summaries of its calls keyed by
+     * archive folder ({@link CallFolders#prefix}): the id's merged run when there is one, else the first of its
+     * calls that has any.
      */
-    public static Map<String, Double> trendMetrics(final Map<String, ? extends Map<String, Object>> calls) {
-        final Map<String, Object> merged = calls.get(ArchivePlanner.AGGREGATE_PREFIX);
+    public static Map<String, Double> trendMetrics(final Map<String, ? extends Map<String, Object>> calls,
+                                                   final String id) {
+        final Map<String, Object> merged = calls.get(CallFolders.aggregate(id).prefix());
         if (merged != null && !metrics(merged).isEmpty()) {
             return metrics(merged);
         }
-        return calls.values().stream().map(StepSummary::metrics).filter(m -> !m.isEmpty()).findFirst().orElse(Map.of());
+        return calls.entrySet().stream().filter(e -> id.equals(CallFolders.idOf(e.getKey())))
+                .map(e -> metrics(e.getValue())).filter(m -> !m.isEmpty()).findFirst().orElse(Map.of());
+    }
+
+    /** The call ids of a build's calls (keyed by archive folder), in the order they first ran. */
+    public static List<String> ids(final Map<String, ?> calls) {
+        return calls.keySet().stream().map(CallFolders::idOf).filter(java.util.Objects::nonNull).distinct().toList();
     }
 
     /** The summary's key metrics, typed (an empty map when absent). */

@@ -11,8 +11,15 @@ import java.util.Map;
  * under a strict Content-Security-Policy. Stateless.
  */
 public final class TrendChart {
-    /** One build's key metrics (keys of {@link KeyMetrics#KEYS}). */
-    public record Point(String label, Map<String, Double> metrics) {
+    /**
+     * One build's key metrics (keys of {@link KeyMetrics#KEYS}).
+     *
+     * @param href where its dots link to (the build's page), or null for no link; plain SVG anchors, no script
+     */
+    public record Point(String label, Map<String, Double> metrics, String href) {
+        public Point(final String label, final Map<String, Double> metrics) {
+            this(label, metrics, null);
+        }
     }
 
     private static final int PANEL_WIDTH = 360;
@@ -109,8 +116,11 @@ public final class TrendChart {
             }
             final double py = axisY - plotH * (v - min) / (max - min);
             line.append(line.length() == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.1f,%.1f", px, py));
-            dots.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#1f77b4\"><title>%s: %s %s</title></circle>%n",
-                    px, py, escape(p.label()), number(v), escape(unit)));
+            final String dot = String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#1f77b4\"><title>%s: %s %s</title></circle>",
+                    px, py, escape(p.label()), number(v), escape(unit));
+            // target _top: the chart is embedded as an object, and the build page should replace the job page
+            dots.append(p.href() == null ? dot : "<a class=\"build\" href=\"" + escape(p.href()) + "\" target=\"_top\">"
+                    + dot + "</a>").append('\n');
         }
         sb.append(String.format(Locale.ROOT, "<polyline class=\"series\" data-metric=\"%s\" fill=\"none\" stroke=\"#1f77b4\" "
                 + "stroke-width=\"2\" points=\"%s\"/>%n", escape(key), line));

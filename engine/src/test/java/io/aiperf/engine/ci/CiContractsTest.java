@@ -18,9 +18,9 @@ class CiContractsTest {
     Path tmp;
 
     private static ProfileSpec spec(final String credentialsId, final List<String> extra, final List<String> cells) {
-        return new ProfileSpec(null, "m", List.of("http://h:1", "http://h:2"), "chat", true, "8,16", null, "100",
+        return new ProfileSpec(null, null, "m", List.of("http://h:1", "http://h:2"), "chat", true, "8,16", null, "100",
                 null, 10, 3, true, true, credentialsId, "artifacts/run", true, "gate.yaml", "lastN:3", false, extra,
-                cells, null);
+                cells, null, null);
     }
 
     @Test
@@ -31,37 +31,37 @@ class CiContractsTest {
                 "--url", "http://h:1", "--url", "http://h:2", "--endpoint-type", "chat", "--streaming=true",
                 "--concurrency", "8,16", "--request-count", "100", "--warmup-request-count", "10",
                 "--num-profile-runs", "3", "--reset-kv-cache=true", "--server-profiler=true",
-                "--api-key-env", "AIPERF_API_KEY", "--artifact-dir", "artifacts/run",
-                "--cell", "trial_0001/concurrency_8", "--gate", "gate.yaml", "--baseline", "base/a", "--osl", "50");
+                "--api-key-env", "AIPERF_API_KEY", "--artifact-dir",
+                "artifacts/run/aiperf/cells/trial_0001~2fconcurrency_8", "--cell", "trial_0001/concurrency_8", "--gate", "gate.yaml", "--baseline", "base/a", "--osl", "50");
         assertThat(inv.argv()).doesNotContain("openai-key");
         assertThat(inv.apiKeyVariable()).isEqualTo(InvocationPlanner.API_KEY_VARIABLE);
-        assertThat(inv.exportDir()).isEqualTo("artifacts/run");
+        assertThat(inv.exportDir()).isEqualTo("artifacts/run/aiperf/cells/trial_0001~2fconcurrency_8");
         assertThat(InvocationPlanner.plan(spec(null, null, List.of()), List.of("aiperf"), List.of()).apiKeyVariable())
                 .isNull();
     }
 
     @Test
     void compareWithRunsTheComparisonWithTheCandidateAsB() {
-        final ProfileSpec spec = new ProfileSpec(null, "m", List.of("http://candidate:8000"), "chat", true, "4", null,
+        final ProfileSpec spec = new ProfileSpec("ab", null, "m", List.of("http://candidate:8000"), "chat", true, "4", null,
                 "50", null, null, 2, true, null, null, "artifacts/ab", true, "gate.yaml", "lastN:3", false, List.of(),
-                List.of(), "http://production:8000");
+                List.of(), "http://production:8000", null);
         assertThat(InvocationPlanner.plan(spec, List.of("aiperf"), List.of("base/a")).argv()).containsExactly("aiperf",
                 "compare", "--model", "m", "--a", "http://production:8000", "--b", "http://candidate:8000",
                 "--endpoint-type", "chat", "--streaming=true", "--concurrency", "4", "--request-count", "50",
-                "--num-profile-runs", "2", "--reset-kv-cache=true", "--artifact-dir", "artifacts/ab", "--gate",
+                "--num-profile-runs", "2", "--reset-kv-cache=true", "--artifact-dir", "artifacts/ab/ab/run", "--gate",
                 "gate.yaml");
-        final ProfileSpec two = new ProfileSpec(null, "m", List.of("http://c:1", "http://c:2"), null, null, null, null,
+        final ProfileSpec two = new ProfileSpec(null, null, "m", List.of("http://c:1", "http://c:2"), null, null, null, null,
                 null, null, null, null, null, null, null, "out", true, null, null, false, List.of(), List.of(),
-                "ftp://production");
+                "ftp://production", null);
         assertThat(two.validate()).containsKey("compareWith");
     }
 
     @Test
     void invalidSpecsNameTheirFields() {
-        final ProfileSpec bad = new ProfileSpec(null, null, List.of(), null, null, null, null, null, null, 0, 11,
+        final ProfileSpec bad = new ProfileSpec("../up", null, null, List.of(), null, null, null, null, null, null, 0, 11,
                 null, null, null, "../outside", true, null, "lastN:5", false, List.of("--api-key=sk-1"), List.of(" "),
-                null);
-        assertThat(bad.validate()).containsOnlyKeys("model", "urls", "artifactDir", "warmupRequestCount",
+                null, null);
+        assertThat(bad.validate()).containsOnlyKeys("id", "model", "urls", "artifactDir", "warmupRequestCount",
                 "numProfileRuns", "extraArgs", "baseline", "cells");
         assertThatThrownBy(() -> InvocationPlanner.plan(bad, List.of("aiperf"), List.of()))
                 .hasMessageContaining("artifactDir").hasMessageNotContaining("sk-1");
@@ -77,7 +77,6 @@ class CiContractsTest {
         assertThat(BaselineChoice.parse("lastN:5")).isEqualTo(new BaselineChoice(Policy.MEAN_OF_LAST, 5));
         assertThat(BaselineChoice.problem("lastN:0")).contains("previousSuccessful, previousNotFailed");
         assertThat(BaselineChoice.problem("yesterday")).contains("'yesterday' is not a baseline");
-        assertThat(BaselineSelector.searchDepth(BaselineChoice.parse("lastN:20"))).isEqualTo(100);
     }
 
     @Test
@@ -89,11 +88,16 @@ class CiContractsTest {
 
     @Test
     void aggregateAndCellsCommands() {
-        assertThat(InvocationPlanner.aggregate(List.of("aiperf"), List.of("in/a", "in/b"), "merged", "g.yaml",
+        assertThat(InvocationPlanner.aggregate(List.of("aiperf"), List.of("in/a", "in/b"), "merged", null, "g.yaml",
                 List.of("base")).argv()).containsExactly("aiperf", "aggregate", "in/a", "in/b", "--output-dir",
-                "merged", "--gate", "g.yaml", "--baseline", "base");
-        assertThatThrownBy(() -> InvocationPlanner.aggregate(List.of("aiperf"), List.of("x"), "/tmp/x", null, List.of()))
-                .hasMessageContaining("artifactDir");
+                "merged/aiperf/aggregate", "--gate", "g.yaml", "--baseline", "base");
+        assertThatThrownBy(() -> InvocationPlanner.aggregate(List.of("aiperf"), List.of("x"), "/tmp/x", null, null,
+                List.of())).hasMessageContaining("artifactDir");
+        assertThatThrownBy(() -> InvocationPlanner.aggregate(List.of("aiperf"), List.of("x"), "out", "a/b", null,
+                List.of())).hasMessageContaining("id=");
+        assertThat(InvocationPlanner.gate(List.of("aiperf"), "g.yaml", "out/x/run", List.of("b1", "b2")))
+                .containsExactly("aiperf", "gate", "--rules", "g.yaml", "--candidate", "out/x/run", "--baseline", "b1",
+                        "--baseline", "b2");
         assertThat(InvocationPlanner.cells(List.of("aiperf"), "b.yaml")).containsExactly("aiperf", "config", "expand",
                 "--config", "b.yaml", "--cells");
         assertThat(InvocationPlanner.parseCells("run_0001\r\nrun_0002\n\n")).containsExactly("run_0001", "run_0002");
@@ -145,9 +149,9 @@ class CiContractsTest {
 
     @Test
     void archivePathsKeepCallsApart() {
-        assertThat(ArchivePlanner.prefix(spec(null, null, List.of()))).isEqualTo("aiperf/run/");
-        assertThat(ArchivePlanner.prefix(spec(null, null, List.of("trial_0001/concurrency_8", "x y"))))
-                .isEqualTo("aiperf/cells/trial_0001_concurrency_8+x_y/");
+        assertThat(spec(null, null, List.of()).folders().prefix()).isEqualTo("aiperf/aiperf/run/");
+        assertThat(spec(null, null, List.of("trial_0001/concurrency_8", "x y")).folders().prefix())
+                .isEqualTo("aiperf/aiperf/cells/trial_0001~2fconcurrency_8+x~20y/");
         assertThat(ArchivePlanner.artifacts("out/run/", List.of("a.json", "d/b.json"), "aiperf/run/"))
                 .containsExactly(Map.entry("aiperf/run/a.json", "out/run/a.json"),
                         Map.entry("aiperf/run/d/b.json", "out/run/d/b.json"));

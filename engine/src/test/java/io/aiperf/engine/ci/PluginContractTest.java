@@ -17,14 +17,21 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the Jenkins plugin (which cannot be built here) in step with the engine and with what Jenkins needs at
- * run time but no compiler checks: the step's and the form's fields are ProfileSpec's, every form field has a
- * help page and a view entry, views escape by default, form endpoints answer POST only.
+ * run time but no compiler checks: the step and the builder share one settings class with ProfileSpec's fields,
+ * every field of every describable has a help page and a view entry, the engine's booleans are tri-state in the
+ * forms, views included into the job page read their action as {@code from}, views escape by default, form
+ * endpoints answer POST only. It reads the plugin's sources and views through the relative path {@code ../jenkins-plugin}.
  */
 class PluginContractTest {
     private static final Path PLUGIN = Path.of(System.getProperty("aiperf.docs.dir", "../src-docs")).resolveSibling("jenkins-plugin");
     private static final Path JAVA = PLUGIN.resolve("src/main/java/io/aiperf/jenkins");
     private static final Path VIEWS = PLUGIN.resolve("src/main/resources/io/aiperf/jenkins");
-    private static final Pattern FIELD = Pattern.compile("^    private (?!static)(?:final )?[\\w<>, ]+ (\\w+)(?: = [^;]+)?;", Pattern.MULTILINE);
+
+    private static final Pattern SETTING = Pattern.compile("^    (?!static|private|public|final|return)[\\w<>][\\w<>, ]* (\\w+)(?: = [^;]+)?;",
+            Pattern.MULTILINE);
+    private static final Pattern SETTER = Pattern.compile("@DataBoundSetter\\s+public void set(\\w+)\\(");
+    private static final Pattern CONSTRUCTOR = Pattern.compile("@DataBoundConstructor\\s+public \\w+\\(([^)]*)\\)");
+    private static final List<String> TRI_STATE = List.of("streaming", "resetKvCache", "serverProfiler");
 
     private static Set<String> specComponents() {
         final Set<String> out = new LinkedHashSet<>();
@@ -32,8 +39,12 @@ class PluginContractTest {
         return out;
     }
 
-    private static Set<String> fields(final String className) throws IOException {
-        final Matcher m = FIELD.matcher(Files.readString(JAVA.resolve(className + ".java")));
+    private static String source(final String className) throws IOException {
+        return Files.readString(JAVA.resolve(className + ".java"));
+    }
+
+    private static Set<String> all(final Pattern p, final String text) {
+        final Matcher m = p.matcher(text);
         final Set<String> out = new LinkedHashSet<>();
         while (m.find()) {
             out.add(m.group(1));
@@ -41,23 +52,113 @@ class PluginContractTest {
         return out;
     }
 
-    @Test
-    void theStepAndTheBuilderHaveExactlyTheSpecsFields() throws IOException {
-        assertThat(fields("AiperfProfileStep")).containsExactlyElementsOf(specComponents());
-        assertThat(fields("AiperfProfileBuilder")).containsExactlyElementsOf(specComponents());
+    /** The bound fields of a describable: its @DataBoundConstructor parameters and @DataBoundSetter properties. */
+    private static Set<String> boundFields(final String src) {
+        final Set<String> out = new LinkedHashSet<>();
+        final Matcher c = CONSTRUCTOR.matcher(src);
+        if (c.find() && !c.group(1).isBlank()) {
+            for (final String param : c.group(1).split(",")) {
+                final String[] words = param.trim().split("\\s+");
+                out.add(words[words.length - 1]);
+            }
+        }
+        all(SETTER, src).forEach(n -> out.add(Character.toLowerCase(n.charAt(0)) + n.substring(1)));
+        return out;
+    }
+
+    /** Every plugin class Jenkins binds from a form or a script: those with a @DataBoundConstructor. */
+    private static List<String> describables() throws IOException {
+        try (Stream<Path> files = Files.list(JAVA)) {
+            return files.filter(f -> {
+                try {
+                    return Files.readString(f).contains("@DataBoundConstructor");
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).map(f -> f.getFileName().toString().replace(".java", "")).sorted().toList();
+        }
     }
 
     @Test
-    void everyFormFieldHasAHelpPageAndAViewEntry() throws IOException {
-        final String form = Files.readString(VIEWS.resolve("AiperfProfileBuilder/config.jelly"));
-        for (final String field : specComponents()) {
-            assertThat(VIEWS.resolve("AiperfProfileBuilder/help-" + field + ".html")).as(field).isRegularFile();
-            assertThat(form).as(field).contains("field=\"" + field + "\"");
+    void theStepAndTheBuilderShareOneSettingsClassWithTheSpecsFields() throws IOException {
+        assertThat(all(SETTING, source("ProfileSettings"))).containsExactlyElementsOf(specComponents());
+        assertThat(boundFields(source("AiperfProfileStep"))).containsExactlyElementsOf(specComponents());
+        assertThat(boundFields(source("AiperfProfileBuilder"))).containsExactlyElementsOf(specComponents());
+        assertThat(source("AiperfProfileStep")).contains("private final ProfileSettings settings");
+        final Set<String> gate = all(SETTING, source("GateSettings"));
+        assertThat(gate).contains("id", "results", "gate", "baseline", "archive", "unstableOnWarnings", "jdk");
+        assertThat(boundFields(source("AiperfGateStep"))).containsExactlyElementsOf(gate);
+        assertThat(boundFields(source("AiperfGateRecorder"))).containsExactlyElementsOf(gate);
+        assertThat(source("AiperfGateRecorder")).contains("private final GateSettings settings")
+                .contains("@Symbol(\"aiperfGate\")");
+        assertThat(source("AiperfProfileBuilder")).contains("private final ProfileSettings settings")
+                .contains("@Symbol(\"aiperfProfile\")");
+    }
+
+    @Test
+    void everyFieldOfEveryDescribableHasAHelpPageAndAViewEntry() throws IOException {
+        final List<String> describables = describables();
+        assertThat(describables).contains("AiperfProfileStep", "AiperfProfileBuilder", "AiperfAggregateStep",
+                "AiperfCellsStep", "AiperfGateStep", "AiperfGateRecorder");
+        for (final String d : describables) {
+            final String src = source(d);
+            // a descriptor that delegates its help: Help.shared (the profile builder's) or Help.of(Owner.class, ...)
+            final Matcher delegate = Pattern.compile("Help\\.of\\((\\w+)\\.class, fieldName\\)").matcher(src);
+            final String owner = src.contains("Help.shared(fieldName)") ? "AiperfProfileBuilder"
+                    : delegate.find() ? delegate.group(1) : null;
+            assertThat(VIEWS.resolve(d + "/help.html")).as(d + " has a help page").isRegularFile();
+            final String form = Files.readString(VIEWS.resolve(d + "/config.jelly"));
+            for (final String field : boundFields(src)) {
+                final boolean own = Files.isRegularFile(VIEWS.resolve(d + "/help-" + field + ".html"));
+                final boolean shared = owner != null && Files.isRegularFile(VIEWS.resolve(owner + "/help-" + field
+                        + ".html"));
+                assertThat(own || shared).as(d + "." + field + " has a help page").isTrue();
+                assertThat(form).as(d + "." + field + " is in its form").contains("field=\"" + field + "\"");
+            }
         }
-        final Matcher m = Pattern.compile("field=\"(\\w+)\"").matcher(Files.readString(VIEWS.resolve("AiperfProfileStep/config.jelly"))
-                + Files.readString(VIEWS.resolve("AiperfAggregateStep/config.jelly")));
-        while (m.find()) {
-            assertThat(VIEWS.resolve("AiperfProfileBuilder/help-" + m.group(1) + ".html")).as(m.group(1)).isRegularFile();
+    }
+
+    @Test
+    void theEngineBooleansAreTriStateInEveryForm() throws IOException {
+        for (final String d : List.of("AiperfProfileStep", "AiperfProfileBuilder")) {
+            final String form = Files.readString(VIEWS.resolve(d + "/config.jelly"));
+            for (final String field : TRI_STATE) {
+                final int at = form.indexOf("field=\"" + field + "\"");
+                final String entry = form.substring(at, form.indexOf("</f:entry>", at));
+                assertThat(entry).as(d + "." + field).doesNotContain("f:checkbox").contains("name=\"_." + field + "\"")
+                        .contains("<f:option value=\"\"").contains("value=\"true\"").contains("value=\"false\"");
+            }
+        }
+        assertThat(source("SettingsForm")).contains("TRI_STATE = List.of(\"streaming\", \"resetKvCache\", \"serverProfiler\")");
+    }
+
+    @Test
+    void viewsIncludedIntoTheJobPageReadTheActionAsFrom() throws IOException {
+        final List<Path> views = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(VIEWS)) {
+            files.filter(f -> f.getFileName().toString().matches("floatingBox\\.jelly|jobMain\\.jelly"))
+                    .forEach(views::add);
+        }
+        assertThat(views).isNotEmpty();
+        for (final Path v : views) {
+            // Jenkins includes them with `it` = the job and the action as `from`
+            assertThat(Files.readString(v)).as(v.toString()).contains("${from.").doesNotContain("${it.")
+                    .doesNotContain("${it}");
+        }
+    }
+
+    @Test
+    void everyStepDeclaresTheContextItReads() throws IOException {
+        try (Stream<Path> files = Files.list(JAVA)) {
+            for (final Path f : files.filter(p -> p.getFileName().toString().endsWith("Step.java")).toList()) {
+                final String src = Files.readString(f);
+                final Matcher declared = Pattern.compile("getRequiredContext\\(\\) \\{\\s+return Set\\.of\\(([^)]*)\\)")
+                        .matcher(src);
+                assertThat(declared.find()).as(f.getFileName() + " declares its context").isTrue();
+                for (final String used : all(Pattern.compile("ctx\\.get\\((\\w+)\\.class\\)"), src)) {
+                    assertThat(declared.group(1)).as(f.getFileName() + " reads " + used).contains(used + ".class");
+                }
+            }
         }
     }
 

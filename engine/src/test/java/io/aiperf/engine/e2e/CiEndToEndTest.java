@@ -27,9 +27,9 @@ class CiEndToEndTest {
     void profilerStopFailureIsAWarningAndTheExportsAreArchived() throws Exception {
         final MockServerConfig cfg = MockServerConfig.fast().withFaults("/stop_profile=status:500");
         try (MockServer mock = MockServer.start(cfg)) {
-            final ProfileSpec spec = new ProfileSpec(null, "m", List.of(mock.url()), "chat", true, "2", null, "6", null,
+            final ProfileSpec spec = new ProfileSpec(null, null, "m", List.of(mock.url()), "chat", true, "2", null, "6", null,
                     null, null, true, true, null, "ci-run", true, null, null, false, List.of("--isl", "8", "--osl", "2"),
-                    List.of(), null);
+                    List.of(), null, null);
             final EngineInvocation inv = InvocationPlanner.plan(spec, Runs.engineLauncher(), List.of());
             // As the Jenkins step does: the workspace is the working directory, the export dir is relative to it.
             final Process p = new ProcessBuilder(inv.argv()).directory(tmp.toFile()).redirectErrorStream(true)
@@ -42,8 +42,8 @@ class CiEndToEndTest {
             final List<String> files = ArchivePlanner.plan(dir, List.of(), List.of());
             assertThat(files).contains("cell_outcome.json", "profile_export.jsonl", "profile_export_aiperf.json",
                     "profile_export_aiperf.csv", "inputs.json");
-            final Map<String, String> archive = ArchivePlanner.artifacts(inv.exportDir(), files, ArchivePlanner.prefix(spec));
-            assertThat(archive).containsEntry("aiperf/run/cell_outcome.json", "ci-run/cell_outcome.json");
+            final Map<String, String> archive = ArchivePlanner.artifacts(inv.exportDir(), files, spec.folders().prefix());
+            assertThat(archive).containsEntry("aiperf/aiperf/run/cell_outcome.json", "ci-run/aiperf/run/cell_outcome.json");
 
             final Map<String, Object> summary = StepSummary.of(p.exitValue(), dir, false, List.copyOf(archive.keySet()));
             assertThat(summary).containsEntry(StepSummary.VERDICT, "SUCCESS").containsEntry(StepSummary.GATE, "none");
@@ -70,16 +70,16 @@ class CiEndToEndTest {
                 """);
         try (MockServer production = MockServer.start(MockServerConfig.fast().withLatency(5, 1));
              MockServer candidate = MockServer.start(MockServerConfig.fast().withLatency(5, 1))) {
-            final ProfileSpec spec = new ProfileSpec(null, "m", List.of(candidate.url()), "chat", true, "2", null, "6",
+            final ProfileSpec spec = new ProfileSpec(null, null, "m", List.of(candidate.url()), "chat", true, "2", null, "6",
                     null, null, null, true, null, null, "ab", true, rules.toString(), null, false,
                     List.of("--isl", "8", "--osl", "2", "--pairs", "1", "--tokenizer", "builtin"), List.of(),
-                    production.url());
+                    production.url(), null);
             final EngineInvocation inv = InvocationPlanner.plan(spec, Runs.engineLauncher(), List.of());
             final Process p = new ProcessBuilder(inv.argv()).directory(tmp.toFile()).redirectErrorStream(true)
                     .redirectOutput(tmp.resolve("ab.txt").toFile()).start();
             assertThat(p.waitFor(90, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
             assertThat(p.exitValue()).as(java.nio.file.Files.readString(tmp.resolve("ab.txt"))).isZero();
-            final Map<String, Object> summary = StepSummary.of(p.exitValue(), tmp.resolve("ab"), false, List.of());
+            final Map<String, Object> summary = StepSummary.of(p.exitValue(), tmp.resolve(inv.exportDir()), false, List.of());
             assertThat(summary).containsEntry(StepSummary.VERDICT, "SUCCESS").containsEntry(StepSummary.GATE, "passed");
             assertThat(production.controlState().resetCount()).isEqualTo(1);
             assertThat(candidate.controlState().resetCount()).isEqualTo(1);

@@ -1,0 +1,95 @@
+package io.aiperf.engine.ci;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JVM part of the engine command on a CI agent, as {@code bin/aiperf} builds it (src-docs/cli.md): the
+ * class-data archive (warm start) unless {@code AIPERF_CDS=off}, then the user's {@code AIPERF_JAVA_OPTS} (last,
+ * so they win), then {@code -jar}. The archive is named after the engine jar's hash and the JVM (its command and
+ * version text), so another jar or JDK records its own. A {@code profile} or {@code compare} run without an archive
+ * records one under a name of its own; the CI keeps it only if {@link #checkArchive} accepts it. Stateless.
+ */
+public final class EngineLaunch {
+    public static final String JAVA_OPTS = "AIPERF_JAVA_OPTS";
+    public static final String CDS = "AIPERF_CDS";
+    public static final String CACHE_DIR = "AIPERF_CACHE_DIR";
+    private static final String QUIET = "-Xlog:cds=off,cds+dynamic=off";
+
+    private EngineLaunch() {
+    }
+
+    /**
+     * @param defaultDir where archives go unless {@code AIPERF_CACHE_DIR} says otherwise
+     * @return the folder for class-data archives, or null when {@code AIPERF_CDS=off}
+     */
+    public static String cdsDir(final Map<String, String> env, final String defaultDir) {
+        if ("off".equalsIgnoreCase(String.valueOf(env.get(CDS)).trim())) {
+            return null;
+        }
+        final String dir = env.get(CACHE_DIR);
+        return ProfileSpec.isBlank(dir) ? defaultDir : dir.trim();
+    }
+
+    /** The archive's path for this jar and this JVM. */
+    public static String cdsArchive(final String cdsDir, final String jarHash, final String java,
+                                    final String javaVersion) {
+        return cdsDir.replaceAll("[/\\\\]+$", "") + "/aiperf-" + sha256(jarHash + "\n" + java + "\n" + javaVersion)
+                .substring(0, 16) + ".jsa";
+    }
+
+    /** Where one run records a new archive: next to it, under a name no other run uses. */
+    public static String recording(final String archive, final String token) {
+        return archive.substring(0, archive.length() - ".jsa".length()) + "." + token + ".jsa";
+    }
+
+    /** Whether an engine subcommand records an archive when there is none (the long-running ones). */
+    public static boolean records(final String subcommand) {
+        return "profile".equals(subcommand) || "compare".equals(subcommand);
+    }
+
+    /**
+     * @param useArchive an archive to start from, or null
+     * @param recordTo where to record one at exit, or null (ignored when {@code useArchive} is given)
+     * @return {@code [java, <class-data options>, <AIPERF_JAVA_OPTS>, -jar, jar]}
+     */
+    public static List<String> command(final String java, final String jar, final Map<String, String> env,
+                                       final String useArchive, final String recordTo) {
+        final List<String> argv = new ArrayList<>();
+        argv.add(java);
+        if (useArchive != null) {
+            argv.add("-XX:SharedArchiveFile=" + useArchive);
+            argv.add(QUIET);
+        } else if (recordTo != null) {
+            argv.add("-XX:ArchiveClassesAtExit=" + recordTo);
+            argv.add(QUIET);
+        }
+        final String opts = env.get(JAVA_OPTS);
+        if (!ProfileSpec.isBlank(opts)) {
+            argv.addAll(List.of(opts.trim().split("\\s+"))); // split on blanks only, as bin/aiperf's shell does
+        }
+        argv.add("-jar");
+        argv.add(jar);
+        return argv;
+    }
+
+    /** The command that exits 0 only if this JVM can map the recorded archive (then the CI keeps it). */
+    public static List<String> checkArchive(final String java, final String jar, final String recorded) {
+        return List.of(java, "-Xshare:on", "-XX:SharedArchiveFile=" + recorded, QUIET, "-cp", jar, "-version");
+    }
+
+    /** Hex SHA-256 of the text. */
+    public static String sha256(final String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package io.aiperf.engine.ci;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Per-call folders and ids, tri-state booleans, the engine's Java and JVM options, and the history limits. */
+class CiCallsTest {
+    private static final List<String> LAUNCHER = List.of("aiperf");
+
+    private static Map<String, String> form(final String... kv) {
+        final Map<String, String> m = new HashMap<>(Map.of("model", "m", "urls", "http://h:1", "artifactDir", "out"));
+        for (int i = 0; i + 1 < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    @Test
+    void unsetBooleansNeverReachTheCommandLineSoTheConfigFileDecides() {
+        final List<String> unset = InvocationPlanner.plan(ProfileSpec.fromForm(form("config", "b.yaml",
+                "streaming", "", "resetKvCache", "", "serverProfiler", "")), LAUNCHER, List.of()).argv();
+        assertThat(unset).noneMatch(a -> a.startsWith("--streaming") || a.startsWith("--reset-kv-cache")
+                || a.startsWith("--server-profiler"));
+        final List<String> set = InvocationPlanner.plan(ProfileSpec.fromForm(form("streaming", "true",
+                "resetKvCache", "false", "serverProfiler", "true")), LAUNCHER, List.of()).argv();
+        assertThat(set).contains("--streaming=true", "--reset-kv-cache=false", "--server-profiler=true");
+        assertThatThrownBy(() -> ProfileSpec.fromForm(form("streaming", "yes"))).hasMessageStartingWith("streaming:");
+    }
+
+    @Test
+    void everyIdAndSlotHasItsOwnFoldersAndNoneIsInsideAnother() {
+        final List<CallFolders> calls = new ArrayList<>();
+        for (final String id : List.of("aiperf", "llama", "llama-2", "a.b")) {
+            calls.add(CallFolders.of(id, List.of()));
+            calls.add(CallFolders.of(id, List.of("run_0001")));
+            calls.add(CallFolders.of(id, List.of("run_0001", "run_0002")));
+            calls.add(CallFolders.of(id, List.of("a/b")));
+            calls.add(CallFolders.of(id, List.of("a_b")));
+            calls.add(CallFolders.of(id, List.of("a+b")));
+            calls.add(CallFolders.aggregate(id));
+        }
+        for (final CallFolders a : calls) {
+            assertThat(a.prefix()).startsWith(CallFolders.ROOT).endsWith("/").doesNotContain("..").doesNotContain("//");
+            assertThat(CallFolders.idOf(a.prefix())).isEqualTo(a.id());
+            for (final CallFolders b : calls) {
+                if (a != b) {
+                    assertThat(b.prefix()).as(a + " vs " + b).doesNotStartWith(a.prefix());
+                    assertThat(b.exportDir("out") + "/").doesNotStartWith(a.exportDir("out") + "/");
+                }
+            }
+        }
+        assertThat(CallFolders.of("aiperf", List.of("..")).exportDir("out")).isEqualTo("out/aiperf/cells/~2e.");
+        assertThat(CallFolders.of("x", null).exportDir("./")).isEqualTo("x/run");
+        assertThat(CallFolders.cellsPrefix("llama")).isEqualTo("aiperf/llama/cells/");
+        assertThat(CallFolders.of("llama", List.of("run_0001")).prefix()).startsWith(CallFolders.cellsPrefix("llama"));
+    }
+
+    @Test
+    void idsArePlainFolderNames() {
+        assertThat(CallFolders.idProblem(null)).isNull();
+        assertThat(CallFolders.idProblem("llama-3_8b.v2")).isNull();
+        for (final String bad : List.of("..", ".x", "a/b", "a b", "x".repeat(65), "a\\b")) {
+            assertThat(CallFolders.idProblem(bad)).as(bad).contains("is not an id");
+        }
+        assertThat(ProfileSpec.fromForm(form("id", "a/b")).validate()).containsKey("id");
+        assertThat(ProfileSpec.fromForm(form()).callId()).isEqualTo(CallFolders.DEFAULT_ID);
+    }
+
+    @Test
+    void aSecondCallWithTheSameIdAndSlotIsAnErrorNamingBoth() {
+        final Map<String, String> owners = new LinkedHashMap<>();
+        assertThat(CallFolders.of("llama", List.of()).claim(owners, "aiperfProfile (flow node 7)")).isNull();
+        assertThat(CallFolders.of("mistral", List.of()).claim(owners, "aiperfProfile (flow node 9)")).isNull();
+        assertThat(CallFolders.of("llama", List.of("run_0001")).claim(owners, "aiperfProfile (flow node 11)")).isNull();
+        assertThat(CallFolders.of("llama", List.of()).claim(owners, "aiperfGate (flow node 13)"))
+                .contains("id 'llama'", "aiperfProfile (flow node 7)", "aiperfGate (flow node 13)", "aiperf/llama/run/");
+        assertThat(owners).hasSize(3).containsEntry("aiperf/llama/run/", "aiperfProfile (flow node 7)");
+    }
+
+    @Test
+    void trendMetricsAndIdsArePerId() {
+        final Map<String, Map<String, Object>> calls = new LinkedHashMap<>();
+        calls.put("aiperf/llama/run/", Map.of(StepSummary.METRICS, Map.of("time_to_first_token_p50", 5.0)));
+        calls.put("aiperf/mistral/cells/run_0001/", Map.of(StepSummary.METRICS, Map.of("time_to_first_token_p50", 1.0)));
+        calls.put("aiperf/mistral/aggregate/", Map.of(StepSummary.METRICS, Map.of("time_to_first_token_p50", 2.0)));
+        assertThat(StepSummary.ids(calls)).containsExactly("llama", "mistral");
+        assertThat(StepSummary.trendMetrics(calls, "llama")).containsEntry("time_to_first_token_p50", 5.0);
+        assertThat(StepSummary.trendMetrics(calls, "mistral")).containsEntry("time_to_first_token_p50", 2.0);
+        assertThat(StepSummary.trendMetrics(calls, "other")).isEmpty();
+    }
+
+    @Test
+    void javaComesFromTheToolOrTheStepsEnvironmentAndTheErrorSaysWhatWasSearched() {
+        final Map<String, String> env = Map.of("JAVA_HOME", "/opt/jdk/", "PATH", "/usr/bin:/bin");
+        assertThat(JavaLocator.candidates(null, null, env, true)).extracting(JavaLocator.Candidate::java)
+                .containsExactly("/opt/jdk/bin/java", "java");
+        assertThat(JavaLocator.candidates(null, null, Map.of("JAVA_HOME", "C:\\jdk"), false))
+                .extracting(JavaLocator.Candidate::java).containsExactly("C:\\jdk\\bin\\java.exe");
+        assertThat(JavaLocator.candidates("jdk21", "/tools/jdk21", env, true)).extracting(JavaLocator.Candidate::java)
+                .containsExactly("/tools/jdk21/bin/java");
+        assertThat(JavaLocator.candidates("jdk21", null, env, true)).isEmpty();
+        assertThat(JavaLocator.notFound("jdk21", List.of(), List.of())).contains("no JDK tool installation named 'jdk21'");
+        final List<JavaLocator.Candidate> tried = JavaLocator.candidates(null, null, env, true);
+        assertThat(JavaLocator.notFound(null, tried, List.of("exit 127", "cannot start: No such file")))
+                .contains("JAVA_HOME (/opt/jdk/): exit 127", "java on the PATH (/usr/bin:/bin): cannot start")
+                .contains("jdk");
+        assertThat(JavaLocator.notFound(null, List.of(), List.of())).contains("both unset");
+    }
+
+    @Test
+    void theJvmCommandHonoursTheClassDataCacheAndTheUsersOptionsLast() {
+        final Map<String, String> env = Map.of(EngineLaunch.JAVA_OPTS, " -Xmx4g\t-Dx=1 ");
+        final String archive = EngineLaunch.cdsArchive("/ws@tmp/aiperf/cds/", "hash1", "java", "openjdk 17");
+        assertThat(archive).matches("/ws@tmp/aiperf/cds/aiperf-[0-9a-f]{16}\\.jsa");
+        assertThat(EngineLaunch.cdsArchive("/c", "hash2", "java", "openjdk 17")).isNotEqualTo(
+                EngineLaunch.cdsArchive("/c", "hash1", "java", "openjdk 17"));
+        assertThat(EngineLaunch.cdsArchive("/c", "hash1", "java", "openjdk 21")).isNotEqualTo(
+                EngineLaunch.cdsArchive("/c", "hash1", "java", "openjdk 17"));
+        assertThat(EngineLaunch.command("java", "e.jar", env, archive, "ignored")).containsExactly("java",
+                "-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off,cds+dynamic=off", "-Xmx4g", "-Dx=1", "-jar", "e.jar");
+        final String rec = EngineLaunch.recording(archive, "b7");
+        assertThat(rec).endsWith(".b7.jsa");
+        assertThat(EngineLaunch.command("java", "e.jar", Map.of(), null, rec)).containsExactly("java",
+                "-XX:ArchiveClassesAtExit=" + rec, "-Xlog:cds=off,cds+dynamic=off", "-jar", "e.jar");
+        assertThat(EngineLaunch.command("java", "e.jar", Map.of(), null, null)).containsExactly("java", "-jar", "e.jar");
+        assertThat(EngineLaunch.checkArchive("java", "e.jar", rec)).contains("-Xshare:on", "-XX:SharedArchiveFile=" + rec);
+        assertThat(EngineLaunch.cdsDir(Map.of(), "/d")).isEqualTo("/d");
+        assertThat(EngineLaunch.cdsDir(Map.of(EngineLaunch.CACHE_DIR, "/mine"), "/d")).isEqualTo("/mine");
+        assertThat(EngineLaunch.cdsDir(Map.of(EngineLaunch.CDS, "off"), "/d")).isNull();
+        assertThat(EngineLaunch.records("profile")).isTrue();
+        assertThat(EngineLaunch.records("aggregate")).isFalse();
+    }
+
+    @Test
+    void historyWalksAreBounded() {
+        assertThat(HistoryLimits.of(null, null)).isEqualTo(new HistoryLimits(30, 50));
+        assertThat(HistoryLimits.of("10", "200")).isEqualTo(new HistoryLimits(10, 200));
+        assertThat(HistoryLimits.of("0", "-3")).isEqualTo(new HistoryLimits(30, 50));
+        assertThat(HistoryLimits.of("many", "99999999")).isEqualTo(new HistoryLimits(30, 50));
+    }
+
+    @Test
+    void theComparisonWithTheBaselineHasARowPerKeyMetricWithTheRuleOnIt() {
+        final Map<String, Double> candidate = new LinkedHashMap<>();
+        candidate.put("time_to_first_token_p50", 12.0);
+        candidate.put("request_throughput_avg", 40.0);
+        final List<Map<String, Double>> baselines = List.of(Map.of("time_to_first_token_p50", 8.0,
+                "request_throughput_avg", 50.0), Map.of("time_to_first_token_p50", 12.0));
+        final List<Map<String, Object>> rules = List.of(Map.of("metric", "time_to_first_token_p50", "limit", "+10% max",
+                "status", "unstable"));
+        final List<LinkedHashMap<String, Object>> rows = Comparison.rows(candidate, baselines, rules);
+        assertThat(rows).hasSize(2);
+        assertThat(rows.get(0)).containsEntry(Comparison.METRIC, "time_to_first_token_p50")
+                .containsEntry(Comparison.BASELINE, 10.0).containsEntry(Comparison.CANDIDATE, 12.0)
+                .containsEntry(Comparison.CHANGE_PCT, 20.0).containsEntry(Comparison.RULE, "+10% max")
+                .containsEntry(Comparison.STATUS, "unstable").containsEntry(Comparison.UNIT, "ms");
+        assertThat(rows.get(1)).containsEntry(Comparison.BASELINE, 50.0).containsEntry(Comparison.CHANGE_PCT, -20.0)
+                .containsEntry(Comparison.RULE, null);
+        assertThat(Comparison.rows(candidate, List.of(), List.of()).get(0)).containsEntry(Comparison.BASELINE, null)
+                .containsEntry(Comparison.CHANGE_PCT, null);
+        final String svg = Comparison.svg(rows);
+        assertThat(svg).startsWith("<svg").contains("class=\"baseline\"", "class=\"candidate\"", "(+20.0%)",
+                "(-20.0%)").doesNotContain("<script");
+        assertThat(Comparison.svg(List.of())).contains("No key metrics");
+    }
+
+    @Test
+    void trendPointsLinkToTheirBuilds() {
+        final String svg = TrendChart.svg(List.of(new TrendChart.Point("#1", Map.of("time_to_first_token_p50", 5.0),
+                "/job/p/1/aiperf/"), new TrendChart.Point("#2", Map.of("time_to_first_token_p50", 6.0), "/job/p/2/aiperf/")));
+        assertThat(svg).contains("<a class=\"build\" href=\"/job/p/1/aiperf/\" target=\"_top\"><circle",
+                "href=\"/job/p/2/aiperf/\"").doesNotContain("<script");
+        assertThat(TrendChart.svg(List.of(new TrendChart.Point("#1", Map.of("time_to_first_token_p50", 5.0)))))
+                .doesNotContain("<a ");
+    }
+
+    @Test
+    void healthIsTheShareOfTheLastBuildsThatPassed() {
+        assertThat(BuildHealth.of(List.of("SUCCESS", "UNSTABLE", "SUCCESS", "FAILURE", "SUCCESS", "FAILURE")).score())
+                .isEqualTo(60);
+        assertThat(BuildHealth.of(List.of("SUCCESS")).description()).contains("1 of the last 1");
+        assertThat(BuildHealth.of(List.of()).score()).isEqualTo(100);
+    }
+}

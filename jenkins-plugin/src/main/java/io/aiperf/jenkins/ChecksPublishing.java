@@ -1,0 +1,64 @@
+package io.aiperf.jenkins;
+
+import hudson.model.Run;
+import hudson.model.TaskListener;
+import io.aiperf.engine.ci.StepSummary;
+import io.jenkins.plugins.checks.api.ChecksConclusion;
+import io.jenkins.plugins.checks.api.ChecksDetails;
+import io.jenkins.plugins.checks.api.ChecksOutput;
+import io.jenkins.plugins.checks.api.ChecksPublisherFactory;
+import io.jenkins.plugins.checks.api.ChecksStatus;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Publishes a call's verdict as a check (for example on the pull request of a GitHub or GitLab build) through the
+ * optional checks-api plugin. Only this class refers to that plugin; {@link #publish} loads it only when the plugin
+ * is installed, so the plugin works without it.
+ */
+final class ChecksPublishing {
+    private static final String FACTORY = "io.jenkins.plugins.checks.api.ChecksPublisherFactory";
+
+    private ChecksPublishing() {
+    }
+
+    /** Publishes the check when checks-api is installed; never fails the build. */
+    static void publish(final Run<?, ?> run, final TaskListener listener, final Map<String, Object> summary) {
+        try {
+            Class.forName(FACTORY, false, ChecksPublishing.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError absent) {
+            return; // checks-api is not installed
+        }
+        try {
+            Checks.publish(run, listener, summary);
+        } catch (RuntimeException | LinkageError e) {
+            listener.getLogger().println("aiperf: the verdict could not be published as a check: " + e);
+        }
+    }
+
+    /** Separate, so that its references to checks-api resolve only once the plugin is known to be there. */
+    private static final class Checks {
+        static void publish(final Run<?, ?> run, final TaskListener listener, final Map<String, Object> summary) {
+            final String verdict = String.valueOf(summary.get(StepSummary.VERDICT));
+            final List<?> reasons = summary.get(StepSummary.REASONS) instanceof List<?> l ? l : List.of();
+            final ChecksOutput output = new ChecksOutput.ChecksOutputBuilder()
+                    .withTitle("AIPerf " + summary.get(StepSummary.ID) + ": " + verdict + ", gate "
+                            + summary.get(StepSummary.GATE))
+                    .withSummary(reasons.isEmpty() ? "No regression." : String.join("\n", reasons.stream()
+                            .map(String::valueOf).toList()))
+                    .build();
+            final ChecksDetails details = new ChecksDetails.ChecksDetailsBuilder()
+                    .withName("AIPerf " + summary.get(StepSummary.ID))
+                    .withStatus(ChecksStatus.COMPLETED)
+                    .withConclusion(switch (verdict) {
+                        case "SUCCESS" -> ChecksConclusion.SUCCESS;
+                        case "UNSTABLE" -> ChecksConclusion.NEUTRAL;
+                        case "ABORTED" -> ChecksConclusion.CANCELED;
+                        default -> ChecksConclusion.FAILURE;
+                    })
+                    .withOutput(output)
+                    .build();
+            ChecksPublisherFactory.fromRun(run, listener).publish(details);
+        }
+    }
+}

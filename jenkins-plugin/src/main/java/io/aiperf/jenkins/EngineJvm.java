@@ -1,0 +1,200 @@
+package io.aiperf.jenkins;
+
+import hudson.AbortException;
+import hudson.EnvVars;
+import hudson.FilePath;
+import hudson.Launcher;
+import hudson.Proc;
+import hudson.model.Computer;
+import hudson.model.JDK;
+import hudson.model.Node;
+import hudson.model.TaskListener;
+import hudson.slaves.WorkspaceList;
+import io.aiperf.engine.ci.EngineLaunch;
+import io.aiperf.engine.ci.JavaLocator;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.UUID;
+import jenkins.model.Jenkins;
+
+/**
+ * The engine's JVM where the step runs: Java from the step's {@code jdk} tool or its environment (so a step
+ * inside {@code container()} or {@code docker.image().inside} uses the container's Java, which the agent JVM's
+ * {@code java.home} is not), the engine jar cached next to the workspace under its hash (copied only when missing,
+ * and visible inside those containers, which mount the workspace and its {@code @tmp} folder), and the class-data
+ * archive and {@code AIPERF_JAVA_OPTS} as {@code bin/aiperf} uses them ({@link EngineLaunch}).
+ */
+final class EngineJvm {
+    /** The runnable engine, bundled in the plugin at build time. */
+    private static final String ENGINE_JAR = "engine/aiperf.jar";
+    private static volatile String bundledHash;
+
+    private final List<String> command;
+    private final String java;
+    private final String jar;
+    private final FilePath recording;
+    private final FilePath archive;
+
+    private EngineJvm(final List<String> command, final String java, final String jar, final FilePath recording,
+                      final FilePath archive) {
+        this.command = command;
+        this.java = java;
+        this.jar = jar;
+        this.recording = recording;
+        this.archive = archive;
+    }
+
+    /** {@code [java, <JVM options>, -jar, <engine jar>]} on the agent. */
+    List<String> command() {
+        return command;
+    }
+
+    /**
+     * @param jdk the step's {@code jdk} setting, or null
+     * @param subcommand the engine command this JVM runs (only {@code profile} and {@code compare} record archives)
+     */
+    static EngineJvm prepare(final FilePath workspace, final EnvVars env, final Launcher launcher,
+                             final TaskListener listener, final String jdk, final String subcommand)
+            throws IOException, InterruptedException {
+        final String[] found = findJava(workspace, env, launcher, listener, jdk);
+        final String java = found[0];
+        final String hash = bundledHash();
+        final FilePath tmp = WorkspaceList.tempDir(workspace);
+        if (tmp == null) {
+            throw new AbortException("aiperf: the workspace " + workspace.getRemote() + " has no temporary directory");
+        }
+        final FilePath cache = tmp.child("aiperf-engine");
+        final FilePath jar = cache.child(hash.substring(0, 16)).child("aiperf.jar");
+        if (!jar.exists()) {
+            jar.getParent().mkdirs();
+            final FilePath part = jar.withSuffix(".part-" + UUID.randomUUID());
+            part.copyFrom(bundled());
+            try {
+                part.renameTo(jar);
+                listener.getLogger().println("aiperf: copied the engine jar to " + jar.getRemote());
+            } catch (IOException e) {
+                part.delete();
+                if (!jar.exists()) {
+                    throw e;
+                } // else another call of this workspace put the same jar there first
+            }
+        }
+        FilePath archive = null;
+        FilePath recording = null;
+        final String cdsDir = EngineLaunch.cdsDir(env, cache.child("cds").getRemote());
+        if (cdsDir != null) {
+            final String path = EngineLaunch.cdsArchive(cdsDir, hash, java, found[1]);
+            final FilePath existing = new FilePath(workspace.getChannel(), path);
+            if (existing.exists() && existing.length() > 0) {
+                archive = existing;
+            } else if (EngineLaunch.records(subcommand)) {
+                existing.getParent().mkdirs();
+                recording = new FilePath(workspace.getChannel(),
+                        EngineLaunch.recording(path, UUID.randomUUID().toString().substring(0, 8)));
+                archive = existing;
+            }
+        }
+        final List<String> command = EngineLaunch.command(java, jar.getRemote(), env,
+                archive != null && recording == null ? archive.getRemote() : null,
+                recording == null ? null : recording.getRemote());
+        return new EngineJvm(command, java, jar.getRemote(), recording, archive);
+    }
+
+    /**
+     * After a run that recorded a class-data archive: keeps it if this JVM can map it (as {@code bin/aiperf} does),
+     * else deletes it. Never fails the step.
+     */
+    void keepRecording(final FilePath workspace, final EnvVars env, final Launcher launcher)
+            throws InterruptedException {
+        if (recording == null) {
+            return;
+        }
+        try {
+            if (!recording.exists()) {
+                return;
+            }
+            final int exit = launcher.launch().cmds(EngineLaunch.checkArchive(java, jar, recording.getRemote()))
+                    .envs(env).pwd(workspace).quiet(true).stdout(OutputStream.nullOutputStream())
+                    .stderr(OutputStream.nullOutputStream()).join();
+            if (exit == 0 && !archive.exists()) {
+                recording.renameTo(archive);
+            } else {
+                recording.delete();
+            }
+        } catch (IOException e) {
+            // a warm start is an optimisation: a cache that cannot be written costs time, never the build
+        }
+    }
+
+    /** @return the Java command and its {@code -version} text */
+    private static String[] findJava(final FilePath workspace, final EnvVars env, final Launcher launcher,
+                                     final TaskListener listener, final String jdk)
+            throws IOException, InterruptedException {
+        String jdkHome = null;
+        if (jdk != null) {
+            final JDK tool = Jenkins.get().getJDK(jdk);
+            final Computer computer = workspace.toComputer();
+            final Node node = computer == null ? null : computer.getNode();
+            if (tool != null && node != null) {
+                jdkHome = tool.forNode(node, listener).forEnvironment(env).getHome();
+            }
+        }
+        final List<JavaLocator.Candidate> candidates = JavaLocator.candidates(jdk, jdkHome, env, launcher.isUnix());
+        final List<String> failures = new ArrayList<>();
+        for (final JavaLocator.Candidate c : candidates) {
+            try {
+                final Proc proc = launcher.launch().cmds(c.java(), "-version").envs(env).pwd(workspace).quiet(true)
+                        .stdout(OutputStream.nullOutputStream()).readStderr().start();
+                final String version;
+                try (InputStream err = proc.getStderr()) {
+                    version = err == null ? "" : new String(err.readAllBytes(), StandardCharsets.UTF_8).trim();
+                }
+                final int exit = proc.join();
+                if (exit == 0) {
+                    listener.getLogger().println("aiperf: Java from " + c.source() + ": " + version.lines().findFirst()
+                            .orElse(c.java()));
+                    return new String[] {c.java(), version};
+                }
+                failures.add("'" + c.java() + " -version' exited with code " + exit);
+            } catch (IOException e) {
+                failures.add("cannot start '" + c.java() + "': " + e.getMessage());
+            }
+        }
+        throw new AbortException("aiperf: " + JavaLocator.notFound(jdk, candidates, failures));
+    }
+
+    private static URL bundled() throws AbortException {
+        final URL url = EngineJvm.class.getResource(ENGINE_JAR);
+        if (url == null) {
+            throw new AbortException("aiperf: this plugin was built without its engine jar (" + ENGINE_JAR + ")");
+        }
+        return url;
+    }
+
+    /** SHA-256 of the bundled engine jar, computed once per controller start. */
+    private static String bundledHash() throws IOException {
+        String h = bundledHash;
+        if (h == null) {
+            try (InputStream in = bundled().openStream()) {
+                final MessageDigest sha = MessageDigest.getInstance("SHA-256");
+                final byte[] buf = new byte[1 << 16];
+                for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
+                    sha.update(buf, 0, n);
+                }
+                h = HexFormat.of().formatHex(sha.digest());
+            } catch (NoSuchAlgorithmException e) {
+                throw new IOException("no SHA-256 in this JVM", e);
+            }
+            bundledHash = h;
+        }
+        return h;
+    }
+}

@@ -1,0 +1,79 @@
+package io.aiperf.jenkins;
+
+import io.aiperf.engine.ci.ProfileSpec;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every setting of an {@code aiperfProfile} call, declared once: the Pipeline step and the freestyle builder both
+ * hold one and expose it field by field under the same names and types (an engine test keeps them, the help pages
+ * and {@link ProfileSpec} in step). Blanks are unset (null); an unset engine boolean leaves the config file's value.
+ * Persisted with the freestyle job, so only JDK types.
+ */
+final class ProfileSettings implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    String id;
+    String config;
+    String model;
+    ArrayList<String> urls = new ArrayList<>();
+    String endpointType;
+    Boolean streaming;
+    String concurrency;
+    String requestRate;
+    String requestCount;
+    String benchmarkDuration;
+    Integer warmupRequestCount;
+    Integer numProfileRuns;
+    Boolean resetKvCache;
+    Boolean serverProfiler;
+    String credentialsId;
+    String artifactDir = ProfileSpec.DEFAULT_ARTIFACT_DIR;
+    boolean archive = true;
+    String gate;
+    String baseline;
+    boolean unstableOnWarnings;
+    ArrayList<String> extraArgs = new ArrayList<>();
+    ArrayList<String> cells = new ArrayList<>();
+    String compareWith;
+    String jdk;
+
+    /** The engine's view of these settings. */
+    ProfileSpec toSpec() {
+        return new ProfileSpec(id, config, model, List.copyOf(urls), endpointType, streaming, concurrency, requestRate,
+                requestCount, benchmarkDuration, warmupRequestCount, numProfileRuns, resetKvCache, serverProfiler,
+                credentialsId, artifactDir, archive, gate, baseline, unstableOnWarnings, List.copyOf(extraArgs),
+                List.copyOf(cells), compareWith, jdk);
+    }
+
+    /** Settings saved before a field existed read it as null; give such fields their defaults. */
+    private Object readResolve() {
+        if (urls == null) {
+            urls = new ArrayList<>();
+        }
+        if (extraArgs == null) {
+            extraArgs = new ArrayList<>();
+        }
+        if (cells == null) {
+            cells = new ArrayList<>();
+        }
+        if (artifactDir == null) {
+            artifactDir = ProfileSpec.DEFAULT_ARTIFACT_DIR;
+        }
+        return this;
+    }
+
+    static ArrayList<String> list(final List<String> values) {
+        final ArrayList<String> out = new ArrayList<>();
+        if (values != null) {
+            values.stream().map(Blanks::toNull).filter(java.util.Objects::nonNull).forEach(out::add);
+        }
+        return out;
+    }
+
+    static String dir(final String dir) {
+        final String d = Blanks.toNull(dir);
+        return d == null ? ProfileSpec.DEFAULT_ARTIFACT_DIR : d;
+    }
+}

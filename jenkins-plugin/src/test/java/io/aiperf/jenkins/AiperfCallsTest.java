@@ -1,0 +1,183 @@
+package io.aiperf.jenkins;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import hudson.model.Result;
+import hudson.slaves.DumbSlave;
+import java.util.Collection;
+import java.util.List;
+import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
+import org.jenkinsci.plugins.workflow.cps.SnippetizerTester;
+import org.jenkinsci.plugins.workflow.job.WorkflowJob;
+import org.jenkinsci.plugins.workflow.job.WorkflowRun;
+import org.junit.jupiter.api.Test;
+import org.jvnet.hudson.test.JenkinsRule;
+import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
+
+/**
+ * What a build with several calls needs: ids, each call's own folder in a reused workspace, the engine's Java and
+ * JVM, the snippet generator, and the pages (job trend, build summary, api/json).
+ */
+@WithJenkins
+class AiperfCallsTest {
+    private static final String LOAD = "streaming: true, requestCount: '6', extraArgs: ['--isl', '8', '--osl', '2']";
+
+    private static WorkflowRun build(final JenkinsRule j, final WorkflowJob p, final String script,
+                                     final Result expected) throws Exception {
+        p.setDefinition(new CpsFlowDefinition(script, true));
+        return j.buildAndAssertStatus(expected, p);
+    }
+
+    @Test
+    void twoModelsGatedInOneBuildKeepTheirFilesSummariesAndTrendsApart(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = Agents.withJava(j);
+        try (MockServerProcess llama = MockServerProcess.start(5); MockServerProcess mistral = MockServerProcess.start(20)) {
+            final WorkflowJob p = j.createProject(WorkflowJob.class, "two");
+            final String script = "node('" + agent.getNodeName() + "') {\n"
+                    + "  writeFile file: 'gate.yaml', text: 'rules:\\n  - {metric: time_to_first_token, stat: p50, max_increase_pct: 400}\\n'\n"
+                    + "  def a = aiperfProfile(id: 'llama', model: 'llama', urls: ['" + llama.url() + "'], " + LOAD
+                    + ", gate: 'gate.yaml')\n"
+                    + "  def b = aiperfProfile(id: 'mistral', model: 'mistral', urls: ['" + mistral.url() + "'], " + LOAD
+                    + ", gate: 'gate.yaml')\n"
+                    + "  echo \"dirs=${a.exportDir},${b.exportDir}\"\n"
+                    + "}";
+            j.buildAndAssertSuccess(configure(p, script));
+            final WorkflowRun second = j.buildAndAssertSuccess(p);
+            j.assertLogContains("dirs=aiperf-results/llama/run,aiperf-results/mistral/run", second);
+            j.assertLogContains("baseline: build #1", second);
+            for (final String id : List.of("llama", "mistral")) {
+                assertTrue(second.getArtifactManager().root().child("aiperf/" + id + "/run/profile_export_aiperf.json")
+                        .exists(), id);
+            }
+            final AiperfBuildAction action = second.getAction(AiperfBuildAction.class);
+            assertEquals(List.of("llama", "mistral"), action.getIds());
+            assertEquals(100, action.getBuildHealth().getScore(), "both benchmarked builds passed");
+            assertEquals("icon-health-80plus", action.getBuildHealth().getIconClassName(), "the icon follows the score");
+            assertTrue(action.getTrendMetrics("mistral").get("time_to_first_token_p50")
+                    > action.getTrendMetrics("llama").get("time_to_first_token_p50"), "each id has its own metrics");
+
+            // the job page shows one trend per id; each trend's points link to their builds
+            final String job = j.createWebClient().getPage(p).getWebResponse().getContentAsString();
+            assertTrue(job.contains("aiperf-trend/trend?id=llama") && job.contains("aiperf-trend/trend?id=mistral"), job);
+            final String svg = j.createWebClient().goTo(p.getUrl() + "aiperf-trend/trend?id=mistral", "image/svg+xml")
+                    .getWebResponse().getContentAsString();
+            assertTrue(svg.contains("class=\"series\"") && svg.contains(second.getUrl() + "aiperf/"), svg);
+            // the build's AIPerf page compares each id with its baseline build, with a link to it and the engine's SVG
+            final String aiperf = j.createWebClient().getPage(second, "aiperf/").getWebResponse().getContentAsString();
+            assertTrue(aiperf.contains("/" + p.getUrl() + "1/aiperf/") && aiperf.contains("compare?call=aiperf/llama/run/")
+                    && aiperf.contains("+400% max"), aiperf);
+            final String compare = j.createWebClient().goTo(second.getUrl() + "aiperf/compare?call=aiperf/mistral/run/",
+                    "image/svg+xml").getWebResponse().getContentAsString();
+            assertTrue(compare.contains("class=\"baseline\"") && compare.contains("class=\"candidate\""), compare);
+            final List<?> rows = (List<?>) action.getCalls().get("aiperf/llama/run/").get("comparison");
+            assertFalse(rows.isEmpty());
+            assertEquals(List.of(1), action.getCalls().get("aiperf/llama/run/").get("baselineBuilds"));
+            // the build page summary, and api/json
+            final String page = j.createWebClient().getPage(second).getWebResponse().getContentAsString();
+            assertTrue(page.contains("aiperf/llama/run/") && page.contains("aiperf/mistral/run/"), page);
+            final String json = j.createWebClient().goTo(second.getUrl() + "api/json?depth=1", "application/json")
+                    .getWebResponse().getContentAsString();
+            assertTrue(json.contains("\"verdict\":\"SUCCESS\"") && json.contains("\"ids\":[\"llama\",\"mistral\"]"), json);
+        }
+    }
+
+    @Test
+    void twoCallsWithTheSameIdInOneBuildAreAnErrorNamingBoth(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = Agents.withJava(j);
+        try (MockServerProcess mock = MockServerProcess.start(5)) {
+            final String call = "aiperfProfile(model: 'm', urls: ['" + mock.url() + "'], " + LOAD + ")\n";
+            final WorkflowRun r = build(j, j.createProject(WorkflowJob.class, "dup"), "node('" + agent.getNodeName()
+                    + "') {\n" + call + call + "}", Result.FAILURE);
+            j.assertLogContains("id 'aiperf' is used twice in this build: by aiperfProfile (flow node", r);
+            j.assertLogContains("and by aiperfProfile (flow node", r);
+        }
+    }
+
+    @Test
+    void cellsInAReusedWorkspaceMergeBuildAfterBuild(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = Agents.withJava(j);
+        try (MockServerProcess mock = MockServerProcess.start(5)) {
+            final String yaml = "multi_run: {num_runs: 2}\\nbenchmark:\\n  model: m\\n  endpoint: {url: '" + mock.url()
+                    + "', streaming: true}\\n  dataset: {isl: 8, osl: 2}\\n  phases: [{name: profiling, requests: 6}]\\n";
+            // one agent, so every cell of every build runs in the same workspace, one after the other
+            final String script = "node('" + agent.getNodeName() + "') {\n"
+                    + "  writeFile file: 'b.yaml', text: \"" + yaml + "\"\n"
+                    + "  for (id in aiperfCells(config: 'b.yaml')) { aiperfProfile(config: 'b.yaml', cells: [id]) }\n"
+                    + "  def s = aiperfAggregate()\n"
+                    + "  echo \"merged=${s.cells.size()} verdict=${s.verdict}\"\n"
+                    + "}";
+            final WorkflowJob p = configure(j.createProject(WorkflowJob.class, "cells"), script);
+            for (int build = 1; build <= 3; build++) {
+                final WorkflowRun r = j.buildAndAssertSuccess(p);
+                j.assertLogContains("merged=2 verdict=SUCCESS", r);
+                final Collection<String> first = r.getArtifactManager().root().child("aiperf/aiperf/cells/run_0001")
+                        .list("**/*", null, false);
+                assertFalse(first.isEmpty());
+                assertTrue(first.stream().noneMatch(f -> f.contains("run_0002")), "build " + build + ": " + first);
+            }
+        }
+    }
+
+    @Test
+    void javaFromAJdkToolTheJarCachedOnceAndTheJvmOptionsOfTheEnvironment(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = j.createOnlineSlave(); // no JAVA_HOME of its own: the JDK tool provides Java
+        final WorkflowJob tools = j.createProject(WorkflowJob.class, "tools");
+        tools.setDefinition(new CpsFlowDefinition("jenkins.model.Jenkins.get().getDescriptorByType("
+                + "hudson.model.JDK.DescriptorImpl).setInstallations(new hudson.model.JDK('test-jdk', '"
+                + System.getProperty("java.home").replace("\\", "\\\\") + "'))", false));
+        j.buildAndAssertSuccess(tools);
+        try (MockServerProcess mock = MockServerProcess.start(5)) {
+            final String call = "aiperfProfile(id: '%s', jdk: 'test-jdk', model: 'm', urls: ['" + mock.url() + "'], "
+                    + LOAD + ")\n";
+            final WorkflowRun r = build(j, j.createProject(WorkflowJob.class, "jvm"), "node('" + agent.getNodeName()
+                    + "') {\n  withEnv(['AIPERF_JAVA_OPTS=-Daiperf.test.marker=4711']) {\n"
+                    + String.format(call, "first") + String.format(call, "second") + "  }\n}", Result.SUCCESS);
+            j.assertLogContains("aiperf: Java from the JDK tool 'test-jdk'", r);
+            final String log = JenkinsRule.getLog(r);
+            assertEquals(1, log.split("copied the engine jar", -1).length - 1, "the jar is copied once: " + log);
+            assertTrue(log.contains("-Daiperf.test.marker=4711 -jar"), "AIPERF_JAVA_OPTS come last: " + log);
+            assertTrue(log.contains("-XX:ArchiveClassesAtExit="), "the first run records the class-data archive");
+            assertTrue(log.contains("-XX:SharedArchiveFile="), "the second starts from it");
+
+            final WorkflowRun missing = build(j, j.createProject(WorkflowJob.class, "nojdk"), "node('"
+                    + agent.getNodeName() + "') { " + String.format(call, "x").replace("test-jdk", "no-such-jdk") + " }",
+                    Result.FAILURE);
+            j.assertLogContains("no Java to run the engine: no JDK tool installation named 'no-such-jdk'", missing);
+        }
+    }
+
+    @Test
+    void theSnippetGeneratorOffersEveryField(final JenkinsRule j) throws Exception {
+        final SnippetizerTester st = new SnippetizerTester(j);
+        final AiperfProfileStep step = new AiperfProfileStep();
+        step.setId("llama");
+        step.setModel("m");
+        step.setUrls(List.of("http://a:8000"));
+        st.assertRoundTrip(step, "aiperfProfile id: 'llama', model: 'm', urls: ['http://a:8000']");
+        // the form: list fields are one line of words, a boolean left at "from the config file" is not passed
+        st.assertGenerateSnippet("{'stapler-class': 'io.aiperf.jenkins.AiperfProfileStep', 'id': 'llama', "
+                        + "'urls': 'http://a:8000 http://b:8000', 'streaming': 'true', 'resetKvCache': '', "
+                        + "'extraArgs': '--osl 2', 'cells': 'run_0001'}",
+                "aiperfProfile cells: ['run_0001'], extraArgs: ['--osl', '2'], id: 'llama', streaming: true, "
+                        + "urls: ['http://a:8000', 'http://b:8000']", null);
+        SnippetizerTester.assertDocGeneration(AiperfProfileStep.class);
+
+        final AiperfAggregateStep aggregate = new AiperfAggregateStep();
+        aggregate.setId("llama");
+        aggregate.setGate("g.yaml");
+        st.assertRoundTrip(aggregate, "aiperfAggregate gate: 'g.yaml', id: 'llama'");
+        final AiperfGateStep gate = new AiperfGateStep();
+        gate.setId("sh");
+        gate.setResults("out/run");
+        gate.setGate("g.yaml");
+        st.assertRoundTrip(gate, "aiperfGate gate: 'g.yaml', id: 'sh', results: 'out/run'");
+        st.assertRoundTrip(new AiperfCellsStep("b.yaml"), "aiperfCells 'b.yaml'");
+    }
+
+    private static WorkflowJob configure(final WorkflowJob p, final String script) throws Exception {
+        p.setDefinition(new CpsFlowDefinition(script, true));
+        return p;
+    }
+}
