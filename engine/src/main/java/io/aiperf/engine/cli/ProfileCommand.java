@@ -94,7 +94,7 @@ public final class ProfileCommand implements Callable<Integer> {
                 }
                 for (final Path b : baselines) {
                     try {
-                        if (io.aiperf.engine.gate.RunData.hasResults(b)) {
+                        if (io.aiperf.engine.gate.RunData.checkBaseline(b)) {
                             io.aiperf.engine.gate.RunData.load(List.of(b)); // unreadable results stop us too
                         }
                     } catch (ConfigException | java.io.UncheckedIOException e) {

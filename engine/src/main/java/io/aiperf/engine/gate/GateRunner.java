@@ -19,10 +19,10 @@ public final class GateRunner {
         final GateRules parsed = GateRulesLoader.read(rules);
         final List<Path> usable = new java.util.ArrayList<>();
         for (final Path b : baselines) {
-            if (RunData.hasResults(b)) {
+            if (RunData.checkBaseline(b)) {
                 usable.add(b);
             } else {
-                // A first build has no baseline yet: its relative rules are inactive, never an error.
+                // A first build has an empty baseline directory: its relative rules are inactive, never an error.
                 out.println("Gate: baseline " + b.toAbsolutePath() + " holds no results (a first build?); relative "
                         + "rules are inactive");
             }
