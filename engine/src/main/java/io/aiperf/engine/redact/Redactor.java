@@ -167,6 +167,11 @@ public final class Redactor {
         return secrets.isEmpty() ? out : new MaskingOutputStream(out, secrets, Secret.REDACTED);
     }
 
+    /** A log file's bytes: control characters from a server's text shown as visible escapes, as on the console. */
+    public static OutputStream escapingControls(final OutputStream out) {
+        return new ControlCharEscaper(out);
+    }
+
     /**
      * A console stream: secrets replaced, and control characters a server may have put into a message (escape
      * sequences that retitle, clear or recolour a terminal) shown as visible escapes.
