@@ -39,7 +39,7 @@ public final class ConfigBinder {
             "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file", "server_metrics", "model_selection",
             "session_header", "template", "gpu_telemetry");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
-            "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays",
+            "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays", "media_roots",
             "turn_delay_cap", "rankings");
     static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size", "prefix_prompts",
             "shared_system_prompt_length", "sequence_distribution", "user_context_prompt_length");
@@ -504,7 +504,8 @@ public final class ConfigBinder {
                 throw d.error("block_size", "Input should be greater than or equal to 1");
             }
             file = new DatasetConfig.InputFile(path, format, blockSize,
-                    InputFiles.timestamps(path, d.field("path"), format), d.bool("ignore_trace_delays", false));
+                    InputFiles.timestamps(path, d.field("path"), format), d.bool("ignore_trace_delays", false),
+                    d.has("media_roots") ? d.stringList("media_roots") : List.of());
             fileDataset = file;
         } else if (type.equals("public")) {
             final String name = d.string("public_dataset", null);

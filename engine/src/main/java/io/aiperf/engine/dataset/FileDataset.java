@@ -211,11 +211,17 @@ public final class FileDataset {
         return oslMean == null ? null : (int) Math.round(oslMean);
     }
 
-    /** The row's images and audio; files are read relative to the working directory, then to the input file. */
+    /**
+     * The row's images and audio; files are read relative to the working directory, then to the input file, and
+     * must lie (symbolic links resolved) under the input file's folder or a {@code --media-root}.
+     */
     private static List<Conversation.Media> media(final JsonNode row, final int line,
                                                   final DatasetConfig.InputFile file) {
-        return MediaInputs.of(row, java.nio.file.Path.of(file.path()).toAbsolutePath().getParent(), FIELD,
-                where(file, line));
+        final java.nio.file.Path base = java.nio.file.Path.of(file.path()).toAbsolutePath().getParent();
+        final List<java.nio.file.Path> roots = new java.util.ArrayList<>();
+        roots.add(base);
+        file.mediaRoots().forEach(r -> roots.add(java.nio.file.Path.of(r)));
+        return MediaInputs.of(row, base, roots, FIELD, where(file, line));
     }
 
     private static String text(final JsonNode row, final int line, final DatasetConfig.InputFile file,
