@@ -145,6 +145,12 @@ public final class FileDataset {
             } else if (delayCapMs != null) {
                 delay = Math.min(delay, delayCapMs);
             }
+            if (delay > MAX_TURN_DELAY_MS) {
+                throw new ConfigException(FIELD, where(file, line) + what + " waits " + delay + " ms ("
+                        + String.format(java.util.Locale.ROOT, "%.1f", delay / 86_400_000.0) + " days) after the "
+                        + "turn before, above the 24-hour limit; give milliseconds, or cap think times with "
+                        + "--inter-turn-delay-cap-seconds, or drop them with --ignore-trace-delays");
+            }
             out.add(new Conversation.Turn(prompt, tokenizer.count(prompt), osl(turn, line, file, oslMean), delay,
                     List.of(), media(turn, line, file)));
         }
@@ -202,6 +208,9 @@ public final class FileDataset {
         }
         return out;
     }
+
+    /** The longest think time a turn may ask for: a longer one is a unit mistake that would stall the run. */
+    static final long MAX_TURN_DELAY_MS = 24L * 3_600_000L;
 
     private static Integer osl(final JsonNode row, final int line, final DatasetConfig.InputFile file,
                                final Double oslMean) {
