@@ -102,4 +102,13 @@ class ConfigErrorEndToEndTest {
         assertThat(bad.exitCode()).isEqualTo(2);
         assertThat(bad.err()).contains("--concurrency: Input should be a valid integer, got 'x'");
     }
+
+    /** The mock caps every reply, so asking it for more is refused before it starts, not a run of hours. */
+    @org.junit.jupiter.api.Test
+    void aMockRunAskingForMoreThanTheMocksLongestReplyIsRefused() {
+        final Runs.Result r = Runs.aiperf("profile", "--mock", "-m", "m", "--osl", "2000000000", "--request-count",
+                "1");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--osl").contains("above the --mock server's longest reply of 16384 tokens");
+    }
 }
