@@ -94,8 +94,11 @@ public final class MockServer implements AutoCloseable {
                 }
                 case ECHO_AUTH -> {
                     final String given = String.valueOf(req.headers().get("authorization"));
-                    final byte[] body = ("{\"error\":{\"message\":\"Incorrect API key provided: " + given.replace("\"", "")
-                            + "\",\"type\":\"invalid_request_error\"}}").getBytes(StandardCharsets.UTF_8);
+                    // JSON-escaped as a real server writes it: a key holding a quote or backslash arrives escaped
+                    final ObjectNode error = JSON.createObjectNode();
+                    error.putObject("error").put("message", "Incorrect API key provided: " + given)
+                            .put("type", "invalid_request_error");
+                    final byte[] body = error.toString().getBytes(StandardCharsets.UTF_8);
                     return once(start, MiniHttpServer.head(401, JSON_TYPE, body.length, false), body, null);
                 }
                 case NEVER -> {
