@@ -233,6 +233,13 @@ public final class ConfigBinder {
         if (extra != null && !extra.isNull() && !extra.isObject()) {
             throw e.error("extra", "expected a mapping of body fields");
         }
+        if (extra != null && extra.has("stream") && extra.get("stream").asBoolean(false) != streaming
+                && type.supportsStreaming()) {
+            // the body field would silently decide what the run measures (TTFT or not), against the flag
+            throw e.error("extra", "'stream: " + extra.get("stream").asText() + "' contradicts "
+                    + (streaming ? "--streaming" : "the default of not streaming") + "; use --streaming (or leave it "
+                    + "out) instead of setting stream in --extra-inputs");
+        }
         final double timeout = e.number("timeout", 21600.0);
         if (!(timeout >= 0) || Double.isInfinite(timeout)) {
             throw e.error("timeout", "Input should be greater than 0");

@@ -128,4 +128,13 @@ class ConfigErrorEndToEndTest {
         assertThat(longLine.exitCode()).isEqualTo(2);
         assertThat(longLine.err()).contains("line 2 is 100009 characters long").hasSizeLessThan(1000);
     }
+
+    /** An extra body field may not silently undo --streaming: what the run measures must be what was asked. */
+    @org.junit.jupiter.api.Test
+    void streamFalseInExtraInputsContradictingStreamingIsRefused() {
+        final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", "http://127.0.0.1:9", "--streaming",
+                "--extra-inputs", "stream:false");
+        assertThat(r.exitCode()).as(r.all()).isEqualTo(2);
+        assertThat(r.err()).contains("'stream: false' contradicts --streaming");
+    }
 }
