@@ -3,6 +3,7 @@ package io.aiperf.engine.cli;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.export.RunDirectory;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.sweep.CellMerger;
 import io.aiperf.engine.sweep.RunAssembler;
@@ -38,11 +39,16 @@ public final class AggregateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         final List<CellOutcome> cells;
+        final RunDirectory claimed;
+        final CellMerger.Plan plan;
         try {
             if (gateRules != null) {
                 io.aiperf.engine.gate.GateRulesLoader.load(gateRules);
             }
-            cells = CellMerger.merge(inputs, outputDir, ExportNames.of(prefix));
+            plan = CellMerger.plan(inputs, outputDir, ExportNames.of(prefix)); // every check before any write
+            // A merge into a directory of its own replaces what the last merge wrote there (old cells never mix
+            // with new ones); merging cells in place keeps them, they are the input.
+            claimed = RunDirectory.claim(outputDir, inPlace() ? List.of() : null);
         } catch (ConfigException e) {
             System.err.println("error: aggregate: " + e.getMessage());
             return ExitCode.USAGE;
@@ -50,12 +56,29 @@ public final class AggregateCommand implements Callable<Integer> {
             System.err.println("error: aggregate: " + e.getMessage());
             return ExitCode.FAILED;
         }
-        System.err.println("merged " + cells.size() + " cell(s) into " + outputDir.toAbsolutePath());
-        final int exit = RunAssembler.assemble(outputDir, cells, false, false,
-                ExportNames.of(prefix).summaryJson(), System.out, System.err);
-        if (gateRules == null || exit != ExitCode.OK) {
-            return exit;
+        try (claimed) {
+            try {
+                cells = plan.write();
+            } catch (ConfigException e) {
+                System.err.println("error: aggregate: " + e.getMessage());
+                return ExitCode.USAGE;
+            } catch (UncheckedIOException e) {
+                System.err.println("error: aggregate: " + e.getMessage());
+                return ExitCode.FAILED;
+            }
+            System.err.println("merged " + cells.size() + " cell(s) into " + outputDir.toAbsolutePath());
+            final int exit = RunAssembler.assemble(outputDir, cells, false, false,
+                    ExportNames.of(prefix).summaryJson(), System.out, System.err);
+            if (gateRules == null || exit != ExitCode.OK) {
+                return exit;
+            }
+            return GateCommand.run(gateRules, baselines, outputDir, outputDir);
         }
-        return GateCommand.run(gateRules, baselines, outputDir, outputDir);
+    }
+
+    /** Whether an input and the output directory overlap (the cells are merged where they lie). */
+    private boolean inPlace() {
+        final Path out = outputDir.toAbsolutePath().normalize();
+        return inputs.stream().map(p -> p.toAbsolutePath().normalize()).anyMatch(p -> p.startsWith(out));
     }
 }

@@ -44,6 +44,14 @@ public final class Main implements Runnable {
         });
         cl.setExitCodeExceptionMapper(t -> t instanceof io.aiperf.engine.config.ConfigException
                 || t instanceof CommandLine.ParameterException ? ExitCode.USAGE : ExitCode.FAILED);
+        cl.setExecutionExceptionHandler((e, command, parsed) -> {
+            if (e instanceof io.aiperf.engine.config.ConfigException) {
+                // bad input found while running (a dataset row, a tokenizer): one line, never a stack trace
+                System.err.println("error: invalid configuration: " + e.getMessage());
+                return ExitCode.USAGE;
+            }
+            throw e;
+        });
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         return cl;
     }

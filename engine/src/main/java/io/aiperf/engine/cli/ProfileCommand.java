@@ -94,7 +94,7 @@ public final class ProfileCommand implements Callable<Integer> {
                 }
                 for (final Path b : baselines) {
                     try {
-                        if (io.aiperf.engine.gate.RunData.hasResults(b)) {
+                        if (io.aiperf.engine.gate.RunData.checkBaseline(b)) {
                             io.aiperf.engine.gate.RunData.load(List.of(b)); // unreadable results stop us too
                         }
                     } catch (ConfigException | java.io.UncheckedIOException e) {
@@ -109,6 +109,13 @@ public final class ProfileCommand implements Callable<Integer> {
             try {
                 config = ConfigLoader.load(options.config, options.overlay(), System.getenv());
                 selected = CellPlan.select(config, cells);
+                final Double osl = config.dataset().oslMean();
+                if (mock && osl != null && osl > MockServer.MAX_REPLY_TOKENS) {
+                    // the mock caps every reply: the run would measure something else than asked, for hours
+                    throw new ConfigException("--osl", String.format(java.util.Locale.ROOT, "%.0f is above the "
+                            + "--mock server's longest reply of %d tokens; lower --osl, or benchmark a real server",
+                            osl, MockServer.MAX_REPLY_TOKENS));
+                }
                 tokenizerWarning = io.aiperf.engine.dataset.TokenizerResolver.resolve(config.tokenizer(),
                         config.primaryModel(), System.getenv()).warning(); // a named tokenizer not found stops us here
             } catch (ConfigException e) {

@@ -370,6 +370,10 @@ public final class ProfileOptions {
             + "instead of X-Correlation-ID.")
     String sessionHeader;
 
+    @Option(names = "--media-root", paramLabel = "DIR", description = "Also let input-file rows read images and "
+            + "audio from this folder (repeatable); by default only the input file's own folder.")
+    List<String> mediaRoots;
+
     @Option(names = "--ignore-trace-delays", description = "Drop the timestamps and turn delays of the input file: "
             + "rows and turns go out as the load mode allows.")
     Boolean ignoreTraceDelays;
@@ -646,6 +650,7 @@ public final class ProfileOptions {
         o.set("endpoint.model_selection", modelSelectionStrategy, "--model-selection-strategy");
         o.set("endpoint.session_header", sessionHeader, "--session-header");
         o.set("dataset.ignore_trace_delays", ignoreTraceDelays, "--ignore-trace-delays");
+        o.set("dataset.media_roots", mediaRoots, "--media-root");
         o.set("dataset.turn_delay_cap", interTurnDelayCapSeconds, "--inter-turn-delay-cap-seconds");
         o.set("dataset.prompts.user_context_prompt_length", userContextPromptLength, "--user-context-prompt-length");
         only("--transport", transport, "http");

@@ -46,8 +46,13 @@ public final class ReportCommand implements Callable<Integer> {
                 }
             }
             final Path file = output != null ? output : runs.get(0).resolve(io.aiperf.engine.report.HtmlReport.FILE);
-            AtomicFiles.write(file, io.aiperf.engine.report.HtmlReport.html(runs,
-                    io.aiperf.engine.export.ExportNames.of(prefix)).getBytes(StandardCharsets.UTF_8));
+            try {
+                AtomicFiles.write(file, io.aiperf.engine.report.HtmlReport.html(runs,
+                        io.aiperf.engine.export.ExportNames.of(prefix)).getBytes(StandardCharsets.UTF_8));
+            } catch (java.io.UncheckedIOException e) {
+                System.err.println("error: report: " + e.getMessage());
+                return ExitCode.FAILED;
+            }
             System.err.println("Report: " + file.toAbsolutePath());
             return ExitCode.OK;
         }

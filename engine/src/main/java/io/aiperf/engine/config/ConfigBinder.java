@@ -40,7 +40,7 @@ public final class ConfigBinder {
             "proxy", "http2", "server_metrics", "model_selection",
             "session_header", "template", "gpu_telemetry", "connection_reuse");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
-            "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays",
+            "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays", "media_roots",
             "turn_delay_cap", "rankings");
     static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size", "prefix_prompts",
             "shared_system_prompt_length", "sequence_distribution", "user_context_prompt_length");
@@ -237,6 +237,13 @@ public final class ConfigBinder {
         final JsonNode extra = e.raw("extra");
         if (extra != null && !extra.isNull() && !extra.isObject()) {
             throw e.error("extra", "expected a mapping of body fields");
+        }
+        if (extra != null && extra.has("stream") && extra.get("stream").asBoolean(false) != streaming
+                && type.supportsStreaming()) {
+            // the body field would silently decide what the run measures (TTFT or not), against the flag
+            throw e.error("extra", "'stream: " + extra.get("stream").asText() + "' contradicts "
+                    + (streaming ? "--streaming" : "the default of not streaming") + "; use --streaming (or leave it "
+                    + "out) instead of setting stream in --extra-inputs");
         }
         final double timeout = e.number("timeout", 21600.0);
         if (!(timeout >= 0) || Double.isInfinite(timeout)) {
@@ -523,6 +530,34 @@ public final class ConfigBinder {
         return v;
     }
 
+    /** The longest a replay may wait before its first request, or last: beyond it the timestamps are not ms. */
+    static final long MAX_SCHEDULE_WAIT_MS = 3_600_000L;
+    static final long MAX_SCHEDULE_SPAN_MS = 7L * 24 * 3_600_000L;
+
+    /**
+     * Refuses a trace whose schedule would wait silently for years: timestamps that look like epoch milliseconds
+     * (the first replayed one far from time zero), or a gap of days between rows.
+     */
+    private static void plausibleSchedule(final Section s, final PhaseConfig.Schedule window, final List<Long> timestamps) {
+        final long first = timestamps.stream().filter(t -> t != null && window.includes(t)).mapToLong(Long::longValue)
+                .min().orElse(0);
+        final long last = timestamps.stream().filter(t -> t != null && window.includes(t)).mapToLong(Long::longValue)
+                .max().orElse(0);
+        final long wait = first - window.zero(first);
+        if (wait > MAX_SCHEDULE_WAIT_MS) {
+            throw s.error("auto_offset", String.format(Locale.ROOT, "the trace's first timestamp is %d ms, so the "
+                    + "first request would wait %.1f days%s; add --fixed-schedule-auto-offset (auto_offset: true) to "
+                    + "start at the first row, or make the timestamps milliseconds from the start", first,
+                    wait / 86_400_000.0, first > 1_000_000_000_000L ? " (it looks like epoch milliseconds)" : ""));
+        }
+        if (last - first > MAX_SCHEDULE_SPAN_MS) {
+            throw s.error("end_offset", String.format(Locale.ROOT, "the trace spans %.1f days (timestamps %d to %d "
+                    + "ms), longer than the 7-day limit; check that they are milliseconds, or replay a window with "
+                    + "--fixed-schedule-start-offset / --fixed-schedule-end-offset", (last - first) / 86_400_000.0,
+                    first, last));
+        }
+    }
+
     private DatasetConfig dataset(final Section d) {
         d.allowOnly(DATASET_KEYS);
         final String type = d.string("type", d.has("public_dataset") ? "public" : d.has("path") ? "file" : "synthetic");
@@ -549,7 +584,8 @@ public final class ConfigBinder {
                 throw d.error("block_size", "Input should be greater than or equal to 1");
             }
             file = new DatasetConfig.InputFile(path, format, blockSize,
-                    InputFiles.timestamps(path, d.field("path"), format), d.bool("ignore_trace_delays", false));
+                    InputFiles.timestamps(path, d.field("path"), format), d.bool("ignore_trace_delays", false),
+                    d.has("media_roots") ? d.stringList("media_roots") : List.of());
             fileDataset = file;
         } else if (type.equals("public")) {
             final String name = d.string("public_dataset", null);
@@ -868,6 +904,7 @@ public final class ConfigBinder {
             if (rows == 0) {
                 throw s.error("start_offset", "no row of the trace falls between the schedule's offsets");
             }
+            plausibleSchedule(s, window, fileDataset.timestampsMs());
             if (requests == null) {
                 requests = (int) rows; // a replay sends its rows, each once
                 s.node().put("requests", requests);

@@ -61,9 +61,11 @@ public record DatasetConfig(int entries, double islMean, double islStddev, Doubl
      * @param blockSize tokens per hash id of a trace ({@code --isl-block-size}; 512 for mooncake)
      * @param timestampsMs each row's timestamp in file order, null entries for rows without one
      * @param ignoreDelays drop the rows' timestamps and the turns' delays ({@code --ignore-trace-delays})
+     * @param mediaRoots folders besides the file's own that rows may read images and audio from
+     *                   ({@code --media-root}); empty for the file's folder only
      */
     public record InputFile(String path, Format format, int blockSize, java.util.List<Long> timestampsMs,
-                            boolean ignoreDelays) {
+                            boolean ignoreDelays, java.util.List<String> mediaRoots) {
         /** Whether the first row carries a timestamp: such a trace replays on its own schedule by default. */
         public boolean timestamped() {
             return !ignoreDelays && !timestampsMs.isEmpty() && timestampsMs.get(0) != null;

@@ -31,7 +31,12 @@ import org.yaml.snakeyaml.error.YAMLException;
 public final class YamlLoader {
     static final String FILE_FIELD = "-f/--config";
     /** The largest config file read; anything larger is refused before parsing. */
-    static final int MAX_FILE_BYTES = 16 << 20;
+    static final int MAX_FILE_BYTES = 1 << 20;
+    /**
+     * The longest line of a config: the YAML parser takes minutes and gigabytes on a scalar of megabytes, and no
+     * setting needs one (prompts belong in an --input-file).
+     */
+    static final int MAX_LINE_CHARS = 64 << 10;
     private static final com.fasterxml.jackson.databind.ObjectMapper TREE = new com.fasterxml.jackson.databind.ObjectMapper();
     private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::([^}]*))?}");
     /** Snake-case paths whose children are user data (header names, body fields, metric tags). */
@@ -58,6 +63,23 @@ public final class YamlLoader {
     }
 
     public static ObjectNode parse(final String text, final String source, final Map<String, String> env) {
+        if (text.length() > MAX_FILE_BYTES) {
+            throw new ConfigException(FILE_FIELD, source + " is " + text.length() + " characters; a config may have "
+                    + "at most " + MAX_FILE_BYTES);
+        }
+        int line = 1;
+        int lineStart = 0;
+        for (int i = 0; i <= text.length(); i++) {
+            if (i == text.length() || text.charAt(i) == '\n') {
+                if (i - lineStart > MAX_LINE_CHARS) {
+                    throw new ConfigException(FILE_FIELD, source + " line " + line + " is " + (i - lineStart)
+                            + " characters long; a config line may have at most " + MAX_LINE_CHARS + " (put long "
+                            + "prompts in an --input-file)");
+                }
+                line++;
+                lineStart = i + 1;
+            }
+        }
         final JsonNode root;
         try {
             final LoaderOptions options = new LoaderOptions();

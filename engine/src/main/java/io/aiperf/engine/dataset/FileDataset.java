@@ -145,6 +145,12 @@ public final class FileDataset {
             } else if (delayCapMs != null) {
                 delay = Math.min(delay, delayCapMs);
             }
+            if (delay > MAX_TURN_DELAY_MS) {
+                throw new ConfigException(FIELD, where(file, line) + what + " waits " + delay + " ms ("
+                        + String.format(java.util.Locale.ROOT, "%.1f", delay / 86_400_000.0) + " days) after the "
+                        + "turn before, above the 24-hour limit; give milliseconds, or cap think times with "
+                        + "--inter-turn-delay-cap-seconds, or drop them with --ignore-trace-delays");
+            }
             out.add(new Conversation.Turn(prompt, tokenizer.count(prompt), osl(turn, line, file, oslMean), delay,
                     List.of(), media(turn, line, file)));
         }
@@ -203,6 +209,9 @@ public final class FileDataset {
         return out;
     }
 
+    /** The longest think time a turn may ask for: a longer one is a unit mistake that would stall the run. */
+    static final long MAX_TURN_DELAY_MS = 24L * 3_600_000L;
+
     private static Integer osl(final JsonNode row, final int line, final DatasetConfig.InputFile file,
                                final Double oslMean) {
         if (row.hasNonNull("output_length")) {
@@ -211,11 +220,17 @@ public final class FileDataset {
         return oslMean == null ? null : (int) Math.round(oslMean);
     }
 
-    /** The row's images and audio; files are read relative to the working directory, then to the input file. */
+    /**
+     * The row's images and audio; files are read relative to the working directory, then to the input file, and
+     * must lie (symbolic links resolved) under the input file's folder or a {@code --media-root}.
+     */
     private static List<Conversation.Media> media(final JsonNode row, final int line,
                                                   final DatasetConfig.InputFile file) {
-        return MediaInputs.of(row, java.nio.file.Path.of(file.path()).toAbsolutePath().getParent(), FIELD,
-                where(file, line));
+        final java.nio.file.Path base = java.nio.file.Path.of(file.path()).toAbsolutePath().getParent();
+        final List<java.nio.file.Path> roots = new java.util.ArrayList<>();
+        roots.add(base);
+        file.mediaRoots().forEach(r -> roots.add(java.nio.file.Path.of(r)));
+        return MediaInputs.of(row, base, roots, FIELD, where(file, line));
     }
 
     private static String text(final JsonNode row, final int line, final DatasetConfig.InputFile file,

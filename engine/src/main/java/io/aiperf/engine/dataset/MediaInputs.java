@@ -28,15 +28,17 @@ final class MediaInputs {
 
     /**
      * @param baseDir where relative file names are looked up after the working directory: the input file's folder
+     * @param roots the folders a file may lie in, symbolic links resolved (the input file's, and --media-root's)
      * @param where "file:line: " for error messages
      */
-    static List<Conversation.Media> of(final JsonNode row, final Path baseDir, final String field, final String where) {
+    static List<Conversation.Media> of(final JsonNode row, final Path baseDir, final List<Path> roots,
+                                       final String field, final String where) {
         final List<Conversation.Media> out = new ArrayList<>();
         for (final String value : values(row, "image", field, where)) {
-            out.add(new Conversation.Media(Conversation.Media.Kind.IMAGE, image(value, baseDir, field, where)));
+            out.add(new Conversation.Media(Conversation.Media.Kind.IMAGE, image(value, baseDir, roots, field, where)));
         }
         for (final String value : values(row, "audio", field, where)) {
-            out.add(new Conversation.Media(Conversation.Media.Kind.AUDIO, audio(value, baseDir, field, where)));
+            out.add(new Conversation.Media(Conversation.Media.Kind.AUDIO, audio(value, baseDir, roots, field, where)));
         }
         return out;
     }
@@ -81,12 +83,13 @@ final class MediaInputs {
         return out;
     }
 
-    private static String image(final String value, final Path baseDir, final String field, final String where) {
+    private static String image(final String value, final Path baseDir, final List<Path> roots, final String field,
+                                final String where) {
         final String lower = value.toLowerCase(Locale.ROOT);
         if (lower.startsWith("http://") || lower.startsWith("https://") || lower.startsWith("data:")) {
             return value;
         }
-        final Path file = file(value, baseDir, field, where, "image");
+        final Path file = file(value, baseDir, roots, field, where, "image");
         final String type = IMAGE_TYPES.get(extension(file));
         if (type == null) {
             throw new ConfigException(field, where + "image " + value + ": unsupported type; expected one of "
@@ -95,11 +98,12 @@ final class MediaInputs {
         return "data:" + type + ";base64," + base64(file, field, where);
     }
 
-    private static String audio(final String value, final Path baseDir, final String field, final String where) {
+    private static String audio(final String value, final Path baseDir, final List<Path> roots, final String field,
+                                final String where) {
         if (INLINE_AUDIO.matcher(value).matches()) {
             return value;
         }
-        final Path file = file(value, baseDir, field, where, "audio");
+        final Path file = file(value, baseDir, roots, field, where, "audio");
         final String format = extension(file);
         if (!format.equals("wav") && !format.equals("mp3")) {
             throw new ConfigException(field, where + "audio " + value + ": expected a .wav or .mp3 file, or "
@@ -108,16 +112,34 @@ final class MediaInputs {
         return format + "," + base64(file, field, where);
     }
 
-    private static Path file(final String value, final Path baseDir, final String field, final String where,
-                             final String what) {
-        final Path asGiven = Path.of(value);
+    private static Path file(final String value, final Path baseDir, final List<Path> roots, final String field,
+                             final String where, final String what) {
+        final Path asGiven;
+        try {
+            asGiven = Path.of(value);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new ConfigException(field, where + what + ": '" + value + "' is not a file name");
+        }
         final Path file = Files.isRegularFile(asGiven) || asGiven.isAbsolute() || baseDir == null ? asGiven
                 : baseDir.resolve(value);
         if (!Files.isRegularFile(file)) {
             throw new ConfigException(field, where + what + " " + value + ": no such file (looked in the working "
                     + "directory and beside the input file)");
         }
-        return file;
+        // A row is data, maybe from someone else: it must not make us send any readable file to the server.
+        try {
+            final Path real = file.toRealPath();
+            for (final Path root : roots) {
+                if (Files.isDirectory(root) && real.startsWith(root.toRealPath())) {
+                    return real;
+                }
+            }
+        } catch (IOException e) {
+            throw new ConfigException(field, where + "cannot read " + what + " " + value + ": " + e.getMessage());
+        }
+        throw new ConfigException(field, where + what + " " + value + ": lies outside the input file's folder "
+                + baseDir + " (symbolic links resolved); move it there, or allow its folder with --media-root DIR "
+                + "(dataset.media_roots)");
     }
 
     private static String extension(final Path file) {

@@ -66,6 +66,7 @@ public final class AtomicFiles {
 
     /** Starts writing {@code target} through a temporary file next to it. */
     public static Pending begin(final Path target) {
+        RunDirectory.wrote(target);
         try {
             final Path dir = target.toAbsolutePath().getParent();
             Files.createDirectories(dir);
@@ -85,6 +86,7 @@ public final class AtomicFiles {
     }
 
     public static void write(final Path target, final Writer writer) {
+        RunDirectory.wrote(target);
         try {
             final Path dir = target.toAbsolutePath().getParent();
             Files.createDirectories(dir);

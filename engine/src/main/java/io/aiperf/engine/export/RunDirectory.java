@@ -21,27 +21,27 @@ import java.util.stream.Stream;
 
 /**
  * An artifact directory owned by one run at a time (src-docs/exports.md): a lock file keeps a second live run
- * out, and a manifest lists what the run wrote, so the next run into the same directory first removes exactly
- * that (stale gate reports and cells of an earlier sweep can never mix with new results) and never touches other
- * files. Not thread-safe: one per run.
+ * out, and a manifest lists every file the engine wrote there (recorded as each is begun, so a run killed with
+ * kill -9 leaves a true list), so the next run into the same directory first removes exactly those (stale gate
+ * reports and cells of an earlier sweep can never mix with new results) and never touches files the engine did
+ * not write, whoever put them there. Deletion stays inside the directory: an entry reached through a symbolic
+ * link that leaves it is skipped. Thread-safe: writers on any thread report their files.
  */
 public final class RunDirectory implements AutoCloseable {
     public static final String LOCK_FILE = ".aiperf.lock";
     public static final String MANIFEST_FILE = ".aiperf-manifest.json";
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<RunDirectory> ACTIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Path dir;
     private final FileChannel channel;
     private final FileLock lock;
-    private final Set<String> before;
-    private final Set<String> kept;
+    private final Set<String> written;
 
-    private RunDirectory(final Path dir, final FileChannel channel, final FileLock lock, final Set<String> before,
-                         final Set<String> kept) {
-        this.dir = dir;
+    private RunDirectory(final Path dir, final FileChannel channel, final FileLock lock, final Set<String> kept) {
+        this.dir = dir.toAbsolutePath().normalize();
         this.channel = channel;
         this.lock = lock;
-        this.before = before;
-        this.kept = kept;
+        this.written = new LinkedHashSet<>(kept);
     }
 
     /**
@@ -49,6 +49,7 @@ public final class RunDirectory implements AutoCloseable {
      * the cells it is about to write again (the others stay, to be merged later).
      *
      * @param replaced for a run of some cells, their paths relative to the directory; null for a whole run
+     *                 (an empty list keeps everything the previous runs wrote)
      * @throws ConfigException when another run holds the directory
      */
     public static RunDirectory claim(final Path dir, final List<String> replaced) {
@@ -67,53 +68,103 @@ public final class RunDirectory implements AutoCloseable {
                 throw new ConfigException("--artifact-dir", dir.toAbsolutePath() + " is in use by another aiperf run "
                         + "(" + LOCK_FILE + " is locked); wait for it to finish or choose another directory");
             }
-            final Set<String> previous = manifest(dir);
             final Set<String> kept = new LinkedHashSet<>();
-            if (replaced == null) {
-                for (final String entry : previous) {
-                    delete(dir.resolve(entry));
+            final Path real = dir.toRealPath();
+            for (final String entry : manifest(dir)) {
+                if (replaced == null || entry.equals("run_outcome.json")
+                        || replaced.stream().anyMatch(r -> entry.equals(r) || entry.startsWith(r + "/"))) {
+                    delete(dir, real, entry);
+                } else if (Files.exists(dir.resolve(entry), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    kept.add(entry);
                 }
-            } else {
-                for (final String entry : replaced) {
-                    delete(dir.resolve(entry));
-                }
-                delete(dir.resolve("run_outcome.json"));
-                previous.stream().filter(e -> Files.exists(dir.resolve(e))).forEach(kept::add);
             }
-            Files.deleteIfExists(dir.resolve(MANIFEST_FILE));
-            return new RunDirectory(dir, channel, lock, entries(dir), kept);
+            final RunDirectory claimed = new RunDirectory(dir, channel, lock, kept);
+            claimed.save();
+            ACTIVE.add(claimed);
+            return claimed;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare " + dir.toAbsolutePath() + ": " + e.getMessage(), e);
         }
     }
 
-    /** Writes the manifest of what this run added, and releases the directory. */
-    @Override
-    public void close() {
+    /**
+     * Records that the engine is writing {@code file}, in the manifest of every claimed directory that holds it.
+     * Called before the first byte, so a killed run's partial files are listed too.
+     */
+    public static void wrote(final Path file) {
+        if (ACTIVE.isEmpty()) {
+            return;
+        }
+        final Path abs = file.toAbsolutePath().normalize();
+        for (final RunDirectory d : ACTIVE) {
+            if (abs.startsWith(d.dir) && !abs.equals(d.dir)) {
+                d.add(d.dir.relativize(abs));
+            }
+        }
+    }
+
+    /**
+     * Adds files written by a separate command (a later {@code aiperf gate}) to a finished run's manifest, so the
+     * next run into the directory removes them as well. No manifest (not a run directory): nothing to do.
+     */
+    public static void adopt(final Path dir, final List<Path> files) {
+        final Path abs = dir.toAbsolutePath().normalize();
+        if (ACTIVE.stream().anyMatch(d -> abs.startsWith(d.dir)) || !Files.isRegularFile(dir.resolve(MANIFEST_FILE))) {
+            return; // a live run records its own files
+        }
         try {
-            final Set<String> written = new LinkedHashSet<>(kept);
-            entries(dir).stream().filter(e -> !before.contains(e)).forEach(written::add);
-            final ArrayNode list = JSON.createArrayNode();
-            written.forEach(list::add);
-            AtomicFiles.write(dir.resolve(MANIFEST_FILE), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(
-                    JSON.createObjectNode().put("schema_version", "1.0").set("outputs", list)));
+            final Set<String> entries = manifest(dir);
+            for (final Path f : files) {
+                entries.add(abs.relativize(f.toAbsolutePath().normalize()).toString().replace('\\', '/'));
+            }
+            write(dir, entries);
+        } catch (IOException | UncheckedIOException e) {
+            // the files are written; only the next run's cleanup misses them
+        }
+    }
+
+    private synchronized void add(final Path relative) {
+        final String entry = relative.toString().replace('\\', '/');
+        final String name = relative.getFileName().toString();
+        if (name.equals(MANIFEST_FILE) || name.equals(LOCK_FILE) || !written.add(entry)) {
+            return;
+        }
+        save();
+    }
+
+    private synchronized void save() {
+        try {
+            write(dir, written);
         } catch (IOException | UncheckedIOException e) {
             // the results are written; only the next run's cleanup loses its list
-        } finally {
-            try {
-                lock.release();
-                channel.close();
-                Files.deleteIfExists(dir.resolve(LOCK_FILE));
-            } catch (IOException ignored) {
-                // the lock ends with the process anyway
-            }
+        }
+    }
+
+    private static void write(final Path dir, final Set<String> entries) throws IOException {
+        final ArrayNode list = JSON.createArrayNode();
+        entries.forEach(list::add);
+        AtomicFiles.write(dir.resolve(MANIFEST_FILE), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(
+                JSON.createObjectNode().put("schema_version", "2.0").set("outputs", list)));
+    }
+
+    /** Writes the final manifest of what this run wrote, and releases the directory. */
+    @Override
+    public void close() {
+        ACTIVE.remove(this);
+        save();
+        try {
+            lock.release();
+            channel.close();
+            Files.deleteIfExists(dir.resolve(LOCK_FILE));
+        } catch (IOException ignored) {
+            // the lock ends with the process anyway
         }
     }
 
     private static Set<String> manifest(final Path dir) throws IOException {
         final Set<String> out = new LinkedHashSet<>();
         final Path file = dir.resolve(MANIFEST_FILE);
-        if (!Files.isRegularFile(file)) {
+        if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return out;
         }
         final JsonNode root;
@@ -124,35 +175,69 @@ public final class RunDirectory implements AutoCloseable {
         }
         root.path("outputs").forEach(e -> {
             final String entry = e.asText();
-            // only plain relative names inside the directory; never "..", never absolute
-            if (!entry.isBlank() && !entry.startsWith("/") && !entry.startsWith(".") && !entry.contains("..")) {
+            if (plain(entry)) {
                 out.add(entry);
             }
         });
         return out;
     }
 
-    /** The top-level entries of the directory, without the lock and manifest. */
-    private static Set<String> entries(final Path dir) throws IOException {
-        final Set<String> out = new LinkedHashSet<>();
-        try (Stream<Path> list = Files.list(dir)) {
-            list.map(p -> p.getFileName().toString()).filter(n -> !n.equals(LOCK_FILE) && !n.equals(MANIFEST_FILE))
-                    .sorted().forEach(out::add);
+    /** Only relative names inside the directory: never absolute, never "..", no hidden segment, no NUL. */
+    private static boolean plain(final String entry) {
+        if (entry.isBlank() || entry.startsWith("/") || entry.indexOf('\0') >= 0 || entry.contains("\\")) {
+            return false;
         }
-        return out;
+        for (final String seg : entry.split("/")) {
+            if (seg.isEmpty() || seg.startsWith(".")) {
+                return false;
+            }
+        }
+        return true;
     }
 
-    private static void delete(final Path path) throws IOException {
-        if (!Files.exists(path)) {
+    /**
+     * Deletes one manifest entry, the temporary files an interrupted write of it left, and the directories that
+     * deleting it emptied. A symbolic link is removed, never followed; an entry whose parent resolves outside the
+     * directory (a planted link) is left alone.
+     */
+    private static void delete(final Path dir, final Path realDir, final String entry) throws IOException {
+        final Path path;
+        try {
+            path = dir.resolve(entry);
+        } catch (java.nio.file.InvalidPathException e) {
             return;
         }
-        final List<Path> all = new ArrayList<>();
-        try (Stream<Path> walk = Files.walk(path)) {
-            walk.forEach(all::add);
+        final Path parent = path.getParent();
+        if (!Files.isDirectory(parent) || !parent.toRealPath().startsWith(realDir)) {
+            return;
         }
-        all.sort(Comparator.reverseOrder());
-        for (final Path p : all) {
-            Files.deleteIfExists(p);
+        if (Files.isDirectory(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            // a manifest written before files were listed one by one names whole cell directories
+            final List<Path> all = new ArrayList<>();
+            try (Stream<Path> walk = Files.walk(path)) {
+                walk.forEach(all::add);
+            }
+            all.sort(Comparator.reverseOrder());
+            for (final Path p : all) {
+                Files.deleteIfExists(p);
+            }
+        } else {
+            Files.deleteIfExists(path);
+        }
+        final String tmpPrefix = "." + path.getFileName();
+        try (Stream<Path> siblings = Files.list(parent)) {
+            for (final Path s : siblings.filter(s -> s.getFileName().toString().startsWith(tmpPrefix)
+                    && s.getFileName().toString().endsWith(".tmp")).toList()) {
+                Files.deleteIfExists(s);
+            }
+        }
+        for (Path p = parent; !p.equals(dir) && p.startsWith(dir); p = p.getParent()) {
+            try (Stream<Path> rest = Files.list(p)) {
+                if (rest.findAny().isPresent()) {
+                    break;
+                }
+            }
+            Files.delete(p);
         }
     }
 }

@@ -15,8 +15,9 @@ import java.util.Locale;
 
 /**
  * Applies rules to a candidate against a baseline. A candidate without the rule's metric fails the rule.
- * Absolute limits always apply; relative limits need a baseline value (none, NaN or zero makes that part
- * inactive, and says so); the noise floor and, when asked
+ * Absolute limits always apply; relative limits need a baseline value (none or zero makes that part
+ * inactive, and says so; NaN or infinite makes the rule inconclusive; a cell whose run failed or was cancelled
+ * fails the candidate and makes the baseline inconclusive); the noise floor and, when asked
  * for with 2+ trials on both sides, Welch's t-test keep noise from being called a regression. Stateless.
  */
 public final class GateEvaluator {
@@ -42,14 +43,38 @@ public final class GateEvaluator {
                 gate.requireSame());
         final List<RuleResult> out = new ArrayList<>();
         for (final RuleResult r : evaluateRules(gate.rules(), baseline, candidate)) {
-            out.add(judgeable(r, baseline, candidate, gate.validity(), mismatch));
+            out.add(unfinished(judgeable(r, baseline, candidate, gate.validity(), mismatch), baseline, candidate));
         }
         return new GateResult(out);
     }
 
+    /**
+     * A candidate cell whose run failed or was cancelled fails every rule, whatever its numbers say (a run cut
+     * short or above its error limit can look fast); a baseline cell that did not complete cannot support a
+     * relative limit, so such a rule is inconclusive instead of silently inactive.
+     */
+    private static RuleResult unfinished(final RuleResult r, final RunData baseline, final RunData candidate) {
+        final String cand = candidate.unfinished(r.cell());
+        if (cand != null) {
+            return withStatus(r, Status.FAILED, "failed: the candidate cell did not complete (" + cand + ") ["
+                    + r.message() + "]");
+        }
+        final String base = baseline == null ? null : baseline.unfinished(r.cell());
+        if (base != null && r.rule().hasRelativeLimit() && r.status() != Status.FAILED) {
+            return withStatus(r, Status.INCONCLUSIVE, "inconclusive: the baseline cell did not complete (" + base
+                    + "). To fix: compare against a baseline run that completed [" + r.message() + "]");
+        }
+        return r;
+    }
+
+    private static RuleResult withStatus(final RuleResult r, final Status status, final String message) {
+        return new RuleResult(r.rule(), r.cell(), r.unit(), r.baseline(), r.baselineTrials(), r.candidate(),
+                r.candidateTrials(), r.delta(), r.deltaPct(), r.pValue(), r.effectSize(), status, message);
+    }
+
     private static RuleResult judgeable(final RuleResult r, final RunData baseline, final RunData candidate,
                                         final Thresholds thresholds, final List<String> mismatch) {
-        if (r.status() == Status.INACTIVE || Double.isNaN(r.candidate())) {
+        if (r.status() == Status.INACTIVE || !Double.isFinite(r.candidate())) {
             return r; // nothing judged, or nothing measured: a candidate without the metric fails outright
         }
         final GateRule rule = r.rule();
@@ -142,6 +167,17 @@ public final class GateEvaluator {
             // A candidate without the metric measured nothing (a dead server, a wrong endpoint): never a pass.
             return result(rule, cell, unit, b, base.length, c, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
                     Status.FAILED, "failed: the candidate has no " + rule.title() + " (no valid request measured it)");
+        }
+        if (!allFinite(cand)) {
+            return result(rule, cell, unit, b, base.length, c, cand.length, Double.NaN, Double.NaN, Double.NaN,
+                    Double.NaN, Status.FAILED, "failed: the candidate's " + rule.title() + " is not a finite number ("
+                            + fmt(c, unit) + ")");
+        }
+        if (rule.hasRelativeLimit() && !allFinite(base)) {
+            return result(rule, cell, unit, b, base.length, c, cand.length, Double.NaN, Double.NaN, Double.NaN,
+                    Double.NaN, Status.INCONCLUSIVE, "inconclusive: the baseline's " + rule.title() + " is not a "
+                            + "finite number (" + fmt(b, unit) + "). To fix: compare against a baseline with a "
+                            + "measured value");
         }
         final List<String> broken = new ArrayList<>();
         if (rule.max() != null && c > rule.max()) {
@@ -236,6 +272,15 @@ public final class GateEvaluator {
             }
         }
         return null;
+    }
+
+    private static boolean allFinite(final double[] values) {
+        for (final double v : values) {
+            if (!Double.isFinite(v)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static List<String> relativeViolations(final GateRule rule, final double b, final double c,

@@ -19,10 +19,10 @@ public final class GateRunner {
         final GateRules parsed = GateRulesLoader.read(rules);
         final List<Path> usable = new java.util.ArrayList<>();
         for (final Path b : baselines) {
-            if (RunData.hasResults(b)) {
+            if (RunData.checkBaseline(b)) {
                 usable.add(b);
             } else {
-                // A first build has no baseline yet: its relative rules are inactive, never an error.
+                // A first build has an empty baseline directory: its relative rules are inactive, never an error.
                 out.println("Gate: baseline " + b.toAbsolutePath() + " holds no results (a first build?); relative "
                         + "rules are inactive");
             }
@@ -37,6 +37,9 @@ public final class GateRunner {
         AtomicFiles.write(outputDir.resolve(GateReports.JSON_FILE), GateReports.json(result));
         AtomicFiles.write(outputDir.resolve(GateReports.JUNIT_FILE), GateReports.junit(result));
         AtomicFiles.write(outputDir.resolve(GateReports.MARKDOWN_FILE), GateReports.markdown(result));
+        // a gate run on its own adds its reports to the run's manifest: a re-run removes them with the run
+        io.aiperf.engine.export.RunDirectory.adopt(outputDir, List.of(outputDir.resolve(GateReports.JSON_FILE),
+                outputDir.resolve(GateReports.JUNIT_FILE), outputDir.resolve(GateReports.MARKDOWN_FILE)));
         out.println("Gate: " + result.verdict().wireName().toUpperCase(java.util.Locale.ROOT));
         for (final RuleResult r : result.results()) {
             out.println("  [" + r.status().wireName() + "] " + r.cell() + ": " + r.message());

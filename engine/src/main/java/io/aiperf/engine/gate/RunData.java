@@ -27,9 +27,11 @@ public final class RunData {
     private final Map<String, Map<String, List<Double>>> cells = new TreeMap<>();
     private final Map<String, List<JsonNode>> summaries = new TreeMap<>();
     private final List<String> notes = new ArrayList<>();
+    private final Map<String, String> unfinished = new TreeMap<>();
 
     private static final String SUMMARY = "profile_export_aiperf.json";
     private static final String AGGREGATE = "profile_export_aiperf_aggregate.json";
+    private static final String OUTCOME = "cell_outcome.json";
     private static final java.util.Set<String> NOT_SUMMARIES = java.util.Set.of("cell_outcome.json", "run_outcome.json",
             "gate_result.json", "inputs.json");
 
@@ -44,13 +46,20 @@ public final class RunData {
 
     private void add(final Path source) {
         if (Files.isDirectory(source)) {
-            final List<Path> files;
+            List<Path> files;
             try (Stream<Path> walk = Files.walk(source)) {
-                files = walk.filter(f -> summaryFile(f) || f.getFileName().toString().equals(AGGREGATE)).sorted().toList();
+                files = walk.filter(f -> summaryFile(f) || f.getFileName().toString().equals(AGGREGATE)
+                        || f.getFileName().toString().equals(OUTCOME)).sorted().toList();
             } catch (IOException e) {
                 throw new ConfigException(source.toString(), "cannot read: " + e.getMessage());
             }
-            if (files.isEmpty()) {
+            for (final Path f : files) {
+                if (f.getFileName().toString().equals(OUTCOME)) {
+                    addOutcome(f, label(source.relativize(f.getParent())));
+                }
+            }
+            files = files.stream().filter(f -> !f.getFileName().toString().equals(OUTCOME)).toList();
+            if (files.isEmpty() && unfinished.isEmpty()) {
                 throw new ConfigException(source.toString(), "holds no run results (no profile_export_aiperf.json or cell summary)");
             }
             // Per-trial summaries are the data; an aggregate beside them is derived from them and is used only
@@ -63,7 +72,16 @@ public final class RunData {
                 addFile(f, label(source.relativize(f.getParent())));
             }
         } else if (Files.isRegularFile(source)) {
+            if (Files.isRegularFile(source.resolveSibling(OUTCOME)) && !source.getFileName().toString().equals(OUTCOME)) {
+                addOutcome(source.resolveSibling(OUTCOME), BASE_CELL);
+            }
+            final long before = valueCount();
             addFile(source, BASE_CELL);
+            if (valueCount() == before) {
+                // {}, inputs.json, cell_outcome.json: nothing to compare with, which must not read as "no change"
+                throw new ConfigException(source.toString(), "not a run summary: it holds no metric; pass a run "
+                        + "directory or its profile_export_aiperf.json");
+            }
         } else {
             throw new ConfigException(source.toString(), "no such run directory or summary file");
         }
@@ -99,6 +117,48 @@ public final class RunData {
         }
     }
 
+    private long valueCount() {
+        return cells.values().stream().flatMap(m -> m.values().stream()).mapToLong(List::size).sum();
+    }
+
+    /**
+     * Notes a cell whose run did not complete (its {@code cell_outcome.json} says failed or cancelled): its numbers,
+     * if any, describe a broken or partial run and can neither pass a candidate nor serve as a baseline.
+     */
+    private void addOutcome(final Path file, final String cell) {
+        final JsonNode root;
+        try {
+            root = JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new ConfigException(file.toString(), "not a readable cell outcome: " + e.getMessage());
+        }
+        final String status = root.path("status").asText("");
+        if (!status.equals(io.aiperf.engine.record.CellOutcome.COMPLETED)) {
+            final String error = root.path("error").isTextual() ? ": " + root.path("error").asText() : "";
+            unfinished.merge(cell, "its run " + (status.isEmpty() ? "has no status" : status) + error,
+                    (a, b) -> a.equals(b) ? a : a + "; " + b);
+            cells.computeIfAbsent(cell, c -> new TreeMap<>());
+        }
+    }
+
+    /** Why a cell's run cannot be gated (it failed or was cancelled), or null when it completed. */
+    public String unfinished(final String cell) {
+        return unfinished.get(cell);
+    }
+
+    /**
+     * Whether a baseline source holds any results: an existing empty directory (a first build) holds none.
+     *
+     * @throws ConfigException when the path does not exist: a typo must not pass every build
+     */
+    public static boolean checkBaseline(final Path source) {
+        if (!Files.exists(source)) {
+            throw new ConfigException(source.toString(), "no such run directory or summary file (for a first build "
+                    + "with no baseline yet, create the directory empty or leave out --baseline)");
+        }
+        return hasResults(source);
+    }
+
     /** Whether a baseline source holds any results (a first build's empty or missing baseline holds none). */
     public static boolean hasResults(final Path source) {
         if (Files.isRegularFile(source)) {
@@ -108,7 +168,8 @@ public final class RunData {
             return false;
         }
         try (Stream<Path> walk = Files.walk(source)) {
-            return walk.anyMatch(f -> summaryFile(f) || f.getFileName().toString().equals(AGGREGATE));
+            return walk.anyMatch(f -> summaryFile(f) || f.getFileName().toString().equals(AGGREGATE)
+                    || f.getFileName().toString().equals(OUTCOME));
         } catch (IOException e) {
             return false;
         }

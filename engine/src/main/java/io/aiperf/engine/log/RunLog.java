@@ -63,16 +63,27 @@ public final class RunLog {
     }
 
     /**
-     * Starts the cell's {@code logs/aiperf.log} (appending, so a re-run of some cells keeps the earlier lines).
+     * Starts the cell's {@code logs/aiperf.log} (appending, so a re-run of some cells keeps the earlier lines). A
+     * symbolic link planted at {@code logs} or at the file is removed, never written through; control characters
+     * in messages are written as visible escapes.
      *
      * @param wrap how the file's bytes reach the disk (the run's redactor)
      */
     public synchronized void openFile(final Path cellDir, final UnaryOperator<OutputStream> wrap) throws IOException {
         closeFile();
-        final Path logs = Files.createDirectories(cellDir.resolve("logs"));
-        file = new PrintStream(wrap.apply(Files.newOutputStream(logs.resolve("aiperf.log"),
-                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND)), true,
-                StandardCharsets.UTF_8);
+        final Path logs = cellDir.resolve("logs");
+        if (Files.isSymbolicLink(logs)) {
+            Files.delete(logs); // a planted link: the log is written here, never through it
+        }
+        Files.createDirectories(logs);
+        final Path log = logs.resolve("aiperf.log");
+        io.aiperf.engine.export.RunDirectory.wrote(log);
+        if (Files.isSymbolicLink(log)) {
+            Files.delete(log);
+        }
+        file = new PrintStream(wrap.apply(io.aiperf.engine.redact.Redactor.escapingControls(Files.newOutputStream(log,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND))), true, StandardCharsets.UTF_8);
     }
 
     public synchronized void closeFile() {

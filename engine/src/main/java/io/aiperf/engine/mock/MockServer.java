@@ -94,8 +94,11 @@ public final class MockServer implements AutoCloseable {
                 }
                 case ECHO_AUTH -> {
                     final String given = String.valueOf(req.headers().get("authorization"));
-                    final byte[] body = ("{\"error\":{\"message\":\"Incorrect API key provided: " + given.replace("\"", "")
-                            + "\",\"type\":\"invalid_request_error\"}}").getBytes(StandardCharsets.UTF_8);
+                    // JSON-escaped as a real server writes it: a key holding a quote or backslash arrives escaped
+                    final ObjectNode error = JSON.createObjectNode();
+                    error.putObject("error").put("message", "Incorrect API key provided: " + given)
+                            .put("type", "invalid_request_error");
+                    final byte[] body = error.toString().getBytes(StandardCharsets.UTF_8);
                     return once(start, MiniHttpServer.head(401, JSON_TYPE, body.length, false), body, null);
                 }
                 case NEVER -> {
@@ -386,16 +389,25 @@ public final class MockServer implements AutoCloseable {
         return json(at, 200, JSON.writeValueAsString(resp), onDone);
     }
 
-    /** The cap from the request, else 0.8-1.2 x the prompt length (at least 16), deterministic per prompt. */
+    /**
+     * The longest reply the mock gives, whatever a request asks for: a reply is planned (and a non-streamed one
+     * built) whole on an event loop, so {@code max_tokens: 2000000000} must not take the loop down.
+     */
+    public static final int MAX_REPLY_TOKENS = 16_384;
+
+    /**
+     * The cap from the request (at most {@link #MAX_REPLY_TOKENS}), else 0.8-1.2 x the prompt length (at least 16),
+     * deterministic per prompt.
+     */
     private static int replyLength(final JsonNode req, final String prompt) {
         for (final String key : new String[] {"max_completion_tokens", "max_tokens"}) {
-            if (req.path(key).isInt() && req.path(key).intValue() > 0) {
-                return req.path(key).intValue();
+            if (req.path(key).isNumber() && req.path(key).doubleValue() >= 1) {
+                return (int) Math.min(req.path(key).doubleValue(), MAX_REPLY_TOKENS);
             }
         }
         final int promptTokens = Math.max(1, prompt.length() / 4);
         final double factor = 0.8 + 0.4 * (Math.floorMod(prompt.hashCode(), 1000) / 1000.0);
-        return Math.max(16, (int) Math.round(promptTokens * factor));
+        return (int) Math.min(MAX_REPLY_TOKENS, Math.max(16, Math.round(promptTokens * factor)));
     }
 
     private static void usage(final ObjectNode u, final int prompt, final int completion) {
@@ -453,7 +465,8 @@ public final class MockServer implements AutoCloseable {
                     : input.asText("");
             final JsonNode cap = path.equals("/v1/responses") ? req.path("max_output_tokens")
                     : req.path("parameters").path("max_new_tokens");
-            final int tokens = cap.isInt() && cap.intValue() > 0 ? cap.intValue() : replyLength(req, prompt);
+            final int tokens = cap.isNumber() && cap.doubleValue() >= 1
+                    ? (int) Math.min(cap.doubleValue(), MAX_REPLY_TOKENS) : replyLength(req, prompt);
             final SplittableRandom random = nextRandom();
             final OtherEndpoints.Plan plan = new OtherEndpoints.Plan(tokens, prompt.hashCode(),
                     arrival + (long) (config.ttftMillis() * jitter(random, config.ttftJitterCv()) * 1e6),

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.aiperf.engine.client.RequestFactory;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.Secret;
 import java.io.OutputStream;
@@ -22,8 +21,10 @@ import java.util.regex.Pattern;
 
 /**
  * The one place secrets are taken out of what the engine writes or prints: the API key, the values of sensitive
- * headers and the user-info of URLs, wherever they appear (config, command line, a server's error body echoed into
- * a record, a message). Every export file and the console go through it. Immutable and thread-safe.
+ * headers and query parameters ({@link SensitiveNames}), any header or query value filled from an environment
+ * variable, and the user-info of URLs, wherever they appear (config, command line, a server's error body echoed
+ * into a record, a message), raw and JSON-escaped. Every export file and the console go through it. Immutable and
+ * thread-safe.
  */
 public final class Redactor {
     private static final Pattern USER_INFO = Pattern.compile("(\\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\\s'\"]+@");
@@ -38,24 +39,44 @@ public final class Redactor {
         this.secrets = List.copyOf(sorted);
     }
 
+    /** The shortest environment value taken for a secret when a header or query value equals it. */
+    private static final int MIN_ENV_SECRET = 8;
+    /**
+     * The shortest value of a header or parameter whose name looks sensitive that is redacted everywhere: shorter
+     * ones ({@code X-Session-Affinity: 1}) would blank every such digit in the exports. Their config entries are
+     * redacted whatever their length.
+     */
+    private static final int MIN_NAMED_SECRET = 4;
+
     /** A redactor for these values (and URL user-info, always). */
     public static Redactor of(final List<String> secrets) {
-        return new Redactor(new LinkedHashSet<>(secrets));
+        return new Redactor(withEscapedForms(new LinkedHashSet<>(secrets)));
     }
 
-    /** A redactor for a run's secrets: its API key, its sensitive header values and its URLs' user-info. */
+    /** A redactor for a run's secrets, with this process's environment. */
     public static Redactor of(final BenchmarkConfig config) {
+        return of(config, System.getenv());
+    }
+
+    /**
+     * A redactor for a run's secrets: its API key, its sensitive header and query parameter values, every header
+     * and query value that an environment variable supplied (through {@code ${VAR}} in YAML or the shell), and its
+     * URLs' user-info.
+     */
+    public static Redactor of(final BenchmarkConfig config, final Map<String, String> env) {
         final Set<String> secrets = new LinkedHashSet<>();
+        final Set<String> envValues = new java.util.HashSet<>();
+        env.values().stream().filter(v -> v != null && v.length() >= MIN_ENV_SECRET).forEach(envValues::add);
         final Secret key = config.endpoint().apiKey();
         if (key != null) {
             secrets.add(key.reveal());
         }
         config.endpoint().headers().forEach((name, value) -> {
-            if (RequestFactory.isSensitive(name)) {
+            final String bare = value.regionMatches(true, 0, "Bearer ", 0, 7) ? value.substring(7).trim() : value;
+            if ((SensitiveNames.header(name) && bare.length() >= MIN_NAMED_SECRET) || envValues.contains(value)
+                    || envValues.contains(bare)) {
                 secrets.add(value);
-                if (value.regionMatches(true, 0, "Bearer ", 0, 7)) {
-                    secrets.add(value.substring(7).trim());
-                }
+                secrets.add(bare);
             }
         });
         for (final String url : config.endpoint().urls()) {
@@ -67,6 +88,7 @@ public final class Redactor {
                     secrets.add(m.group(1).substring(colon + 1)); // the password alone
                 }
             }
+            querySecrets(url, envValues, secrets);
         }
         // Proxy credentials, from --proxy or the environment, in every form they are sent in.
         final io.aiperf.engine.config.ProxyConfig proxies = config.endpoint().proxy();
@@ -78,7 +100,54 @@ public final class Redactor {
                 secrets.add(p.authorization().substring("Basic ".length()));
             }
         }
-        return new Redactor(secrets);
+        return new Redactor(withEscapedForms(secrets));
+    }
+
+    /** The values of a URL's sensitive or environment-filled query parameters, raw and percent-decoded. */
+    private static void querySecrets(final String url, final Set<String> envValues, final Set<String> into) {
+        final int q = url.indexOf('?');
+        if (q < 0) {
+            return;
+        }
+        final int hash = url.indexOf('#', q);
+        for (final String pair : url.substring(q + 1, hash < 0 ? url.length() : hash).split("&")) {
+            final int eq = pair.indexOf('=');
+            if (eq <= 0 || eq == pair.length() - 1) {
+                continue;
+            }
+            final String name = pair.substring(0, eq);
+            final String raw = pair.substring(eq + 1);
+            String decoded = raw;
+            try {
+                decoded = java.net.URLDecoder.decode(raw, StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                // not percent-encoded text: the raw form is the secret
+            }
+            if ((SensitiveNames.queryParameter(name) && decoded.length() >= MIN_NAMED_SECRET)
+                    || envValues.contains(raw) || envValues.contains(decoded)) {
+                into.add(raw);
+                into.add(decoded);
+            }
+        }
+    }
+
+    /**
+     * Each secret and its JSON-escaped forms (once and twice): a server that echoes a key holding {@code "} or {@code \} into a JSON
+     * body writes it escaped, and the raw form would then never be found.
+     */
+    private static Set<String> withEscapedForms(final Set<String> secrets) {
+        final Set<String> out = new LinkedHashSet<>();
+        for (final String s : secrets) {
+            if (s == null || s.isBlank()) {
+                continue;
+            }
+            out.add(s);
+            final String once = new String(com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(s));
+            out.add(once);
+            // a JSON body kept as a string inside a JSON record is escaped twice
+            out.add(new String(com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(once)));
+        }
+        return out;
     }
 
     /** The text with every secret and every URL's user-info replaced by {@code <redacted>}. */
@@ -107,7 +176,7 @@ public final class Redactor {
                 final Iterator<Map.Entry<String, JsonNode>> it = headers.properties().iterator();
                 while (it.hasNext()) {
                     final Map.Entry<String, JsonNode> h = it.next();
-                    if (RequestFactory.isSensitive(h.getKey())) {
+                    if (SensitiveNames.header(h.getKey())) {
                         h.setValue(TextNode.valueOf(Secret.REDACTED));
                     }
                 }
@@ -162,7 +231,7 @@ public final class Redactor {
             return Secret.REDACTED; // JSON form: may hold any header
         }
         final int colon = spec.indexOf(':');
-        if (colon > 0 && RequestFactory.isSensitive(spec.substring(0, colon).trim())) {
+        if (colon > 0 && SensitiveNames.header(spec.substring(0, colon).trim())) {
             return spec.substring(0, colon) + ":" + Secret.REDACTED;
         }
         return spec;
@@ -175,6 +244,11 @@ public final class Redactor {
     /** An export file's bytes on their way to disk, with every secret replaced. */
     public OutputStream file(final OutputStream out) {
         return secrets.isEmpty() ? out : new MaskingOutputStream(out, secrets, Secret.REDACTED);
+    }
+
+    /** A log file's bytes: control characters from a server's text shown as visible escapes, as on the console. */
+    public static OutputStream escapingControls(final OutputStream out) {
+        return new ControlCharEscaper(out);
     }
 
     /**

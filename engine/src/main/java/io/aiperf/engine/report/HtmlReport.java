@@ -359,10 +359,25 @@ public final class HtmlReport {
         }
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
+            int number = 0;
+            int damaged = 0;
             while ((line = in.readLine()) != null) {
-                if (!line.isBlank()) {
-                    each.accept(JSON.readTree(line));
+                number++;
+                if (line.isBlank()) {
+                    continue;
                 }
+                final JsonNode node;
+                try {
+                    node = JSON.readTree(line);
+                } catch (com.fasterxml.jackson.core.JsonProcessingException bad) {
+                    // a killed run's last record may be cut short: the report shows the others
+                    if (damaged++ == 0) {
+                        System.err.println("warning: report: " + file + " line " + number + " is not a whole JSON "
+                                + "record (cut short?); such lines are left out");
+                    }
+                    continue;
+                }
+                each.accept(node);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);

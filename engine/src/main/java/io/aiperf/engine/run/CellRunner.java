@@ -82,8 +82,15 @@ public final class CellRunner {
         // Resolved (and any warning printed) before the run started; here it is the loaded one.
         final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(), System.getenv())
                 .tokenizer();
-        final List<Conversation> conversations = Datasets.load(config.dataset(), config.randomSeed(), tokenizer,
-                config.firstProfilingPhase().schedule(), config.endpoint().type().rankings());
+        final List<Conversation> conversations;
+        try {
+            conversations = Datasets.load(config.dataset(), config.randomSeed(), tokenizer,
+                    config.firstProfilingPhase().schedule(), config.endpoint().type().rankings(),
+                    ctx.cancellation()::isCancelled, Datasets.TOKENIZER_BUDGET_NANOS);
+        } catch (java.util.concurrent.CancellationException e) {
+            return finish(CellOutcome.CANCELLED, ExitCode.CANCELLED, "cancelled by the user while building prompts",
+                    0, 0, 0);
+        }
         final List<Conversation> mine = shardPart(conversations);
         if (mine.isEmpty()) {
             return finish(CellOutcome.FAILED, ExitCode.USAGE, "shard " + config.shard().label() + " has no "

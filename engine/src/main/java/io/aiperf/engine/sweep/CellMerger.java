@@ -36,19 +36,64 @@ public final class CellMerger {
 
     /** As {@link #merge(List, Path)}, for cells written with the export names {@code names}. */
     public static List<CellOutcome> merge(final List<Path> inputs, final Path outDir, final ExportNames names) {
+        return plan(inputs, outDir, names).write();
+    }
+
+    /** Cells found and checked, not yet written: {@link #write()} copies them into the output directory. */
+    public static final class Plan {
+        private final Map<List<CellOutcome>, Path> targets;
+        private final ExportNames names;
+
+        private Plan(final Map<List<CellOutcome>, Path> targets, final ExportNames names) {
+            this.targets = targets;
+            this.names = names;
+        }
+
+        /** @return the merged cells' outcomes, pointing at their new directories */
+        public List<CellOutcome> write() {
+            final List<CellOutcome> merged = new ArrayList<>();
+            for (final Map.Entry<List<CellOutcome>, Path> e : targets.entrySet()) {
+                final List<CellOutcome> group = e.getKey();
+                final Path target = e.getValue();
+                final CellOutcome found = group.get(0);
+                if (found.shard() != null && found.shard().count() > 1) {
+                    final CellOutcome shard1 = group.stream().filter(o -> o.shard().index() == 1).findFirst()
+                            .orElse(found);
+                    copyFiles(Path.of(shard1.artifactDir()), target); // inputs, server metrics, logs: the first shard's
+                    merged.add(ShardMerger.merge(group, target, names));
+                } else {
+                    copyFiles(Path.of(found.artifactDir()), target);
+                    merged.add(read(target.resolve(OutcomeJsonWriter.FILE), target));
+                }
+            }
+            return merged;
+        }
+    }
+
+    /**
+     * Finds the cells and checks every one before anything is written: a refused input leaves the output
+     * directory as it was.
+     *
+     * @throws ConfigException as {@link #merge(List, Path)}, and when a cell's path or files lead outside
+     */
+    public static Plan plan(final List<Path> inputs, final Path outDir, final ExportNames names) {
         final Map<String, List<CellOutcome>> byId = new LinkedHashMap<>();
         for (final Path input : inputs) {
             if (!Files.isDirectory(input)) {
                 throw new ConfigException("DIR", input + " is not a directory");
             }
+            final Path realInput = realPath(input);
             for (final Path file : outcomeFiles(input)) {
+                confined(file, realInput, "DIR", "cell outcome " + file);
                 final CellOutcome found = read(file, file.getParent());
                 if (found != null) {
                     byId.computeIfAbsent(found.cell().id(), k -> new ArrayList<>()).add(found);
                 }
             }
         }
-        final List<CellOutcome> merged = new ArrayList<>();
+        final Path out = outDir.toAbsolutePath().normalize();
+        final Map<List<CellOutcome>, Path> targets = new LinkedHashMap<>();
+        CellOutcome first = null;
         for (final List<CellOutcome> group : byId.values()) {
             final CellOutcome found = group.get(0);
             final String id = found.cell().id();
@@ -57,29 +102,79 @@ public final class CellMerger {
                 throw new ConfigException("DIR", "cell " + id + " appears twice: in " + found.artifactDir() + " and in "
                         + group.get(1).artifactDir());
             }
-            if (!merged.isEmpty() && !samePlan(merged.get(0), found)) {
+            if (first != null && !samePlan(first, found)) {
                 throw new ConfigException("DIR", "cell " + id + " in " + found.artifactDir() + " comes from another plan ("
                         + found.cell().numTrials() + " trial(s), sweep " + (found.cell().variation() != null)
-                        + ") than cell " + merged.get(0).cell().id());
+                        + ") than cell " + first.cell().id());
             }
-            final Path target = outDir.resolve(found.cell().path()).normalize();
-            if (sharded) {
-                if (group.stream().anyMatch(o -> o.shard() == null)) {
-                    throw new ConfigException("DIR", "cell " + id + " was run both whole and in shards");
-                }
-                final CellOutcome shard1 = group.stream().filter(o -> o.shard().index() == 1).findFirst().orElse(found);
-                copyFiles(Path.of(shard1.artifactDir()), target); // inputs, server metrics, logs: the first shard's
-                merged.add(ShardMerger.merge(group, target, names));
-            } else {
-                copyFiles(Path.of(found.artifactDir()), target);
-                merged.add(read(target.resolve(OutcomeJsonWriter.FILE), target));
+            first = first == null ? found : first;
+            if (sharded && group.stream().anyMatch(o -> o.shard() == null)) {
+                throw new ConfigException("DIR", "cell " + id + " was run both whole and in shards");
+            }
+            targets.put(group, target(out, found));
+            for (final CellOutcome o : group) {
+                ownFilesOnly(Path.of(o.artifactDir()), id);
             }
         }
-        if (merged.isEmpty()) {
+        if (targets.isEmpty()) {
             throw new ConfigException("DIR", "no cell found (no cell_outcome.json with a cell id) under "
                     + inputs.stream().map(Path::toString).toList());
         }
-        return merged;
+        return new Plan(targets, names);
+    }
+
+    /**
+     * Where a cell goes: its recorded path under the output directory, which must stay there (no absolute path,
+     * no "..", no symbolic link out of it on the way), since the path comes from a file anyone could have written.
+     */
+    private static Path target(final Path out, final CellOutcome cell) {
+        final String path = cell.cell().path();
+        final Path target;
+        try {
+            target = out.resolve(path).normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new ConfigException("DIR", "cell " + cell.cell().id() + ": its path '" + path + "' is not a path");
+        }
+        if (Path.of(path).isAbsolute() || !target.startsWith(out)) {
+            throw new ConfigException("DIR", "cell " + cell.cell().id() + " in " + cell.artifactDir() + ": its path '"
+                    + path + "' leaves --output-dir; refusing to write outside " + out);
+        }
+        Path existing = target;
+        while (existing != null && !Files.exists(existing, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        if (existing != null && existing.startsWith(out) && !existing.equals(out)) {
+            confined(existing, realPath(out), "DIR", "cell " + cell.cell().id() + ": " + existing);
+        }
+        return target;
+    }
+
+    /** A cell's files must be its own: a symbolic link would copy whatever it points at into the merged run. */
+    private static void ownFilesOnly(final Path cellDir, final String id) {
+        try (Stream<Path> files = Files.list(cellDir)) {
+            for (final Path f : files.toList()) {
+                if (Files.isSymbolicLink(f)) {
+                    throw new ConfigException("DIR", "cell " + id + " in " + cellDir + ": " + f.getFileName()
+                            + " is a symbolic link; aggregate copies only a cell's own files");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + cellDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void confined(final Path path, final Path realBase, final String field, final String what) {
+        if (!realPath(path).startsWith(realBase)) {
+            throw new ConfigException(field, what + " resolves outside " + realBase + " (a symbolic link?); refused");
+        }
+    }
+
+    private static Path realPath(final Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException e) {
+            throw new ConfigException("DIR", "cannot resolve " + p + ": " + e.getMessage());
+        }
     }
 
     private static boolean samePlan(final CellOutcome a, final CellOutcome b) {
@@ -112,8 +207,10 @@ public final class CellMerger {
             }
             Files.createDirectories(to);
             try (Stream<Path> files = Files.list(from)) {
-                for (final Path f : files.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().startsWith("."))
+                for (final Path f : files.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                        .filter(f -> !f.getFileName().toString().startsWith("."))
                         .toList()) {
+                    io.aiperf.engine.export.RunDirectory.wrote(to.resolve(f.getFileName()));
                     Files.copy(f, to.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
                 }
             }

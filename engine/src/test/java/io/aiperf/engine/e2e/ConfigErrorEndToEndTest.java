@@ -106,4 +106,39 @@ class ConfigErrorEndToEndTest {
         assertThat(bad.exitCode()).isEqualTo(2);
         assertThat(bad.err()).contains("--concurrency: Input should be a valid integer, got 'x'");
     }
+
+    /** The mock caps every reply, so asking it for more is refused before it starts, not a run of hours. */
+    @org.junit.jupiter.api.Test
+    void aMockRunAskingForMoreThanTheMocksLongestReplyIsRefused() {
+        final Runs.Result r = Runs.aiperf("profile", "--mock", "-m", "m", "--osl", "2000000000", "--request-count",
+                "1");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--osl").contains("above the --mock server's longest reply of 16384 tokens");
+    }
+
+    /** A huge scalar is refused by a scan of the text, before the YAML parser spends minutes and gigabytes on it. */
+    @org.junit.jupiter.api.Test
+    void aTenMegabyteStringInAConfigIsRefusedBeforeParsing(@org.junit.jupiter.api.io.TempDir final Path dir)
+            throws Exception {
+        final String huge = "x".repeat(10_000_000);
+        final Path big = dir.resolve("big.yaml");
+        Files.writeString(big, "benchmark:\n  model: m\n  endpoint: {url: \"localhost:9\", type: " + huge + "}\n");
+        final Runs.Result file = Runs.aiperf("config", "validate", "-f", big.toString());
+        assertThat(file.exitCode()).isEqualTo(2);
+        assertThat(file.err()).contains("a config file may have at most 1048576").hasSizeLessThan(1000);
+        final Path line = dir.resolve("line.yaml");
+        Files.writeString(line, "benchmark:\n  model: " + "y".repeat(100_000) + "\n");
+        final Runs.Result longLine = Runs.aiperf("config", "validate", "-f", line.toString());
+        assertThat(longLine.exitCode()).isEqualTo(2);
+        assertThat(longLine.err()).contains("line 2 is 100009 characters long").hasSizeLessThan(1000);
+    }
+
+    /** An extra body field may not silently undo --streaming: what the run measures must be what was asked. */
+    @org.junit.jupiter.api.Test
+    void streamFalseInExtraInputsContradictingStreamingIsRefused() {
+        final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", "http://127.0.0.1:9", "--streaming",
+                "--extra-inputs", "stream:false");
+        assertThat(r.exitCode()).as(r.all()).isEqualTo(2);
+        assertThat(r.err()).contains("'stream: false' contradicts --streaming");
+    }
 }

@@ -34,14 +34,17 @@ class FirstHourEndToEndTest {
         Files.writeString(rules, "rules:\n  - {metric: time_to_first_token, stat: p50, max_increase_pct: 50}\n");
         final Path baseline = tmp.resolve("baseline"); // what CI copies from the last good build: nothing yet
         try (MockServer fast = MockServer.start(MockServerConfig.fast().withLatency(5, 1))) {
+            // a path that does not exist may be a typo that would pass every build: refused before any traffic
+            final Runs.Result missing = profile(fast, tmp.resolve("build0"), "--gate", rules.toString(),
+                    "--baseline", baseline.toString());
+            assertThat(missing.exitCode()).isEqualTo(2);
+            assertThat(missing.err()).contains("no such run directory");
+            Files.createDirectories(baseline);
             final Runs.Result first = profile(fast, tmp.resolve("build1"), "--streaming", "--gate", rules.toString(),
                     "--baseline", baseline.toString(), "--profile-export-prefix", "bench");
             assertThat(first.exitCode()).as(first.all()).isZero();
             assertThat(first.out()).contains("holds no results (a first build?); relative rules are inactive")
                     .contains("Gate: PASSED");
-            Files.createDirectories(baseline);
-            assertThat(profile(fast, tmp.resolve("build1b"), "--streaming", "--gate", rules.toString(),
-                    "--baseline", baseline.toString()).exitCode()).isZero(); // an empty directory too
         }
         try (MockServer slow = MockServer.start(MockServerConfig.fast().withLatency(60, 1))) {
             final Runs.Result second = profile(slow, tmp.resolve("build2"), "--streaming", "--gate", rules.toString(),

@@ -169,6 +169,32 @@ class InputFileEndToEndTest {
         assertThat(completions.err()).contains("--endpoint-type completions cannot send");
     }
 
+    /** A row cannot make the engine send any readable file: media lie under the input file's folder. */
+    @Test
+    void mediaOutsideTheInputFilesFolderAreRefusedUnlessAllowed() throws Exception {
+        final Path data = Files.createDirectories(tmp.resolve("data"));
+        final Path secret = Files.write(tmp.resolve("secret.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G', 7});
+        Files.createSymbolicLink(data.resolve("link.png"), secret);
+        Files.write(data.resolve("ok.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G', 1});
+        for (final String image : new String[] {secret.toString(), "link.png", "../secret.png"}) {
+            final Path rows = Files.writeString(data.resolve("rows.jsonl"), "{\"text\": \"a\", \"image\": \"ok.png\"}\n"
+                    + "{\"text\": \"b\", \"images\": [\"" + image + "\"]}\n");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", "http://127.0.0.1:9", "--input-file",
+                    rows.toString(), "--tokenizer", "builtin", "--artifact-dir", tmp.resolve("out").toString());
+            assertThat(r.exitCode()).as(image + ": " + r.all()).isEqualTo(2);
+            assertThat(r.err()).contains("line 2").contains("image " + image).contains("lies outside")
+                    .contains("--media-root").doesNotContain("\tat "); // one line, no stack trace
+        }
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path rows = Files.writeString(data.resolve("rows.jsonl"), "{\"text\": \"b\", \"image\": \"link.png\"}\n");
+            final Runs.Result allowed = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--input-file",
+                    rows.toString(), "--tokenizer", "builtin", "--request-count", "1", "--media-root", tmp.toString(),
+                    "--artifact-dir", tmp.resolve("allowed").toString());
+            assertThat(allowed.exitCode()).as(allowed.all()).isZero();
+            assertThat(mock.controlState().promptsSeen().get("images")).isEqualTo(1L);
+        }
+    }
+
     @Test
     void imageRetrievalSendsTheRowsImagesAndReportsImageMetrics() throws Exception {
         Files.write(tmp.resolve("dog.jpg"), new byte[] {(byte) 0xff, (byte) 0xd8, (byte) 0xff, 1});

@@ -67,6 +67,67 @@ class SecretsEndToEndTest {
         assertThat(files + console).doesNotContain("perf:" + PASSWORD.substring(0, 3));
     }
 
+    /**
+     * Secrets found by their names' pattern, not by a list: a cookie, *-Token headers, API keys in the URL's query,
+     * a header filled from an environment variable; and a key holding a quote and a backslash, echoed by the server
+     * in JSON. Each value ends in a tail no other text has, which survives any escaping.
+     */
+    @Test
+    void secretsFoundByPatternAndEscapedFormsNeverReachAFileOrTheConsole() throws Exception {
+        final String key = "sk-\"q\\b-KEYTAIL9";
+        final List<String> tails = List.of("KEYTAIL9", "COOKIETAIL7", "XAUTHTAIL5", "OTHERTAIL3", "APIKEYTAIL1",
+                "QKEYTAIL2");
+        final StringBuilder console = new StringBuilder();
+        final Path dir = tmp.resolve("pattern");
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withApiKey(key)
+                .withFaults("/v1/chat/completions=echo-auth:1"))) {
+            final String url = mock.url() + "?api_key=APIKEYTAIL1&key=QKEYTAIL2&model=plain";
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", url, "--api-key", key,
+                    "-H", "Cookie: session=COOKIETAIL7", "-H", "X-Auth-Token: XAUTHTAIL5",
+                    "--header=X-Other-Token:OTHERTAIL3", "--request-count", "4", "--isl", "8", "--osl", "2",
+                    "--export-level", "raw", "--artifact-dir", dir.toString());
+            console.append(r.out()).append(r.err());
+            assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
+            assertThat(mock.controlState().inferenceRequests()).isPositive();
+            final Path config = tmp.resolve("pattern.yaml");
+            Files.writeString(config, """
+                    benchmark:
+                      model: m
+                      endpoint:
+                        url: "%s"
+                        api_key: '%s'
+                        headers: {Cookie: "session=COOKIETAIL7", X-Auth-Token: XAUTHTAIL5, X-Trace: plain}
+                    """.formatted(url, key));
+            final Runs.Result expand = Runs.aiperf("config", "expand", "-f", config.toString());
+            console.append(expand.out()).append(expand.err());
+            assertThat(expand.exitCode()).as(expand.err()).isZero();
+            assertThat(expand.out()).contains("<redacted>").contains("model=plain");
+        }
+        final String files = Runs.allText(dir);
+        assertThat(files).contains("Incorrect API key provided"); // the server did echo the key
+        for (final String tail : tails) {
+            assertThat(files).as("files: " + tail).doesNotContain(tail);
+            assertThat(console.toString()).as("console: " + tail).doesNotContain(tail);
+        }
+        // A header filled from the environment (${VAR} in YAML) is a secret whatever its name.
+        final Path yaml = tmp.resolve("env.yaml");
+        Files.writeString(yaml, """
+                benchmark:
+                  model: m
+                  endpoint:
+                    url: http://127.0.0.1:9
+                    headers: {X-Tenant: "${AIPERF_TEST_TENANT}", X-Trace: plain}
+                """);
+        final ProcessBuilder pb = Runs.engineProcess(List.of("config", "expand", "-f", yaml.toString()),
+                tmp.resolve("expand.log"));
+        pb.environment().put("AIPERF_TEST_TENANT", "tenant-ENVTAIL8");
+        final Process p = pb.start();
+        assertThat(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        final String out = Files.readString(tmp.resolve("expand.log"));
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).contains("plain").doesNotContain("ENVTAIL8");
+    }
+
     @Test
     void serverTextCannotDriveTheTerminal() throws Exception {
         try (HostileServer server = new HostileServer("HTTP/1.1 500 \u001b]0;pwned\u0007\u001b[2J\r\n"

@@ -105,7 +105,10 @@ class GateEvaluatorTest {
         assertThat(none.status()).isEqualTo(Status.INACTIVE);
         assertThat(none.message()).contains("no baseline");
         assertThat(eval(rule, v(0), v(40)).message()).contains("baseline is 0");
-        assertThat(eval(rule, v(Double.NaN), v(40)).status()).isEqualTo(Status.INACTIVE);
+        // a baseline value that is not a number cannot say "no change": inconclusive, never a silent pass
+        assertThat(eval(rule, v(Double.NaN), v(40)).status()).isEqualTo(Status.INCONCLUSIVE);
+        assertThat(eval(rule, v(Double.POSITIVE_INFINITY), v(40)).status()).isEqualTo(Status.INCONCLUSIVE);
+        assertThat(eval(rule, v(20), v(Double.POSITIVE_INFINITY)).status()).isEqualTo(Status.FAILED);
         assertThat(new GateResult(List.of(none)).exitCode()).isZero();
         // A candidate without the metric measured nothing: that fails, for relative and absolute rules alike.
         final RuleResult missing = eval(rule, v(20), v());
