@@ -184,27 +184,25 @@ public final class GateEvaluator {
                 if (sampled != null) {
                     p = sampled.result().pValue();
                     effect = sampled.result().effectSize();
-                    final RequestComparison.Against against = sampled.against(rule);
                     if (note != null) {
                         relative.clear(); // under the noise floor
-                    } else if (against == RequestComparison.Against.BEYOND) {
-                        if (relative.isEmpty()) {
-                            relative.add(rule.title() + " changed beyond " + rule.limitText());
-                        }
-                        evidence = sampled.describe();
-                    } else if (!sampled.significant()) {
-                        if (!relative.isEmpty()) {
+                    } else if (!relative.isEmpty()) {
+                        // Past the limit as measured: a failure only when the whole interval is past it.
+                        if (sampled.beyond(rule)) {
+                            evidence = sampled.describe();
+                        } else if (!sampled.significant() && !sampled.shifted(deltaPct)) {
                             note = "the change is not significant: " + sampled.describe();
+                            relative.clear();
+                        } else {
+                            return result(rule, cell, unit, b, base.length, c, cand.length, delta, deltaPct, p,
+                                    effect, Status.INCONCLUSIVE, "inconclusive: " + rule.title() + " " + fmt(b, unit)
+                                            + " -> " + fmt(c, unit) + String.format(Locale.ROOT, " (%+.1f%%)", deltaPct)
+                                            + " is a real change (" + sampled.describeRanks() + ") but these requests "
+                                            + "cannot say whether it is past " + rule.limitText() + ": "
+                                            + sampled.describe() + ". To fix: more requests (--request-count), a lower "
+                                            + "percentile in the rule, or 2+ trials per side (--num-profile-runs) "
+                                            + "with significance: true");
                         }
-                        relative.clear();
-                    } else if (against == RequestComparison.Against.STRADDLES) {
-                        return result(rule, cell, unit, b, base.length, c, cand.length, delta, deltaPct, p, effect,
-                                Status.INCONCLUSIVE, "inconclusive: the change is real but its size against "
-                                        + rule.limitText() + " is not known: " + sampled.describe()
-                                        + ". To fix: more requests (--request-count), or 2+ trials per side "
-                                        + "(--num-profile-runs) with significance: true");
-                    } else {
-                        relative.clear(); // the whole interval is inside the limits
                     }
                 } else if (rule.significance() && base.length >= 2 && cand.length >= 2) {
                     final WelchTest.Result w = WelchTest.test(base, cand);

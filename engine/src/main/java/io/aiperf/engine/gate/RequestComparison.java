@@ -9,15 +9,13 @@ import java.util.Map;
 /**
  * A relative rule with one trial per side, judged on the requests of both trials instead of two single numbers
  * (src-docs/gating.md, "One trial per side"): the bootstrap confidence interval of the statistic's change says
- * whether the change is real and whether it lies past the limit. Immutable.
+ * whether the change is real and whether it lies past the limit; the rank test, whether the requests moved at all when
+ * the statistic alone cannot tell (a tail set by a few pauses). Immutable.
  *
  * @param baselineExcluded start-up requests of the baseline left out (see {@link RequestSamples})
  */
-record RequestComparison(BootstrapComparison.Result result, int baselineExcluded, int candidateExcluded,
-                         double alpha) {
-    /** Where the confidence interval of the change lies against the rule's relative limits. */
-    enum Against { BEYOND, WITHIN, STRADDLES }
-
+record RequestComparison(BootstrapComparison.Result result, RankTest.Result rank, int baselineExcluded,
+                         int candidateExcluded, double alpha) {
     /** A comparison, or why there is none. */
     record Outcome(RequestComparison comparison, String unavailable) {
     }
@@ -51,7 +49,7 @@ record RequestComparison(BootstrapComparison.Result result, int baselineExcluded
                     bv.length, cv.length, rule.metric(), MIN_REQUESTS));
         }
         return new Outcome(new RequestComparison(BootstrapComparison.compare(bv, cv, rule.stat(), rule.alpha()),
-                b.excluded(), c.excluded(), rule.alpha()), null);
+                RankTest.test(bv, cv), b.excluded(), c.excluded(), rule.alpha()), null);
     }
 
     private static RequestSamples samples(final RunData run, final String cell, final Map<Path, RequestSamples> cache) {
@@ -64,37 +62,37 @@ record RequestComparison(BootstrapComparison.Result result, int baselineExcluded
         return cache.computeIfAbsent(files.get(0).toAbsolutePath().normalize(), f -> RequestSamples.read(f, warmedUp));
     }
 
-    /** Where the interval lies: past a limit, inside every limit, or across one. */
-    Against against(final GateRule rule) {
+    /** Whether the whole confidence interval of the change lies past one of the rule's relative limits. */
+    boolean beyond(final GateRule rule) {
         final double lo = result.lowPct();
         final double hi = result.highPct();
-        boolean within = true;
-        if (rule.maxIncreasePct() != null) {
-            if (lo > rule.maxIncreasePct()) {
-                return Against.BEYOND;
-            }
-            within &= hi <= rule.maxIncreasePct();
+        if (rule.maxIncreasePct() != null && lo > rule.maxIncreasePct()) {
+            return true;
         }
-        if (rule.maxDecreasePct() != null) {
-            if (-hi > rule.maxDecreasePct()) {
-                return Against.BEYOND;
-            }
-            within &= -lo <= rule.maxDecreasePct();
+        if (rule.maxDecreasePct() != null && -hi > rule.maxDecreasePct()) {
+            return true;
         }
-        if (rule.maxRegressionPct() != null) {
-            final boolean lowerIsBetter = rule.direction() == Direction.LOWER_IS_BETTER;
-            final double worstLo = lowerIsBetter ? lo : -hi;
-            final double worstHi = lowerIsBetter ? hi : -lo;
-            if (worstLo > rule.maxRegressionPct()) {
-                return Against.BEYOND;
-            }
-            within &= worstHi <= rule.maxRegressionPct();
-        }
-        return within ? Against.WITHIN : Against.STRADDLES;
+        // the regression's interval: the change itself when lower is better, its opposite when higher is
+        final double worstLo = rule.direction() == Direction.LOWER_IS_BETTER ? lo : -hi;
+        return rule.maxRegressionPct() != null && worstLo > rule.maxRegressionPct();
     }
 
     boolean significant() {
         return result.significant(alpha);
+    }
+
+    /**
+     * Whether the requests as a whole moved the way {@code changePct} says (the rank test rejects "no shift" at alpha),
+     * though the statistic's own interval could not tell: then a change the statistic cannot size is still real.
+     */
+    boolean shifted(final double changePct) {
+        return rank.pValue() < alpha && (rank.superiority() > 0.5) == (changePct > 0);
+    }
+
+    /** The rank test in words. */
+    String describeRanks() {
+        return String.format(Locale.ROOT, "rank test p=%.3g; a candidate request is larger than a baseline one "
+                + "%.0f%% of the time", rank.pValue(), rank.superiority() * 100);
     }
 
     /** The evidence in words, e.g. "95% CI of the change [+88.0%, +101.2%] over 196 and 196 requests, ...". */
