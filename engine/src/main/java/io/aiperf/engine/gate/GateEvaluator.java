@@ -165,7 +165,7 @@ public final class GateEvaluator {
         final double delta = c - b;
         final double deltaPct = Double.isNaN(b) || b == 0 ? Double.NaN : delta / Math.abs(b) * 100.0;
         String note = null;
-        String evidence = sampled == null ? null : sampled.describe();
+        final String evidence = sampled == null ? null : sampled.describe();
         double p = Double.NaN;
         double effect = Double.NaN;
         boolean relativeChecked = false;
@@ -186,11 +186,9 @@ public final class GateEvaluator {
                     effect = sampled.result().effectSize();
                     if (note != null) {
                         relative.clear(); // under the noise floor
-                    } else if (!relative.isEmpty()) {
-                        // Past the limit as measured: a failure only when the whole interval is past it.
-                        if (sampled.beyond(rule)) {
-                            evidence = sampled.describe();
-                        } else if (!sampled.significant() && !sampled.shifted(deltaPct)) {
+                    } else if (!relative.isEmpty() && !sampled.beyond(rule)) {
+                        // Past the limit as measured, but not the whole interval: no failure on this evidence.
+                        if (!sampled.significant() && !sampled.shifted(deltaPct)) {
                             note = "the change is not significant: " + sampled.describe();
                             relative.clear();
                         } else {

@@ -128,6 +128,25 @@ class OneTrialGateTest {
     }
 
     @Test
+    void anIntervalIsPastALimitInTheMetricsBadDirection() {
+        final java.util.function.BiFunction<Double, Double, RequestComparison> ci = (lo, hi) -> new RequestComparison(
+                new BootstrapComparison.Result(100, 100, (lo + hi) / 2, lo, hi, 0.001, 1, 100, 100, 2000),
+                new RankTest.Result(0.001, 0.9), 0, 0, 0.05);
+        final java.util.function.Function<String, GateRule> rule = yaml -> GateRulesLoader.parse(
+                YamlLoader.parse("rules:\n  - " + yaml + "\n", "t", Map.of()), "t").get(0);
+        final GateRule ttft = rule.apply("{metric: time_to_first_token, stat: p50, max_regression_pct: 5}");
+        final GateRule perUser = rule.apply("{metric: output_token_throughput_per_user, stat: avg, max_regression_pct: 5}");
+        final GateRule decrease = rule.apply("{metric: output_token_throughput_per_user, stat: avg, max_decrease_pct: 5}");
+        assertThat(ci.apply(6.0, 9.0).beyond(ttft)).isTrue();
+        assertThat(ci.apply(4.0, 9.0).beyond(ttft)).isFalse();
+        assertThat(ci.apply(-9.0, -6.0).beyond(ttft)).isFalse();     // faster is no regression
+        assertThat(ci.apply(-9.0, -6.0).beyond(perUser)).isTrue();   // fewer tokens per second per user is
+        assertThat(ci.apply(-9.0, -4.0).beyond(perUser)).isFalse();
+        assertThat(ci.apply(-9.0, -6.0).beyond(decrease)).isTrue();
+        assertThat(ci.apply(6.0, 9.0).beyond(decrease)).isFalse();
+    }
+
+    @Test
     void aTtftRuleOnANonStreamingCandidateNamesStreaming() throws Exception {
         final Path dir = Files.createDirectories(tmp.resolve("plain"));
         Files.writeString(dir.resolve("profile_export_aiperf.json"), "{\"request_count\": {\"unit\": \"requests\", "
