@@ -39,7 +39,9 @@ public final class GateEvaluator {
                 gate.requireSame());
         final List<RuleResult> out = new ArrayList<>();
         for (final RuleResult r : evaluateRules(gate.rules(), baseline, candidate)) {
-            out.add(judgeable(r, baseline, candidate, gate.validity(), mismatch));
+            final RuleResult judged = judgeable(r, baseline, candidate, gate.validity(), mismatch);
+            out.add(baseline == null ? judged : ClientLateness.judge(judged, baseline.summaries(r.cell()),
+                    candidate.summaries(r.cell()), gate.validity()));
         }
         return new GateResult(out);
     }

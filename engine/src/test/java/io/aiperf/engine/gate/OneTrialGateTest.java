@@ -31,6 +31,11 @@ class OneTrialGateTest {
 
     /** A one-cell run: its summary (with a warmup, so no request is left out) and, optionally, its records. */
     private RunData runOf(final String name, final double[] ttft, final boolean records) throws Exception {
+        return runOf(name, ttft, records, 0.5);
+    }
+
+    private RunData runOf(final String name, final double[] ttft, final boolean records, final double wakeupMillis)
+            throws Exception {
         final Path dir = Files.createDirectories(tmp.resolve(name));
         final Stats s = Stats.of(ttft, ttft.length);
         final StringBuilder metric = new StringBuilder("{\"unit\": \"ms\", \"count\": " + ttft.length);
@@ -38,7 +43,8 @@ class OneTrialGateTest {
             metric.append(", \"").append(stat).append("\": ").append(s.get(stat));
         }
         Files.writeString(dir.resolve("profile_export_aiperf.json"), "{\"request_count\": {\"unit\": \"requests\", "
-                + "\"avg\": " + ttft.length + "}, \"warmup_metrics\": {}, \"time_to_first_token\": " + metric + "}}");
+                + "\"avg\": " + ttft.length + "}, \"warmup_metrics\": {}, \"client_health\": {\"wakeup_delay_p99_ms\": "
+                + wakeupMillis + "}, \"time_to_first_token\": " + metric + "}}");
         if (records) {
             final StringBuilder jsonl = new StringBuilder();
             for (int i = 0; i < ttft.length; i++) {
@@ -125,6 +131,18 @@ class OneTrialGateTest {
         assertThat(r.status()).isEqualTo(Status.PASSED);
         assertThat(r.message()).contains("Welch's t-test needs 2+ trials per side (here 1 and 1)")
                 .contains("no per-request records").contains("compared as they are");
+    }
+
+    @Test
+    void aChangeWithinTheLatenessOfAClientShortOfCpuIsInconclusive() throws Exception {
+        final RuleResult starved = gate(P50, runOf("a", normal(15, 200, 20, 1), true, 0.5),
+                runOf("b", normal(16, 200, 30, 1), true, 12));
+        assertThat(starved.status()).isEqualTo(Status.INCONCLUSIVE);
+        assertThat(starved.message()).contains("within the client's own lateness").contains("12 ms late")
+                .contains("idle cores").doesNotContain("ulimit");
+        final RuleResult real = gate(P50, runOf("c", normal(15, 200, 20, 1), true, 0.5),
+                runOf("d", normal(16, 200, 30, 1), true, 8));
+        assertThat(real.status()).isEqualTo(Status.FAILED); // 10 ms is more than 8 ms of lateness
     }
 
     @Test
