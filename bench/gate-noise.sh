@@ -43,7 +43,7 @@ profile() { # profile PORT DIR: one trial of 200 requests, gating.md's headline 
     --request-count 200 --artifact-dir "$2" > "$2.log" 2>&1
 }
 
-gate() { # gate BASELINE CANDIDATE OUT: prints "exit verdict p(TTFT p90) change%"
+gate() { # gate BASELINE CANDIDATE OUT: prints "exit verdict p change%" of the TTFT rule
   local status=0
   timeout 120 bin/aiperf gate --rules "$work/gate.yaml" --baseline "$1" --candidate "$2" --output-dir "$3" \
     > "$3.log" 2>&1 || status=$?
@@ -72,7 +72,7 @@ for i in $(seq 1 "$rounds"); do
   read -r f_exit f_verdict f_p f_change < <(gate "$base" "$slow" "$work/gate-slow-$i")
   [ "$s_exit" = 0 ] && same_pass=$((same_pass + 1))
   [ "$f_exit" = 1 ] && slow_fail=$((slow_fail + 1))
-  echo "[gate-noise] round $i: same server $s_verdict (exit $s_exit, TTFT p90 $s_change, p=$s_p); doubled TTFT $f_verdict (exit $f_exit, $f_change, p=$f_p)" >&2
+  echo "[gate-noise] round $i: same server $s_verdict (exit $s_exit, TTFT $s_change, p=$s_p); doubled TTFT $f_verdict (exit $f_exit, $f_change, p=$f_p)" >&2
   [ "$s_exit" = 0 ] || sed -n '1,20p' "$work/gate-same-$i.log" >&2
   [ "$f_exit" = 1 ] || sed -n '1,20p' "$work/gate-slow-$i.log" >&2
   rows+="| $i | $s_verdict (exit $s_exit) | $s_change | $s_p | $f_verdict (exit $f_exit) | $f_change | $f_p |"$'\n'
@@ -86,7 +86,7 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "\`bench/gate-noise.sh\`: one trial of 200 requests per side, gating.md's headline rules; mocks with a 20 ms"
   echo "and a 40 ms TTFT. The same server passed $same_pass of $rounds rounds; the doubled TTFT failed $slow_fail of $rounds."
   echo
-  echo "| round | same server | TTFT p90 change | p | doubled TTFT | TTFT p90 change | p |"
+  echo "| round | same server | TTFT change | p | doubled TTFT | TTFT change | p |"
   echo "|---|---|---|---|---|---|---|"
   printf '%s' "$rows"
 } >> bench/RESULTS.md
