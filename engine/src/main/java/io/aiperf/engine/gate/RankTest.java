@@ -1,5 +1,6 @@
 package io.aiperf.engine.gate;
 
+import io.aiperf.engine.math.SpecialFunctions;
 import java.util.Arrays;
 
 /**
@@ -15,6 +16,9 @@ final class RankTest {
      */
     record Result(double pValue, double superiority) {
     }
+
+    /** Degrees of freedom at which the Student t is the normal distribution to 1e-7. */
+    private static final double NORMAL_DF = 1e9;
 
     private RankTest() {
     }
@@ -55,16 +59,6 @@ final class RankTest {
             return new Result(1.0, superiority);
         }
         final double z = Math.max(0, Math.abs(u - mean) - 0.5) / Math.sqrt(variance);
-        return new Result(Math.min(1.0, erfc(z / Math.sqrt(2))), superiority);
-    }
-
-    /** The complementary error function, to a relative error below 1.2e-7 (Chebyshev fit, Numerical Recipes). */
-    static double erfc(final double x) {
-        final double z = Math.abs(x);
-        final double t = 1 / (1 + 0.5 * z);
-        final double r = t * Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418
-                + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587
-                + t * (-0.82215223 + t * 0.17087277)))))))));
-        return x >= 0 ? r : 2 - r;
+        return new Result(Math.min(1.0, SpecialFunctions.studentTTwoSided(z, NORMAL_DF)), superiority);
     }
 }

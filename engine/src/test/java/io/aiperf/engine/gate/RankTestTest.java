@@ -8,13 +8,6 @@ import org.junit.jupiter.api.Test;
 /** The rank test on samples whose answer is known by hand or by the normal distribution. */
 class RankTestTest {
     @Test
-    void erfcMatchesKnownValues() {
-        assertThat(RankTest.erfc(0)).isCloseTo(1.0, offset(1e-7));
-        assertThat(RankTest.erfc(1.959964 / Math.sqrt(2))).isCloseTo(0.05, offset(1e-6));
-        assertThat(RankTest.erfc(-1)).isCloseTo(1.8427008, offset(1e-6));
-    }
-
-    @Test
     void separatedSamplesAreSignificantAndIdenticalOnesAreNot() {
         final double[] low = new double[20];
         final double[] high = new double[20];
@@ -36,6 +29,7 @@ class RankTestTest {
         // candidate {3, 5} against baseline {1, 4}: pairs won 1+1+0+1 = 3 of 4; U = 3, mean 2, variance 5/3
         final RankTest.Result r = RankTest.test(new double[] {1, 4}, new double[] {3, 5});
         assertThat(r.superiority()).isEqualTo(0.75);
-        assertThat(r.pValue()).isCloseTo(RankTest.erfc(0.5 / Math.sqrt(5.0 / 3) / Math.sqrt(2)), offset(1e-12));
+        // z = (|3 - 2| - 0.5) / sqrt(5/3) = 0.3873: two-sided normal p 0.6985
+        assertThat(r.pValue()).isCloseTo(0.6985, offset(1e-4));
     }
 }
