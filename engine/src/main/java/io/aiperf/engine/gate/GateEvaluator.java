@@ -167,7 +167,9 @@ public final class GateEvaluator {
         final double delta = c - b;
         final double deltaPct = Double.isNaN(b) || b == 0 ? Double.NaN : delta / Math.abs(b) * 100.0;
         String note = null;
-        final String evidence = sampled == null ? null : sampled.describe();
+        final String evidence = sampled == null ? null : sampled.describe() + (rule.significance()
+                ? "; significance: one trial per side, so the requests were compared (Welch's t-test needs 2+ trials)"
+                : "");
         double p = Double.NaN;
         double effect = Double.NaN;
         boolean relativeChecked = false;
@@ -191,7 +193,7 @@ public final class GateEvaluator {
                     } else if (!relative.isEmpty() && !sampled.beyond(rule)) {
                         // Past the limit as measured, but not the whole interval: no failure on this evidence.
                         if (!sampled.significant() && !sampled.shifted(deltaPct)) {
-                            note = "the change is not significant: " + sampled.describe();
+                            note = "the change is not significant: " + evidence;
                             relative.clear();
                         } else {
                             return result(rule, cell, unit, b, base.length, c, cand.length, delta, deltaPct, p,
@@ -199,7 +201,7 @@ public final class GateEvaluator {
                                             + " -> " + fmt(c, unit) + String.format(Locale.ROOT, " (%+.1f%%)", deltaPct)
                                             + " is a real change (" + sampled.describeRanks() + ") but these requests "
                                             + "cannot say whether it is past " + rule.limitText() + ": "
-                                            + sampled.describe() + ". To fix: more requests (--request-count), a lower "
+                                            + evidence + ". To fix: more requests (--request-count), a lower "
                                             + "percentile in the rule, or 2+ trials per side (--num-profile-runs) "
                                             + "with significance: true");
                         }

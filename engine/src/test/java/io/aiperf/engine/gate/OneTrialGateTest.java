@@ -125,6 +125,15 @@ class OneTrialGateTest {
     }
 
     @Test
+    void significanceWithOneTrialSaysTheRequestsWereComparedInstead() throws Exception {
+        final RuleResult r = gate("significance: true\n" + P50, runOf("a", normal(17, 100, 20, 1), true),
+                runOf("b", normal(18, 100, 20, 1), true));
+        assertThat(r.status()).isEqualTo(Status.PASSED);
+        assertThat(r.message()).contains("CI of the change")
+                .contains("one trial per side, so the requests were compared (Welch's t-test needs 2+ trials)");
+    }
+
+    @Test
     void significanceWithOneTrialAndNoRecordsSaysWhatItDidInstead() throws Exception {
         final RuleResult r = gate("significance: true\n" + P50, runOf("a", normal(11, 50, 20, 1), false),
                 runOf("b", normal(12, 50, 20, 1), false));
