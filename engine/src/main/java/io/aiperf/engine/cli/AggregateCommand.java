@@ -36,6 +36,9 @@ public final class AggregateCommand implements Callable<Integer> {
     @Option(names = "--baseline", paramLabel = "RUN", description = "Baseline run for --gate; repeat for the mean of several.")
     List<Path> baselines = new ArrayList<>();
 
+    @Option(names = "--require-baseline", description = GateCommand.REQUIRE_BASELINE)
+    boolean requireBaseline;
+
     @Override
     public Integer call() {
         final List<CellOutcome> cells;
@@ -72,7 +75,7 @@ public final class AggregateCommand implements Callable<Integer> {
             if (gateRules == null || exit != ExitCode.OK) {
                 return exit;
             }
-            return GateCommand.run(gateRules, baselines, outputDir, outputDir);
+            return GateCommand.run(gateRules, baselines, outputDir, outputDir, requireBaseline);
         }
     }
 

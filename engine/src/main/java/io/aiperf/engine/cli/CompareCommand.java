@@ -109,7 +109,7 @@ public final class CompareCommand implements Callable<Integer> {
                     return exit;
                 }
                 return GateCommand.run(gateRules, List.of(dir.resolve(InterleavedComparison.A)),
-                        dir.resolve(InterleavedComparison.B), dir);
+                        dir.resolve(InterleavedComparison.B), dir, true); // A ran in this very command
             } finally {
                 interrupts.uninstall();
             }

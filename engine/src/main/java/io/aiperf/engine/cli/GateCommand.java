@@ -24,13 +24,21 @@ public final class GateCommand implements Callable<Integer> {
     Path candidate;
     @Option(names = "--output-dir", paramLabel = "DIR", description = "Where the reports go. Default: the candidate's directory.")
     Path outputDir;
+    @Option(names = "--require-baseline", description = REQUIRE_BASELINE)
+    boolean requireBaseline;
+
+    /** The help of --require-baseline, the same for gate, profile --gate and aggregate --gate. */
+    static final String REQUIRE_BASELINE = "Fail the relative rules (exit 1) when the baseline is missing or holds no "
+            + "results, instead of making them inactive; the message names where it looked. Also: require_baseline: "
+            + "true in the rules file.";
 
     @Override
     public Integer call() {
-        return run(rules, baselines, candidate, outputDir);
+        return run(rules, baselines, candidate, outputDir, requireBaseline);
     }
 
-    static int run(final Path rules, final List<Path> baselines, final Path candidate, final Path outputDir) {
+    static int run(final Path rules, final List<Path> baselines, final Path candidate, final Path outputDir,
+                   final boolean requireBaseline) {
         try {
             final Path out = outputDir != null ? outputDir
                     : Files.isDirectory(candidate) ? candidate : candidate.toAbsolutePath().getParent();
@@ -39,12 +47,14 @@ public final class GateCommand implements Callable<Integer> {
                 System.err.println("error: gate: --output-dir: " + unwritable);
                 return ExitCode.USAGE;
             }
-            final int exit = GateRunner.run(rules, baselines, candidate, out, System.out).exitCode();
+            final int exit = GateRunner.run(rules, baselines, candidate, out, System.out, requireBaseline).exitCode();
             final Path report = out.resolve(io.aiperf.engine.report.HtmlReport.FILE);
             if (Files.isRegularFile(report) && Files.isDirectory(candidate)) {
-                // The run's report gets the gate's table.
+                // The run's report gets the gate's table; the gate's output is usually the candidate itself.
+                final List<Path> dirs = out.toAbsolutePath().normalize().equals(candidate.toAbsolutePath().normalize())
+                        ? List.of(candidate) : List.of(candidate, out);
                 io.aiperf.engine.export.AtomicFiles.write(report, io.aiperf.engine.report.HtmlReport.html(
-                        List.of(candidate, out), io.aiperf.engine.export.ExportNames.of(null))
+                        dirs, io.aiperf.engine.export.ExportNames.of(null))
                         .getBytes(java.nio.charset.StandardCharsets.UTF_8));
             }
             return exit;

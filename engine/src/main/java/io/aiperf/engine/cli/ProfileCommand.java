@@ -46,6 +46,9 @@ public final class ProfileCommand implements Callable<Integer> {
     @Option(names = "--baseline", paramLabel = "RUN", description = "Baseline run for --gate; repeat for the mean of several.")
     List<Path> baselines = new java.util.ArrayList<>();
 
+    @Option(names = "--require-baseline", description = GateCommand.REQUIRE_BASELINE)
+    boolean requireBaseline;
+
     @Option(names = "--cell", paramLabel = "ID", description = "Run only this cell (an id from `config expand --cells`); "
             + "repeatable. Merge cells run apart with `aiperf aggregate`.")
     List<String> cells = new java.util.ArrayList<>();
@@ -173,7 +176,7 @@ public final class ProfileCommand implements Callable<Integer> {
                     return exit;
                 }
                 // The gate reads the exports; a failing gate never removes them.
-                return GateCommand.run(gateRules, baselines, dir, dir);
+                return GateCommand.run(gateRules, baselines, dir, dir, requireBaseline);
             } finally {
                 interrupts.uninstall();
             }
@@ -201,6 +204,9 @@ public final class ProfileCommand implements Callable<Integer> {
         }
         if (!baselines.isEmpty() && gateRules == null) {
             return "--baseline is what the gate compares with: add --gate RULES, or remove --baseline";
+        }
+        if (requireBaseline && gateRules == null) {
+            return "--require-baseline is about the gate's baseline: add --gate RULES, or remove --require-baseline";
         }
         return null;
     }

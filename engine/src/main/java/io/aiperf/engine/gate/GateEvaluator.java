@@ -43,7 +43,9 @@ public final class GateEvaluator {
                 gate.requireSame());
         final List<RuleResult> out = new ArrayList<>();
         for (final RuleResult r : evaluateRules(gate.rules(), baseline, candidate)) {
-            out.add(unfinished(judgeable(r, baseline, candidate, gate.validity(), mismatch), baseline, candidate));
+            final RuleResult judged = judgeable(r, baseline, candidate, gate.validity(), mismatch);
+            out.add(unfinished(baseline == null ? judged : ClientLateness.judge(judged, baseline.summaries(r.cell()),
+                    candidate.summaries(r.cell()), gate.validity()), baseline, candidate));
         }
         return new GateResult(out);
     }
@@ -132,6 +134,7 @@ public final class GateEvaluator {
     private static List<RuleResult> evaluateRules(final List<GateRule> rules, final RunData baseline,
                                                   final RunData candidate) {
         final List<RuleResult> out = new ArrayList<>();
+        final java.util.Map<Path, RequestSamples> samples = new java.util.HashMap<>();
         for (final GateRule rule : rules) {
             final List<String> cells = candidate.cells().stream().filter(c -> matches(rule.cell(), c)).toList();
             if (candidate.cells().isEmpty()) {
@@ -143,8 +146,12 @@ public final class GateEvaluator {
                         "inactive: no candidate cell matches '" + rule.cell() + "'"));
             }
             for (final String cell : cells) {
-                out.add(evaluate(rule, cell, baseline == null ? new double[0] : baseline.values(cell, rule.metric(), rule.stat()),
-                        candidate.values(cell, rule.metric(), rule.stat())));
+                final double[] base = baseline == null ? new double[0] : baseline.values(cell, rule.metric(), rule.stat());
+                final double[] cand = candidate.values(cell, rule.metric(), rule.stat());
+                // One trial per side: two single numbers cannot tell noise from a change; their requests can.
+                final RequestComparison.Outcome requests = rule.hasRelativeLimit() && base.length == 1
+                        && cand.length == 1 ? RequestComparison.of(rule, cell, baseline, candidate, samples) : null;
+                out.add(MissingMetric.explain(evaluate(rule, cell, base, cand, requests), candidate.summaries(cell)));
             }
         }
         return out;
@@ -160,9 +167,19 @@ public final class GateEvaluator {
 
     /** One rule on one cell, from the per-trial values of each side. */
     public static RuleResult evaluate(final GateRule rule, final String cell, final double[] base, final double[] cand) {
+        return evaluate(rule, cell, base, cand, null);
+    }
+
+    /**
+     * One rule on one cell; with {@code requests} (one trial per side) the relative limits are judged on the
+     * requests' confidence interval, and the values are the statistic of the requests without their start-up.
+     */
+    static RuleResult evaluate(final GateRule rule, final String cell, final double[] base, final double[] cand,
+                               final RequestComparison.Outcome requests) {
         final String unit = unit(rule);
-        final double c = cand.length == 0 ? Double.NaN : WelchTest.mean(cand);
-        final double b = base.length == 0 ? Double.NaN : WelchTest.mean(base);
+        final RequestComparison sampled = requests == null ? null : requests.comparison();
+        final double c = cand.length == 0 ? Double.NaN : sampled != null ? sampled.result().candidate() : WelchTest.mean(cand);
+        final double b = base.length == 0 ? Double.NaN : sampled != null ? sampled.result().baseline() : WelchTest.mean(base);
         if (Double.isNaN(c)) {
             // A candidate without the metric measured nothing (a dead server, a wrong endpoint): never a pass.
             return result(rule, cell, unit, b, base.length, c, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
@@ -189,6 +206,9 @@ public final class GateEvaluator {
         final double delta = c - b;
         final double deltaPct = Double.isNaN(b) || b == 0 ? Double.NaN : delta / Math.abs(b) * 100.0;
         String note = null;
+        final String evidence = sampled == null ? null : sampled.describe() + (rule.significance()
+                ? "; significance: one trial per side, so the requests were compared (Welch's t-test needs 2+ trials)"
+                : "");
         double p = Double.NaN;
         double effect = Double.NaN;
         boolean relativeChecked = false;
@@ -204,7 +224,28 @@ public final class GateEvaluator {
                     note = "change of " + fmt(Math.abs(delta), unit) + " is below the noise floor " + fmt(rule.noiseFloor(), unit);
                     relative.clear();
                 }
-                if (rule.significance() && base.length >= 2 && cand.length >= 2) {
+                if (sampled != null) {
+                    p = sampled.result().pValue();
+                    effect = sampled.result().effectSize();
+                    if (note != null) {
+                        relative.clear(); // under the noise floor
+                    } else if (!relative.isEmpty() && !sampled.beyond(rule)) {
+                        // Past the limit as measured, but not the whole interval: no failure on this evidence.
+                        if (!sampled.significant() && !sampled.shifted(deltaPct)) {
+                            note = "the change is not significant: " + evidence;
+                            relative.clear();
+                        } else {
+                            return result(rule, cell, unit, b, base.length, c, cand.length, delta, deltaPct, p,
+                                    effect, Status.INCONCLUSIVE, "inconclusive: " + rule.title() + " " + fmt(b, unit)
+                                            + " -> " + fmt(c, unit) + String.format(Locale.ROOT, " (%+.1f%%)", deltaPct)
+                                            + " is a real change (" + sampled.describeRanks() + ") but these requests "
+                                            + "cannot say whether it is past " + rule.limitText() + ": "
+                                            + evidence + ". To fix: more requests (--request-count), a lower "
+                                            + "percentile in the rule, or 2+ trials per side (--num-profile-runs) "
+                                            + "with significance: true");
+                        }
+                    }
+                } else if (rule.significance() && base.length >= 2 && cand.length >= 2) {
                     final WelchTest.Result w = WelchTest.test(base, cand);
                     p = w.pValue();
                     effect = w.effectSize();
@@ -220,6 +261,13 @@ public final class GateEvaluator {
                         relative.clear();
                     }
                 }
+                if (sampled == null && rule.significance() && (base.length < 2 || cand.length < 2)) {
+                    final String plain = String.format(Locale.ROOT, "significance: Welch's t-test needs 2+ trials "
+                            + "per side (here %d and %d)%s, so the values were compared as they are", base.length,
+                            cand.length, requests == null ? "" : ", and the requests could not be compared instead ("
+                                    + requests.unavailable() + ")");
+                    note = note == null ? plain : note + "; " + plain;
+                }
                 broken.addAll(relative);
             }
         }
@@ -227,9 +275,11 @@ public final class GateEvaluator {
                 : fmt(b, unit) + " -> " + fmt(c, unit) + (Double.isNaN(deltaPct) ? "" : String.format(Locale.ROOT, " (%+.1f%%)", deltaPct));
         if (!broken.isEmpty()) {
             final Status status = rule.criticality() == Criticality.FAILURE ? Status.FAILED : Status.UNSTABLE;
-            final String pText = Double.isNaN(p) ? "" : String.format(Locale.ROOT, "; p=%.3g, effect size d=%.2f", p, effect);
+            final String pText = evidence != null ? "; " + evidence
+                    : Double.isNaN(p) ? "" : String.format(Locale.ROOT, "; p=%.3g, effect size d=%.2f", p, effect);
             return result(rule, cell, unit, b, base.length, c, cand.length, delta, deltaPct, p, effect, status,
-                    String.join("; ", broken) + " [" + rule.title() + " " + change + pText + "]");
+                    String.join("; ", broken) + " [" + rule.title() + " " + change + pText + "]"
+                            + (note == null ? "" : "; " + note));
         }
         final boolean absolute = rule.max() != null || rule.min() != null;
         if (!absolute && !relativeChecked) {
@@ -237,7 +287,8 @@ public final class GateEvaluator {
                     "inactive: " + note + " [" + rule.title() + " " + change + "]");
         }
         return result(rule, cell, unit, b, base.length, c, cand.length, delta, deltaPct, p, effect, Status.PASSED,
-                "passed: " + rule.title() + " " + change + " within " + rule.limitText() + (note == null ? "" : "; " + note));
+                "passed: " + rule.title() + " " + change + " within " + rule.limitText()
+                        + (note != null ? "; " + note : evidence != null ? "; " + evidence : ""));
     }
 
     /**

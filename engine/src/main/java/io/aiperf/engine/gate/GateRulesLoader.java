@@ -22,13 +22,15 @@ import java.util.TreeSet;
  * alpha: 0.05
  * validity: {error_share: {warn: 5, invalid: 20}}   # thresholds of the validity checks
  * require_same: [model, tokenizer]                  # fingerprint fields baseline and candidate must share
+ * require_baseline: true                            # no baseline fails the relative rules
  * rules:
  *   - {metric: time_to_first_token, stat: p99, max_increase_pct: 10, criticality: failure}
  * </pre>
  * Unknown keys, metrics and stats are errors that list the valid names.
  */
 public final class GateRulesLoader {
-    private static final List<String> TOP_KEYS = List.of("rules", "significance", "alpha", "validity", "require_same");
+    private static final List<String> TOP_KEYS = List.of("rules", "significance", "alpha", "validity", "require_same",
+            "require_baseline");
     private static final List<String> RULE_KEYS = List.of("metric", "stat", "cell", "direction", "max", "min",
             "max_increase_pct", "max_decrease_pct", "max_regression_pct", "noise_floor", "criticality",
             "significance", "alpha");
@@ -48,8 +50,12 @@ public final class GateRulesLoader {
         } catch (ConfigException e) {
             throw new ConfigException("--rules", e.reason()); // the rules file, not the benchmark config
         }
+        final JsonNode requireBaseline = root.path("require_baseline");
+        if (!requireBaseline.isMissingNode() && !requireBaseline.isBoolean()) {
+            throw new ConfigException("require_baseline", "expected true or false, got " + requireBaseline);
+        }
         return new GateRules(parse(root, file.toString()), validity(root.path("validity")),
-                requireSame(root.path("require_same")));
+                requireSame(root.path("require_same")), requireBaseline.asBoolean(false));
     }
 
     private static io.aiperf.engine.validity.Thresholds validity(final JsonNode node) {

@@ -16,15 +16,26 @@ public final class GateRunner {
      */
     public static GateResult run(final Path rules, final List<Path> baselines, final Path candidate,
                                  final Path outputDir, final PrintStream out) {
+        return run(rules, baselines, candidate, outputDir, out, false);
+    }
+
+    /** @param requireBaseline whether a missing or empty baseline fails the relative rules (also: the rules file) */
+    public static GateResult run(final Path rules, final List<Path> baselines, final Path candidate,
+                                 final Path outputDir, final PrintStream out, final boolean requireBaseline) {
         final GateRules parsed = GateRulesLoader.read(rules);
+        final boolean required = requireBaseline || parsed.requireBaseline();
         final List<Path> usable = new java.util.ArrayList<>();
         for (final Path b : baselines) {
-            if (RunData.checkBaseline(b)) {
+            if (required && !java.nio.file.Files.exists(b)) {
+                // Required and lost (an evicted cache, a renamed job): the relative rules fail, naming the place.
+                out.println("Gate: baseline " + b.toAbsolutePath() + " does not exist; a baseline is required, so the "
+                        + "relative rules fail");
+            } else if (RunData.checkBaseline(b)) {
                 usable.add(b);
             } else {
                 // A first build has an empty baseline directory: its relative rules are inactive, never an error.
-                out.println("Gate: baseline " + b.toAbsolutePath() + " holds no results (a first build?); relative "
-                        + "rules are inactive");
+                out.println("Gate: baseline " + b.toAbsolutePath() + " holds no results" + (required
+                        ? "; a baseline is required, so the relative rules fail" : " (a first build?); relative rules are inactive"));
             }
         }
         final RunData base = usable.isEmpty() ? null : RunData.load(usable);
@@ -33,7 +44,8 @@ public final class GateRunner {
             base.notes().forEach(n -> out.println("Gate: baseline " + n));
         }
         cand.notes().forEach(n -> out.println("Gate: candidate " + n));
-        final GateResult result = GateEvaluator.evaluate(parsed, base, cand);
+        final GateResult evaluated = GateEvaluator.evaluate(parsed, base, cand);
+        final GateResult result = required && base == null ? BaselineRequirement.missing(evaluated, baselines) : evaluated;
         AtomicFiles.write(outputDir.resolve(GateReports.JSON_FILE), GateReports.json(result));
         AtomicFiles.write(outputDir.resolve(GateReports.JUNIT_FILE), GateReports.junit(result));
         AtomicFiles.write(outputDir.resolve(GateReports.MARKDOWN_FILE), GateReports.markdown(result));

@@ -26,6 +26,7 @@ public final class RunData {
     private static final Pattern TRIAL_SEGMENT = Pattern.compile("run_\\d+|trial_\\d+|profile_runs|aggregate");
     private final Map<String, Map<String, List<Double>>> cells = new TreeMap<>();
     private final Map<String, List<JsonNode>> summaries = new TreeMap<>();
+    private final Map<String, List<Path>> records = new TreeMap<>();
     private final List<String> notes = new ArrayList<>();
     private final Map<String, String> unfinished = new TreeMap<>();
 
@@ -216,6 +217,10 @@ public final class RunData {
             return;
         }
         addSummary(root, cell);
+        // The per-request records beside the summary (AIPerf's naming: foo.json -> foo.jsonl), for one-trial gates.
+        final String name = file.getFileName().toString();
+        records.computeIfAbsent(cell, c -> new ArrayList<>()).add(file.resolveSibling(
+                io.aiperf.engine.export.ExportNames.of(name.equals(SUMMARY) ? null : name).recordsJsonl()));
     }
 
     /** One trial's summary of a cell: its values by {@code <tag>_<stat>}, and the summary for validity checks. */
@@ -243,6 +248,14 @@ public final class RunData {
     /** The per-trial summaries of a cell (none for an aggregate-only source), for validity and fingerprints. */
     public List<JsonNode> summaries(final String cell) {
         return summaries.getOrDefault(cell, List.of());
+    }
+
+    /**
+     * The records files ({@code profile_export.jsonl}) of a cell's trials that came with summaries of this tool or
+     * AIPerf (none for imported or aggregate-only sources); a file may not exist.
+     */
+    public List<Path> records(final String cell) {
+        return records.getOrDefault(cell, List.of());
     }
 
     /** The first summary of any cell, or null: the run's environment fingerprint is the same in every cell. */

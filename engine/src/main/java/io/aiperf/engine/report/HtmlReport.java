@@ -51,10 +51,15 @@ public final class HtmlReport {
     /** Builds the page for the cells under {@code dirs} (found by their cell_outcome.json). */
     public static String html(final List<Path> dirs, final ExportNames names) {
         final List<Cell> cells = new ArrayList<>();
+        final java.util.Set<Path> seen = new java.util.HashSet<>();
         JsonNode gate = null;
         for (final Path dir : dirs) {
             for (final Path f : files(dir, OutcomeJsonWriter.FILE)) {
-                cells.add(cell(f, names));
+                // A directory given twice, or one inside another (a gate's output in its candidate), is one set of
+                // cells: each cell once, or a sweep point's trials count twice and its intervals look too tight.
+                if (seen.add(f.toAbsolutePath().normalize())) {
+                    cells.add(cell(f, names));
+                }
             }
             for (final Path f : files(dir, io.aiperf.engine.gate.GateReports.JSON_FILE)) {
                 gate = read(f);
@@ -67,7 +72,7 @@ public final class HtmlReport {
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
                 .append("<title>AIPerf (Java) report</title>\n</head>\n<body>\n")
                 .append("<h1>AIPerf (Java) report</h1>\n<p>").append(cells.size()).append(" cell(s) from ")
-                .append(Html.escape(dirs.stream().map(Path::toString).toList().toString())).append("; generated ")
+                .append(Html.escape(dirs.stream().map(Path::toString).distinct().toList().toString())).append("; generated ")
                 .append(Instant.now()).append(".</p>\n");
         table(page, cells);
         pareto(page, cells);
@@ -317,16 +322,30 @@ public final class HtmlReport {
     private static void gateTable(final StringBuilder page, final JsonNode gate) {
         page.append("<h2>Gate: ").append(Html.escape(gate.path("verdict").asText())).append("</h2>\n")
                 .append("<table border=\"1\" cellpadding=\"4\" cellspacing=\"0\">\n<tr><th>metric</th><th>stat</th>"
-                        + "<th>cell</th><th>limit</th><th>status</th><th>message</th></tr>\n");
+                        + "<th>cell</th><th>baseline</th><th>candidate</th><th>change</th><th>limit</th><th>p</th>"
+                        + "<th>status</th><th>message</th></tr>\n");
         for (final JsonNode r : gate.path("rules")) {
+            final String unit = r.path("unit").asText("").isEmpty() ? "" : " " + r.path("unit").asText();
             page.append("<tr><td>").append(Html.escape(r.path("metric").asText())).append("</td><td>")
                     .append(Html.escape(r.path("stat").asText())).append("</td><td>")
-                    .append(Html.escape(r.path("cell").asText())).append("</td><td>")
-                    .append(Html.escape(r.path("limit").asText())).append("</td><td>")
+                    .append(Html.escape(r.path("cell").asText())).append("</td>");
+            gateNumber(page, r.path("baseline"), unit);
+            gateNumber(page, r.path("candidate"), unit);
+            page.append("<td align=\"right\">").append(r.path("delta_pct").isNumber()
+                    ? String.format(java.util.Locale.ROOT, "%+.1f%%", r.path("delta_pct").asDouble()) : "&ndash;");
+            page.append("</td><td>").append(Html.escape(r.path("limit").asText())).append("</td><td align=\"right\">")
+                    .append(r.path("p_value").isNumber()
+                            ? String.format(java.util.Locale.ROOT, "%.3g", r.path("p_value").asDouble()) : "&ndash;")
+                    .append("</td><td>")
                     .append(Html.escape(r.path("status").asText())).append("</td><td>")
                     .append(Html.escape(r.path("message").asText())).append("</td></tr>\n");
         }
         page.append("</table>\n");
+    }
+
+    private static void gateNumber(final StringBuilder page, final JsonNode v, final String unit) {
+        page.append("<td align=\"right\">").append(v.isNumber() ? Html.escape(Chart.num(v.asDouble()) + unit)
+                : "&ndash;").append("</td>");
     }
 
     /** A metric's values from a cell's records. */

@@ -83,9 +83,19 @@ public final class Validity {
         }
         final JsonNode transport = health.path("transport");
         if (transport.has("pool_wait_p99_ms")) {
+            // Late timer wake-ups mean a client short of CPU: its threads waited for a core, not for a connection,
+            // and neither ulimit -n nor the server's accept queue would help.
+            final double wakeup = health.path("wakeup_delay_p99_ms").asDouble(Double.NaN);
+            final boolean starved = wakeup >= thresholds.of(CLIENT_WAKEUP).warn();
             checks.add(above(POOL_WAIT, transport.path("pool_wait_p99_ms").asDouble(), "ms", thresholds,
-                    "p99 wait for a connection was %.1f ms",
-                    "check connection limits on the client host (ulimit -n) and the server's accept queue"));
+                    starved ? "p99 wait for a connection was %.1f ms, while the client's timer wake-ups were "
+                            + String.format(Locale.ROOT, "%.1f", wakeup) + " ms late (p99): the "
+                            + "client was short of CPU, so the wait is the client's own, not a connection limit"
+                            : "p99 wait for a connection was %.1f ms",
+                    starved ? "run the client on a machine (or agent) with idle cores, or lower the load "
+                            + "(--concurrency, --request-rate); connection limits and the server's accept queue are "
+                            + "not the cause"
+                            : "check connection limits on the client host (ulimit -n) and the server's accept queue"));
         }
         if (health.has("wakeup_delay_p99_ms")) {
             checks.add(above(CLIENT_WAKEUP, health.path("wakeup_delay_p99_ms").asDouble(), "ms", thresholds,

@@ -36,10 +36,12 @@ class GateEndToEndTest {
     @Test
     void ttftRegressionFailsAndSelfComparisonPasses() throws Exception {
         final Path rules = tmp.resolve("rules.yaml");
+        // One trial of 40 requests per side: the rule is judged on the requests, and their p90 (the 4th slowest)
+        // is a busy machine's pause as often as the server; the median is the server's.
         Files.writeString(rules, """
                 rules:
                   - metric: time_to_first_token
-                    stat: p90
+                    stat: p50
                     max_increase_pct: 10
                     criticality: failure
                   - metric: output_token_throughput
@@ -69,7 +71,7 @@ class GateEndToEndTest {
         assertThat(failures.getLength()).isGreaterThanOrEqualTo(1);
         final String message = ((Element) failures.item(0)).getAttribute("message");
         assertThat(message).contains(fmt(ttft.path("baseline").asDouble())).contains(fmt(ttft.path("candidate").asDouble()));
-        assertThat(Files.readString(out.resolve("gate_summary.md"))).contains("FAILED").contains("time_to_first_token p90");
+        assertThat(Files.readString(out.resolve("gate_summary.md"))).contains("FAILED").contains("time_to_first_token p50");
 
         final Runs.Result self = Runs.aiperf("gate", "--rules", rules.toString(), "--baseline", candidate.toString(),
                 "--candidate", candidate.toString());

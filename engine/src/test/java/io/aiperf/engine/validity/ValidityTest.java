@@ -18,6 +18,22 @@ class ValidityTest {
     }
 
     @Test
+    void aPoolWaitOfAClientShortOfCpuBlamesTheCpuNotTheConnections() throws Exception {
+        final String starved = """
+                {"request_count": {"avg": 200}, "client_health": {"wakeup_delay_p99_ms": 17.5,
+                 "transport": {"pool_wait_p99_ms": 240}}}
+                """;
+        final Check cpu = check(starved, Validity.POOL_WAIT, Thresholds.defaults());
+        assertThat(cpu.result()).isEqualTo(Result.INVALID);
+        assertThat(cpu.message()).contains("240.0 ms").contains("17.5 ms late").contains("short of CPU");
+        assertThat(cpu.fix()).contains("idle cores").contains("not the cause");
+        final Check fd = check(starved.replace("17.5", "0.4"), Validity.POOL_WAIT, Thresholds.defaults());
+        assertThat(fd.result()).isEqualTo(Result.INVALID);
+        assertThat(fd.message()).doesNotContain("CPU");
+        assertThat(fd.fix()).contains("ulimit -n").contains("accept queue");
+    }
+
+    @Test
     void aClientTokenizerFarFromTheServersCountWarns() throws Exception {
         final String s = """
                 {"request_count": {"avg": 200}, "token_accounting": {"compared_requests": 200,
