@@ -26,7 +26,8 @@ public final class ProfileOptions {
     String model;
     @Option(names = {"-u", "--url"}, paramLabel = "URL", description = "Server base URL; repeatable. Default: http://localhost:8000.")
     List<String> urls;
-    @Option(names = "--endpoint-type", paramLabel = "TYPE", description = "chat, completions, embeddings, "
+    @Option(names = "--endpoint-type", paramLabel = "TYPE",
+            completionCandidates = Candidates.EndpointTypes.class, description = "chat, completions, embeddings, "
             + "chat_embeddings, nim_embeddings, responses, huggingface_generate, nim_rankings, hf_tei_rankings, "
             + "cohere_rankings, template, image_retrieval (the rows' images) or raw (raw_payload rows as written). "
             + "Default: chat.")
@@ -92,7 +93,8 @@ public final class ProfileOptions {
     String concurrency;
     @Option(names = "--request-rate", paramLabel = "RPS", description = "Requests per second (open loop). A comma list sweeps.")
     String requestRate;
-    @Option(names = {"--arrival-pattern", "--request-rate-mode"}, paramLabel = "PATTERN", description = "constant, poisson, gamma, or concurrency_burst (the closed loop). Default: poisson.")
+    @Option(names = {"--arrival-pattern", "--request-rate-mode"}, paramLabel = "PATTERN",
+            completionCandidates = Candidates.ArrivalPatterns.class, description = "constant, poisson, gamma, or concurrency_burst (the closed loop). Default: poisson.")
     String arrivalPattern;
     @Option(names = {"--arrival-smoothness", "--vllm-burstiness"}, paramLabel = "SHAPE", description = "Gamma shape; implies gamma.")
     Double arrivalSmoothness;
@@ -129,7 +131,8 @@ public final class ProfileOptions {
             + "synthetic ones (see --custom-dataset-type); every row is sent once unless a count or duration is set.")
     String inputFile;
 
-    @Option(names = "--custom-dataset-type", paramLabel = "TYPE", description = "The --input-file format: single_turn "
+    @Option(names = "--custom-dataset-type", paramLabel = "FORMAT",
+            completionCandidates = Candidates.DatasetTypes.class, description = "The --input-file format: single_turn "
             + "(text per row), multi_turn (session_id and turns per row), random_pool (rows sampled with "
             + "replacement), mooncake_trace (input_length, output_length, hash_ids, timestamp) or raw_payload (a "
             + "complete request body per row, for --endpoint-type raw). Default: "
@@ -140,7 +143,8 @@ public final class ProfileOptions {
             + "sharegpt (the file given with --input-file, else the dataset cache).")
     String publicDataset;
 
-    @Option(names = "--dataset-sampling-strategy", paramLabel = "STRATEGY", description = "How sessions pick "
+    @Option(names = "--dataset-sampling-strategy", paramLabel = "STRATEGY",
+            completionCandidates = Candidates.SamplingStrategies.class, description = "How sessions pick "
             + "conversations: sequential, random (with replacement) or shuffle (each once, then reshuffled). "
             + "Default: shuffle for random_pool and public data, else sequential.")
     String datasetSamplingStrategy;
@@ -237,7 +241,8 @@ public final class ProfileOptions {
     @Option(names = "--extra-verbose", description = "Log at TRACE (as -vv).")
     Boolean extraVerbose;
 
-    @Option(names = "--log-level", paramLabel = "LEVEL", description = "Console log level: TRACE, DEBUG, INFO, NOTICE, "
+    @Option(names = "--log-level", paramLabel = "LEVEL",
+            completionCandidates = Candidates.LogLevels.class, description = "Console log level: TRACE, DEBUG, INFO, NOTICE, "
             + "WARNING, SUCCESS, ERROR or CRITICAL. Default: INFO.")
     String logLevel;
 
@@ -327,7 +332,8 @@ public final class ProfileOptions {
             + "--request-rate.")
     Double warmupRequestRate;
 
-    @Option(names = "--warmup-arrival-pattern", paramLabel = "PATTERN", description = "Warmup arrival pattern. "
+    @Option(names = "--warmup-arrival-pattern", paramLabel = "PATTERN",
+            completionCandidates = Candidates.ArrivalPatterns.class, description = "Warmup arrival pattern. "
             + "Default: --arrival-pattern.")
     String warmupArrivalPattern;
 
@@ -335,7 +341,8 @@ public final class ProfileOptions {
             + "take after warmup sending stops. Default: wait for all.")
     Double warmupGracePeriod;
 
-    @Option(names = "--model-selection-strategy", paramLabel = "STRATEGY", description = "How sessions pick among "
+    @Option(names = "--model-selection-strategy", paramLabel = "SELECTION",
+            completionCandidates = Candidates.ModelSelections.class, description = "How sessions pick among "
             + "several models: round_robin or random (seeded). Default: round_robin.")
     String modelSelectionStrategy;
 
@@ -417,16 +424,19 @@ public final class ProfileOptions {
     @Option(names = "--slice-duration", paramLabel = "SECONDS", description = "Also write the metrics of each window "
             + "of this length (profile_export_aiperf_timeslices.json and .csv).")
     Double sliceDuration;
-    @Option(names = {"--export-level", "--profile-export-level"}, paramLabel = "LEVEL", description = "summary (the "
+    @Option(names = {"--export-level", "--profile-export-level"}, paramLabel = "DETAIL",
+            completionCandidates = Candidates.ExportLevels.class, description = "summary (the "
             + "summary files only), records (also profile_export.jsonl) or raw (also profile_export_raw.jsonl with "
             + "each request's body and response). Default: records.")
     String exportLevel;
-    @Option(names = {"--ui-type", "--ui"}, paramLabel = "UI", description = "dashboard, simple or none.")
+    @Option(names = {"--ui-type", "--ui"}, paramLabel = "UI",
+            completionCandidates = Candidates.UiTypes.class, description = "dashboard, simple or none.")
     String uiType;
     @Option(names = {"-f", "--config"}, paramLabel = "FILE", description = "AIPerf YAML config; typed flags override it.")
     Path config;
 
-    @Option(names = "--sweep-type", paramLabel = "TYPE", description = "How comma lists combine: grid (every combination) or zip (in lockstep). Default: grid.")
+    @Option(names = "--sweep-type", paramLabel = "SWEEP",
+            completionCandidates = Candidates.SweepTypes.class, description = "How comma lists combine: grid (every combination) or zip (in lockstep). Default: grid.")
     String sweepType;
     @Option(names = "--num-profile-runs", paramLabel = "N", description = "Trials of the same configuration (1-10), aggregated with confidence intervals. Default: 1.")
     Integer numProfileRuns;
