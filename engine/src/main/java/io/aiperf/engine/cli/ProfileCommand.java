@@ -83,7 +83,9 @@ public final class ProfileCommand implements Callable<Integer> {
                 if (options.model == null && options.config == null) {
                     options.model = "mock-model";
                 }
-                err.println("mock server listening on " + mockServer.url());
+                if (options.logLevel().compareTo(RunLog.Level.INFO) <= 0) {
+                    err.println("mock server listening on " + mockServer.url());
+                }
             }
             if (gateRules != null) {
                 try {
@@ -105,12 +107,12 @@ public final class ProfileCommand implements Callable<Integer> {
             }
             final BenchmarkConfig config;
             final List<CellPlan.Cell> selected;
-            final String tokenizerWarning;
+            final io.aiperf.engine.dataset.TokenizerResolver.Resolved tokenizer;
             try {
                 config = ConfigLoader.load(options.config, options.overlay(), System.getenv());
                 selected = CellPlan.select(config, cells);
-                tokenizerWarning = io.aiperf.engine.dataset.TokenizerResolver.resolve(config.tokenizer(),
-                        config.primaryModel(), System.getenv()).warning(); // a named tokenizer not found stops us here
+                tokenizer = io.aiperf.engine.dataset.TokenizerResolver.resolve(config.tokenizer(),
+                        config.primaryModel(), System.getenv()); // a named tokenizer not found stops us here
             } catch (ConfigException e) {
                 err.println("error: invalid configuration: " + e.getMessage());
                 return ExitCode.USAGE;
@@ -119,10 +121,12 @@ public final class ProfileCommand implements Callable<Integer> {
             final Redactor redactor = Redactor.of(config);
             out = redactor.console(System.out);
             err = redactor.console(System.err);
-            final PrintStream warn = err;
-            config.warnings().forEach(w -> warn.println("warning: " + w));
-            if (tokenizerWarning != null) {
-                warn.println("warning: " + tokenizerWarning);
+            // Warnings before the first cell, at the console's level (--log-level, --quiet).
+            final RunLog console = new RunLog(err, options.logLevel());
+            config.warnings().forEach(console::warning);
+            if (tokenizer.warning() != null) {
+                console.warning(tokenizer.warning());
+                console.debug(tokenizer.searched());
             }
             final Path dir = artifactDir(config);
             final String unwritable = unwritable(dir);

@@ -241,6 +241,11 @@ public final class ProfileOptions {
     @Option(names = "--extra-verbose", description = "Log at TRACE (as -vv).")
     Boolean extraVerbose;
 
+    @Option(names = {"-q", "--quiet"}, description = "Print only the results: the metrics table (a sweep's table), "
+            + "errors and the exports line; no progress, warnings or validity lines (each cell's logs/aiperf.log "
+            + "and validity block keep them). As --log-level ERROR --ui none.")
+    boolean quiet;
+
     @Option(names = "--log-level", paramLabel = "LEVEL",
             completionCandidates = Candidates.LogLevels.class, description = "Console log level: TRACE, DEBUG, INFO, NOTICE, "
             + "WARNING, SUCCESS, ERROR or CRITICAL. Default: INFO.")
@@ -684,7 +689,7 @@ public final class ProfileOptions {
         }
         o.set("runtime.request_cancellation.rate", requestCancellationRate, "--request-cancellation-rate");
         o.set("runtime.request_cancellation.delay", requestCancellationDelay, "--request-cancellation-delay");
-        o.set("runtime.ui", uiType, "--ui-type");
+        o.set("runtime.ui", quiet && uiType == null ? "none" : uiType, "--ui-type");
         return o;
     }
 
@@ -704,7 +709,8 @@ public final class ProfileOptions {
         if (Boolean.TRUE.equals(extraVerbose)) {
             level = RunLog.Level.TRACE;
         }
-        return level;
+        return quiet && level.compareTo(RunLog.Level.ERROR) < 0 && (verbose == null || verbose.length == 0)
+                && !Boolean.TRUE.equals(extraVerbose) ? RunLog.Level.ERROR : level;
     }
 
     private static com.fasterxml.jackson.databind.node.ArrayNode array(final List<String> values) {
