@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.config.CliOverlay;
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.config.Durations;
 import io.aiperf.engine.log.RunLog;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ public final class ProfileOptions {
             + "request (by default they are opened first, so no request waits for a connect).")
     Boolean noPreconnect;
 
-    @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", description = "Request timeout. Default: 21600.")
+    @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Request timeout. Default: 21600.")
     Double requestTimeoutSeconds;
     @Option(names = "--api-key", paramLabel = "KEY", description = "Sent as Authorization: Bearer KEY. Never written to any file.")
     String apiKey;
@@ -106,13 +107,13 @@ public final class ProfileOptions {
     Integer numUsers;
     @Option(names = {"--request-count", "--num-requests"}, paramLabel = "N", description = "Requests to send. Default: max(10, 2 x concurrency) when nothing else bounds the run. A comma list sweeps.")
     String requestCount;
-    @Option(names = "--benchmark-duration", paramLabel = "SECONDS", description = "Stop sending after this long. A comma list sweeps.")
+    @Option(names = "--benchmark-duration", paramLabel = "SECONDS", description = "Stop sending after this long: seconds, or with a unit (250ms, 10s, 5m, 1h), as every duration flag takes. A comma list sweeps.")
     String benchmarkDuration;
     @Option(names = "--benchmark-grace-period", paramLabel = "SECONDS", description = "Wait for in-flight requests after the duration. Default: 30.")
     String benchmarkGracePeriod;
     @Option(names = {"--warmup-request-count", "--num-warmup-requests"}, paramLabel = "N", description = "Warmup requests before profiling (> 0).")
     Integer warmupRequestCount;
-    @Option(names = "--warmup-duration", paramLabel = "SECONDS", description = "Warmup duration (> 0).")
+    @Option(names = "--warmup-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Warmup duration (> 0).")
     Double warmupDuration;
 
     @Option(names = {"--isl", "--synthetic-input-tokens-mean", "--prompt-input-tokens-mean"}, paramLabel = "TOKENS", description = "Mean input length. Default: 550. A comma list sweeps.")
@@ -255,7 +256,7 @@ public final class ProfileOptions {
             + "profiling requests (each drawn independently, seeded), after --request-cancellation-delay.")
     Double requestCancellationRate;
 
-    @Option(names = "--request-cancellation-delay", paramLabel = "SECONDS", description = "Seconds after a request "
+    @Option(names = "--request-cancellation-delay", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Seconds after a request "
             + "is fully sent before it is cancelled (0: send, then disconnect at once). Default: 0.")
     Double requestCancellationDelay;
 
@@ -306,27 +307,27 @@ public final class ProfileOptions {
             + "concurrency. Default: --prefill-concurrency.")
     Integer warmupPrefillConcurrency;
 
-    @Option(names = "--prefill-concurrency-ramp-duration", paramLabel = "SECONDS", description = "Raise the prefill "
+    @Option(names = "--prefill-concurrency-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Raise the prefill "
             + "concurrency from 1 to its value over this long.")
     Double prefillConcurrencyRampDuration;
 
-    @Option(names = "--warmup-prefill-concurrency-ramp-duration", paramLabel = "SECONDS", description = "The "
+    @Option(names = "--warmup-prefill-concurrency-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "The "
             + "warmup's prefill ramp. Default: --prefill-concurrency-ramp-duration.")
     Double warmupPrefillConcurrencyRampDuration;
 
-    @Option(names = "--concurrency-ramp-duration", paramLabel = "SECONDS", description = "Raise the concurrency (or "
+    @Option(names = "--concurrency-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Raise the concurrency (or "
             + "the --concurrency ceiling of a rate) from 1 to its target over this long.")
     Double concurrencyRampDuration;
 
-    @Option(names = "--request-rate-ramp-duration", paramLabel = "SECONDS", description = "Raise the request rate to "
+    @Option(names = "--request-rate-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Raise the request rate to "
             + "its target over this long, in steps every 0.1 s.")
     Double requestRateRampDuration;
 
-    @Option(names = "--warmup-concurrency-ramp-duration", paramLabel = "SECONDS", description = "The warmup's "
+    @Option(names = "--warmup-concurrency-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "The warmup's "
             + "concurrency ramp. Default: --concurrency-ramp-duration.")
     Double warmupConcurrencyRampDuration;
 
-    @Option(names = "--warmup-request-rate-ramp-duration", paramLabel = "SECONDS", description = "The warmup's rate "
+    @Option(names = "--warmup-request-rate-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "The warmup's rate "
             + "ramp. Default: --request-rate-ramp-duration.")
     Double warmupRequestRateRampDuration;
 
@@ -342,7 +343,7 @@ public final class ProfileOptions {
             + "Default: --arrival-pattern.")
     String warmupArrivalPattern;
 
-    @Option(names = "--warmup-grace-period", paramLabel = "SECONDS", description = "How long warmup responses may "
+    @Option(names = "--warmup-grace-period", paramLabel = "SECONDS", converter = DurationConverter.class, description = "How long warmup responses may "
             + "take after warmup sending stops. Default: wait for all.")
     Double warmupGracePeriod;
 
@@ -359,7 +360,7 @@ public final class ProfileOptions {
             + "rows and turns go out as the load mode allows.")
     Boolean ignoreTraceDelays;
 
-    @Option(names = "--inter-turn-delay-cap-seconds", paramLabel = "SECONDS", description = "Cap every think time "
+    @Option(names = "--inter-turn-delay-cap-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Cap every think time "
             + "between turns at this many seconds.")
     Double interTurnDelayCapSeconds;
 
@@ -426,7 +427,7 @@ public final class ProfileOptions {
     String artifactDir;
     @Option(names = {"--profile-export-prefix", "--profile-export-file"}, paramLabel = "PREFIX", description = "Export file prefix.")
     String profileExportPrefix;
-    @Option(names = "--slice-duration", paramLabel = "SECONDS", description = "Also write the metrics of each window "
+    @Option(names = "--slice-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Also write the metrics of each window "
             + "of this length (profile_export_aiperf_timeslices.json and .csv).")
     Double sliceDuration;
     @Option(names = {"--export-level", "--profile-export-level"}, paramLabel = "DETAIL",
@@ -445,7 +446,7 @@ public final class ProfileOptions {
     String sweepType;
     @Option(names = "--num-profile-runs", paramLabel = "N", description = "Trials of the same configuration (1-10), aggregated with confidence intervals. Default: 1.")
     Integer numProfileRuns;
-    @Option(names = "--profile-run-cooldown-seconds", paramLabel = "SECONDS", description = "Pause between trials. Default: 0.")
+    @Option(names = "--profile-run-cooldown-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Pause between trials. Default: 0.")
     Double profileRunCooldownSeconds;
     @Option(names = "--confidence-level", paramLabel = "LEVEL", description = "Confidence level of the trial intervals. Default: 0.95.")
     Double confidenceLevel;
@@ -456,9 +457,9 @@ public final class ProfileOptions {
     Boolean resetKvCache;
     @Option(names = "--reset-kv-cache-path", paramLabel = "PATH", description = "Reset path (enables the reset).")
     String resetKvCachePath;
-    @Option(names = "--reset-kv-cache-timeout-seconds", paramLabel = "SECONDS", description = "Per-attempt timeout (enables the reset). Default: 30.")
+    @Option(names = "--reset-kv-cache-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Per-attempt timeout (enables the reset). Default: 30.")
     Double resetKvCacheTimeoutSeconds;
-    @Option(names = "--reset-kv-cache-max-retry-seconds", paramLabel = "SECONDS", description = "Retry budget (enables the reset). Default: 60.")
+    @Option(names = "--reset-kv-cache-max-retry-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Retry budget (enables the reset). Default: 60.")
     Double resetKvCacheMaxRetrySeconds;
     @Option(names = "--server-profiler", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "POST start_profile / stop_profile around each profiling phase.")
     Boolean serverProfiler;
@@ -466,7 +467,7 @@ public final class ProfileOptions {
     String serverProfilerStartPath;
     @Option(names = "--server-profiler-stop-path", paramLabel = "PATH", description = "Profiler stop path (enables the profiler).")
     String serverProfilerStopPath;
-    @Option(names = "--server-profiler-timeout-seconds", paramLabel = "SECONDS", description = "Per-call timeout (enables the profiler). Default: 30.")
+    @Option(names = "--server-profiler-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Per-call timeout (enables the profiler). Default: 30.")
     Double serverProfilerTimeoutSeconds;
 
     /** The typed values as a canonical config tree. */
@@ -548,7 +549,7 @@ public final class ProfileOptions {
                 v -> o.phase("profiling", "duration", v, "--benchmark-duration"));
         o.sweepType(sweepType);
         o.phase("profiling", "grace_period", benchmarkGracePeriod == null ? null
-                : benchmarkGracePeriod.equalsIgnoreCase("inf") ? "inf" : parseDouble("--benchmark-grace-period", benchmarkGracePeriod),
+                : benchmarkGracePeriod.equalsIgnoreCase("inf") ? "inf" : duration("--benchmark-grace-period", benchmarkGracePeriod),
                 "--benchmark-grace-period");
         if (warmupGracePeriod != null && warmupRequestCount == null && warmupDuration == null
                 && numWarmupSessions == null) {
@@ -753,6 +754,14 @@ public final class ProfileOptions {
     /**
      * AIPerf's "magic list" flags: one value sets the field; a comma list becomes a sweep axis (AIPerf's configuration docs).
      */
+    private static double duration(final String flag, final String text) {
+        try {
+            return Durations.seconds(text);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(flag, e.getMessage());
+        }
+    }
+
     private static void magic(final CliOverlay o, final String flag, final String text, final boolean integer,
                               final String axis, final java.util.function.Consumer<Number> single) {
         if (text == null) {
@@ -762,8 +771,9 @@ public final class ProfileOptions {
         for (final String part : text.split(",")) {
             final String t = part.trim();
             try {
-                values.add(integer ? (Number) Integer.valueOf(t) : (Number) Double.valueOf(t));
-            } catch (NumberFormatException e) {
+                values.add(integer ? (Number) Integer.valueOf(t) : (Number) (axis.equals("duration")
+                        ? Durations.seconds(t) : Double.valueOf(t)));
+            } catch (IllegalArgumentException e) { // NumberFormatException included
                 throw new ConfigException(flag, "Input should be a valid " + (integer ? "integer" : "number")
                         + ", got '" + t + "'");
             }
