@@ -926,14 +926,15 @@ public final class ConfigBinder {
         final Iterator<Map.Entry<String, JsonNode>> it = s.node().properties().iterator();
         while (it.hasNext()) {
             final Map.Entry<String, JsonNode> e = it.next();
-            if (!SLO_LARGER_IS_BETTER.containsKey(e.getKey())) {
+            final String tag = MetricAliases.resolve(e.getKey());
+            if (!SLO_LARGER_IS_BETTER.containsKey(tag)) {
                 throw s.error(e.getKey(), "unknown goodput metric" + Suggestions.didYouMean(e.getKey(),
                         SLO_LARGER_IS_BETTER.keySet()) + "; valid: " + new java.util.TreeSet<>(SLO_LARGER_IS_BETTER.keySet()));
             }
             if (!e.getValue().isNumber()) {
                 throw s.error(e.getKey(), "expected a number in the metric's display unit");
             }
-            out.put(e.getKey(), e.getValue().doubleValue());
+            out.put(tag, e.getValue().doubleValue());
         }
         return out;
     }
