@@ -269,7 +269,7 @@ public final class ProfileOptions {
     Boolean noSetConsistentSeed;
 
     @Option(names = "--no-sweep-table", description = "Accepted, no effect: this engine prints no streaming sweep "
-            + "table (each cell prints its own summary).")
+            + "table, only the sweep table after the last point.")
     Boolean noSweepTable;
 
     @Option(names = "--rankings-passages-mean", paramLabel = "N", description = "Passages per rankings request. "

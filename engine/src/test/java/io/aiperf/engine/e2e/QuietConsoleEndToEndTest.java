@@ -42,6 +42,7 @@ class QuietConsoleEndToEndTest {
                 "--artifact-dir", tmp.resolve("quiet-sweep").toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.err()).isEmpty();
-        assertThat(r.out()).doesNotContain("LLM Metrics").doesNotContain("Validity").contains("Sweep aggregate: ");
+        assertThat(r.out()).doesNotContain("LLM Metrics").doesNotContain("Validity").contains("Sweep aggregate: ")
+                .contains("Sweep: 2 points").contains("concurrency_1 ").contains("concurrency_2 ");
     }
 }
