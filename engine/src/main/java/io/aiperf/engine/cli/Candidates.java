@@ -76,6 +76,12 @@ final class Candidates {
         }
     }
 
+    static final class OutputFormats extends Fixed {
+        OutputFormats() {
+            super("text", "json");
+        }
+    }
+
     static final class SweepTypes extends Fixed {
         SweepTypes() {
             super("grid", "zip");

@@ -50,6 +50,11 @@ public final class ProfileCommand implements Callable<Integer> {
             + "repeatable. Merge cells run apart with `aiperf aggregate`.")
     List<String> cells = new java.util.ArrayList<>();
 
+    @Option(names = "--output-format", paramLabel = "OUTPUT", completionCandidates = Candidates.OutputFormats.class,
+            description = "text (the default) or json: stdout carries only the summary as JSON (a sweep's: every cell's "
+                    + "summary by cell id), for jq; the console's text goes to stderr.")
+    String outputFormat = "text";
+
     @Option(names = "--pid-file", paramLabel = "FILE", description = "Write this process's id here while it runs "
             + "(for CI integrations that stop a run with SIGTERM or SIGINT).")
     Path pidFile;
@@ -68,6 +73,12 @@ public final class ProfileCommand implements Callable<Integer> {
             java.nio.file.Files.writeString(pidFile, Long.toString(ProcessHandle.current().pid()));
         }
         try {
+            final boolean json = "json".equalsIgnoreCase(outputFormat);
+            if (!json && !"text".equalsIgnoreCase(outputFormat)) {
+                err.println("error: invalid configuration: --output-format: expected text or json, got '"
+                        + outputFormat + "'");
+                return ExitCode.USAGE;
+            }
             final String misuse = misuse();
             if (misuse != null) {
                 err.println("error: " + misuse);
@@ -119,8 +130,8 @@ public final class ProfileCommand implements Callable<Integer> {
             }
             // From here on everything printed passes the run's redactor: servers may echo secrets.
             final Redactor redactor = Redactor.of(config);
-            out = redactor.console(System.out);
             err = redactor.console(System.err);
+            out = json ? err : redactor.console(System.out); // with json, stdout is the summary's alone
             // Warnings before the first cell, at the console's level (--log-level, --quiet).
             final RunLog console = new RunLog(err, options.logLevel());
             config.warnings().forEach(console::warning);
@@ -144,7 +155,11 @@ public final class ProfileCommand implements Callable<Integer> {
                 return ExitCode.USAGE;
             }
             try (runDirectory) {
-                return run(config, selected, dir, out, err, redactor);
+                final int exit = run(config, selected, dir, out, err, redactor);
+                if (json) {
+                    SummaryOutput.print(config, selected, dir, redactor.console(System.out), err);
+                }
+                return exit;
             }
         } finally {
             if (mockServer != null) {
