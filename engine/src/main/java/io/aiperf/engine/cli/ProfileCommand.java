@@ -120,7 +120,7 @@ public final class ProfileCommand implements Callable<Integer> {
             final List<CellPlan.Cell> selected;
             final io.aiperf.engine.dataset.TokenizerResolver.Resolved tokenizer;
             try {
-                config = ConfigLoader.load(options.config, options.overlay(), System.getenv());
+                config = loadNamingTheModel(err);
                 selected = CellPlan.select(config, cells);
                 tokenizer = io.aiperf.engine.dataset.TokenizerResolver.resolve(config.tokenizer(),
                         config.primaryModel(), System.getenv()); // a named tokenizer not found stops us here
@@ -202,6 +202,28 @@ public final class ProfileCommand implements Callable<Integer> {
                 new HttpControlTransport(controlHeaders, cancellation, TlsStrategies.of(config.endpoint().tls())),
                 cancellation, redactor.command(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])),
                 redactor, new RunLog(err, logLevel));
+    }
+
+    /**
+     * The config; when it names no model, the one model the server serves ({@link ModelDiscovery}), said on the
+     * console. The endpoint to ask comes from a config loaded with a placeholder name, so the YAML's URL, headers
+     * and API key are the ones used.
+     */
+    private BenchmarkConfig loadNamingTheModel(final PrintStream err) {
+        try {
+            return ConfigLoader.load(options.config, options.overlay(), System.getenv());
+        } catch (ConfigException e) {
+            if (options.model != null || !io.aiperf.engine.config.ConfigBinder.NO_MODEL.equals(e.reason())) {
+                throw e;
+            }
+        }
+        options.model = "model-to-be-asked";
+        final BenchmarkConfig probe = ConfigLoader.load(options.config, options.overlay(), System.getenv());
+        options.model = ModelDiscovery.onlyModel(probe.endpoint());
+        if (options.logLevel().compareTo(RunLog.Level.INFO) <= 0) {
+            err.println("model " + options.model + ": the one the server lists at /v1/models");
+        }
+        return ConfigLoader.load(options.config, options.overlay(), System.getenv());
     }
 
     /** Flags that make no sense together, said before anything starts; null when there are none. */

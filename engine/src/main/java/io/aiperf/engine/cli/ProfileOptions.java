@@ -23,7 +23,7 @@ public final class ProfileOptions {
         static final ObjectMapper MAPPER = new ObjectMapper();
     }
 
-    @Option(names = {"-m", "--model", "--model-names"}, paramLabel = "MODEL", description = "Model name(s), comma separated.")
+    @Option(names = {"-m", "--model", "--model-names"}, paramLabel = "MODEL", description = "Model name(s), comma separated. Default: the one model the server lists at /v1/models.")
     String model;
     @Option(names = {"-u", "--url"}, paramLabel = "URL", description = "Server base URL; repeatable. Default: http://localhost:8000.")
     List<String> urls;

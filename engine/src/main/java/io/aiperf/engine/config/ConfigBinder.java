@@ -32,6 +32,9 @@ public final class ConfigBinder {
             Map.entry("e2e_output_token_throughput", true), Map.entry("input_sequence_length", true),
             Map.entry("output_sequence_length", true));
 
+    /** The reason given when no model is named (the CLI then asks the server, see src-docs/cli.md). */
+    public static final String NO_MODEL = "at least one model name is required (-m/--model)";
+
     static final List<String> BENCHMARK_KEYS = List.of("models", "endpoint", "dataset", "phases", "artifacts",
             "tokenizer", "slos", "runtime");
     static final List<String> ENDPOINT_KEYS = List.of("urls", "type", "path", "streaming", "api_key", "headers",
@@ -87,7 +90,7 @@ public final class ConfigBinder {
         b.allowOnly(BENCHMARK_KEYS);
         final List<String> models = b.stringList("models");
         if (models.isEmpty() || models.stream().anyMatch(String::isBlank)) {
-            throw b.error("models", "at least one model name is required (-m/--model)");
+            throw b.error("models", NO_MODEL);
         }
         final ArrayNode modelNode = b.node().putArray("models");
         models.forEach(modelNode::add);
