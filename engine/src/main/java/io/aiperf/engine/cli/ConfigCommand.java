@@ -18,6 +18,10 @@ import picocli.CommandLine.Option;
 
 /** {@code aiperf config validate|expand}: check a YAML file, or print the effective config it yields. */
 @Command(name = "config", mixinStandardHelpOptions = true, description = "Validate or expand an AIPerf YAML config.",
+        footerHeading = "%nExamples:%n", footer = {
+                "  aiperf config validate -f bench.yaml",
+                "  aiperf config expand -f bench.yaml --format json",
+                "  aiperf config expand -f bench.yaml --cells"},
         subcommands = {ConfigCommand.Validate.class, ConfigCommand.Expand.class})
 public final class ConfigCommand implements Runnable {
     @Override

@@ -4,6 +4,7 @@ import io.aiperf.engine.ci.EngineInvocation;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.run.Version;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -48,6 +49,11 @@ public final class Main implements Runnable {
             }
         });
         cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, Main::commandList);
+        for (final String grouped : List.of("profile", "compare")) {
+            if (cl.getSubcommands().containsKey(grouped)) {
+                ProfileHelp.install(cl.getSubcommands().get(grouped));
+            }
+        }
         cl.setExitCodeExceptionMapper(t -> t instanceof io.aiperf.engine.config.ConfigException
                 || t instanceof CommandLine.ParameterException ? ExitCode.USAGE : ExitCode.FAILED);
         cl.setCaseInsensitiveEnumValuesAllowed(true);

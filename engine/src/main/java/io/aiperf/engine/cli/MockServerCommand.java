@@ -13,7 +13,11 @@ import picocli.CommandLine.Option;
 
 /** {@code aiperf mock-server}: the embedded OpenAI-compatible mock, for demos, tests and failure rehearsals. */
 @Command(name = "mock-server", mixinStandardHelpOptions = true,
-        description = "Serve a mock OpenAI-compatible API with a latency model, auth, admin routes and fault injection.")
+        description = "Serve a mock OpenAI-compatible API with a latency model, auth, admin routes and fault injection.",
+        footerHeading = "%nExamples:%n", footer = {
+                "  aiperf mock-server --port 8000",
+                "  aiperf mock-server --ttft 100 --itl 20 --error-rate 5",
+                "  aiperf mock-server --fault /v1/chat/completions=status:503:3 --access-log -"})
 public final class MockServerCommand implements Callable<Integer> {
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Bind address. Default: 127.0.0.1.")
     String host;

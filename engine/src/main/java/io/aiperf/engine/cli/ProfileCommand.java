@@ -32,7 +32,17 @@ import picocli.CommandLine.Option;
 
 /** {@code aiperf profile}: one benchmark cell against an OpenAI-compatible server. */
 @Command(name = "profile", mixinStandardHelpOptions = true,
-        description = "Run a benchmark against an OpenAI-compatible server and write AIPerf's export files.")
+        description = "Run a benchmark against an OpenAI-compatible server and write AIPerf's export files.",
+        footerHeading = "%nExamples:%n", footer = {
+                "  # the embedded mock server, after a short warmup",
+                "  aiperf profile --mock --streaming --concurrency 8 --request-count 100 \\",
+                "      --warmup-request-count 20",
+                "  # a Poisson rate for 5 minutes, quiet, the summary as JSON for jq",
+                "  aiperf profile -u http://localhost:8000 --streaming --request-rate 20 \\",
+                "      --benchmark-duration 5m --quiet --output-format json | jq .goodput",
+                "  # a concurrency sweep, 3 trials each, gated against a baseline",
+                "  aiperf profile -f bench.yaml --concurrency 8,32 --num-profile-runs 3 \\",
+                "      --gate rules.yaml --baseline artifacts/baseline"})
 public final class ProfileCommand implements Callable<Integer> {
     @Mixin
     ProfileOptions options;
