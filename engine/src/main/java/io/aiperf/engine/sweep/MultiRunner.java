@@ -58,22 +58,26 @@ public final class MultiRunner {
             return outcomes.isEmpty() ? ExitCode.CANCELLED : outcomes.get(0).exitCode();
         }
         if (ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.WARNING) <= 0) {
-            printValidity(outcomes, ExportNames.of(config.artifacts().prefix()).summaryJson(), ctx);
+            printValidity(outcomes, ExportNames.of(config.artifacts().prefix()).summaryJson(), "", ctx);
         }
         final boolean partial = cells.size() < CellPlan.of(config).size();
         return RunAssembler.assemble(dir, outcomes, partial, ctx.cancellation().isCancelled(),
                 ExportNames.of(config.artifacts().prefix()).summaryJson(), ctx.out(), ctx.err());
     }
 
-    /** The cells' validity problems, one line per check for the whole run (each cell printed none). */
-    private static void printValidity(final List<CellOutcome> outcomes, final String summaryName,
-                                      final CellContext ctx) {
+    /**
+     * The cells' validity problems, one line per check for the whole run (each cell printed none).
+     *
+     * @param side put before each cell id ("A " in an A/B comparison, whose sides share ids)
+     */
+    static void printValidity(final List<CellOutcome> outcomes, final String summaryName, final String side,
+                              final CellContext ctx) {
         final List<ValidityDigest.Cell> cells = new ArrayList<>();
         for (final CellOutcome o : outcomes) {
             final Path summary = Path.of(o.artifactDir()).resolve(summaryName);
             if (java.nio.file.Files.isRegularFile(summary)) {
                 try {
-                    cells.add(new ValidityDigest.Cell(o.cell().id(), JSON.readTree(summary.toFile())));
+                    cells.add(new ValidityDigest.Cell(side + o.cell().id(), JSON.readTree(summary.toFile())));
                 } catch (java.io.IOException e) {
                     ctx.log().debug("no validity from " + summary + ": " + e.getMessage());
                 }
