@@ -19,7 +19,11 @@ import picocli.CommandLine.Parameters;
 /** {@code aiperf aggregate}: merge cells run apart into one run directory, with the run's aggregates. */
 @Command(name = "aggregate", mixinStandardHelpOptions = true,
         description = "Merge cell directories run apart (profile --cell, other machines) into one run with its "
-                + "aggregates; optionally gate the result. Exit 0, 1 (a cell failed or the gate failed), 2, 3.")
+                + "aggregates; optionally gate the result. Exit 0, 1 (a cell failed or the gate failed), 2, 3.",
+        footerHeading = "%nExamples:%n", footer = {
+                "  aiperf aggregate --output-dir run agent1/run agent2/run",
+                "  aiperf aggregate --output-dir run --gate rules.yaml --baseline old agent*/run",
+                "  aiperf aggregate --output-dir run --prefix nightly cells/"})
 public final class AggregateCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "DIR", description = "Directories holding cells (searched recursively).")
     List<Path> inputs = new ArrayList<>();

@@ -21,7 +21,12 @@ import picocli.CommandLine.Option;
 /** {@code aiperf compare}: the same benchmark against two endpoints, interleaved, then B gated against A. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = "Run the same benchmark against two endpoints in interleaved pairs of cells (A B, B A, ...), "
-                + "each after a KV-cache reset, and gate B against A. Exit codes as for profile with --gate.")
+                + "each after a KV-cache reset, and gate B against A. Exit codes as for profile with --gate.",
+        footerHeading = "%nExamples:%n", footer = {
+                "  aiperf compare --a http://old:8000 --b http://new:8000 -m m --concurrency 8",
+                "  aiperf compare --a http://old:8000 --b http://new:8000 -m m --pairs 5 \\",
+                "      --gate rules.yaml",
+                "  aiperf compare --a $A --b $B -m m --request-rate 10 --benchmark-duration 2m"})
 public final class CompareCommand implements Callable<Integer> {
     @Mixin
     ProfileOptions options;

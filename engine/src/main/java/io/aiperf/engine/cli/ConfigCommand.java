@@ -18,6 +18,10 @@ import picocli.CommandLine.Option;
 
 /** {@code aiperf config validate|expand}: check a YAML file, or print the effective config it yields. */
 @Command(name = "config", mixinStandardHelpOptions = true, description = "Validate or expand an AIPerf YAML config.",
+        footerHeading = "%nExamples:%n", footer = {
+                "  aiperf config validate -f bench.yaml",
+                "  aiperf config expand -f bench.yaml --format json",
+                "  aiperf config expand -f bench.yaml --cells"},
         subcommands = {ConfigCommand.Validate.class, ConfigCommand.Expand.class})
 public final class ConfigCommand implements Runnable {
     @Override
@@ -41,7 +45,16 @@ public final class ConfigCommand implements Runnable {
             try {
                 final BenchmarkConfig c = load();
                 c.warnings().forEach(w -> System.err.println("warning: " + w));
-                System.out.println(file + ": valid (" + c.phases().size() + " phase(s), model " + c.primaryModel() + ")");
+                // The tokenizer as profile loads it: a named one that cannot be loaded is invalid here too.
+                final io.aiperf.engine.dataset.TokenizerResolver.Resolved t = io.aiperf.engine.dataset.TokenizerResolver
+                        .resolve(c.tokenizer(), c.primaryModel(), System.getenv());
+                if (t.warning() != null) {
+                    System.err.println("warning: " + t.warning());
+                }
+                final int cells = CellPlan.of(c).size();
+                System.out.println(file + ": valid (" + cells + (cells == 1 ? " cell, " : " cells, ")
+                        + c.phases().size() + " phase(s)" + (cells == 1 ? "" : " each") + ", model " + c.primaryModel()
+                        + ", tokenizer " + t.tokenizer().name() + " (" + t.tokenizer().source() + "))");
                 return ExitCode.OK;
             } catch (ConfigException e) {
                 System.err.println("error: invalid configuration: " + e.getMessage());

@@ -14,7 +14,11 @@ import picocli.CommandLine.Option;
 /** {@code aiperf gate}: pass, unstable or fail a candidate run against a baseline. */
 @Command(name = "gate", mixinStandardHelpOptions = true,
         description = "Compare a candidate run with baseline runs under regression rules; exit 0 passed, 3 unstable, 4 "
-                + "inconclusive (a run cannot support a verdict), 1 failed.")
+                + "inconclusive (a run cannot support a verdict), 1 failed.",
+        footerHeading = "%nExamples:%n", footer = {
+                "  aiperf gate --rules rules.yaml --candidate runs/new --baseline runs/old",
+                "  aiperf gate --rules rules.yaml --candidate new --baseline old1 --baseline old2",
+                "  aiperf gate --rules rules.yaml --candidate new --baseline old --output-dir out"})
 public final class GateCommand implements Callable<Integer> {
     @Option(names = "--rules", required = true, paramLabel = "FILE", description = "The rules YAML file.")
     Path rules;

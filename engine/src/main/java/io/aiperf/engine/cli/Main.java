@@ -4,6 +4,7 @@ import io.aiperf.engine.ci.EngineInvocation;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.run.Version;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -14,7 +15,11 @@ import picocli.CommandLine.Command;
         description = "AIPerf-compatible benchmark engine for LLM inference servers (Java).")
 public final class Main implements Runnable {
     /** The subcommands, in the order help lists them. */
-    private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+    private static final Map<String, Subcommand> SUBCOMMANDS = subcommands();
+
+    /** A subcommand: how to make it, and its one line in the command list. */
+    private record Subcommand(Supplier<Object> command, String summary) {
+    }
 
     public static void main(final String[] args) {
         StartupPreload.begin(java.util.Arrays.asList(args));
@@ -32,16 +37,23 @@ public final class Main implements Runnable {
 
     /**
      * The command line with every subcommand, or only {@code first} when that names one: picocli reflects over
-     * each subcommand's options when it is added, and a run should not pay for the ones it does not use.
+     * each subcommand's options when it is added, and a run should not pay for the ones it does not use. {@code help}
+     * lists and describes the others, so it gets them all.
      */
     private static CommandLine commandLine(final String first) {
         final CommandLine cl = new CommandLine(new Main());
-        final boolean one = first != null && SUBCOMMANDS.containsKey(first);
-        SUBCOMMANDS.forEach((name, command) -> {
+        final boolean one = first != null && SUBCOMMANDS.containsKey(first) && !first.equals("help");
+        SUBCOMMANDS.forEach((name, sub) -> {
             if (!one || name.equals(first)) {
-                cl.addSubcommand(name, command.get());
+                cl.addSubcommand(name, sub.command().get());
             }
         });
+        cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, Main::commandList);
+        for (final String grouped : List.of("profile", "compare")) {
+            if (cl.getSubcommands().containsKey(grouped)) {
+                ProfileHelp.install(cl.getSubcommands().get(grouped));
+            }
+        }
         cl.setExitCodeExceptionMapper(t -> t instanceof io.aiperf.engine.config.ConfigException
                 || t instanceof CommandLine.ParameterException ? ExitCode.USAGE : ExitCode.FAILED);
         cl.setExecutionExceptionHandler((e, command, parsed) -> {
@@ -56,21 +68,37 @@ public final class Main implements Runnable {
         return cl;
     }
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** A bare {@code aiperf}: the usage with its commands, from the command line they were added to. */
     @Override
     public void run() {
-        CommandLine.usage(this, System.out);
+        spec.commandLine().usage(System.out);
     }
 
-    private static Map<String, Supplier<Object>> subcommands() {
-        final Map<String, Supplier<Object>> m = new LinkedHashMap<>();
-        m.put("profile", ProfileCommand::new);
-        m.put("config", ConfigCommand::new);
-        m.put("mock-server", MockServerCommand::new);
-        m.put("gate", GateCommand::new);
-        m.put("aggregate", AggregateCommand::new);
-        m.put("report", ReportCommand::new);
-        m.put("compare", CompareCommand::new);
-        m.put("help", CommandLine.HelpCommand::new);
+    /** One line per command (their own help has the full description), in the order of {@link #SUBCOMMANDS}. */
+    private static String commandList(final CommandLine.Help help) {
+        final StringBuilder sb = new StringBuilder();
+        final int width = SUBCOMMANDS.keySet().stream().mapToInt(String::length).max().orElse(0);
+        SUBCOMMANDS.forEach((name, sub) -> {
+            if (help.subcommands().containsKey(name)) {
+                sb.append(String.format(java.util.Locale.ROOT, "  %-" + width + "s  %s%n", name, sub.summary()));
+            }
+        });
+        return sb.toString();
+    }
+
+    private static Map<String, Subcommand> subcommands() {
+        final Map<String, Subcommand> m = new LinkedHashMap<>();
+        m.put("profile", new Subcommand(ProfileCommand::new, "Benchmark a server and write AIPerf's exports"));
+        m.put("config", new Subcommand(ConfigCommand::new, "Validate or expand a YAML config"));
+        m.put("mock-server", new Subcommand(MockServerCommand::new, "Serve a mock OpenAI-compatible API"));
+        m.put("gate", new Subcommand(GateCommand::new, "Judge a candidate run against baselines"));
+        m.put("aggregate", new Subcommand(AggregateCommand::new, "Merge cells run apart into one run"));
+        m.put("report", new Subcommand(ReportCommand::new, "Write report.html, or a trend chart"));
+        m.put("compare", new Subcommand(CompareCommand::new, "Benchmark two endpoints in interleaved pairs"));
+        m.put("help", new Subcommand(CommandLine.HelpCommand::new, "Show a command's help: aiperf help CMD"));
         return m;
     }
 

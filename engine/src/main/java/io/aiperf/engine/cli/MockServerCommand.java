@@ -13,7 +13,11 @@ import picocli.CommandLine.Option;
 
 /** {@code aiperf mock-server}: the embedded OpenAI-compatible mock, for demos, tests and failure rehearsals. */
 @Command(name = "mock-server", mixinStandardHelpOptions = true,
-        description = "Serve a mock OpenAI-compatible API with a latency model, auth, admin routes and fault injection.")
+        description = "Serve a mock OpenAI-compatible API with a latency model, auth, admin routes and fault injection.",
+        footerHeading = "%nExamples:%n", footer = {
+                "  aiperf mock-server --port 8000",
+                "  aiperf mock-server --ttft 100 --itl 20 --error-rate 5",
+                "  aiperf mock-server --fault /v1/chat/completions=status:503:3 --access-log -"})
 public final class MockServerCommand implements Callable<Integer> {
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Bind address. Default: 127.0.0.1.")
     String host;
@@ -41,6 +45,9 @@ public final class MockServerCommand implements Callable<Integer> {
             + "bad-utf8[:N], huge-event:BYTES[:N], endless[:N], no-done[:N], error-event[:N], never[:N], echo-auth[:N]; "
             + "repeatable.")
     List<String> faults = new ArrayList<>();
+    @Option(names = "--access-log", paramLabel = "FILE", description = "Log each request (time, method, path, "
+            + "status; no headers or bodies) to this file, appended; - for stdout.")
+    String accessLog;
 
     @Override
     public Integer call() throws Exception {
@@ -60,6 +67,16 @@ public final class MockServerCommand implements Callable<Integer> {
             System.err.println("error: " + invalid);
             return ExitCode.USAGE;
         }
+        java.io.PrintStream log = null;
+        if (accessLog != null) {
+            try {
+                log = accessLog.equals("-") ? System.out : new java.io.PrintStream(
+                        new java.io.FileOutputStream(accessLog, true), true, java.nio.charset.StandardCharsets.UTF_8);
+            } catch (java.io.IOException e) {
+                System.err.println("error: --access-log: cannot write " + accessLog + " (" + e.getMessage() + ")");
+                return ExitCode.USAGE;
+            }
+        }
         final MockServerConfig config = new MockServerConfig(host, port, fast ? 0 : ttft, fast ? 0 : itl, ttftJitter,
                 itlJitter, errorRate, apiKey, seed, parsed);
         final MockServer server;
@@ -69,6 +86,9 @@ public final class MockServerCommand implements Callable<Integer> {
             System.err.println("error: cannot listen on " + host + ":" + port + " (" + e.getMessage()
                     + "); choose another --port, or 0 for any free port");
             return ExitCode.FAILED;
+        }
+        if (log != null) {
+            server.accessLog(log);
         }
         System.out.println("aiperf mock server listening on " + server.url() + " (" + config + ")");
         System.out.flush();

@@ -32,7 +32,17 @@ import picocli.CommandLine.Option;
 
 /** {@code aiperf profile}: one benchmark cell against an OpenAI-compatible server. */
 @Command(name = "profile", mixinStandardHelpOptions = true,
-        description = "Run a benchmark against an OpenAI-compatible server and write AIPerf's export files.")
+        description = "Run a benchmark against an OpenAI-compatible server and write AIPerf's export files.",
+        footerHeading = "%nExamples:%n", footer = {
+                "  # the embedded mock server, after a short warmup",
+                "  aiperf profile --mock --streaming --concurrency 8 --request-count 100 \\",
+                "      --warmup-request-count 20",
+                "  # a Poisson rate for 5 minutes, quiet, the summary as JSON for jq",
+                "  aiperf profile -u http://localhost:8000 --streaming --request-rate 20 \\",
+                "      --benchmark-duration 5m --quiet --output-format json | jq .goodput",
+                "  # a concurrency sweep, 3 trials each, gated against a baseline",
+                "  aiperf profile -f bench.yaml --concurrency 8,32 --num-profile-runs 3 \\",
+                "      --gate rules.yaml --baseline artifacts/baseline"})
 public final class ProfileCommand implements Callable<Integer> {
     @Mixin
     ProfileOptions options;
@@ -53,6 +63,11 @@ public final class ProfileCommand implements Callable<Integer> {
             + "repeatable. Merge cells run apart with `aiperf aggregate`.")
     List<String> cells = new java.util.ArrayList<>();
 
+    @Option(names = "--output-format", paramLabel = "OUTPUT", completionCandidates = Candidates.OutputFormats.class,
+            description = "text (the default) or json: stdout carries only the summary as JSON (a sweep's: every cell's "
+                    + "summary by cell id), for jq; the console's text goes to stderr.")
+    String outputFormat = "text";
+
     @Option(names = "--pid-file", paramLabel = "FILE", description = "Write this process's id here while it runs "
             + "(for CI integrations that stop a run with SIGTERM or SIGINT).")
     Path pidFile;
@@ -71,6 +86,12 @@ public final class ProfileCommand implements Callable<Integer> {
             java.nio.file.Files.writeString(pidFile, Long.toString(ProcessHandle.current().pid()));
         }
         try {
+            final boolean json = "json".equalsIgnoreCase(outputFormat);
+            if (!json && !"text".equalsIgnoreCase(outputFormat)) {
+                err.println("error: invalid configuration: --output-format: expected text or json, got '"
+                        + outputFormat + "'");
+                return ExitCode.USAGE;
+            }
             final String misuse = misuse();
             if (misuse != null) {
                 err.println("error: " + misuse);
@@ -86,7 +107,9 @@ public final class ProfileCommand implements Callable<Integer> {
                 if (options.model == null && options.config == null) {
                     options.model = "mock-model";
                 }
-                err.println("mock server listening on " + mockServer.url());
+                if (options.logLevel().compareTo(RunLog.Level.INFO) <= 0) {
+                    err.println("mock server listening on " + mockServer.url());
+                }
             }
             if (gateRules != null) {
                 try {
@@ -108,9 +131,9 @@ public final class ProfileCommand implements Callable<Integer> {
             }
             final BenchmarkConfig config;
             final List<CellPlan.Cell> selected;
-            final String tokenizerWarning;
+            final io.aiperf.engine.dataset.TokenizerResolver.Resolved tokenizer;
             try {
-                config = ConfigLoader.load(options.config, options.overlay(), System.getenv());
+                config = loadNamingTheModel(err);
                 selected = CellPlan.select(config, cells);
                 final Double osl = config.dataset().oslMean();
                 if (mock && osl != null && osl > MockServer.MAX_REPLY_TOKENS) {
@@ -119,20 +142,22 @@ public final class ProfileCommand implements Callable<Integer> {
                             + "--mock server's longest reply of %d tokens; lower --osl, or benchmark a real server",
                             osl, MockServer.MAX_REPLY_TOKENS));
                 }
-                tokenizerWarning = io.aiperf.engine.dataset.TokenizerResolver.resolve(config.tokenizer(),
-                        config.primaryModel(), System.getenv()).warning(); // a named tokenizer not found stops us here
+                tokenizer = io.aiperf.engine.dataset.TokenizerResolver.resolve(config.tokenizer(),
+                        config.primaryModel(), System.getenv()); // a named tokenizer not found stops us here
             } catch (ConfigException e) {
                 err.println("error: invalid configuration: " + e.getMessage());
                 return ExitCode.USAGE;
             }
             // From here on everything printed passes the run's redactor: servers may echo secrets.
             final Redactor redactor = Redactor.of(config);
-            out = redactor.console(System.out);
             err = redactor.console(System.err);
-            final PrintStream warn = err;
-            config.warnings().forEach(w -> warn.println("warning: " + w));
-            if (tokenizerWarning != null) {
-                warn.println("warning: " + tokenizerWarning);
+            out = json ? err : redactor.console(System.out); // with json, stdout is the summary's alone
+            // Warnings before the first cell, at the console's level (--log-level, --quiet).
+            final RunLog console = new RunLog(err, options.logLevel());
+            config.warnings().forEach(console::warning);
+            if (tokenizer.warning() != null) {
+                console.warning(tokenizer.warning());
+                console.debug(tokenizer.searched());
             }
             final Path dir = artifactDir(config);
             final String unwritable = unwritable(dir);
@@ -150,7 +175,11 @@ public final class ProfileCommand implements Callable<Integer> {
                 return ExitCode.USAGE;
             }
             try (runDirectory) {
-                return run(config, selected, dir, out, err, redactor);
+                final int exit = run(config, selected, dir, out, err, redactor);
+                if (json) {
+                    SummaryOutput.print(config, selected, dir, redactor.console(System.out), err);
+                }
+                return exit;
             }
         } finally {
             if (mockServer != null) {
@@ -194,6 +223,28 @@ public final class ProfileCommand implements Callable<Integer> {
                         config.endpoint().proxy()),
                 cancellation, redactor.command(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])),
                 redactor, new RunLog(err, logLevel));
+    }
+
+    /**
+     * The config; when it names no model, the one model the server serves ({@link ModelDiscovery}), said on the
+     * console. The endpoint to ask comes from a config loaded with a placeholder name, so the YAML's URL, headers
+     * and API key are the ones used.
+     */
+    private BenchmarkConfig loadNamingTheModel(final PrintStream err) {
+        try {
+            return ConfigLoader.load(options.config, options.overlay(), System.getenv());
+        } catch (ConfigException e) {
+            if (options.model != null || !io.aiperf.engine.config.ConfigBinder.NO_MODEL.equals(e.reason())) {
+                throw e;
+            }
+        }
+        options.model = "model-to-be-asked";
+        final BenchmarkConfig probe = ConfigLoader.load(options.config, options.overlay(), System.getenv());
+        options.model = ModelDiscovery.onlyModel(probe.endpoint());
+        if (options.logLevel().compareTo(RunLog.Level.INFO) <= 0) {
+            err.println("model " + options.model + ": the one the server lists at /v1/models");
+        }
+        return ConfigLoader.load(options.config, options.overlay(), System.getenv());
     }
 
     /** Flags that make no sense together, said before anything starts; null when there are none. */

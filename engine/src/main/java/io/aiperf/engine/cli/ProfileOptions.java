@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.config.CliOverlay;
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.config.Durations;
 import io.aiperf.engine.log.RunLog;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,11 +23,12 @@ public final class ProfileOptions {
         static final ObjectMapper MAPPER = new ObjectMapper();
     }
 
-    @Option(names = {"-m", "--model", "--model-names"}, paramLabel = "MODEL", description = "Model name(s), comma separated.")
+    @Option(names = {"-m", "--model", "--model-names"}, paramLabel = "MODEL", description = "Model name(s), comma separated. Default: the one model the server lists at /v1/models.")
     String model;
     @Option(names = {"-u", "--url"}, paramLabel = "URL", description = "Server base URL; repeatable. Default: http://localhost:8000.")
     List<String> urls;
-    @Option(names = "--endpoint-type", paramLabel = "TYPE", description = "chat, completions, embeddings, "
+    @Option(names = "--endpoint-type", paramLabel = "TYPE",
+            completionCandidates = Candidates.EndpointTypes.class, description = "chat, completions, embeddings, "
             + "chat_embeddings, nim_embeddings, responses, huggingface_generate, nim_rankings, hf_tei_rankings, "
             + "cohere_rankings, template, image_retrieval (the rows' images) or raw (raw_payload rows as written). "
             + "Default: chat.")
@@ -100,7 +102,7 @@ public final class ProfileOptions {
             + "request (by default they are opened first, so no request waits for a connect).")
     Boolean noPreconnect;
 
-    @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", description = "Request timeout. Default: 21600.")
+    @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Request timeout. Default: 21600.")
     Double requestTimeoutSeconds;
     @Option(names = "--api-key", paramLabel = "KEY", description = "Sent as Authorization: Bearer KEY. Never written to any file.")
     String apiKey;
@@ -119,7 +121,8 @@ public final class ProfileOptions {
     String concurrency;
     @Option(names = "--request-rate", paramLabel = "RPS", description = "Requests per second (open loop). A comma list sweeps.")
     String requestRate;
-    @Option(names = {"--arrival-pattern", "--request-rate-mode"}, paramLabel = "PATTERN", description = "constant, poisson, gamma, or concurrency_burst (the closed loop). Default: poisson.")
+    @Option(names = {"--arrival-pattern", "--request-rate-mode"}, paramLabel = "PATTERN",
+            completionCandidates = Candidates.ArrivalPatterns.class, description = "constant, poisson, gamma, or concurrency_burst (the closed loop). Default: poisson.")
     String arrivalPattern;
     @Option(names = {"--arrival-smoothness", "--vllm-burstiness"}, paramLabel = "SHAPE", description = "Gamma shape; implies gamma.")
     Double arrivalSmoothness;
@@ -131,13 +134,13 @@ public final class ProfileOptions {
     Integer numUsers;
     @Option(names = {"--request-count", "--num-requests"}, paramLabel = "N", description = "Requests to send. Default: max(10, 2 x concurrency) when nothing else bounds the run. A comma list sweeps.")
     String requestCount;
-    @Option(names = "--benchmark-duration", paramLabel = "SECONDS", description = "Stop sending after this long. A comma list sweeps.")
+    @Option(names = "--benchmark-duration", paramLabel = "SECONDS", description = "Stop sending after this long: seconds, or with a unit (250ms, 10s, 5m, 1h), as every duration flag takes. A comma list sweeps.")
     String benchmarkDuration;
     @Option(names = "--benchmark-grace-period", paramLabel = "SECONDS", description = "Wait for in-flight requests after the duration. Default: 30.")
     String benchmarkGracePeriod;
     @Option(names = {"--warmup-request-count", "--num-warmup-requests"}, paramLabel = "N", description = "Warmup requests before profiling (> 0).")
     Integer warmupRequestCount;
-    @Option(names = "--warmup-duration", paramLabel = "SECONDS", description = "Warmup duration (> 0).")
+    @Option(names = "--warmup-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Warmup duration (> 0).")
     Double warmupDuration;
 
     @Option(names = {"--isl", "--synthetic-input-tokens-mean", "--prompt-input-tokens-mean"}, paramLabel = "TOKENS", description = "Mean input length. Default: 550. A comma list sweeps.")
@@ -156,7 +159,8 @@ public final class ProfileOptions {
             + "synthetic ones (see --custom-dataset-type); every row is sent once unless a count or duration is set.")
     String inputFile;
 
-    @Option(names = "--custom-dataset-type", paramLabel = "TYPE", description = "The --input-file format: single_turn "
+    @Option(names = "--custom-dataset-type", paramLabel = "FORMAT",
+            completionCandidates = Candidates.DatasetTypes.class, description = "The --input-file format: single_turn "
             + "(text per row), multi_turn (session_id and turns per row), random_pool (rows sampled with "
             + "replacement), mooncake_trace (input_length, output_length, hash_ids, timestamp) or raw_payload (a "
             + "complete request body per row, for --endpoint-type raw). Default: "
@@ -167,7 +171,8 @@ public final class ProfileOptions {
             + "sharegpt (the file given with --input-file, else the dataset cache).")
     String publicDataset;
 
-    @Option(names = "--dataset-sampling-strategy", paramLabel = "STRATEGY", description = "How sessions pick "
+    @Option(names = "--dataset-sampling-strategy", paramLabel = "STRATEGY",
+            completionCandidates = Candidates.SamplingStrategies.class, description = "How sessions pick "
             + "conversations: sequential, random (with replacement) or shuffle (each once, then reshuffled). "
             + "Default: shuffle for random_pool and public data, else sequential.")
     String datasetSamplingStrategy;
@@ -264,7 +269,13 @@ public final class ProfileOptions {
     @Option(names = "--extra-verbose", description = "Log at TRACE (as -vv).")
     Boolean extraVerbose;
 
-    @Option(names = "--log-level", paramLabel = "LEVEL", description = "Console log level: TRACE, DEBUG, INFO, NOTICE, "
+    @Option(names = {"-q", "--quiet"}, description = "Print only the results: the metrics table (a sweep's table), "
+            + "errors and the exports line; no progress, warnings or validity lines (each cell's logs/aiperf.log "
+            + "and validity block keep them). As --log-level ERROR --ui none.")
+    boolean quiet;
+
+    @Option(names = "--log-level", paramLabel = "LEVEL",
+            completionCandidates = Candidates.LogLevels.class, description = "Console log level: TRACE, DEBUG, INFO, NOTICE, "
             + "WARNING, SUCCESS, ERROR or CRITICAL. Default: INFO.")
     String logLevel;
 
@@ -272,7 +283,7 @@ public final class ProfileOptions {
             + "profiling requests (each drawn independently, seeded), after --request-cancellation-delay.")
     Double requestCancellationRate;
 
-    @Option(names = "--request-cancellation-delay", paramLabel = "SECONDS", description = "Seconds after a request "
+    @Option(names = "--request-cancellation-delay", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Seconds after a request "
             + "is fully sent before it is cancelled (0: send, then disconnect at once). Default: 0.")
     Double requestCancellationDelay;
 
@@ -285,7 +296,7 @@ public final class ProfileOptions {
     Boolean noSetConsistentSeed;
 
     @Option(names = "--no-sweep-table", description = "Accepted, no effect: this engine prints no streaming sweep "
-            + "table (each cell prints its own summary).")
+            + "table, only the sweep table after the last point.")
     Boolean noSweepTable;
 
     @Option(names = "--rankings-passages-mean", paramLabel = "N", description = "Passages per rankings request. "
@@ -323,27 +334,27 @@ public final class ProfileOptions {
             + "concurrency. Default: --prefill-concurrency.")
     Integer warmupPrefillConcurrency;
 
-    @Option(names = "--prefill-concurrency-ramp-duration", paramLabel = "SECONDS", description = "Raise the prefill "
+    @Option(names = "--prefill-concurrency-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Raise the prefill "
             + "concurrency from 1 to its value over this long.")
     Double prefillConcurrencyRampDuration;
 
-    @Option(names = "--warmup-prefill-concurrency-ramp-duration", paramLabel = "SECONDS", description = "The "
+    @Option(names = "--warmup-prefill-concurrency-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "The "
             + "warmup's prefill ramp. Default: --prefill-concurrency-ramp-duration.")
     Double warmupPrefillConcurrencyRampDuration;
 
-    @Option(names = "--concurrency-ramp-duration", paramLabel = "SECONDS", description = "Raise the concurrency (or "
+    @Option(names = "--concurrency-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Raise the concurrency (or "
             + "the --concurrency ceiling of a rate) from 1 to its target over this long.")
     Double concurrencyRampDuration;
 
-    @Option(names = "--request-rate-ramp-duration", paramLabel = "SECONDS", description = "Raise the request rate to "
+    @Option(names = "--request-rate-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Raise the request rate to "
             + "its target over this long, in steps every 0.1 s.")
     Double requestRateRampDuration;
 
-    @Option(names = "--warmup-concurrency-ramp-duration", paramLabel = "SECONDS", description = "The warmup's "
+    @Option(names = "--warmup-concurrency-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "The warmup's "
             + "concurrency ramp. Default: --concurrency-ramp-duration.")
     Double warmupConcurrencyRampDuration;
 
-    @Option(names = "--warmup-request-rate-ramp-duration", paramLabel = "SECONDS", description = "The warmup's rate "
+    @Option(names = "--warmup-request-rate-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "The warmup's rate "
             + "ramp. Default: --request-rate-ramp-duration.")
     Double warmupRequestRateRampDuration;
 
@@ -354,15 +365,17 @@ public final class ProfileOptions {
             + "--request-rate.")
     Double warmupRequestRate;
 
-    @Option(names = "--warmup-arrival-pattern", paramLabel = "PATTERN", description = "Warmup arrival pattern. "
+    @Option(names = "--warmup-arrival-pattern", paramLabel = "PATTERN",
+            completionCandidates = Candidates.ArrivalPatterns.class, description = "Warmup arrival pattern. "
             + "Default: --arrival-pattern.")
     String warmupArrivalPattern;
 
-    @Option(names = "--warmup-grace-period", paramLabel = "SECONDS", description = "How long warmup responses may "
+    @Option(names = "--warmup-grace-period", paramLabel = "SECONDS", converter = DurationConverter.class, description = "How long warmup responses may "
             + "take after warmup sending stops. Default: wait for all.")
     Double warmupGracePeriod;
 
-    @Option(names = "--model-selection-strategy", paramLabel = "STRATEGY", description = "How sessions pick among "
+    @Option(names = "--model-selection-strategy", paramLabel = "SELECTION",
+            completionCandidates = Candidates.ModelSelections.class, description = "How sessions pick among "
             + "several models: round_robin or random (seeded). Default: round_robin.")
     String modelSelectionStrategy;
 
@@ -378,7 +391,7 @@ public final class ProfileOptions {
             + "rows and turns go out as the load mode allows.")
     Boolean ignoreTraceDelays;
 
-    @Option(names = "--inter-turn-delay-cap-seconds", paramLabel = "SECONDS", description = "Cap every think time "
+    @Option(names = "--inter-turn-delay-cap-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Cap every think time "
             + "between turns at this many seconds.")
     Double interTurnDelayCapSeconds;
 
@@ -445,23 +458,26 @@ public final class ProfileOptions {
     String artifactDir;
     @Option(names = {"--profile-export-prefix", "--profile-export-file"}, paramLabel = "PREFIX", description = "Export file prefix.")
     String profileExportPrefix;
-    @Option(names = "--slice-duration", paramLabel = "SECONDS", description = "Also write the metrics of each window "
+    @Option(names = "--slice-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Also write the metrics of each window "
             + "of this length (profile_export_aiperf_timeslices.json and .csv).")
     Double sliceDuration;
-    @Option(names = {"--export-level", "--profile-export-level"}, paramLabel = "LEVEL", description = "summary (the "
+    @Option(names = {"--export-level", "--profile-export-level"}, paramLabel = "DETAIL",
+            completionCandidates = Candidates.ExportLevels.class, description = "summary (the "
             + "summary files only), records (also profile_export.jsonl) or raw (also profile_export_raw.jsonl with "
             + "each request's body and response). Default: records.")
     String exportLevel;
-    @Option(names = {"--ui-type", "--ui"}, paramLabel = "UI", description = "dashboard, simple or none.")
+    @Option(names = {"--ui-type", "--ui"}, paramLabel = "UI",
+            completionCandidates = Candidates.UiTypes.class, description = "dashboard, simple or none.")
     String uiType;
     @Option(names = {"-f", "--config"}, paramLabel = "FILE", description = "AIPerf YAML config; typed flags override it.")
     Path config;
 
-    @Option(names = "--sweep-type", paramLabel = "TYPE", description = "How comma lists combine: grid (every combination) or zip (in lockstep). Default: grid.")
+    @Option(names = "--sweep-type", paramLabel = "SWEEP",
+            completionCandidates = Candidates.SweepTypes.class, description = "How comma lists combine: grid (every combination) or zip (in lockstep). Default: grid.")
     String sweepType;
     @Option(names = "--num-profile-runs", paramLabel = "N", description = "Trials of the same configuration (1-10), aggregated with confidence intervals. Default: 1.")
     Integer numProfileRuns;
-    @Option(names = "--profile-run-cooldown-seconds", paramLabel = "SECONDS", description = "Pause between trials. Default: 0.")
+    @Option(names = "--profile-run-cooldown-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Pause between trials. Default: 0.")
     Double profileRunCooldownSeconds;
     @Option(names = "--confidence-level", paramLabel = "LEVEL", description = "Confidence level of the trial intervals. Default: 0.95.")
     Double confidenceLevel;
@@ -472,9 +488,9 @@ public final class ProfileOptions {
     Boolean resetKvCache;
     @Option(names = "--reset-kv-cache-path", paramLabel = "PATH", description = "Reset path (enables the reset).")
     String resetKvCachePath;
-    @Option(names = "--reset-kv-cache-timeout-seconds", paramLabel = "SECONDS", description = "Per-attempt timeout (enables the reset). Default: 30.")
+    @Option(names = "--reset-kv-cache-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Per-attempt timeout (enables the reset). Default: 30.")
     Double resetKvCacheTimeoutSeconds;
-    @Option(names = "--reset-kv-cache-max-retry-seconds", paramLabel = "SECONDS", description = "Retry budget (enables the reset). Default: 60.")
+    @Option(names = "--reset-kv-cache-max-retry-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Retry budget (enables the reset). Default: 60.")
     Double resetKvCacheMaxRetrySeconds;
     @Option(names = "--server-profiler", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "POST start_profile / stop_profile around each profiling phase.")
     Boolean serverProfiler;
@@ -482,7 +498,7 @@ public final class ProfileOptions {
     String serverProfilerStartPath;
     @Option(names = "--server-profiler-stop-path", paramLabel = "PATH", description = "Profiler stop path (enables the profiler).")
     String serverProfilerStopPath;
-    @Option(names = "--server-profiler-timeout-seconds", paramLabel = "SECONDS", description = "Per-call timeout (enables the profiler). Default: 30.")
+    @Option(names = "--server-profiler-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Per-call timeout (enables the profiler). Default: 30.")
     Double serverProfilerTimeoutSeconds;
 
     /** The typed values as a canonical config tree. */
@@ -571,7 +587,7 @@ public final class ProfileOptions {
                 v -> o.phase("profiling", "duration", v, "--benchmark-duration"));
         o.sweepType(sweepType);
         o.phase("profiling", "grace_period", benchmarkGracePeriod == null ? null
-                : benchmarkGracePeriod.equalsIgnoreCase("inf") ? "inf" : parseDouble("--benchmark-grace-period", benchmarkGracePeriod),
+                : benchmarkGracePeriod.equalsIgnoreCase("inf") ? "inf" : duration("--benchmark-grace-period", benchmarkGracePeriod),
                 "--benchmark-grace-period");
         if (warmupGracePeriod != null && warmupRequestCount == null && warmupDuration == null
                 && numWarmupSessions == null) {
@@ -714,7 +730,7 @@ public final class ProfileOptions {
         }
         o.set("runtime.request_cancellation.rate", requestCancellationRate, "--request-cancellation-rate");
         o.set("runtime.request_cancellation.delay", requestCancellationDelay, "--request-cancellation-delay");
-        o.set("runtime.ui", uiType, "--ui-type");
+        o.set("runtime.ui", quiet && uiType == null ? "none" : uiType, "--ui-type");
         return o;
     }
 
@@ -734,7 +750,8 @@ public final class ProfileOptions {
         if (Boolean.TRUE.equals(extraVerbose)) {
             level = RunLog.Level.TRACE;
         }
-        return level;
+        return quiet && level.compareTo(RunLog.Level.ERROR) < 0 && (verbose == null || verbose.length == 0)
+                && !Boolean.TRUE.equals(extraVerbose) ? RunLog.Level.ERROR : level;
     }
 
     private static com.fasterxml.jackson.databind.node.ArrayNode array(final List<String> values) {
@@ -777,6 +794,14 @@ public final class ProfileOptions {
     /**
      * AIPerf's "magic list" flags: one value sets the field; a comma list becomes a sweep axis (AIPerf's configuration docs).
      */
+    private static double duration(final String flag, final String text) {
+        try {
+            return Durations.seconds(text);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(flag, e.getMessage());
+        }
+    }
+
     private static void magic(final CliOverlay o, final String flag, final String text, final boolean integer,
                               final String axis, final java.util.function.Consumer<Number> single) {
         if (text == null) {
@@ -786,8 +811,9 @@ public final class ProfileOptions {
         for (final String part : text.split(",")) {
             final String t = part.trim();
             try {
-                values.add(integer ? (Number) Integer.valueOf(t) : (Number) Double.valueOf(t));
-            } catch (NumberFormatException e) {
+                values.add(integer ? (Number) Integer.valueOf(t) : (Number) (axis.equals("duration")
+                        ? Durations.seconds(t) : Double.valueOf(t)));
+            } catch (IllegalArgumentException e) { // NumberFormatException included
                 throw new ConfigException(flag, "Input should be a valid " + (integer ? "integer" : "number")
                         + ", got '" + t + "'");
             }

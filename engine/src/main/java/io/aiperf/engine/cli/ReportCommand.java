@@ -20,7 +20,11 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = "Write report.html for run directories (charts of their cells), or with --trend draw the key "
-                + "metrics of several run directories (oldest first) as a trend chart (SVG).")
+                + "metrics of several run directories (oldest first) as a trend chart (SVG).",
+        footerHeading = "%nExamples:%n", footer = {
+                "  aiperf report artifacts/run",
+                "  aiperf report -o both.html artifacts/a artifacts/b",
+                "  aiperf report --trend -o trend.svg nightly/2026-11-*"})
 public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--trend", description = "Draw the trend of the runs given (SVG) instead of the HTML report.")
     boolean trend;

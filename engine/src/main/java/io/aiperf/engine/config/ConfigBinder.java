@@ -32,6 +32,9 @@ public final class ConfigBinder {
             Map.entry("e2e_output_token_throughput", true), Map.entry("input_sequence_length", true),
             Map.entry("output_sequence_length", true));
 
+    /** The reason given when no model is named (the CLI then asks the server, see src-docs/cli.md). */
+    public static final String NO_MODEL = "at least one model name is required (-m/--model)";
+
     static final List<String> BENCHMARK_KEYS = List.of("models", "endpoint", "dataset", "phases", "artifacts",
             "tokenizer", "slos", "runtime");
     static final List<String> ENDPOINT_KEYS = List.of("urls", "type", "path", "streaming", "api_key", "headers",
@@ -88,7 +91,7 @@ public final class ConfigBinder {
         b.allowOnly(BENCHMARK_KEYS);
         final List<String> models = b.stringList("models");
         if (models.isEmpty() || models.stream().anyMatch(String::isBlank)) {
-            throw b.error("models", "at least one model name is required (-m/--model)");
+            throw b.error("models", NO_MODEL);
         }
         final ArrayNode modelNode = b.node().putArray("models");
         models.forEach(modelNode::add);
@@ -1008,14 +1011,15 @@ public final class ConfigBinder {
         final Iterator<Map.Entry<String, JsonNode>> it = s.node().properties().iterator();
         while (it.hasNext()) {
             final Map.Entry<String, JsonNode> e = it.next();
-            if (!SLO_LARGER_IS_BETTER.containsKey(e.getKey())) {
+            final String tag = MetricAliases.resolve(e.getKey());
+            if (!SLO_LARGER_IS_BETTER.containsKey(tag)) {
                 throw s.error(e.getKey(), "unknown goodput metric" + Suggestions.didYouMean(e.getKey(),
                         SLO_LARGER_IS_BETTER.keySet()) + "; valid: " + new java.util.TreeSet<>(SLO_LARGER_IS_BETTER.keySet()));
             }
             if (!e.getValue().isNumber()) {
                 throw s.error(e.getKey(), "expected a number in the metric's display unit");
             }
-            out.put(e.getKey(), e.getValue().doubleValue());
+            out.put(tag, e.getValue().doubleValue());
         }
         return out;
     }

@@ -155,27 +155,10 @@ final class Section {
             return v.doubleValue();
         }
         if (v.isTextual()) {
-            final String s = v.textValue().trim().toLowerCase();
-            if (s.equals("inf")) {
-                return Double.POSITIVE_INFINITY;
-            }
             try {
-                if (s.endsWith("ms")) {
-                    return Double.parseDouble(s.substring(0, s.length() - 2)) / 1000.0;
-                }
-                final char unit = s.charAt(s.length() - 1);
-                final double factor = switch (unit) {
-                    case 's' -> 1;
-                    case 'm' -> 60;
-                    case 'h' -> 3600;
-                    default -> 0;
-                };
-                if (factor > 0) {
-                    return Double.parseDouble(s.substring(0, s.length() - 1)) * factor;
-                }
-                return Double.parseDouble(s);
-            } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
-                // fall through to the error below
+                return Durations.seconds(v.textValue());
+            } catch (IllegalArgumentException e) {
+                // the error below names the key
             }
         }
         throw error(key, "expected a duration such as 30, \"30s\", \"5m\" or \"1h\", got " + v);

@@ -22,8 +22,14 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class TokenizerResolver {
     private static final Map<String, Tokenizer> LOADED = new ConcurrentHashMap<>();
 
-    /** The tokenizer, and what to warn about (null when nothing). */
-    public record Resolved(Tokenizer tokenizer, String warning) {
+    /**
+     * The tokenizer, what to warn about in one line (null when nothing), and where it looked (for the log: the
+     * warning stays short).
+     */
+    public record Resolved(Tokenizer tokenizer, String warning, String searched) {
+        Resolved(final Tokenizer tokenizer, final String warning) {
+            this(tokenizer, warning, null);
+        }
     }
 
     private TokenizerResolver() {
@@ -61,10 +67,10 @@ public final class TokenizerResolver {
             throw new ConfigException("--tokenizer (benchmark.tokenizer.name)", "cannot load tokenizer '" + name
                     + "'; looked in: " + String.join("; ", searched));
         }
-        return new Resolved(BuiltinTokenizer.fallback(), "the model name '" + name + "' is not a tokenizer found here "
-                + "(looked in: " + String.join("; ", searched) + "); counting tokens with the builtin o200k_base, so "
-                + "ISL, OSL and token throughputs are approximate (the exports say tokenizer source builtin-fallback). "
-                + "Name the model's tokenizer with --tokenizer, or --tokenizer builtin to choose o200k_base");
+        return new Resolved(BuiltinTokenizer.fallback(), "the model name '" + name + "' is not a tokenizer found here: "
+                + "counting with the builtin o200k_base, so ISL, OSL and token throughputs are approximate; name one "
+                + "with --tokenizer, or --tokenizer builtin (-v shows where it looked)",
+                "looked for tokenizer '" + name + "' in: " + String.join("; ", searched));
     }
 
     /** The tokenizer.json for a name, or null; every place looked at is added to {@code searched}. */

@@ -8,7 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
-/** Writes a file so readers see the old file or the whole new one, never a part: temp file, then rename. */
+/**
+ * Writes a file so readers see the old file or the whole new one, never a part: temp file, then rename. The file
+ * gets the mode the umask gives new files (src-docs/exports.md).
+ */
 public final class AtomicFiles {
     /** Writes the content through an output stream. */
     public interface Writer {
@@ -70,10 +73,26 @@ public final class AtomicFiles {
         try {
             final Path dir = target.toAbsolutePath().getParent();
             Files.createDirectories(dir);
-            final Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+            final Path tmp = tempFile(dir, target);
             return new Pending(target, tmp, new java.io.BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A new file beside the target, created as any file is (mode 0666 less the umask), so the export can be read
+     * by whoever the user's umask lets read it; {@code Files.createTempFile} would make every export 0600.
+     */
+    private static Path tempFile(final Path dir, final Path target) throws IOException {
+        while (true) {
+            final Path tmp = dir.resolve("." + target.getFileName() + "."
+                    + Long.toUnsignedString(java.util.concurrent.ThreadLocalRandom.current().nextLong(), 36) + ".tmp");
+            try {
+                return Files.createFile(tmp);
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // another writer's name: draw again
+            }
         }
     }
 
@@ -90,7 +109,7 @@ public final class AtomicFiles {
         try {
             final Path dir = target.toAbsolutePath().getParent();
             Files.createDirectories(dir);
-            final Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+            final Path tmp = tempFile(dir, target);
             try {
                 try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
                     writer.write(out);

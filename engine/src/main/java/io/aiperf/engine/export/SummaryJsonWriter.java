@@ -57,7 +57,8 @@ public final class SummaryJsonWriter {
         if (!r.health().openLoop().isEmpty()) {
             final ObjectNode loops = health.putObject("open_loop");
             r.health().openLoop().forEach((name, h) -> loops.putObject(name)
-                    .put("target_rate", h.targetRate()).put("achieved_rate", h.achievedRate())
+                    .put("target_rate", h.targetRate()).put("schedule_rate", h.scheduleRate())
+                    .put("achieved_rate", h.achievedRate())
                     .put("scheduled", h.scheduled()).put("sent", h.sent()).put("late_sends", h.late()).put("missed_arrivals", h.missed())
                     .put("ceiling_waits", h.ceilingWaits()).put("schedule_lag_p50_ms", h.lagP50Millis())
                     .put("schedule_lag_p99_ms", h.lagP99Millis()).put("schedule_lag_max_ms", h.lagMaxMillis())

@@ -128,7 +128,7 @@ public final class GateRulesLoader {
             throw new ConfigException(path, "expected a mapping");
         }
         keys(r, RULE_KEYS, path + ".");
-        final String metric = r.path("metric").asText("");
+        final String metric = io.aiperf.engine.config.MetricAliases.resolve(r.path("metric").asText(""));
         final MetricSpec spec = MetricRegistry.byTag(metric);
         if (spec == null) {
             throw new ConfigException(path + ".metric", "unknown metric '" + metric + "'"

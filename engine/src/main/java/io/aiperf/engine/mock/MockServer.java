@@ -32,12 +32,14 @@ public final class MockServer implements AutoCloseable {
     private final SplittableRandom seedSource;
     private final AtomicInteger ids = new AtomicInteger();
 
+    private volatile java.io.PrintStream accessLog;
+
     private MockServer(final MockServerConfig config) throws IOException {
         this.config = config;
         this.seedSource = new SplittableRandom(config.randomSeed());
         config.faults().forEach(state::addFault);
         this.server = new MiniHttpServer(config.host(), config.port(),
-                loopThreads(config), this::handle);
+                loopThreads(config), this::handleAndLog);
     }
 
     /**
@@ -68,6 +70,33 @@ public final class MockServer implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+    }
+
+    /**
+     * Writes one line per request from now on: time, method, path, the answer's status (or {@code -} when the
+     * connection is closed or dropped without one). Null stops it. Headers and bodies are never logged.
+     */
+    public void accessLog(final java.io.PrintStream log) {
+        this.accessLog = log;
+    }
+
+    private MiniHttpServer.Response handleAndLog(final MiniHttpServer.Request req) {
+        final MiniHttpServer.Response response = handle(req);
+        final java.io.PrintStream log = accessLog;
+        if (log != null) {
+            log.println(java.time.Instant.now() + " " + req.method() + " " + req.path() + " " + status(response));
+        }
+        return response;
+    }
+
+    /** The status code in the first step's head, or "-". */
+    private static String status(final MiniHttpServer.Response response) {
+        if (response.steps().isEmpty() || response.steps().get(0).bytes() == null) {
+            return "-";
+        }
+        final byte[] head = response.steps().get(0).bytes();
+        final String start = new String(head, 0, Math.min(head.length, 12), StandardCharsets.ISO_8859_1);
+        return start.startsWith("HTTP/1.1 ") && start.length() >= 12 ? start.substring(9, 12) : "-";
     }
 
     private MiniHttpServer.Response handle(final MiniHttpServer.Request req) {

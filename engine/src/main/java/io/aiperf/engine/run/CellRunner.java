@@ -184,8 +184,8 @@ public final class CellRunner {
             ctx.log().debug(String.format(java.util.Locale.ROOT, "response path warmed: %d synthetic answers in %.0f ms",
                     warmed[0], warmed[1] / 1e6));
 
-            try (ProgressReporter progress = new ProgressReporter(ctx.err(), ctx.liveProgress(),
-                    orchestrator::startedPhases); WakeupSampler wakeups = new WakeupSampler().start()) {
+            try (ProgressReporter progress = new ProgressReporter(ctx.err(), ctx.liveProgress(), showsProgress(),
+                    ctx.clock(), orchestrator::startedPhases); WakeupSampler wakeups = new WakeupSampler().start()) {
                 if (!awaitShardStart(origins.get(0))) {
                     processor.finish();
                     recordFiles.abort();
@@ -559,7 +559,22 @@ public final class CellRunner {
         });
     }
 
+    /** Progress lines unless the console is quiet: {@code --ui none}, or a log level above INFO. */
+    private boolean showsProgress() {
+        return !"none".equalsIgnoreCase(config.uiType())
+                && ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.INFO) <= 0;
+    }
+
+    /** Whether this cell is one of several: its validity lines are then said once for the run, by MultiRunner. */
+    private boolean oneOfSeveral() {
+        return identity != null && !identity.path().equals(".");
+    }
+
     private void printSummary(final RunReport report, final MetricsSummary metrics) {
+        final boolean quiet = ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.WARNING) > 0;
+        if (quiet && oneOfSeveral()) {
+            return; // a quiet sweep prints its sweep table and the exports line, not every cell's table
+        }
         ctx.out().println();
         ctx.out().print(ConsoleTable.render("AIPerf (Java) | LLM Metrics", metrics));
         if (!metrics.errorSummary().isEmpty()) {
@@ -575,11 +590,17 @@ public final class CellRunner {
         if (report.wasCancelled()) {
             ctx.out().println("The profile run was cancelled early. Results shown may be incomplete or inaccurate.");
         }
-        // What the summary's validity block says, where it is not ok (src-docs/validity.md).
+        // What the summary's validity block says, where it is not ok (src-docs/validity.md): on the console for a
+        // single cell at WARNING and below; a run of several cells says it once for all of them (ValidityDigest).
         for (final io.aiperf.engine.validity.Check c : io.aiperf.engine.validity.Validity.evaluate(
                 SummaryJsonWriter.toJson(report), io.aiperf.engine.validity.Thresholds.defaults()).problems()) {
-            ctx.out().println("Validity " + c.result().wireName() + " (" + c.name() + "): " + c.message() + "; "
-                    + c.fix());
+            final String line = "Validity " + c.result().wireName() + " (" + c.name() + "): " + c.message() + "; "
+                    + c.fix();
+            if (!quiet && !oneOfSeveral()) {
+                ctx.out().println(line);
+            } else {
+                ctx.log().debug(line);
+            }
         }
         ctx.out().println("Exports: " + dir.toAbsolutePath());
     }

@@ -43,6 +43,10 @@ final class OpenLoopDriver implements LoadDriver {
     private long ceilingWaits;
     private long firstSendNanos = -1;
     private long lastSendNanos;
+    private double firstDueNanos;
+    private double lastDueNanos;
+    private long dueAtFirstSend; // scheduled, counted at the first send and at the last
+    private long dueAtLastSend;
     private Thread issuer;
 
     OpenLoopDriver(final SendPort port, final Arrivals intervals, final double rate, final Integer ceiling,
@@ -152,8 +156,12 @@ final class OpenLoopDriver implements LoadDriver {
             }
             if (firstSendNanos < 0) {
                 firstSendNanos = sendAt;
+                firstDueNanos = target;
+                dueAtFirstSend = scheduled;
             }
             lastSendNanos = sendAt;
+            lastDueNanos = target;
+            dueAtLastSend = scheduled;
             port.send(index, (long) target);
         }
     }
@@ -186,7 +194,11 @@ final class OpenLoopDriver implements LoadDriver {
     OpenLoopHealth health(final long sent) {
         final double windowSeconds = (lastSendNanos - firstSendNanos) / 1e9;
         final double achieved = sent <= 1 || windowSeconds <= 0 ? 0 : (sent - 1) / windowSeconds;
-        return new OpenLoopHealth(rate, achieved, scheduled, sent, late, missed, ceilingWaits,
+        final double drawnSeconds = (lastDueNanos - firstDueNanos) / 1e9;
+        // Arrivals that fell due over the drawn span, those swallowed by a stall included (the re-anchored schedule
+        // spans the stall, and the arrivals it skipped are counted as due).
+        final double drawn = sent <= 1 || drawnSeconds <= 0 ? 0 : (dueAtLastSend - dueAtFirstSend) / drawnSeconds;
+        return new OpenLoopHealth(rate, drawn, achieved, scheduled, sent, late, missed, ceilingWaits,
                 lagMicros.getValueAtPercentile(50) / 1000.0, lagMicros.getValueAtPercentile(99) / 1000.0,
                 lagMicros.getMaxValue() / 1000.0);
     }

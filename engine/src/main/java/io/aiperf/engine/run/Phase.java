@@ -27,6 +27,11 @@ public interface Phase {
         return null;
     }
 
+    /** When the phase started sending, on the run's clock; 0 before it started. */
+    default long startedNanos() {
+        return 0;
+    }
+
     /** Latency of requests completed since the last call, in microseconds (for the live progress line only). */
     Histogram intervalLatencyMicros();
 }

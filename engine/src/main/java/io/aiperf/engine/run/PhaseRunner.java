@@ -200,6 +200,11 @@ public final class PhaseRunner implements Phase {
     }
 
     @Override
+    public long startedNanos() {
+        return phaseStartNanos;
+    }
+
+    @Override
     public long issuedCount() {
         return issued.get();
     }

@@ -52,8 +52,10 @@ public final class InterleavedComparison {
             final String id = String.format(Locale.ROOT, "trial_%04d", trial);
             final CellIdentity identity = new CellIdentity(trial - 1, id, id, null, Map.of(), trial, pairs,
                     a.multiRun().confidenceLevel(), 0);
-            ctx.err().println("cell " + (i + 1) + "/" + order.size() + ": " + side.toUpperCase(Locale.ROOT) + " "
-                    + id + " (" + String.join(",", config.endpoint().urls()) + ")");
+            if (ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.INFO) <= 0) {
+                ctx.err().println("cell " + (i + 1) + "/" + order.size() + ": " + side.toUpperCase(Locale.ROOT) + " "
+                        + id + " (" + String.join(",", config.endpoint().urls()) + ")");
+            }
             final CellOutcome outcome = new CellRunner(config, dir.resolve(side).resolve(id), ctx, identity).run();
             (side.equals(A) ? outcomesA : outcomesB).add(outcome);
             if (outcome.exitCode() == ExitCode.CANCELLED) {
@@ -62,6 +64,10 @@ public final class InterleavedComparison {
         }
         final boolean cancelled = ctx.cancellation().isCancelled();
         final String summary = ExportNames.of(a.artifacts().prefix()).summaryJson();
+        if (ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.WARNING) <= 0) {
+            MultiRunner.printValidity(outcomesA, summary, "A ", ctx);
+            MultiRunner.printValidity(outcomesB, summary, "B ", ctx);
+        }
         final int exitA = RunAssembler.assemble(dir.resolve(A), outcomesA, false, cancelled, summary, ctx.out(), ctx.err());
         final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, false, cancelled, summary, ctx.out(), ctx.err());
         if (exitA == ExitCode.CANCELLED || exitB == ExitCode.CANCELLED) {

@@ -7,6 +7,7 @@ import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.run.CellContext;
 import io.aiperf.engine.run.CellRunner;
+import io.aiperf.engine.validity.ValidityDigest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,7 @@ import java.util.List;
  * (reference: AIPerf's multi-run and sweep docs).
  */
 public final class MultiRunner {
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     private MultiRunner() {
     }
 
@@ -42,7 +44,7 @@ public final class MultiRunner {
             // Warmup runs in the first trial, and in the first cell of every process: its client is cold.
             final boolean dropWarmup = trial > 1 && multi.disableWarmupAfterFirst() && !outcomes.isEmpty();
             lastTrial = trial;
-            if (!single) {
+            if (!single && ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.INFO) <= 0) {
                 ctx.err().println("cell " + (outcomes.size() + 1) + "/" + cells.size() + ": " + cell.identity().id());
             }
             final CellOutcome outcome = new CellRunner(cellConfig(config, cell, dropWarmup).forShard(),
@@ -55,9 +57,37 @@ public final class MultiRunner {
         if (single) {
             return outcomes.isEmpty() ? ExitCode.CANCELLED : outcomes.get(0).exitCode();
         }
+        if (ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.WARNING) <= 0) {
+            printValidity(outcomes, ExportNames.of(config.artifacts().prefix()).summaryJson(), "", ctx);
+        }
         final boolean partial = cells.size() < CellPlan.of(config).size();
         return RunAssembler.assemble(dir, outcomes, partial, ctx.cancellation().isCancelled(),
                 ExportNames.of(config.artifacts().prefix()).summaryJson(), ctx.out(), ctx.err());
+    }
+
+    /**
+     * The cells' validity problems, one line per check for the whole run (each cell printed none).
+     *
+     * @param side put before each cell id ("A " in an A/B comparison, whose sides share ids)
+     */
+    static void printValidity(final List<CellOutcome> outcomes, final String summaryName, final String side,
+                              final CellContext ctx) {
+        final List<ValidityDigest.Cell> cells = new ArrayList<>();
+        for (final CellOutcome o : outcomes) {
+            final Path summary = Path.of(o.artifactDir()).resolve(summaryName);
+            if (java.nio.file.Files.isRegularFile(summary)) {
+                try {
+                    cells.add(new ValidityDigest.Cell(side + o.cell().id(), JSON.readTree(summary.toFile())));
+                } catch (java.io.IOException e) {
+                    ctx.log().debug("no validity from " + summary + ": " + e.getMessage());
+                }
+            }
+        }
+        final List<String> lines = ValidityDigest.lines(cells);
+        if (!lines.isEmpty()) {
+            ctx.out().println();
+            lines.forEach(ctx.out()::println);
+        }
     }
 
     private static BenchmarkConfig cellConfig(final BenchmarkConfig config, final CellPlan.Cell cell,

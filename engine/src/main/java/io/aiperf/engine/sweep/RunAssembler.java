@@ -76,6 +76,8 @@ public final class RunAssembler {
             try {
                 AtomicFiles.write(file, JSON.writeValueAsBytes(
                         SweepAggregator.aggregate(points, first.numTrials(), first.confidenceLevel())));
+                out.println();
+                out.print(SweepTable.render(points));
                 out.println("Sweep aggregate: " + file.toAbsolutePath());
             } catch (IOException e) {
                 err.println("warning: no sweep aggregate: " + e.getMessage());

@@ -32,6 +32,10 @@ class CompareEndToEndTest {
                     "--gate", rules.toString(), "--artifact-dir", dir.toString());
             assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(1);
             assertThat(r.out()).contains("Gate: FAILED").contains("time_to_first_token");
+            // 12 requests a cell: each side says so once for its three cells, not once per cell.
+            assertThat(r.out()).contains("Validity warn (sample_size) in 3 of 3 cells: 12 valid requests")
+                    .contains("(cell A trial_0001)").contains("(cell B trial_0001)");
+            assertThat(r.out().lines().filter(l -> l.contains("(sample_size)")).count()).isEqualTo(2);
 
             // A reset before every cell, on each server: three cells each.
             assertThat(a.controlState().resetCount()).isEqualTo(3);

@@ -40,8 +40,9 @@ class ControlDeadlineEndToEndTest {
                 final JsonNode hook = resetAgainst(server, "trickle-" + response.length());
                 assertThat(hook.path("result").asText()).isEqualTo("failed");
                 assertThat(hook.path("error").asText()).contains("timeout");
-                // One attempt of 1 s; a per-read timeout would have waited 30 s for all 60 trickled bytes.
-                assertThat(hook.path("elapsed_ms").asLong()).isLessThan(2000);
+                // One attempt of 1 s; a per-read timeout would have waited 30 s for all 60 trickled bytes (the
+                // bound leaves a busy machine room to be late without coming near the 30 s).
+                assertThat(hook.path("elapsed_ms").asLong()).isLessThan(15_000);
                 assertThat((System.nanoTime() - t0) / 1e9).isLessThan(30);
             }
         }

@@ -67,7 +67,8 @@ class ControlHooksEndToEndTest {
             final JsonNode hook = Runs.json(dir.resolve("cell_outcome.json")).path("hooks").get(0);
             assertThat(hook.path("attempts").asInt()).isEqualTo(3);
             assertThat(hook.path("result").asText()).isEqualTo("ok");
-            assertThat(hook.path("elapsed_ms").asLong()).isBetween(2900L, 6000L); // slept 1 s + 2 s
+            // slept 1 s + 2 s (exactly 3 attempts above); a busy machine may only make it later
+            assertThat(hook.path("elapsed_ms").asLong()).isGreaterThanOrEqualTo(2900L);
             assertThat(seconds).isGreaterThan(2.9);
         }
     }

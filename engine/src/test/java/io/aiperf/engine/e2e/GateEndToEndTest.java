@@ -98,12 +98,12 @@ class GateEndToEndTest {
     @Test
     void badRulesAreAUsageErrorBeforeAnyTraffic() throws Exception {
         final Path rules = tmp.resolve("bad.yaml");
-        Files.writeString(rules, "rules:\n  - {metric: ttft, stat: p99, max: 1}\n");
+        Files.writeString(rules, "rules:\n  - {metric: time_to_frist_token, stat: p99, max: 1}\n"); // ttft is an alias
         try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
             final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "3",
                     "--artifact-dir", tmp.resolve("x").toString(), "--gate", rules.toString());
             assertThat(r.exitCode()).isEqualTo(2);
-            assertThat(r.err()).contains("unknown metric 'ttft'");
+            assertThat(r.err()).contains("unknown metric 'time_to_frist_token'").contains("time_to_first_token");
             assertThat(mock.controlState().inferenceRequests()).isZero();
         }
     }

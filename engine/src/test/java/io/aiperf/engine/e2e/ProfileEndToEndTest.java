@@ -194,8 +194,15 @@ class ProfileEndToEndTest {
                     "--request-rate", "50", "--arrival-pattern", "constant", "--benchmark-duration", "1",
                     "--isl", "16", "--osl", "4", "--random-seed", "7", "--artifact-dir", dir.toString());
             assertThat(r.exitCode()).isZero();
-            final int count = Runs.json(dir.resolve("profile_export_aiperf.json")).path("request_count").path("avg").asInt();
-            assertThat(count).isBetween(45, 51);
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            final JsonNode loop = s.path("client_health").path("open_loop").path("profiling");
+            // The schedule made 50 arrivals due in the second; a stall on a busy machine may skip some of them, and
+            // the run counts those as missed instead of sending them late.
+            final int scheduled = loop.path("scheduled").asInt();
+            assertThat(scheduled).isBetween(48, 51);
+            assertThat(s.path("request_count").path("avg").asInt()).isEqualTo(loop.path("sent").asInt());
+            assertThat(loop.path("sent").asInt() + loop.path("missed_arrivals").asInt())
+                    .isBetween(scheduled - 1, scheduled); // the last may fall due as the window closes
             assertThat((System.nanoTime() - start) / 1e9).isLessThan(20);
         }
     }
@@ -281,7 +288,9 @@ class ProfileEndToEndTest {
                     "--request-count", "4", "--isl", "8", "--osl", "20", "--request-timeout-seconds", "0.5",
                     "--artifact-dir", dir.toString());
             assertThat(r.exitCode()).isEqualTo(1); // every request timed out: no valid request
-            assertThat((System.nanoTime() - t0) / 1e9).isLessThan(5);
+            // Each read comes 100 ms apart, so only a whole-request bound fires (the message below); the wall time
+            // only guards against a hang (unbounded, the 4 requests would take 4.2 s).
+            assertThat((System.nanoTime() - t0) / 1e9).isLessThan(60);
             final JsonNode summary = Runs.json(dir.resolve("profile_export_aiperf.json")).path("error_summary").get(0);
             assertThat(summary.path("error_details").path("type").asText()).isEqualTo("TimeoutException");
             assertThat(summary.path("error_details").path("message").asText()).contains("timed out after 0.5 seconds");

@@ -52,7 +52,13 @@ class ShardsEndToEndTest {
                 // machine wakes every sleeper late; the run measures its own wake-up delay).
                 final double slack = Runs.json(tmp.resolve("shard" + i).resolve("profile_export_aiperf.json"))
                         .path("client_health").path("wakeup_delay_p99_ms").asDouble(0);
-                assertThat(shard.path("start_lateness_ms").asDouble()).as("shard " + i).isBetween(0.0, 50.0 + slack);
+                // A JVM that was not up by --start-at (a very busy host) starts late and says so; one that waited
+                // for it starts within the bound.
+                if (Files.readString(tmp.resolve("shard" + i + ".log")).contains(": waiting ")) {
+                    assertThat(shard.path("start_lateness_ms").asDouble()).as("shard " + i).isBetween(0.0, 50.0 + slack);
+                } else {
+                    assertThat(shard.path("start_lateness_ms").asDouble()).as("shard " + i).isPositive();
+                }
                 assertThat(shard.has("clock_offset_ms")).isTrue();
                 assertThat(Runs.jsonl(tmp.resolve("shard" + i).resolve("profile_export.jsonl"))).hasSize(20);
             }

@@ -100,6 +100,8 @@ class PhaseRunnerVirtualClockTest {
         assertThat(health.missed()).isZero();
         assertThat(health.scheduled()).isEqualTo(result.sent());
         assertThat(health.achievedRate()).isCloseTo(20_000, within(100.0));
+        // on a virtual clock every send is on time: what was sent is exactly the schedule that was drawn
+        assertThat(health.achievedRate()).isCloseTo(health.scheduleRate(), within(0.01)); // sends stamped in whole ns
         assertThat(health.clientLimited()).isFalse();
         assertThat(health.warning()).isNull();
         assertThat(result.records()).hasSize((int) result.sent());
@@ -155,6 +157,8 @@ class PhaseRunnerVirtualClockTest {
         assertThat(health.scheduled()).isEqualTo(result.sent() + health.missed());
         assertThat((double) health.scheduled()).isCloseTo(4_000, within(20.0));
         assertThat(health.achievedRate()).isLessThan(1000 * 0.8);
+        // the schedule re-anchored after each stall, and the arrivals it swallowed still count as drawn
+        assertThat(health.scheduleRate()).isCloseTo(1000, within(20.0));
         assertThat(health.clientLimited()).isTrue();
         assertThat(health.warning()).startsWith("the client limited the run: ").contains("skipped after stalls");
     }

@@ -1,0 +1,115 @@
+package io.aiperf.engine.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.UsageMessageSpec;
+
+/**
+ * {@code aiperf profile --help} grouped by topic, as upstream AIPerf groups its options (endpoint, input, load,
+ * output, ...), instead of one alphabetical list of some 140 options; a short synopsis, and examples at the end.
+ * An option no topic names is listed under "Other options", never left out.
+ */
+final class ProfileHelp {
+    /** The topics in the order shown, each with its options by their longest name. */
+    static final Map<String, List<String>> TOPICS = topics();
+
+    private ProfileHelp() {
+    }
+
+    private static Map<String, List<String>> topics() {
+        final Map<String, List<String>> t = new LinkedHashMap<>();
+        t.put("Endpoint", List.of("--model-names", "--url", "--endpoint-type", "--custom-endpoint", "--streaming",
+                "--api-key", "--api-key-env", "--header", "--extra-inputs", "--request-timeout-seconds",
+                "--ssl-ca-file", "--ssl-insecure", "--ssl-cert-file", "--ssl-key-file", "--proxy", "--http2",
+                "--use-server-token-count", "--use-legacy-max-tokens",
+                "--model-selection-strategy", "--url-strategy", "--mock"));
+        t.put("Load", List.of("--concurrency", "--request-rate", "--request-rate-mode", "--arrival-smoothness",
+                "--request-count", "--benchmark-duration", "--benchmark-grace-period", "--concurrency-ramp-duration",
+                "--request-rate-ramp-duration", "--prefill-concurrency", "--prefill-concurrency-ramp-duration",
+                "--user-centric-rate", "--num-users", "--fixed-schedule", "--no-fixed-schedule",
+                "--fixed-schedule-auto-offset", "--fixed-schedule-start-offset", "--fixed-schedule-end-offset",
+                "--request-cancellation-rate", "--request-cancellation-delay", "--max-error-rate",
+                "--failed-request-threshold"));
+        t.put("Warmup", List.of("--warmup-request-count", "--warmup-duration", "--warmup-concurrency",
+                "--warmup-request-rate", "--warmup-arrival-pattern", "--warmup-grace-period",
+                "--warmup-concurrency-ramp-duration", "--warmup-request-rate-ramp-duration",
+                "--warmup-prefill-concurrency", "--warmup-prefill-concurrency-ramp-duration", "--num-warmup-sessions"));
+        t.put("Input: prompts and datasets", List.of("--synthetic-input-tokens-mean", "--synthetic-input-tokens-stddev",
+                "--prompt-output-tokens-mean", "--prompt-output-tokens-stddev", "--sequence-distribution",
+                "--synthetic-input-tokens-block-size", "--num-dataset-entries", "--random-seed", "--input-file",
+                "--custom-dataset-type", "--public-dataset", "--dataset-sampling-strategy", "--prompt-batch-size",
+                "--prompt-prefix-pool-size", "--prefix-prompt-length", "--shared-system-prompt-length",
+                "--rankings-passages-mean", "--rankings-passages-stddev", "--rankings-passages-prompt-token-mean",
+                "--rankings-passages-prompt-token-stddev", "--rankings-query-prompt-token-mean",
+                "--rankings-query-prompt-token-stddev", "--ignore-trace-delays", "--media-root"));
+        t.put("Input: sessions (multi-turn)", List.of("--num-conversations", "--conversation-turn-mean",
+                "--conversation-turn-stddev", "--conversation-turn-delay-mean", "--conversation-turn-delay-stddev",
+                "--conversation-turn-delay-ratio", "--session-header", "--inter-turn-delay-cap-seconds",
+                "--user-context-prompt-length"));
+        t.put("Tokenizer", List.of("--tokenizer", "--tokenizer-revision", "--tokenizer-trust-remote-code"));
+        t.put("Output", List.of("--output-artifact-dir", "--profile-export-prefix", "--profile-export-level",
+                "--slice-duration", "--goodput", "--output-format"));
+        t.put("Console and logging", List.of("--quiet", "--log-level", "--verbose", "--extra-verbose", "--ui-type"));
+        t.put("Config, sweeps and trials", List.of("--config", "--sweep-type", "--num-profile-runs",
+                "--profile-run-cooldown-seconds", "--confidence-level", "--profile-run-disable-warmup-after-first",
+                "--no-profile-run-disable-warmup-after-first", "--set-consistent-seed", "--no-set-consistent-seed",
+                "--cell"));
+        t.put("Control hooks", List.of("--reset-kv-cache", "--reset-kv-cache-path", "--reset-kv-cache-timeout-seconds",
+                "--reset-kv-cache-max-retry-seconds", "--server-profiler", "--server-profiler-start-path",
+                "--server-profiler-stop-path", "--server-profiler-timeout-seconds"));
+        t.put("Server metrics and GPU telemetry", List.of("--server-metrics", "--no-server-metrics",
+                "--server-metrics-formats", "--gpu-telemetry", "--no-gpu-telemetry"));
+        t.put("Regression gate, shards and CI", List.of("--gate", "--baseline", "--require-baseline", "--shard",
+                "--start-at", "--pid-file"));
+        t.put("HTTP client", List.of("--http-client", "--connection-reuse-strategy", "--no-preconnect",
+                "--no-retry-unsent", "--max-event-bytes", "--max-response-bytes", "--max-response-head-bytes"));
+        t.put("Accepted for upstream scripts (no effect here)", List.of("--transport-type", "--request-content-type",
+                "--prompt-corpus", "--cache-bust", "--workers-max", "--record-processor-service-count", "--zmq-host",
+                "--zmq-ipc-path", "--zmq-dual-bind", "--no-sweep-table"));
+        t.put("Help", List.of("--help", "--version"));
+        return t;
+    }
+
+    /** Installs the grouped option list and a short synopsis on a command with profile's options. */
+    static void install(final CommandLine command) {
+        command.getCommandSpec().usageMessage().customSynopsis("aiperf " + command.getCommandName() + " [OPTIONS]");
+        command.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_OPTION_LIST_HEADING, help -> "");
+        command.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_OPTION_LIST, ProfileHelp::optionList);
+    }
+
+    private static String optionList(final CommandLine.Help help) {
+        final Map<String, OptionSpec> byName = new LinkedHashMap<>();
+        for (final OptionSpec o : help.commandSpec().options()) {
+            if (!o.hidden()) {
+                byName.put(o.longestName(), o);
+            }
+        }
+        final Set<String> shown = new LinkedHashSet<>();
+        final StringBuilder sb = new StringBuilder();
+        final Map<String, List<String>> groups = new LinkedHashMap<>(TOPICS);
+        final List<String> other = new ArrayList<>(byName.keySet());
+        TOPICS.values().forEach(other::removeAll);
+        if (!other.isEmpty()) {
+            groups.put("Other options", other);
+        }
+        groups.forEach((topic, names) -> {
+            final CommandLine.Help.Layout layout = help.createDefaultLayout();
+            for (final String name : names) {
+                final OptionSpec o = byName.get(name);
+                if (o != null && shown.add(name)) {
+                    layout.addOption(o, help.parameterLabelRenderer());
+                }
+            }
+            if (!layout.toString().isEmpty()) {
+                sb.append(String.format("%n%s:%n", topic)).append(layout);
+            }
+        });
+        return sb.toString();
+    }
+}
