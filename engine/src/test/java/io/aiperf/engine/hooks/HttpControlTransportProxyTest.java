@@ -29,4 +29,18 @@ class HttpControlTransportProxyTest {
             assertThat(mock.controlState().resetCount()).isEqualTo(1);
         }
     }
+
+    @Test
+    void aProxyThatAsksForCredentialsGetsThoseOfTheProxyUrl() throws Exception {
+        final String basic = "Basic " + java.util.Base64.getEncoder().encodeToString(
+                "perf:s3cret".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        try (MockServer mock = MockServer.start(MockServerConfig.fast()); TestProxy proxy = new TestProxy(basic)) {
+            final HttpControlTransport transport = new HttpControlTransport(Map.of(), new CancellationToken(),
+                    TlsStrategies.of(TlsConfig.defaults()),
+                    ProxyConfig.of(proxy.url().replace("://", "://perf:s3cret@"), Map.of()));
+            assertThat(transport.post("http://127.0.0.1:" + mock.port() + "/reset_prefix_cache", 10)).isEqualTo(200);
+            assertThat(proxy.authorizations).contains("-", basic);
+            assertThat(mock.controlState().resetCount()).isEqualTo(1);
+        }
+    }
 }
