@@ -27,7 +27,16 @@ public final class TestProxy implements AutoCloseable {
     /** The Proxy-Authorization header of each of those requests (or "-"). */
     public final List<String> authorizations = new CopyOnWriteArrayList<>();
 
+    /** The Proxy-Authorization value required, or null for none: a request without it gets a 407 challenge. */
+    private final String required;
+
     public TestProxy() throws IOException {
+        this(null);
+    }
+
+    /** @param required the Proxy-Authorization value a request must carry, or null */
+    public TestProxy(final String required) throws IOException {
+        this.required = required;
         listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         final Thread accept = new Thread(this::accept, "test-proxy");
         accept.setDaemon(true);
@@ -64,6 +73,12 @@ public final class TestProxy implements AutoCloseable {
             requestLines.add(requestLine);
             heads.add(head);
             authorizations.add(authorization(lines));
+            if (required != null && !required.equals(authorization(lines))) {
+                client.getOutputStream().write(("HTTP/1.1 407 Proxy Authentication Required\r\n"
+                        + "Proxy-Authenticate: Basic realm=\"test\"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                return;
+            }
             final String[] parts = requestLine.split(" ");
             if (parts[0].equals("CONNECT")) {
                 final String[] hostPort = parts[1].split(":");
