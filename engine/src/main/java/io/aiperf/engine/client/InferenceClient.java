@@ -361,7 +361,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
             guard.sawCloseAfterResponse(origin, "a request on a reused connection met its close");
             closeIdle(); // they carried answers from the same server: as good as closed
         }
-        return known && guard.strategy() == ConnectionReuse.POOLED;
+        return known;
     }
 
     /** A reset or a broken pipe (the JDK reports the latter as a plain IOException naming it). */

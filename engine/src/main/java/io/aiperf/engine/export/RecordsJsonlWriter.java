@@ -194,6 +194,9 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         if (d.transport().retried()) {
             g.writeBooleanField("retried", true);
         }
+        if (d.transport().redirects() > 0) {
+            g.writeNumberField("redirects", d.transport().redirects());
+        }
         if (d.malformedChunks() > 0) {
             g.writeNumberField("malformed_chunks", d.malformedChunks());
         }

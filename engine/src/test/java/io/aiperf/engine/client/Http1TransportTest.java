@@ -514,4 +514,27 @@ class Http1TransportTest {
             assertThat(r.error().message()).contains("no-such-host.invalid");
         }
     }
+
+    @Test
+    void onApacheHttpClientAServerThatClosesAfterEachAnswerCostsAtMostTheFirstRequestCaughtInTheRace()
+            throws Exception {
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            ok(out, "");
+            return false;
+        }); InferenceClient client = new InferenceClient(4, 30, System::nanoTime, RunLimits.defaults(),
+                TlsConfig.defaults(), false)) {
+            int errors = 0;
+            for (int i = 0; i < 40; i++) {
+                final ResponseData r = sendAndWait(client, request(server.uri()), i);
+                if (r.error() != null) {
+                    assertThat(r.error().type()).isEqualTo("ConnectionClosedException");
+                    errors++;
+                }
+            }
+            // That client cannot probe its connections: the first request that meets the close is an error (a
+            // server that read it and dropped it looks the same); from then on the server is known.
+            assertThat(errors).isLessThanOrEqualTo(1);
+            assertThat(server.requestHeads).as("each answered request reached the server once").hasSize(40 - errors);
+        }
+    }
 }

@@ -62,7 +62,7 @@ class RecordsJsonlWriterTest {
         records.add(new RequestRecord("profiling", true, 3, "id-1", "corr-1", "conv-1", 2, "m", 1_700_000_000_123_456_789L,
                 550, 64, new ResponseData(t, t + 1_000, chunks, chunks.length, 1, "tok ".repeat(40), "thinking",
                 new Usage(550, 40, 590, 7), null, 2, new TransportTimes(t - 3_000_000, t - 2_000_000, t - 1_000_000,
-                true)), false, t - 4_000_000, "{\"model\":\"m\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8),
+                true, 1, false)), false, t - 4_000_000, "{\"model\":\"m\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8),
                 -1, 0));
         // whole answer, no usage
         records.add(new RequestRecord("profiling", true, 0, "id-2", "corr-2", "conv-2", 0, "m", 1_700_000_000_000_000_000L,
@@ -99,7 +99,8 @@ class RecordsJsonlWriterTest {
             assertThat(line).isEqualTo(again.toString(StandardCharsets.UTF_8));
         }
         assertThat(all.get(0)).contains("\"inter_chunk_latency\":{\"value\":[20.034567,").contains("\"retried\":true")
-                .contains("\"malformed_chunks\":2").contains("\"connect_ns\":1000000");
+                .contains("\"malformed_chunks\":2").contains("\"connect_ns\":1000000").contains("\"redirects\":1");
+        assertThat(all.get(1)).doesNotContain("redirects");
         assertThat(all.get(1)).contains("\"request_latency\":{\"value\":0.241703,\"unit\":\"ms\"}");
         assertThat(all.get(2)).contains("\"error\":{\"code\":503,\"type\":\"ServerError\"")
                 .contains("\\u0001").contains("\\n");
