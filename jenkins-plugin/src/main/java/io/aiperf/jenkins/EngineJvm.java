@@ -147,7 +147,17 @@ final class EngineJvm {
                 jdkHome = tool.forNode(node, listener).forEnvironment(env).getHome();
             }
         }
-        final List<JavaLocator.Candidate> candidates = JavaLocator.candidates(jdk, jdkHome, env, launcher.isUnix());
+        String onPath = null;
+        if (jdk == null) {
+            for (final String java : JavaLocator.executablesOnPath(env, launcher.isUnix())) {
+                if (new FilePath(workspace.getChannel(), java).exists()) {
+                    onPath = java;
+                    break;
+                }
+            }
+        }
+        final List<JavaLocator.Candidate> candidates = JavaLocator.candidates(jdk, jdkHome, env, launcher.isUnix(),
+                onPath);
         final List<String> failures = new ArrayList<>();
         for (final JavaLocator.Candidate c : candidates) {
             try {

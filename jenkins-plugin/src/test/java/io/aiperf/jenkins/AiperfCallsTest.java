@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import hudson.model.Result;
 import hudson.slaves.DumbSlave;
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
@@ -145,6 +146,19 @@ class AiperfCallsTest {
                     + agent.getNodeName() + "') { " + String.format(call, "x").replace("test-jdk", "no-such-jdk") + " }",
                     Result.FAILURE);
             j.assertLogContains("no Java to run the engine: no JDK tool installation named 'no-such-jdk'", missing);
+        }
+    }
+
+    @Test
+    void javaOnThePathOfTheStepsEnvironmentIsFoundThere(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = j.createOnlineSlave();
+        final String bin = Path.of(System.getProperty("java.home"), "bin").toString();
+        try (MockServerProcess mock = MockServerProcess.start(5)) {
+            // no JAVA_HOME in the step's environment; its PATH (not the agent JVM's) starts with this JDK
+            final WorkflowRun r = build(j, j.createProject(WorkflowJob.class, "path"), "node('" + agent.getNodeName()
+                    + "') {\n  withEnv(['JAVA_HOME=', 'PATH+TESTJDK=" + bin.replace("\\", "\\\\") + "']) {\n"
+                    + "    aiperfProfile(model: 'm', urls: ['" + mock.url() + "'], " + LOAD + ")\n  }\n}", Result.SUCCESS);
+            j.assertLogContains("aiperf: Java from java on the PATH (" + Path.of(bin, "java"), r);
         }
     }
 

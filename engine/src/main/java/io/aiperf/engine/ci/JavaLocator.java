@@ -7,8 +7,10 @@ import java.util.Map;
 /**
  * Which Java runs the engine on a CI agent. Not the agent JVM's own: inside a container ({@code container()},
  * {@code docker.image().inside}) that is another machine's. In order: the JDK tool installation the step names
- * (then nothing else), else {@code JAVA_HOME} of the step's environment, else {@code java} on its {@code PATH}.
- * The CI tries each candidate where the engine will run and takes the first that answers. Stateless.
+ * (then nothing else), else {@code JAVA_HOME} of the step's environment, else {@code java} on its {@code PATH}:
+ * first as found in the step's {@code PATH} directories on the agent (a process's own search uses the launching
+ * JVM's {@code PATH}, not the one handed to it), then the plain command, which a container resolves with its own
+ * {@code PATH}. The CI tries each candidate where the engine will run and takes the first that answers. Stateless.
  */
 public final class JavaLocator {
     /** One Java to try: where it comes from (for messages) and the command that starts it. */
@@ -22,9 +24,10 @@ public final class JavaLocator {
      * @param jdkName the step's {@code jdk} setting, or null
      * @param jdkHome that tool's home on the agent, or null when no such tool is installed
      * @param env the step's environment
+     * @param onPath the first {@link #executablesOnPath} entry that exists on the agent, or null
      */
     public static List<Candidate> candidates(final String jdkName, final String jdkHome, final Map<String, String> env,
-                                             final boolean unix) {
+                                             final boolean unix, final String onPath) {
         final List<Candidate> out = new ArrayList<>();
         if (!ProfileSpec.isBlank(jdkName)) {
             if (!ProfileSpec.isBlank(jdkHome)) {
@@ -37,8 +40,26 @@ public final class JavaLocator {
             out.add(new Candidate("JAVA_HOME (" + javaHome + ")", bin(javaHome, unix)));
         }
         final String path = env.get("PATH");
+        if (onPath != null) {
+            out.add(new Candidate("java on the PATH (" + onPath + ")", onPath));
+        }
         if (!ProfileSpec.isBlank(path)) {
             out.add(new Candidate("java on the PATH (" + path + ")", "java"));
+        }
+        return out;
+    }
+
+    /** Where {@code java} would be in each directory of the step's {@code PATH}, in order, for the CI to look up. */
+    public static List<String> executablesOnPath(final Map<String, String> env, final boolean unix) {
+        final List<String> out = new ArrayList<>();
+        final String path = env.get("PATH");
+        if (ProfileSpec.isBlank(path)) {
+            return out;
+        }
+        for (final String dir : path.split(unix ? ":" : ";")) {
+            if (!dir.isBlank()) {
+                out.add(dir.replaceAll("[/\\\\]+$", "") + (unix ? "/java" : "\\java.exe"));
+            }
         }
         return out;
     }

@@ -99,15 +99,21 @@ class CiCallsTest {
     @Test
     void javaComesFromTheToolOrTheStepsEnvironmentAndTheErrorSaysWhatWasSearched() {
         final Map<String, String> env = Map.of("JAVA_HOME", "/opt/jdk/", "PATH", "/usr/bin:/bin");
-        assertThat(JavaLocator.candidates(null, null, env, true)).extracting(JavaLocator.Candidate::java)
+        assertThat(JavaLocator.candidates(null, null, env, true, null)).extracting(JavaLocator.Candidate::java)
                 .containsExactly("/opt/jdk/bin/java", "java");
-        assertThat(JavaLocator.candidates(null, null, Map.of("JAVA_HOME", "C:\\jdk"), false))
+        // the step's PATH, looked up on the agent, before the plain command a container resolves itself
+        assertThat(JavaLocator.executablesOnPath(env, true)).containsExactly("/usr/bin/java", "/bin/java");
+        assertThat(JavaLocator.executablesOnPath(Map.of("PATH", "C:\\jdk\\bin\\;C:\\w"), false))
+                .containsExactly("C:\\jdk\\bin\\java.exe", "C:\\w\\java.exe");
+        assertThat(JavaLocator.candidates(null, null, env, true, "/usr/bin/java")).extracting(JavaLocator.Candidate::java)
+                .containsExactly("/opt/jdk/bin/java", "/usr/bin/java", "java");
+        assertThat(JavaLocator.candidates(null, null, Map.of("JAVA_HOME", "C:\\jdk"), false, null))
                 .extracting(JavaLocator.Candidate::java).containsExactly("C:\\jdk\\bin\\java.exe");
-        assertThat(JavaLocator.candidates("jdk21", "/tools/jdk21", env, true)).extracting(JavaLocator.Candidate::java)
-                .containsExactly("/tools/jdk21/bin/java");
-        assertThat(JavaLocator.candidates("jdk21", null, env, true)).isEmpty();
+        assertThat(JavaLocator.candidates("jdk21", "/tools/jdk21", env, true, "/usr/bin/java"))
+                .extracting(JavaLocator.Candidate::java).containsExactly("/tools/jdk21/bin/java");
+        assertThat(JavaLocator.candidates("jdk21", null, env, true, null)).isEmpty();
         assertThat(JavaLocator.notFound("jdk21", List.of(), List.of())).contains("no JDK tool installation named 'jdk21'");
-        final List<JavaLocator.Candidate> tried = JavaLocator.candidates(null, null, env, true);
+        final List<JavaLocator.Candidate> tried = JavaLocator.candidates(null, null, env, true, null);
         assertThat(JavaLocator.notFound(null, tried, List.of("exit 127", "cannot start: No such file")))
                 .contains("JAVA_HOME (/opt/jdk/): exit 127", "java on the PATH (/usr/bin:/bin): cannot start")
                 .contains("jdk");
