@@ -33,6 +33,21 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
     private static final ErrorDetails INVALID = new ErrorDetails(null, "InvalidInferenceResultError",
             "Invalid inference result");
 
+    /** The first negative count of a usage object, as "name value", or null. */
+    private static String negative(final Usage u) {
+        if (u == null) {
+            return null;
+        }
+        final Integer[] counts = {u.promptTokens(), u.completionTokens(), u.totalTokens(), u.reasoningTokens()};
+        final String[] names = {"prompt_tokens", "completion_tokens", "total_tokens", "reasoning_tokens"};
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] != null && counts[i] < 0) {
+                return names[i] + " " + counts[i];
+            }
+        }
+        return null;
+    }
+
     /** A request counted as failed with the given error, whatever its response said. */
     public static RecordMetrics failed(final RequestRecord r, final ErrorDetails error) {
         return new RecordMetrics(false, r.sessionNum(), r.startEpochNanos(), error, Double.NaN, Double.NaN, Double.NaN,
@@ -56,6 +71,12 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
         int isl;
         if (serverTokens) {
             final Usage u = d.usage();
+            final String negative = negative(u);
+            if (negative != null) {
+                // a count the server got wrong must not silently drop the record's token metrics
+                return failed(r, new ErrorDetails(null, "InvalidInferenceResultError", "the server's usage has a "
+                        + "negative count: " + negative));
+            }
             reasoning = u == null || u.reasoningTokens() == null ? -1 : u.reasoningTokens();
             output = u == null || u.completionTokens() == null ? -1
                     : Math.max(0, u.completionTokens() - Math.max(reasoning, 0));

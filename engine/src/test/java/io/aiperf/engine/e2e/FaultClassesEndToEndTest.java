@@ -98,4 +98,22 @@ class FaultClassesEndToEndTest {
         assertThat(rate.exitCode()).isEqualTo(2);
         assertThat(rate.err()).contains("--error-rate");
     }
+
+    /** A server's negative token count is an error record, not a silently missing OSL. */
+    @org.junit.jupiter.api.Test
+    void aNegativeUsageCountIsAnErrorRecord(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path tmp)
+            throws Exception {
+        final String body = "{\"id\":\"x\",\"object\":\"chat.completion\",\"model\":\"m\",\"choices\":[{\"index\":0,"
+                + "\"message\":{\"role\":\"assistant\",\"content\":\"hello there\"},\"finish_reason\":\"stop\"}],"
+                + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":-3,\"total_tokens\":2}}";
+        try (HostileServer server = new HostileServer("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                + "Connection: close\r\nContent-Length: " + body.length() + "\r\n\r\n" + body, 0)) {
+            final java.nio.file.Path dir = tmp.resolve("negative");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", server.url(), "--request-count", "2",
+                    "--use-server-token-count", "--tokenizer", "builtin", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.all()).isEqualTo(1);
+            assertThat(java.nio.file.Files.readString(dir.resolve("profile_export.jsonl")))
+                    .contains("the server's usage has a negative count: completion_tokens -3");
+        }
+    }
 }
