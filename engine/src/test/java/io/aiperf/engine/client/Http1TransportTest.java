@@ -522,7 +522,7 @@ class Http1TransportTest {
             ok(out, "");
             return false;
         }); InferenceClient client = new InferenceClient(4, 30, System::nanoTime, RunLimits.defaults(),
-                TlsConfig.defaults(), false)) {
+                io.aiperf.engine.config.NetworkConfig.defaults(), false)) {
             int errors = 0;
             for (int i = 0; i < 40; i++) {
                 final ResponseData r = sendAndWait(client, request(server.uri()), i);
