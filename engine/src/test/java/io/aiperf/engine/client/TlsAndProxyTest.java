@@ -79,6 +79,21 @@ class TlsAndProxyTest {
     }
 
     @Test
+    void theUsersHostReachesAnHttpsServerAsWritten() throws Exception {
+        // Clusters route by Host (KServe, Knative, Istio ingress): https carries the user's, not the URL's.
+        try (TlsTestServer server = new TlsTestServer(tls.serverContext(false), false, 0);
+             InferenceClient client = client(trusting(ProxyConfig.NONE, false))) {
+            final PreparedRequest routed = new PreparedRequest(URI.create(server.url() + "/v1/chat/completions"),
+                    new Header[] {new BasicHeader("Content-Type", "application/json"),
+                        new BasicHeader("Host", "model-a.example.com")},
+                    "{\"model\":\"m\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8), false);
+            assertThat(send(client, routed, 0).error()).isNull();
+            assertThat(server.seen).last().extracting(TlsTestServer.Seen::headers)
+                    .satisfies(h -> assertThat(h).containsEntry("host", "model-a.example.com"));
+        }
+    }
+
+    @Test
     void largeAnswersOverTlsArriveWhole() throws Exception {
         // Many TLS records per answer, more than one read holds: the decrypted rest is read without new readiness.
         try (TlsTestServer server = new TlsTestServer(tls.serverContext(false), false, 600_000);
