@@ -139,10 +139,11 @@ public final class AiperfBuildAction implements RunAction2, SimpleBuildStep.Last
     /** The weather icon: how many of the job's last benchmarked builds (this one first) passed. */
     @Override
     public HealthReport getBuildHealth() {
-        final List<String> verdicts = new ArrayList<>();
-        if (!getCalls().isEmpty()) {
-            verdicts.add(getVerdict());
+        if (getCalls().isEmpty()) {
+            return null; // a call that failed before it recorded anything says nothing about health
         }
+        final List<String> verdicts = new ArrayList<>();
+        verdicts.add(getVerdict());
         Run<?, ?> b = run == null ? null : run.getPreviousBuild();
         for (int seen = 0; b != null && seen < AiperfJobAction.limits().trendBuilds()
                 && verdicts.size() < BuildHealth.BUILDS; b = b.getPreviousBuild(), seen++) {

@@ -38,7 +38,7 @@ public final class AiperfGateStep extends Step {
 
     static final class Execution extends EngineStepExecution<Map<String, Object>> {
         private static final long serialVersionUID = 1L;
-        private final transient GateSettings settings;
+        private final GateSettings settings;
 
         Execution(final GateSettings settings, final StepContext context) {
             super(context);

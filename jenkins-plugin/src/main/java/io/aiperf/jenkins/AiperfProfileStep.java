@@ -50,7 +50,7 @@ public final class AiperfProfileStep extends Step {
     /** Runs on a thread of its own; an abort interrupts it (see {@link EngineStepExecution}). */
     static final class Execution extends EngineStepExecution<Map<String, Object>> {
         private static final long serialVersionUID = 1L;
-        private final transient ProfileSettings settings;
+        private final ProfileSettings settings;
 
         Execution(final ProfileSettings settings, final StepContext context) {
             super(context);

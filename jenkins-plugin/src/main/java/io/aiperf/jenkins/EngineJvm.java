@@ -4,7 +4,6 @@ import hudson.AbortException;
 import hudson.EnvVars;
 import hudson.FilePath;
 import hudson.Launcher;
-import hudson.Proc;
 import hudson.model.Computer;
 import hudson.model.JDK;
 import hudson.model.Node;
@@ -161,13 +160,12 @@ final class EngineJvm {
         final List<String> failures = new ArrayList<>();
         for (final JavaLocator.Candidate c : candidates) {
             try {
-                final Proc proc = launcher.launch().cmds(c.java(), "-version").envs(env).pwd(workspace).quiet(true)
-                        .stdout(OutputStream.nullOutputStream()).readStderr().start();
-                final String version;
-                try (InputStream err = proc.getStderr()) {
-                    version = err == null ? "" : new String(err.readAllBytes(), StandardCharsets.UTF_8).trim();
-                }
-                final int exit = proc.join();
+                // Collected through a stream, not readStderr(): inside container() the exec's own streams are
+                // the only ones that carry the output.
+                final java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+                final int exit = launcher.launch().cmds(c.java(), "-version").envs(env).pwd(workspace).quiet(true)
+                        .stdout(said).stderr(said).join();
+                final String version = said.toString(StandardCharsets.UTF_8).trim();
                 if (exit == 0) {
                     listener.getLogger().println("aiperf: Java from " + c.source() + ": " + version.lines().findFirst()
                             .orElse(c.java()));

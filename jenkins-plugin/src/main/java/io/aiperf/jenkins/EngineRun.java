@@ -198,17 +198,15 @@ final class EngineRun implements AutoCloseable {
 
     /** Runs a short engine command (no secrets) and returns what it printed; its errors go to the build log. */
     String output(final List<String> cmd) throws IOException, InterruptedException {
-        final Proc proc = launcher.launch().cmds(cmd).envs(env).pwd(workspace).readStdout()
-                .stderr(listener.getLogger()).start();
-        final byte[] out;
-        try (java.io.InputStream in = proc.getStdout()) {
-            out = in == null ? new byte[0] : in.readAllBytes();
-        }
-        final int exit = proc.join();
+        // Collected through a stream, not readStdout(): inside container() the exec's own streams are the only
+        // ones that carry the output.
+        final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        final int exit = launcher.launch().cmds(cmd).envs(env).pwd(workspace).stdout(out)
+                .stderr(listener.getLogger()).join();
         if (exit != ExitCode.OK) {
             throw new AbortException("aiperf: the engine exited with code " + exit + " (see the log above)");
         }
-        return new String(out, java.nio.charset.StandardCharsets.UTF_8);
+        return out.toString(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Archives a call's folder and records its summary on the build (also for exports produced elsewhere). */
