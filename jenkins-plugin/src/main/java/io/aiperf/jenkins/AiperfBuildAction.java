@@ -1,7 +1,6 @@
 package io.aiperf.jenkins;
 
 import hudson.AbortException;
-import hudson.model.Action;
 import hudson.model.HealthReport;
 import hudson.model.HealthReportingAction;
 import hudson.model.Item;
@@ -15,12 +14,10 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import jenkins.model.RunAction2;
-import jenkins.tasks.SimpleBuildStep;
 import org.kohsuke.stapler.QueryParameter;
 import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.StaplerResponse2;
@@ -31,10 +28,10 @@ import org.kohsuke.stapler.export.ExportedBean;
  * The build page's "AIPerf" summary: one entry per aiperf call of the build, keyed by its archive folder
  * ({@link CallFolders#prefix}: its id and slot), each the step's small summary (verdict, cells, hooks, key metrics,
  * gate table, archived paths). Large data stays in the archived artifacts. Also served by {@code api/json},
- * contributes the job's trend, and reports the job's health from the last builds' verdicts.
+ * feeds the job's trend ({@link AiperfJobAction.Factory}), and reports the job's health from the last builds' verdicts.
  */
 @ExportedBean
-public final class AiperfBuildAction implements RunAction2, SimpleBuildStep.LastBuildAction, HealthReportingAction,
+public final class AiperfBuildAction implements RunAction2, HealthReportingAction,
         Serializable {
     private static final long serialVersionUID = 1L;
     private static final Object LOCK = new Object();
@@ -176,14 +173,5 @@ public final class AiperfBuildAction implements RunAction2, SimpleBuildStep.Last
     @Override
     public String getUrlName() {
         return "aiperf";
-    }
-
-    @Override
-    public Collection<? extends Action> getProjectActions() {
-        final List<Action> out = new ArrayList<>();
-        if (run != null) {
-            out.add(new AiperfJobAction(run.getParent()));
-        }
-        return out;
     }
 }

@@ -1,5 +1,7 @@
 package io.aiperf.jenkins;
 
+import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.Extension;
 import hudson.model.Action;
 import hudson.model.Item;
 import hudson.model.Job;
@@ -10,8 +12,10 @@ import io.aiperf.engine.ci.TrendChart;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import jenkins.model.TransientActionFactory;
 import org.kohsuke.stapler.QueryParameter;
 import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.StaplerResponse2;
@@ -27,6 +31,36 @@ public final class AiperfJobAction implements Action {
 
     AiperfJobAction(final Job<?, ?> job) {
         this.job = job;
+    }
+
+    /**
+     * Adds the trend to a job whose last few builds recorded a call, whatever their result. Jenkins' own route for
+     * build steps follows the last successful build only, which would hide the trend of a job whose gate failed in
+     * each of them: the job that most needs it.
+     */
+    @Extension
+    @SuppressWarnings("rawtypes")
+    public static final class Factory extends TransientActionFactory<Job> {
+        /** Builds looked at: enough to span a few failed or aborted ones, few enough for every job page. */
+        private static final int LOOK_BACK = 5;
+
+        @Override
+        public Class<Job> type() {
+            return Job.class;
+        }
+
+        @NonNull
+        @Override
+        public Collection<? extends Action> createFor(@NonNull final Job target) {
+            int seen = 0;
+            for (Run<?, ?> b = target.getLastBuild(); b != null && seen < LOOK_BACK; b = b.getPreviousBuild()) {
+                if (b.getAction(AiperfBuildAction.class) != null) {
+                    return List.of(new AiperfJobAction((Job<?, ?>) target));
+                }
+                seen++;
+            }
+            return List.of();
+        }
     }
 
     /** The history limits, from the controller's system properties. */
