@@ -272,8 +272,11 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         }
         if ((errorEvent || chunk.errorMessage != null) && streamError == null) {
             // A 200 stream that reports an error is a failed request, whatever content came before it.
+            // An error event without an "error" field ({"message": ...}, {"detail": ...}) keeps its data as the
+            // message: what the server said is the one clue the user gets.
             streamError = new ErrorDetails(null, chunk.errorType != null ? chunk.errorType : "SSEError",
-                    chunk.errorMessage != null ? chunk.errorMessage : "the server sent an error event");
+                    chunk.errorMessage != null ? chunk.errorMessage
+                            : abbreviate(new String(src, from, length, StandardCharsets.UTF_8)));
             return;
         }
         accept(arrivalNanos);
