@@ -175,7 +175,14 @@ public final class ProfileCommand implements Callable<Integer> {
                 return ExitCode.USAGE;
             }
             try (runDirectory) {
+                final long[] mockBefore = mockServer == null ? null : mockServer.busy();
                 final int exit = run(config, selected, dir, out, err, redactor);
+                if (mockServer != null) {
+                    final String saturated = MockServer.saturationWarning(mockServer.busyShare(mockBefore));
+                    if (saturated != null) {
+                        console.warning(saturated);
+                    }
+                }
                 if (json) {
                     SummaryOutput.print(config, selected, dir, redactor.console(System.out), err);
                 }

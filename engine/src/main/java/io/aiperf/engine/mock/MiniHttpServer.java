@@ -75,6 +75,28 @@ final class MiniHttpServer implements AutoCloseable {
         return ((InetSocketAddress) server.socket().getLocalSocketAddress()).getPort();
     }
 
+    /** The event loops' threads. */
+    int loopCount() {
+        return loops.length;
+    }
+
+    /** CPU time the event loops have used so far, in nanoseconds (-1 where the JVM cannot tell). */
+    long loopCpuNanos() {
+        final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        if (!threads.isThreadCpuTimeSupported()) {
+            return -1;
+        }
+        long sum = 0;
+        for (final Loop l : loops) {
+            final long t = threads.getThreadCpuTime(l.thread.getId());
+            if (t < 0) {
+                return -1;
+            }
+            sum += t;
+        }
+        return sum;
+    }
+
     @Override
     public void close() {
         running = false;

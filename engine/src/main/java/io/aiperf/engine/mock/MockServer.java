@@ -67,6 +67,37 @@ public final class MockServer implements AutoCloseable {
         return state;
     }
 
+    /**
+     * How busy the server's event loops were since {@code since} (a {@link #busy} reading taken earlier): the share
+     * of their wall time they spent on the CPU, 0 to 1; -1 where the JVM cannot tell. An in-process mock whose
+     * loops were near 1 limited the run itself.
+     */
+    public double busyShare(final long[] since) {
+        final long[] now = busy();
+        if (since[0] < 0 || now[0] < 0 || now[1] <= since[1]) {
+            return -1;
+        }
+        return (double) (now[0] - since[0]) / ((double) (now[1] - since[1]) * server.loopCount());
+    }
+
+    /** Above this share of their time on the CPU, the loops were the bottleneck, not the server they model. */
+    static final double SATURATED = 0.8;
+
+    /** The console's warning for an in-process mock that was this busy, or null when it kept up. */
+    public static String saturationWarning(final double busyShare) {
+        if (busyShare < SATURATED) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "the in-process --mock server's event loops were on the CPU %.0f%% "
+                + "of the run: the mock, sharing this machine's cores with the client, limited the run; start "
+                + "`aiperf mock-server` apart (another machine, or other cores) to measure the client", busyShare * 100);
+    }
+
+    /** A reading for {@link #busyShare}: the loops' CPU time and the wall clock, in nanoseconds. */
+    public long[] busy() {
+        return new long[] {server.loopCpuNanos(), System.nanoTime()};
+    }
+
     @Override
     public void close() {
         server.close();
