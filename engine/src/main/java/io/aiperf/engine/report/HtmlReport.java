@@ -8,10 +8,8 @@ import io.aiperf.engine.export.OutcomeJsonWriter;
 import io.aiperf.engine.math.SpecialFunctions;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.HookCall;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -41,7 +39,8 @@ public final class HtmlReport {
     }
 
     /** One cell as the report shows it. */
-    record Cell(String id, String group, int trial, CellOutcome outcome, JsonNode summary, Path records) {
+    record Cell(String id, String group, int trial, CellOutcome outcome, JsonNode summary,
+                java.util.function.Supplier<RecordScan> records) {
         double stat(final String metric, final String stat) {
             final JsonNode v = summary == null ? null : summary.path(metric).path(stat);
             return v != null && v.isNumber() ? v.asDouble() : Double.NaN;
@@ -98,7 +97,7 @@ public final class HtmlReport {
         final Path summary = dir.resolve(names.summaryJson());
         final String group = o.cell().variation() != null ? o.cell().variation() : o.cell().id();
         return new Cell(o.cell().id(), group, o.cell().trial(), o,
-                Files.isRegularFile(summary) ? read(summary) : null, dir.resolve(names.recordsJsonl()));
+                Files.isRegularFile(summary) ? read(summary) : null, once(dir.resolve(names.recordsJsonl())));
     }
 
     private static void table(final StringBuilder page, final List<Cell> cells) {
@@ -227,7 +226,7 @@ public final class HtmlReport {
         final List<double[]> series = new ArrayList<>();
         final List<String> names = new ArrayList<>();
         for (final Cell c : cells.subList(0, Math.min(cells.size(), MAX_CELLS_DRAWN))) {
-            final double[] v = values(c.records(), "request_latency");
+            final double[] v = c.records().get().latencies().clone();
             if (v.length == 0) {
                 continue;
             }
@@ -262,8 +261,10 @@ public final class HtmlReport {
     private static void timelines(final StringBuilder page, final List<Cell> cells) {
         boolean any = false;
         for (final Cell c : cells.subList(0, Math.min(cells.size(), MAX_CELLS_DRAWN))) {
-            final List<long[]> spans = spans(c.records());
-            if (spans.isEmpty()) {
+            final RecordScan scan = c.records().get();
+            final long[] starts = scan.starts();
+            final long[] ends = scan.ends();
+            if (starts.length == 0) {
                 continue;
             }
             if (!any) {
@@ -271,18 +272,20 @@ public final class HtmlReport {
                         + "second, over each cell's profiling window.</p>\n");
                 any = true;
             }
-            final long t0 = spans.stream().mapToLong(s -> s[0]).min().orElse(0);
-            final long t1 = spans.stream().mapToLong(s -> s[1]).max().orElse(t0 + 1);
+            final long t0 = Arrays.stream(starts).min().orElse(0);
+            final long t1 = Math.max(t0 + 1, Arrays.stream(ends).max().orElse(t0 + 1));
             final int bins = 60;
             final double width = Math.max(1, t1 - t0) / (double) bins;
             final double[] xs = new double[bins];
             final double[] inFlight = new double[bins];
             final double[] rate = new double[bins];
-            for (final long[] s : spans) {
-                rate[(int) Math.min(bins - 1, (s[0] - t0) / width)] += 1e9 / width;
-                for (int b = (int) ((s[0] - t0) / width); b < bins && t0 + b * width < s[1]; b++) {
-                    final double lo = Math.max(s[0], t0 + b * width);
-                    final double hi = Math.min(s[1], t0 + (b + 1) * width);
+            for (int i = 0; i < starts.length; i++) {
+                final long start = starts[i];
+                final long end = ends[i];
+                rate[(int) Math.min(bins - 1, (start - t0) / width)] += 1e9 / width;
+                for (int b = (int) ((start - t0) / width); b < bins && t0 + b * width < end; b++) {
+                    final double lo = Math.max(start, t0 + b * width);
+                    final double hi = Math.min(end, t0 + (b + 1) * width);
                     inFlight[b] += Math.max(0, hi - lo) / width;
                 }
             }
@@ -348,59 +351,19 @@ public final class HtmlReport {
                 : "&ndash;").append("</td>");
     }
 
-    /** A metric's values from a cell's records. */
-    private static double[] values(final Path records, final String metric) {
-        final List<Double> out = new ArrayList<>();
-        lines(records, line -> {
-            final JsonNode v = line.path("metrics").path(metric).path("value");
-            if (v.isNumber()) {
-                out.add(v.asDouble());
-            }
-        });
-        return out.stream().mapToDouble(Double::doubleValue).toArray();
-    }
+    /** A cell's records, read (in one pass) the first time a section asks for them. */
+    private static java.util.function.Supplier<RecordScan> once(final Path file) {
+        return new java.util.function.Supplier<>() {
+            private RecordScan scan;
 
-    /** Each valid record's [start, end] in epoch ns. */
-    private static List<long[]> spans(final Path records) {
-        final List<long[]> out = new ArrayList<>();
-        lines(records, line -> {
-            final JsonNode m = line.path("metadata");
-            if (m.path("request_end_ns").isNumber()) {
-                out.add(new long[] {m.path("request_start_ns").asLong(), m.path("request_end_ns").asLong()});
-            }
-        });
-        return out;
-    }
-
-    private static void lines(final Path file, final java.util.function.Consumer<JsonNode> each) {
-        if (!Files.isRegularFile(file)) {
-            return;
-        }
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            int number = 0;
-            int damaged = 0;
-            while ((line = in.readLine()) != null) {
-                number++;
-                if (line.isBlank()) {
-                    continue;
+            @Override
+            public synchronized RecordScan get() {
+                if (scan == null) {
+                    scan = RecordScan.of(file);
                 }
-                final JsonNode node;
-                try {
-                    node = JSON.readTree(line);
-                } catch (com.fasterxml.jackson.core.JsonProcessingException bad) {
-                    // a killed run's last record may be cut short: the report shows the others
-                    if (damaged++ == 0) {
-                        System.err.println("warning: report: " + file + " line " + number + " is not a whole JSON "
-                                + "record (cut short?); such lines are left out");
-                    }
-                    continue;
-                }
-                each.accept(node);
+                return scan;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
-        }
+        };
     }
 
     private static List<Path> files(final Path root, final String name) {
