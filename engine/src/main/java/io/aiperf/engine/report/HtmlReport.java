@@ -365,7 +365,7 @@ public final class HtmlReport {
         final List<long[]> out = new ArrayList<>();
         lines(records, line -> {
             final JsonNode m = line.path("metadata");
-            if (m.path("request_end_ns").isNumber()) {
+            if (m.path("request_end_ns").isNumber() && line.path("error").isNull()) { // failed ones have an end too
                 out.add(new long[] {m.path("request_start_ns").asLong(), m.path("request_end_ns").asLong()});
             }
         });
