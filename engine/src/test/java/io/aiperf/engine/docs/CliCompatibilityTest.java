@@ -124,4 +124,14 @@ class CliCompatibilityTest {
         assertThat(out).doesNotContain("\n").doesNotContain("Usage:").contains("--request-cout")
                 .contains("did you mean").contains("--request-count").endsWith("see 'aiperf profile --help'");
     }
+
+    @Test
+    void otherCommandsDoNotClaimUpstreamsProfileOptions() {
+        final StringWriter err = new StringWriter();
+        final CommandLine cl = Main.commandLine();
+        cl.setErr(new PrintWriter(err));
+        assertThat(cl.execute("report", "--otel-url", "x")).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("error: Unknown option").doesNotContain("upstream AIPerf")
+                .doesNotContain("\n").endsWith("see 'aiperf report --help'");
+    }
 }
