@@ -64,6 +64,7 @@ public final class Main implements Runnable {
             }
             throw e;
         });
+        cl.setParameterExceptionHandler(new UsageErrors());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         return cl;
     }

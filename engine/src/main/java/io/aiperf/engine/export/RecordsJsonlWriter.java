@@ -204,9 +204,10 @@ public final class RecordsJsonlWriter implements AutoCloseable {
             g.writeFieldName(REQUEST_ACK_NS);
             g.writeNumber(wall.toEpochNanos(d.ackPerfNanos()));
         }
-        if (d.hasContent()) {
+        final long end = r.endNanos(); // a failed or cancelled record's too: upstream's record model requires it
+        if (end >= 0) {
             g.writeFieldName(REQUEST_END_NS);
-            g.writeNumber(wall.toEpochNanos(d.lastContentNanos()));
+            g.writeNumber(wall.toEpochNanos(end));
         }
         g.writeFieldName(WORKER_ID);
         g.writeString(WORKER_0);

@@ -52,10 +52,11 @@ public final class RequestSamples {
                 if (!meta.path("benchmark_phase").asText("profiling").equals("profiling")) {
                     continue;
                 }
-                if (meta.path("request_end_ns").isNumber()) {
-                    firstAnswer = Math.min(firstAnswer, meta.path("request_end_ns").asLong());
-                }
+                // a failed record's end is when its failure was seen, not an answer
                 if (r.path("error").isMissingNode() || r.path("error").isNull()) {
+                    if (meta.path("request_end_ns").isNumber()) {
+                        firstAnswer = Math.min(firstAnswer, meta.path("request_end_ns").asLong());
+                    }
                     valid.add(r);
                 }
             }

@@ -17,7 +17,8 @@ import java.util.Arrays;
  * arrays, so a cell of 400,000 records costs a few megabytes, not a tree per line.
  *
  * @param latencies {@code metrics.request_latency.value} of each record that has one (ms)
- * @param starts {@code metadata.request_start_ns} of each record with an end (epoch ns)
+ * @param starts {@code metadata.request_start_ns} of each valid record (no {@code error}) with an end (epoch ns;
+ *               failed and cancelled records have an end too)
  * @param ends {@code metadata.request_end_ns} of the same records
  */
 record RecordScan(double[] latencies, long[] starts, long[] ends) {
@@ -68,9 +69,10 @@ record RecordScan(double[] latencies, long[] starts, long[] ends) {
         boolean hasLatency;
         boolean hasStart;
         boolean hasEnd;
+        boolean failed;
 
         void record(final JsonParser p) throws IOException {
-            hasLatency = hasStart = hasEnd = false;
+            hasLatency = hasStart = hasEnd = failed = false;
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return;
             }
@@ -81,6 +83,9 @@ record RecordScan(double[] latencies, long[] starts, long[] ends) {
                     metrics(p);
                 } else if (value == JsonToken.START_OBJECT && name.equals("metadata")) {
                     metadata(p);
+                } else if (name.equals("error")) {
+                    failed = value != JsonToken.VALUE_NULL;
+                    p.skipChildren();
                 } else {
                     p.skipChildren();
                 }
@@ -94,7 +99,7 @@ record RecordScan(double[] latencies, long[] starts, long[] ends) {
                 }
                 latencies[nLatencies++] = latency;
             }
-            if (hasEnd) {
+            if (hasEnd && !failed) {
                 if (nSpans == starts.length) {
                     starts = Arrays.copyOf(starts, nSpans * 2);
                     ends = Arrays.copyOf(ends, nSpans * 2);

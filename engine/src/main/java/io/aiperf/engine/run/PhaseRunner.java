@@ -414,8 +414,10 @@ public final class PhaseRunner implements Phase {
     }
 
     private void complete(final int index, final Session session, final int turn, final int inputTokens,
-                          final String requestId, final ResponseData response, final long intendedNanos,
+                          final String requestId, final ResponseData reported, final long intendedNanos,
                           final byte[] body) {
+        final long seenNanos = clock.nanoTime(); // a failed request's end: when its failure reached the engine
+        final ResponseData response = io.aiperf.engine.record.ErrorTypes.upstreamStyle(reported);
         RequestRecord record = null;
         final long cancelAt = cancelNanos(index);
         try {
@@ -423,7 +425,7 @@ public final class PhaseRunner implements Phase {
                     session.correlationId, session.conversation.id(), turn, source.model(session.number),
                     wall.toEpochNanos(response.startPerfNanos()), inputTokens,
                     session.conversation.turns().get(turn).outputTokens(), response, cancelAt >= 0, intendedNanos,
-                    body, cancelAt, session.conversation.turns().get(turn).imageCount());
+                    body, cancelAt, session.conversation.turns().get(turn).imageCount(), seenNanos);
         } catch (RuntimeException e) {
             // no record can be built; the request still leaves the in-flight set below, so the loop goes on
         }

@@ -3,8 +3,11 @@ package io.aiperf.engine.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.aiperf.engine.cli.Main;
+import io.aiperf.engine.cli.UpstreamOptions;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +18,9 @@ import picocli.CommandLine;
 
 /**
  * Scripts written for upstream AIPerf run unchanged: every name of upstream's {@code aiperf profile} option list
- * (checked in, with its source version) is accepted here, or listed with a reason under "Deliberate differences"
- * in src-docs/cli.md. An unknown option still fails with a did-you-mean.
+ * (checked in, with its source version) is accepted here, or refused in one line that names it and says why (the
+ * table in {@link UpstreamOptions}, documented under "Deliberate differences" in src-docs/cli.md). Any other
+ * unknown option fails in one line with a did-you-mean.
  */
 class CliCompatibilityTest {
     private static List<String> upstreamNames() throws IOException {
@@ -47,35 +51,87 @@ class CliCompatibilityTest {
         return rows;
     }
 
+    private static boolean accepted(final CommandLine profile, final String name) {
+        return profile.getCommandSpec().findOption(name) != null
+                || name.equals("-vv") && profile.getCommandSpec().findOption("-v") != null;
+    }
+
     @Test
-    void everyUpstreamProfileOptionIsAcceptedOrADocumentedDifference() throws IOException {
-        final CommandLine profile = Main.commandLine().getSubcommands().get("profile");
+    void everyUpstreamProfileOptionIsAcceptedOrRefusedInOneLineWithItsReason() throws IOException {
+        final StringWriter err = new StringWriter();
+        final CommandLine cl = Main.commandLine();
+        cl.setErr(new PrintWriter(err));
+        final CommandLine profile = cl.getSubcommands().get("profile");
         final List<String> names = upstreamNames();
         assertThat(names).hasSizeGreaterThan(250).contains("--no-server-metrics", "-vv", "--export-level");
-        final List<String> rows = differenceRows();
-        final List<String> missing = new ArrayList<>();
+        final List<String> wrong = new ArrayList<>();
+        int refused = 0;
         for (final String name : names) {
-            final boolean accepted = profile.getCommandSpec().findOption(name) != null
-                    || name.equals("-vv") && profile.getCommandSpec().findOption("-v") != null;
-            final String row = rows.stream().filter(r -> r.contains("`" + name + "`")).findFirst().orElse(null);
-            if (accepted && row != null) {
-                missing.add(name + " (accepted, yet listed as a difference)");
-            } else if (!accepted && row == null) {
-                missing.add(name);
-            } else if (row != null && row.substring(row.lastIndexOf('|', row.length() - 2)).trim().length() < 12) {
-                missing.add(name + " (listed without a reason)");
+            final String reason = UpstreamOptions.unsupported().get(name);
+            if (accepted(profile, name)) {
+                if (reason != null) {
+                    wrong.add(name + " (accepted, yet in the unsupported table)");
+                }
+                continue;
             }
+            err.getBuffer().setLength(0);
+            final int code = cl.execute("profile", "-m", "m", "--request-count", "1", name, "1");
+            final String out = err.toString().strip();
+            if (code != 2 || reason == null || out.contains("\n")
+                    || !out.equals("error: " + name + " is an upstream AIPerf option that aiperf-java does not support: "
+                            + reason)) {
+                wrong.add(name + " -> exit " + code + ": " + out);
+            }
+            refused++;
         }
-        assertThat(missing).as("upstream options neither accepted nor listed under deliberate differences").isEmpty();
+        assertThat(wrong).as("upstream options neither accepted nor refused in one line with their reason").isEmpty();
+        assertThat(refused).isEqualTo(UpstreamOptions.unsupported().size());
+        assertThat(names).containsAll(UpstreamOptions.unsupported().keySet());
+    }
+
+    @Test
+    void theUnsupportedTableIsTheDocumentedOne() throws IOException {
+        final List<String> rows = differenceRows();
+        final List<String> documented = new ArrayList<>();
+        for (final String row : rows) {
+            final String options = row.substring(1, row.indexOf('|', 1));
+            for (final String quoted : options.split(",")) {
+                documented.add(quoted.strip().replace("`", ""));
+            }
+            assertThat(row.substring(row.lastIndexOf('|', row.length() - 2)).trim()).as(row).hasSizeGreaterThan(12);
+        }
+        assertThat(documented).containsExactlyInAnyOrderElementsOf(UpstreamOptions.unsupported().keySet());
+    }
+
+    @Test
+    void theValueFormOfAnUnsupportedOptionIsRefusedToo() {
+        final StringWriter err = new StringWriter();
+        final CommandLine cl = Main.commandLine();
+        cl.setErr(new PrintWriter(err));
+        assertThat(cl.execute("profile", "-m", "m", "--otel-url=http://127.0.0.1:4318")).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("error: --otel-url is an upstream AIPerf option")
+                .doesNotContain("\n").doesNotContain("127.0.0.1");
     }
 
     @Test
     void anUnknownOptionIsAUsageErrorWithADidYouMean() {
-        final java.io.StringWriter err = new java.io.StringWriter();
+        final StringWriter err = new StringWriter();
         final CommandLine cl = Main.commandLine();
-        cl.setErr(new java.io.PrintWriter(err));
+        cl.setErr(new PrintWriter(err));
         final int code = cl.execute("profile", "-m", "m", "--request-cout", "5");
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("--request-cout").contains("--request-count");
+        final String out = err.toString().strip();
+        assertThat(out).doesNotContain("\n").doesNotContain("Usage:").contains("--request-cout")
+                .contains("did you mean").contains("--request-count").endsWith("see 'aiperf profile --help'");
+    }
+
+    @Test
+    void otherCommandsDoNotClaimUpstreamsProfileOptions() {
+        final StringWriter err = new StringWriter();
+        final CommandLine cl = Main.commandLine();
+        cl.setErr(new PrintWriter(err));
+        assertThat(cl.execute("report", "--otel-url", "x")).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("error: Unknown option").doesNotContain("upstream AIPerf")
+                .doesNotContain("\n").endsWith("see 'aiperf report --help'");
     }
 }

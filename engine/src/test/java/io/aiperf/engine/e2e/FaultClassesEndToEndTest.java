@@ -44,10 +44,10 @@ class FaultClassesEndToEndTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "truncate:1       | ConnectionClosedException | ",
-        "delay:5000:1     | TimeoutException          | timed out after 2.0 seconds",
-        "stall:5000:1     | TimeoutException          | timed out after 2.0 seconds",
-        "never:1          | TimeoutException          | timed out after 2.0 seconds",
+        "truncate:1       | ServerDisconnectedError   | ConnectionClosedException",
+        "delay:5000:1     | TimeoutError              | timed out after 2.0 seconds",
+        "stall:5000:1     | TimeoutError              | timed out after 2.0 seconds",
+        "never:1          | TimeoutError              | timed out after 2.0 seconds",
         "error-event:1    | overloaded_error          | mock: the engine is overloaded",
         "status:429:1     | Too Many Requests         | ",
     })
@@ -57,6 +57,12 @@ class FaultClassesEndToEndTest {
         final List<JsonNode> errors = errors(records);
         assertThat(errors).hasSize(1);
         assertThat(errors.get(0).path("error").path("type").asText()).contains(type);
+        // Every line, failed or not, carries the end stamp upstream's record model requires, after its start.
+        for (final JsonNode record : records) {
+            final JsonNode meta = record.path("metadata");
+            assertThat(meta.path("request_end_ns").isIntegralNumber()).as(record.toString()).isTrue();
+            assertThat(meta.path("request_end_ns").asLong()).isGreaterThan(meta.path("request_start_ns").asLong());
+        }
         if (message != null) {
             assertThat(errors.get(0).path("error").path("message").asText()).contains(message);
         }

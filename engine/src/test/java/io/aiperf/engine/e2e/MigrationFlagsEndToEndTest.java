@@ -41,6 +41,8 @@ class MigrationFlagsEndToEndTest {
                 final long cutAt = c.path("metadata").path("cancellation_time_ns").asLong();
                 // Never before the delay; the reply (over 200 ms) did not come first, or it would not be cancelled.
                 assertThat(cutAt - sentAt).isGreaterThanOrEqualTo(50_000_000L);
+                // upstream's record model requires request_end_ns: for a cancelled request, when the cut was seen
+                assertThat(c.path("metadata").path("request_end_ns").asLong()).isGreaterThanOrEqualTo(cutAt);
             }
             assertThat(lines.stream().filter(l -> l.path("error").isNull())
                     .allMatch(l -> !l.path("metadata").path("was_cancelled").asBoolean())).isTrue();

@@ -44,11 +44,12 @@ class OneTrialGateEndToEndTest {
         final Path base;
         final Path same;
         final Path slow;
-        try (MockServer fast = MockServer.start(MockServerConfig.fast().withLatency(20, 1))) {
+        // A TTFT long enough that a busy client's few milliseconds of late wake-ups stay well inside the 10% limit.
+        try (MockServer fast = MockServer.start(MockServerConfig.fast().withLatency(50, 1))) {
             base = run(fast, "base", "--streaming");
             same = run(fast, "same", "--streaming");
         }
-        try (MockServer doubled = MockServer.start(MockServerConfig.fast().withLatency(40, 1))) {
+        try (MockServer doubled = MockServer.start(MockServerConfig.fast().withLatency(100, 1))) {
             slow = run(doubled, "slow", "--streaming", "--gate", rules.toString(), "--baseline", base.toString());
         }
         final Runs.Result passed = Runs.aiperf("gate", "--rules", rules.toString(), "--baseline", base.toString(),

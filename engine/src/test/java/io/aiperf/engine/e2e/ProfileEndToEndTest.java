@@ -292,7 +292,7 @@ class ProfileEndToEndTest {
             // only guards against a hang (unbounded, the 4 requests would take 4.2 s).
             assertThat((System.nanoTime() - t0) / 1e9).isLessThan(60);
             final JsonNode summary = Runs.json(dir.resolve("profile_export_aiperf.json")).path("error_summary").get(0);
-            assertThat(summary.path("error_details").path("type").asText()).isEqualTo("TimeoutException");
+            assertThat(summary.path("error_details").path("type").asText()).isEqualTo("TimeoutError");
             assertThat(summary.path("error_details").path("message").asText()).contains("timed out after 0.5 seconds");
             assertThat(summary.path("count").asInt()).isEqualTo(4);
         }

@@ -23,9 +23,9 @@ class RecordScanTest {
                         + "\"request_latency\":{\"value\":12.25,\"unit\":\"ms\"},\"inter_chunk_latency\":"
                         + "{\"value\":[1,2,3],\"unit\":\"ms\"}}}",
                 "",
-                "{\"metadata\":{\"request_start_ns\":300},\"error\":{\"code\":500,\"message\":\"boom\"}}",
+                "{\"metadata\":{\"request_start_ns\":300,\"request_end_ns\":310},\"error\":{\"code\":500,\"message\":\"boom\"}}",
                 "{\"metrics\":{\"request_latency\":{\"value\":7}},\"metadata\":{\"request_start_ns\":400,"
-                        + "\"request_end_ns\":480}}",
+                        + "\"request_end_ns\":480},\"error\":null}",
                 "{\"metrics\":{\"request_latency\":{\"value\":99}},\"metadata\":{\"request_start_ns\":5"),
                 StandardCharsets.UTF_8);
         final RecordScan scan = RecordScan.of(file);

@@ -1,0 +1,108 @@
+package io.aiperf.engine.cli;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The options of upstream AIPerf's {@code aiperf profile} that this engine does not accept, each with the reason, so
+ * an upstream script that uses one fails in one line that says why (src-docs/cli.md, "Deliberate differences", lists
+ * the same names).
+ */
+public final class UpstreamOptions {
+    /** Said for options of the capacity search, which another change brings (src-docs/capacity.md). */
+    static final String NOT_YET = "not yet supported";
+
+    private static final Map<String, String> UNSUPPORTED = table();
+
+    private UpstreamOptions() {
+    }
+
+    /** Every unsupported upstream name, with its reason, in the order of the documented table. */
+    public static Map<String, String> unsupported() {
+        return Collections.unmodifiableMap(UNSUPPORTED);
+    }
+
+    /** The reason {@code name} (an option name, or {@code name=value}) is not supported, or null if it is not upstream's. */
+    public static String reason(final String arg) {
+        final int eq = arg.indexOf('=');
+        return UNSUPPORTED.get(eq < 0 ? arg : arg.substring(0, eq));
+    }
+
+    private static Map<String, String> table() {
+        final Map<String, String> m = new LinkedHashMap<>();
+        add(m, "accuracy evaluation is not part of this engine; run it with upstream AIPerf or an evaluation harness",
+                "--accuracy-benchmark", "--accuracy-tasks", "--accuracy-n-shots", "--accuracy-enable-cot",
+                "--accuracy-no-enable-cot", "--accuracy-grader", "--accuracy-system-prompt", "--accuracy-verbose");
+        add(m, "agentic (Weka) trace replay is not implemented; mooncake traces and multi_turn files cover trace replay",
+                "--agentic-cache-warmup-duration", "--agentic-warmup-grace-period", "--allow-dataset-wrap",
+                "--no-allow-dataset-wrap", "--trajectory-start-min-ratio", "--trajectory-start-max-ratio",
+                "--burst-phase-starts", "--trace-idle-gap-cap-seconds", "--system-idle-gap-cap-seconds",
+                "--use-think-time-only", "--max-context-length", "--hf-weka-dataset");
+        add(m, "an option of the baseten_trace (Parquet) loader, which is not implemented",
+                "--replay-speedup", "--max-idle-gap-cap-seconds", "--open-loop-replay", "--no-open-loop-replay",
+                "--open-loop-strict", "--omit-kv-hints", "--force-min-tokens", "--no-force-min-tokens",
+                "--trace-session-sample-ratio");
+        add(m, "public datasets are read from local copies, and only ShareGPT", "--hf-subset", "--dataset-filter");
+        add(m, "chat templates are not applied; token counts are of the prompt text, as upstream's default",
+                "--apply-chat-template");
+        add(m, "synthetic audio inputs are not generated; audio given in the rows of an input file is sent",
+                "--audio-batch-size", "--batch-size-audio", "--audio-length-mean", "--audio-length-stddev",
+                "--audio-format", "--audio-depths", "--audio-sample-rates", "--audio-num-channels");
+        add(m, "synthetic image inputs are not generated; images given in the rows of an input file are sent",
+                "--image-width-mean", "--image-width-stddev", "--image-height-mean", "--image-height-stddev",
+                "--image-batch-size", "--batch-size-image", "--image-format", "--image-source",
+                "--image-source-sampling", "--uuid-and-strip");
+        add(m, "video inputs and video generation endpoints are not implemented",
+                "--video-batch-size", "--batch-size-video", "--video-duration", "--video-fps", "--video-width",
+                "--video-height", "--video-synth-type", "--video-format", "--video-codec", "--video-audio-sample-rate",
+                "--video-audio-num-channels", "--video-audio-codec", "--video-audio-depth", "--download-video-content");
+        add(m, "trace synthesis (upstream's `aiperf synthesize`) is not implemented",
+                "--synthesis-speedup-ratio", "--synthesis-prefix-len-multiplier", "--synthesis-prefix-root-multiplier",
+                "--synthesis-prompt-len-multiplier", "--synthesis-output-len-multiplier", "--synthesis-max-isl",
+                "--synthesis-max-osl");
+        add(m, "piecewise-linear rate control is not implemented; sweep over rates instead (--request-rate 10,20,40)",
+                "--request-rate-series");
+        add(m, "scenario locks belong to upstream's submission rules", "--scenario", "--unsafe-override");
+        add(m, "readiness waiting is not implemented; start the benchmark once the server answers",
+                "--wait-for-model-timeout", "--wait-for-model-mode", "--wait-for-model-interval");
+        add(m, "there is no plot command; the JSON, CSV and JSONL exports feed any plotting tool",
+                "--auto-plot", "--no-auto-plot", "--plot-required");
+        add(m, "the generated text of each request is in profile_export_raw.jsonl with --export-level raw",
+                "--export-outputs-json");
+        add(m, "no exporters to outside services; CI archives the export files and trends them",
+                "--otel-url", "--stream", "--otel-resource-attributes", "--gen-ai-provider", "--mlflow-tracking-uri",
+                "--mlflow-experiment", "--mlflow-run-name", "--mlflow-tag", "--mlflow-parent-run-id",
+                "--mlflow-artifact-glob", "--wandb-project", "--wandb-entity", "--wandb-run-name", "--wandb-tag");
+        add(m, "HTTP traces are not recorded; each JSONL record has its credit, pool-wait and connect times instead",
+                "--export-http-trace", "--show-trace-timing");
+        add(m, "network-adjusted latencies are not computed; benchmark from a client close to the server",
+                "--network-latency-automatic", "--network-latency-mean", "--network-latency-ping-interval");
+        add(m, "there is no API server and no periodic stats log; the console shows live progress every second",
+                "--api-port", "--api-host", "--stats-interval");
+        add(m, "trials share one seed", "--vary-seed-per-trial", "--no-vary-seed-per-trial");
+        add(m, "sweep cells run in order with the trial settings; this sweep option is not implemented",
+                "--parameter-sweep-cooldown-seconds", "--parameter-sweep-same-seed", "--no-parameter-sweep-same-seed",
+                "--parameter-sweep-mode");
+        // Adaptive convergence and capacity search: a change of their own; the table shrinks as they land.
+        add(m, NOT_YET, "--convergence-metric", "--convergence-stat", "--convergence-threshold", "--convergence-mode",
+                "--search-space", "--search-metric", "--search-stat", "--search-direction", "--search-max-iterations",
+                "--search-initial-points", "--search-random-seed", "--search-planner", "--optuna-sampler",
+                "--optuna-acquisition", "--optuna-terminator", "--search-percentile-pooling", "--bo-constraint-mode",
+                "--variant", "--sweep-variant", "--search-sla", "--search-sla-tier", "--search-recipe",
+                "--ttft-sla-ms", "--isl-osl-pairs", "--itl-sla-ms", "--tpot-sla-ms", "--e2e-sla-ms", "--error-rate-sla",
+                "--slo-attainment-fraction", "--search-style", "--degradation-threshold", "--degradation-metric-tag",
+                "--degradation-stat", "--isl-min", "--isl-max", "--isl-steps", "--concurrency-min", "--concurrency-max",
+                "--concurrency-steps", "--osl-min", "--osl-max", "--osl-steps");
+        return m;
+    }
+
+    private static void add(final Map<String, String> m, final String reason, final String... names) {
+        for (final String name : List.of(names)) {
+            if (m.put(name, reason) != null) {
+                throw new IllegalStateException("listed twice: " + name);
+            }
+        }
+    }
+}
