@@ -99,7 +99,7 @@ public final class ProfileCommand implements Callable<Integer> {
             }
             if (mock) {
                 mockServer = MockServer.start(new MockServerConfig("127.0.0.1", 0, 20, 5, 0, 0, 0,
-                        options.apiKey, 0, List.of()));
+                        options.apiKey, 0, List.of(), 0));
                 options.urls = List.of(mockServer.url());
                 if (options.tokenizer == null) {
                     options.tokenizer = "builtin"; // the mock's words are counted with o200k_base
