@@ -56,6 +56,10 @@ public final class ProfileCommand implements Callable<Integer> {
     @Option(names = "--mock", description = "Start the embedded mock server (TTFT 20 ms, ITL 5 ms) and benchmark it.")
     boolean mock;
 
+    @Option(names = "--mock-max-slots", paramLabel = "N", description = "With --mock: serve at most N requests at once "
+            + "and queue the rest, as mock-server --max-slots does (for trying a capacity search). Default: 0 (unlimited).")
+    int mockMaxSlots;
+
     @Option(names = "--gate", paramLabel = "RULES", description = "Run the regression gate with these rules after the run.")
     Path gateRules;
 
@@ -118,7 +122,7 @@ public final class ProfileCommand implements Callable<Integer> {
             }
             if (mock) {
                 mockServer = MockServer.start(new MockServerConfig("127.0.0.1", 0, 20, 5, 0, 0, 0,
-                        options.apiKey, 0, List.of(), 0));
+                        options.apiKey, 0, List.of(), mockMaxSlots));
                 options.urls = List.of(mockServer.url());
                 if (options.tokenizer == null) {
                     options.tokenizer = "builtin"; // the mock's words are counted with o200k_base
@@ -297,6 +301,10 @@ public final class ProfileCommand implements Callable<Integer> {
         if (mock && options.urls != null && !options.urls.isEmpty()) {
             return "--mock starts its own server and benchmarks it; remove -u/--url, or remove --mock to benchmark "
                     + String.join(", ", options.urls);
+        }
+        if (mockMaxSlots != 0 && (!mock || mockMaxSlots < 0)) {
+            return mockMaxSlots < 0 ? "--mock-max-slots: must not be negative (0 = unlimited)"
+                    : "--mock-max-slots sets the slots of the --mock server; add --mock, or remove --mock-max-slots";
         }
         if (!baselines.isEmpty() && gateRules == null) {
             return "--baseline is what the gate compares with: add --gate RULES, or remove --baseline";

@@ -50,6 +50,26 @@ class CapacitySearchEndToEndTest {
     }
 
     @Test
+    void theInProcessMockQueuesBeyondItsSlotsToo() throws Exception {
+        final Path dir = tmp.resolve("in-process");
+        // --mock serves for 20 + 8 x 5 ms: on 2 slots, two thirds of 6 users wait one or two service times, 2 users none
+        final Runs.Result r = Runs.aiperf("profile", "--mock", "--mock-max-slots", "2", "--streaming", "--isl", "20",
+                "--osl", "8", "--request-count", "24", "--warmup-request-count", "2", "--search-space",
+                "concurrency:2,6", "--search-sla", "time_to_first_token:p50:lt:1000000", "--artifact-dir",
+                dir.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        final JsonNode points = Runs.json(dir.resolve("search_result.json")).path("points");
+        assertThat(points.size()).isEqualTo(2);
+        final double atTwo = points.get(0).path("slas").get(0).path("value").asDouble();
+        final double atFour = points.get(1).path("slas").get(0).path("value").asDouble();
+        assertThat(atFour).as("TTFT p50 at 6 users on 2 slots vs 2 users").isGreaterThan(1.5 * atTwo);
+        final Runs.Result alone = Runs.aiperf("profile", "-m", "m", "-u", "http://127.0.0.1:9", "--mock-max-slots",
+                "2", "--artifact-dir", tmp.resolve("alone").toString());
+        assertThat(alone.exitCode()).isEqualTo(2);
+        assertThat(alone.err()).contains("--mock-max-slots");
+    }
+
+    @Test
     void badSearchOptionsExitTwoBeforeAnyTraffic() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
             final String[][] cases = {
