@@ -52,7 +52,9 @@ public final class CapacitySearch {
             final CellIdentity identity = new CellIdentity(points.size(), label, path, label,
                     Map.of(spec.knob(), value), 1, 1, config.multiRun().confidenceLevel(),
                     config.multiRun().cooldownSeconds());
-            ctx.err().println("search point " + (points.size() + 1) + ": " + spec.knob() + " " + value);
+            if (ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.INFO) <= 0) {
+                ctx.err().println("search point " + (points.size() + 1) + ": " + spec.knob() + " " + value);
+            }
             final CellOutcome outcome = new CellRunner(config.forShard(), dir.resolve(path), ctx, identity).run();
             if (outcome.exitCode() == ExitCode.CANCELLED) {
                 break;
