@@ -37,6 +37,10 @@ public final class MockServerCommand implements Callable<Integer> {
     double errorRate;
     @Option(names = "--api-key", description = "Require this key (raw or Bearer) on inference routes.")
     String apiKey;
+    @Option(names = "--max-slots", paramLabel = "N", defaultValue = "0", description = "Serve at most N requests at "
+            + "once; the others wait for a slot, first come, first served, so TTFT grows with the queue. "
+            + "Default: 0 (unlimited).")
+    int maxSlots;
     @Option(names = "--random-seed", defaultValue = "0", description = "Seed for jitter and errors.")
     long seed;
     @Option(names = "--fault", paramLabel = "ROUTE=SPEC", description = "Inject a fault into the first N calls of a route (every call without N): "
@@ -61,6 +65,7 @@ public final class MockServerCommand implements Callable<Integer> {
         final String invalid = !(errorRate >= 0 && errorRate <= 100) ? "--error-rate: must be a percentage between 0 and 100"
                 : port < 0 || port > 65535 ? "--port: must be between 0 and 65535"
                 : !(ttft >= 0) || !(itl >= 0) ? "--ttft and --itl: must not be negative"
+                : maxSlots < 0 ? "--max-slots: must not be negative (0 = unlimited)"
                 : !(ttftJitter >= 0) || !(itlJitter >= 0) ? "--ttft-jitter-cv and --itl-jitter-cv: must not be negative"
                 : null;
         if (invalid != null) {
@@ -78,7 +83,7 @@ public final class MockServerCommand implements Callable<Integer> {
             }
         }
         final MockServerConfig config = new MockServerConfig(host, port, fast ? 0 : ttft, fast ? 0 : itl, ttftJitter,
-                itlJitter, errorRate, apiKey, seed, parsed);
+                itlJitter, errorRate, apiKey, seed, parsed, maxSlots);
         final MockServer server;
         try {
             server = MockServer.start(config);

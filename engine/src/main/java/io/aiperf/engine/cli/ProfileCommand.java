@@ -27,6 +27,9 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import io.aiperf.engine.log.RunLog;
+import io.aiperf.engine.search.CapacitySearch;
+import io.aiperf.engine.search.SearchResult;
+import io.aiperf.engine.search.SearchSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -47,8 +50,15 @@ public final class ProfileCommand implements Callable<Integer> {
     @Mixin
     ProfileOptions options;
 
+    @Mixin
+    SearchOptions searchOptions;
+
     @Option(names = "--mock", description = "Start the embedded mock server (TTFT 20 ms, ITL 5 ms) and benchmark it.")
     boolean mock;
+
+    @Option(names = "--mock-max-slots", paramLabel = "N", description = "With --mock: serve at most N requests at once "
+            + "and queue the rest, as mock-server --max-slots does (for trying a capacity search). Default: 0 (unlimited).")
+    int mockMaxSlots;
 
     @Option(names = "--gate", paramLabel = "RULES", description = "Run the regression gate with these rules after the run.")
     Path gateRules;
@@ -97,9 +107,22 @@ public final class ProfileCommand implements Callable<Integer> {
                 err.println("error: " + misuse);
                 return ExitCode.USAGE;
             }
+            final SearchSpec search;
+            try {
+                search = searchOptions.spec();
+            } catch (ConfigException e) {
+                err.println("error: invalid configuration: " + e.getMessage());
+                return ExitCode.USAGE;
+            }
+            if (search != null && (options.concurrency != null || gateRules != null || !cells.isEmpty() || json)) {
+                err.println("error: a capacity search sets the concurrency of each point and writes "
+                        + SearchResult.FILE_NAME + "; remove " + (options.concurrency != null ? "--concurrency"
+                        : gateRules != null ? "--gate" : !cells.isEmpty() ? "--cell" : "--output-format json"));
+                return ExitCode.USAGE;
+            }
             if (mock) {
                 mockServer = MockServer.start(new MockServerConfig("127.0.0.1", 0, 20, 5, 0, 0, 0,
-                        options.apiKey, 0, List.of()));
+                        options.apiKey, 0, List.of(), mockMaxSlots));
                 options.urls = List.of(mockServer.url());
                 if (options.tokenizer == null) {
                     options.tokenizer = "builtin"; // the mock's words are counted with o200k_base
@@ -134,6 +157,9 @@ public final class ProfileCommand implements Callable<Integer> {
             final io.aiperf.engine.dataset.TokenizerResolver.Resolved tokenizer;
             try {
                 config = loadNamingTheModel(err);
+                if (search != null) {
+                    checkSearchable(config, search); // every point's config loads before any traffic
+                }
                 selected = CellPlan.select(config, cells);
                 final Double osl = config.dataset().oslMean();
                 if (mock && osl != null && osl > MockServer.MAX_REPLY_TOKENS) {
@@ -176,7 +202,7 @@ public final class ProfileCommand implements Callable<Integer> {
             }
             try (runDirectory) {
                 final long[] mockBefore = mockServer == null ? null : mockServer.busy();
-                final int exit = run(config, selected, dir, out, err, redactor);
+                final int exit = run(config, selected, dir, out, err, redactor, search);
                 if (mockServer != null) {
                     final String saturated = MockServer.saturationWarning(mockServer.busyShare(mockBefore));
                     if (saturated != null) {
@@ -199,12 +225,14 @@ public final class ProfileCommand implements Callable<Integer> {
     }
 
     private int run(final BenchmarkConfig config, final List<CellPlan.Cell> selected, final Path dir,
-                    final PrintStream out, final PrintStream err, final Redactor redactor) throws Exception {
+                    final PrintStream out, final PrintStream err, final Redactor redactor, final SearchSpec search)
+            throws Exception {
         {
             final CellContext ctx = cellContext(config, out, err, redactor, cancellation, spec, options.logLevel());
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {
-                final int exit = MultiRunner.run(config, selected, dir, ctx);
+                final int exit = search != null ? CapacitySearch.run(search, this::configAt, dir, ctx)
+                        : MultiRunner.run(config, selected, dir, ctx);
                 if (exit == ExitCode.CANCELLED && interrupts.terminated()) {
                     return ExitCode.TERMINATED; // stopped by SIGTERM, as a CI system stops a job
                 }
@@ -254,11 +282,36 @@ public final class ProfileCommand implements Callable<Integer> {
         return ConfigLoader.load(options.config, options.overlay(), System.getenv());
     }
 
+    /** A capacity search point's config: the run's, at this concurrency (src-docs/capacity.md). */
+    private BenchmarkConfig configAt(final int concurrency) {
+        final String given = options.concurrency;
+        options.concurrency = Integer.toString(concurrency);
+        try {
+            return ConfigLoader.load(options.config, options.overlay(), System.getenv());
+        } finally {
+            options.concurrency = given;
+        }
+    }
+
+    /** A search runs one cell per point: no sweep, no trials, and every point's config must load. */
+    private void checkSearchable(final BenchmarkConfig config, final SearchSpec search) {
+        if (config.isSweep() || config.multiRun().numRuns() > 1) {
+            throw new ConfigException("--search-space", "a capacity search runs one cell per concurrency; remove the "
+                    + "sweep and --num-profile-runs");
+        }
+        configAt(search.min());
+        configAt(search.max());
+    }
+
     /** Flags that make no sense together, said before anything starts; null when there are none. */
     private String misuse() {
         if (mock && options.urls != null && !options.urls.isEmpty()) {
             return "--mock starts its own server and benchmarks it; remove -u/--url, or remove --mock to benchmark "
                     + String.join(", ", options.urls);
+        }
+        if (mockMaxSlots != 0 && (!mock || mockMaxSlots < 0)) {
+            return mockMaxSlots < 0 ? "--mock-max-slots: must not be negative (0 = unlimited)"
+                    : "--mock-max-slots sets the slots of the --mock server; add --mock, or remove --mock-max-slots";
         }
         if (!baselines.isEmpty() && gateRules == null) {
             return "--baseline is what the gate compares with: add --gate RULES, or remove --baseline";

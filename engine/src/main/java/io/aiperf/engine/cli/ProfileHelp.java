@@ -28,7 +28,7 @@ final class ProfileHelp {
                 "--api-key", "--api-key-env", "--header", "--extra-inputs", "--request-timeout-seconds",
                 "--ssl-ca-file", "--ssl-insecure", "--ssl-cert-file", "--ssl-key-file", "--proxy", "--http2",
                 "--use-server-token-count", "--use-legacy-max-tokens",
-                "--model-selection-strategy", "--url-strategy", "--mock"));
+                "--model-selection-strategy", "--url-strategy", "--mock", "--mock-max-slots"));
         t.put("Load", List.of("--concurrency", "--request-rate", "--request-rate-mode", "--arrival-smoothness",
                 "--request-count", "--benchmark-duration", "--benchmark-grace-period", "--concurrency-ramp-duration",
                 "--request-rate-ramp-duration", "--prefill-concurrency", "--prefill-concurrency-ramp-duration",
@@ -60,6 +60,8 @@ final class ProfileHelp {
                 "--profile-run-cooldown-seconds", "--confidence-level", "--profile-run-disable-warmup-after-first",
                 "--no-profile-run-disable-warmup-after-first", "--set-consistent-seed", "--no-set-consistent-seed",
                 "--cell"));
+        t.put("Capacity search", List.of("--search-space", "--search-sla", "--search-recipe", "--ttft-sla-ms",
+                "--concurrency-min", "--concurrency-max", "--search-max-iterations"));
         t.put("Control hooks", List.of("--reset-kv-cache", "--reset-kv-cache-path", "--reset-kv-cache-timeout-seconds",
                 "--reset-kv-cache-max-retry-seconds", "--server-profiler", "--server-profiler-start-path",
                 "--server-profiler-stop-path", "--server-profiler-timeout-seconds"));

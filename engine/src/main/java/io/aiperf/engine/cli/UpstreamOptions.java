@@ -11,7 +11,7 @@ import java.util.Map;
  * the same names).
  */
 public final class UpstreamOptions {
-    /** Said for options of the capacity search, which another change brings (src-docs/capacity.md). */
+    /** Said for options planned but not built yet. */
     static final String NOT_YET = "not yet supported";
 
     private static final Map<String, String> UNSUPPORTED = table();
@@ -85,15 +85,17 @@ public final class UpstreamOptions {
         add(m, "sweep cells run in order with the trial settings; this sweep option is not implemented",
                 "--parameter-sweep-cooldown-seconds", "--parameter-sweep-same-seed", "--no-parameter-sweep-same-seed",
                 "--parameter-sweep-mode");
-        // Adaptive convergence and capacity search: a change of their own; the table shrinks as they land.
-        add(m, NOT_YET, "--convergence-metric", "--convergence-stat", "--convergence-threshold", "--convergence-mode",
-                "--search-space", "--search-metric", "--search-stat", "--search-direction", "--search-max-iterations",
-                "--search-initial-points", "--search-random-seed", "--search-planner", "--optuna-sampler",
-                "--optuna-acquisition", "--optuna-terminator", "--search-percentile-pooling", "--bo-constraint-mode",
-                "--variant", "--sweep-variant", "--search-sla", "--search-sla-tier", "--search-recipe",
-                "--ttft-sla-ms", "--isl-osl-pairs", "--itl-sla-ms", "--tpot-sla-ms", "--e2e-sla-ms", "--error-rate-sla",
-                "--slo-attainment-fraction", "--search-style", "--degradation-threshold", "--degradation-metric-tag",
-                "--degradation-stat", "--isl-min", "--isl-max", "--isl-steps", "--concurrency-min", "--concurrency-max",
+        add(m, NOT_YET + ": trials always run the number of profile runs asked for", "--convergence-metric",
+                "--convergence-stat", "--convergence-threshold", "--convergence-mode");
+        add(m, "the capacity search is a bisection over concurrency; other planners, metrics to optimise, SLA tiers "
+                + "and scenario variants are not implemented (src-docs/capacity.md)", "--search-metric", "--search-stat",
+                "--search-direction", "--search-initial-points", "--search-random-seed", "--search-planner",
+                "--optuna-sampler", "--optuna-acquisition", "--optuna-terminator", "--search-percentile-pooling",
+                "--bo-constraint-mode", "--variant", "--sweep-variant", "--search-sla-tier");
+        add(m, "an option of upstream's other search recipes; the one recipe here is max-throughput-ttft-sla "
+                + "(src-docs/capacity.md)", "--isl-osl-pairs", "--itl-sla-ms", "--tpot-sla-ms", "--e2e-sla-ms",
+                "--error-rate-sla", "--slo-attainment-fraction", "--search-style", "--degradation-threshold",
+                "--degradation-metric-tag", "--degradation-stat", "--isl-min", "--isl-max", "--isl-steps",
                 "--concurrency-steps", "--osl-min", "--osl-max", "--osl-steps");
         return m;
     }

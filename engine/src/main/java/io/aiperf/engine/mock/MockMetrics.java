@@ -5,8 +5,9 @@ import java.util.PriorityQueue;
 
 /**
  * The mock's {@code GET /metrics} (src-docs/mock-server.md), in the Prometheus text format under vLLM's names, so
- * the engine's server-metrics scraper has series that move with the load: requests running (planned responses not
- * yet finished), KV-cache usage (running over a notional 64 slots), prompt and generation tokens, the prefix-cache
+ * the engine's server-metrics scraper has series that move with the load: requests running (being served) and
+ * waiting (for one of {@code --max-slots}), the slots, KV-cache usage (running over the slots, or a notional 64),
+ * prompt and generation tokens, the prefix-cache
  * queries and hits of the mock's prefix-cache model, and a request latency histogram. Thread-safe.
  */
 final class MockMetrics {
@@ -14,6 +15,8 @@ final class MockMetrics {
     private static final int KV_SLOTS = 64;
 
     private final PriorityQueue<Long> ends = new PriorityQueue<>();
+    private final PriorityQueue<Long> starts = new PriorityQueue<>();
+    private int maxSlots;
     private final long[] bucketCounts = new long[BUCKETS.length];
     private long requests;
     private double latencySum;
@@ -26,9 +29,18 @@ final class MockMetrics {
         generationTokens += generated;
     }
 
-    /** An inference response was planned to end at {@code endNanos} (monotonic); it came in at {@code arrivalNanos}. */
-    synchronized void planned(final long arrivalNanos, final long endNanos) {
+    /** The server's slots ({@code --max-slots}); 0 for unlimited. */
+    synchronized void maxSlots(final int slots) {
+        maxSlots = slots;
+    }
+
+    /**
+     * An inference response was planned (monotonic nanos): it came in at {@code arrivalNanos}, is served from
+     * {@code startNanos} (later when it waits for a slot) to {@code endNanos}.
+     */
+    synchronized void planned(final long arrivalNanos, final long startNanos, final long endNanos) {
         ends.add(endNanos);
+        starts.add(startNanos);
         requests++;
         final double seconds = Math.max(0, endNanos - arrivalNanos) / 1e9;
         latencySum += seconds;
@@ -41,6 +53,7 @@ final class MockMetrics {
 
     synchronized void clear() {
         ends.clear();
+        starts.clear();
         java.util.Arrays.fill(bucketCounts, 0);
         requests = 0;
         latencySum = 0;
@@ -53,14 +66,22 @@ final class MockMetrics {
         while (!ends.isEmpty() && ends.peek() <= nowNanos) {
             ends.poll();
         }
+        while (!starts.isEmpty() && starts.peek() <= nowNanos) {
+            starts.poll();
+        }
+        final int waiting = starts.size();
+        final int running = ends.size() - waiting;
         final String model = "{model_name=\"mock-model\"}";
         final StringBuilder sb = new StringBuilder(2048);
         family(sb, "vllm:num_requests_running", "gauge", "Requests being answered.").append(model).append(' ')
-                .append(ends.size()).append('\n');
-        family(sb, "vllm:num_requests_waiting", "gauge", "Requests waiting (the mock never queues).").append(model)
-                .append(" 0\n");
-        family(sb, "vllm:kv_cache_usage_perc", "gauge", "Share of the notional KV cache in use.").append(model)
-                .append(' ').append(num(Math.min(1.0, ends.size() / (double) KV_SLOTS))).append('\n');
+                .append(running).append('\n');
+        family(sb, "vllm:num_requests_waiting", "gauge", "Requests waiting for a slot (--max-slots).").append(model)
+                .append(' ').append(waiting).append('\n');
+        family(sb, "aiperf_mock:max_slots", "gauge", "Requests served at once (0 = unlimited).").append(model)
+                .append(' ').append(maxSlots).append('\n');
+        family(sb, "vllm:kv_cache_usage_perc", "gauge", "Share of the KV cache in use (running over the slots).")
+                .append(model).append(' ')
+                .append(num(Math.min(1.0, running / (double) (maxSlots > 0 ? maxSlots : KV_SLOTS)))).append('\n');
         family(sb, "vllm:prompt_tokens_total", "counter", "Prompt tokens seen (characters / 4).").append(model)
                 .append(' ').append(promptTokens).append('\n');
         family(sb, "vllm:generation_tokens_total", "counter", "Tokens generated.").append(model).append(' ')
@@ -84,11 +105,11 @@ final class MockMetrics {
         // One notional GPU in DCGM exporter's names, busy with the requests running (for --gpu-telemetry tests).
         final String gpu = "{gpu=\"0\",UUID=\"GPU-aiperf-java-mock\",modelName=\"aiperf-java mock GPU\"}";
         family(sb, "DCGM_FI_DEV_GPU_UTIL", "gauge", "GPU utilization (%).").append(gpu).append(' ')
-                .append(Math.min(100, 25 * ends.size())).append('\n');
+                .append(Math.min(100, 25 * running)).append('\n');
         family(sb, "DCGM_FI_DEV_FB_USED", "gauge", "Frame buffer memory used (MiB).").append(gpu).append(' ')
-                .append(1024 + 128 * ends.size()).append('\n');
+                .append(1024 + 128 * running).append('\n');
         family(sb, "DCGM_FI_DEV_POWER_USAGE", "gauge", "Power draw (W).").append(gpu).append(' ')
-                .append(num(60 + 20.0 * Math.min(4, ends.size()))).append('\n');
+                .append(num(60 + 20.0 * Math.min(4, running))).append('\n');
         return sb.toString();
     }
 

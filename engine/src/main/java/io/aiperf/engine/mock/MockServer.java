@@ -31,6 +31,7 @@ public final class MockServer implements AutoCloseable {
     private final MiniHttpServer server;
     private final SplittableRandom seedSource;
     private final AtomicInteger ids = new AtomicInteger();
+    private final Slots slots;
 
     private volatile java.io.PrintStream accessLog;
 
@@ -38,6 +39,8 @@ public final class MockServer implements AutoCloseable {
         this.config = config;
         this.seedSource = new SplittableRandom(config.randomSeed());
         config.faults().forEach(state::addFault);
+        this.slots = new Slots(config.maxSlots());
+        state.metrics().maxSlots(config.maxSlots());
         this.server = new MiniHttpServer(config.host(), config.port(),
                 loopThreads(config), this::handleAndLog);
     }
@@ -249,10 +252,7 @@ public final class MockServer implements AutoCloseable {
 
     private MiniHttpServer.Response inference(final MiniHttpServer.Request http, final String path, final Fault fault,
                                               final long arrival) throws JsonProcessingException {
-        final MiniHttpServer.Response response = plannedInference(http, path, fault, arrival);
-        final List<MiniHttpServer.Step> steps = response.steps();
-        final long end = steps.isEmpty() ? arrival : steps.get(steps.size() - 1).atNanos();
-        state.metrics().planned(arrival, end);
+        final MiniHttpServer.Response response = queued(plannedInference(http, path, fault, arrival), arrival);
         if (fault != null && fault.kind() == Fault.Kind.CLOSE_AFTER) {
             // Like servers that drop a kept-alive connection after every response without saying so: the close
             // follows the last byte, so a client must notice it before it writes the next request there.
@@ -536,9 +536,24 @@ public final class MockServer implements AutoCloseable {
                     ? OtherEndpoints.responses(req, req.path("stream").asBoolean(false), plan, counted)
                     : OtherEndpoints.huggingFace(path.equals("/generate_stream"), plan, counted);
         }
-        final List<MiniHttpServer.Step> steps = response.steps();
-        state.metrics().planned(arrival, steps.get(steps.size() - 1).atNanos());
-        return response;
+        return queued(response, arrival);
+    }
+
+    /**
+     * The response planned as if served at once, moved back by its wait for a slot ({@code --max-slots}), and
+     * counted in {@code /metrics}.
+     */
+    private MiniHttpServer.Response queued(final MiniHttpServer.Response planned, final long arrival) {
+        final List<MiniHttpServer.Step> steps = planned.steps();
+        final long end = steps.isEmpty() ? arrival : steps.get(steps.size() - 1).atNanos();
+        final long wait = slots.admit(arrival, end - arrival) - arrival;
+        state.metrics().planned(arrival, arrival + wait, end + wait);
+        if (wait <= 0) {
+            return planned;
+        }
+        final List<MiniHttpServer.Step> later = steps.stream()
+                .map(s -> new MiniHttpServer.Step(s.atNanos() + wait, s.bytes(), s.drop())).toList();
+        return new MiniHttpServer.Response(later, planned.close(), planned.onDone());
     }
 
     private static MiniHttpServer.Response json(final long at, final int status, final String body, final Runnable onDone) {

@@ -11,40 +11,47 @@ import java.util.List;
  * @param errorRatePercent share of inference requests answered with HTTP 500
  * @param apiKey required on inference routes when set
  * @param faults faults armed at start
+ * @param maxSlots requests served at once; those beyond wait for a slot (0 = unlimited)
  */
 public record MockServerConfig(String host, int port, double ttftMillis, double itlMillis, double ttftJitterCv,
                                double itlJitterCv, double errorRatePercent, String apiKey, long randomSeed,
-                               List<Fault> faults) {
+                               List<Fault> faults, int maxSlots) {
 
     public static MockServerConfig fast() {
-        return new MockServerConfig("127.0.0.1", 0, 0, 0, 0, 0, 0, null, 0, List.of());
+        return new MockServerConfig("127.0.0.1", 0, 0, 0, 0, 0, 0, null, 0, List.of(), 0);
     }
 
     /** The same settings with faults armed, each given as {@link Fault#parse} takes it. */
     public MockServerConfig withFaults(final String... specs) {
         return new MockServerConfig(host, port, ttftMillis, itlMillis, ttftJitterCv, itlJitterCv, errorRatePercent,
-                apiKey, randomSeed, java.util.Arrays.stream(specs).map(Fault::parse).toList());
+                apiKey, randomSeed, java.util.Arrays.stream(specs).map(Fault::parse).toList(), maxSlots);
     }
 
     public MockServerConfig withLatency(final double ttft, final double itl) {
         return new MockServerConfig(host, port, ttft, itl, ttftJitterCv, itlJitterCv, errorRatePercent, apiKey,
-                randomSeed, faults);
+                randomSeed, faults, maxSlots);
     }
 
     public MockServerConfig withApiKey(final String key) {
         return new MockServerConfig(host, port, ttftMillis, itlMillis, ttftJitterCv, itlJitterCv, errorRatePercent,
-                key, randomSeed, faults);
+                key, randomSeed, faults, maxSlots);
     }
 
     public MockServerConfig withErrorRate(final double percent) {
         return new MockServerConfig(host, port, ttftMillis, itlMillis, ttftJitterCv, itlJitterCv, percent, apiKey,
-                randomSeed, faults);
+                randomSeed, faults, maxSlots);
+    }
+
+    /** The same settings serving at most {@code slots} requests at once (0 = unlimited). */
+    public MockServerConfig withMaxSlots(final int slots) {
+        return new MockServerConfig(host, port, ttftMillis, itlMillis, ttftJitterCv, itlJitterCv, errorRatePercent,
+                apiKey, randomSeed, faults, slots);
     }
 
     @Override
     public String toString() {
         return "MockServerConfig[host=" + host + ", port=" + port + ", ttftMillis=" + ttftMillis + ", itlMillis="
                 + itlMillis + ", errorRatePercent=" + errorRatePercent + ", apiKey=" + (apiKey == null ? "none" : "<redacted>")
-                + ", faults=" + faults + "]";
+                + ", faults=" + faults + (maxSlots > 0 ? ", maxSlots=" + maxSlots : "") + "]";
     }
 }

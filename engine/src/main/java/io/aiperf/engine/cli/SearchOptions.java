@@ -1,0 +1,127 @@
+package io.aiperf.engine.cli;
+
+import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.search.SearchSpec;
+import io.aiperf.engine.search.Sla;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code aiperf profile}'s capacity search options (src-docs/capacity.md), under upstream AIPerf's names: the
+ * search space, SLAs and probe budget, and the {@code max-throughput-ttft-sla} recipe.
+ */
+public final class SearchOptions {
+    static final String RECIPE = "max-throughput-ttft-sla";
+    static final int DEFAULT_MIN = 1;
+    static final int DEFAULT_MAX = 64;
+
+    @Option(names = "--search-space", paramLabel = "concurrency:LO,HI", description = "Search the highest concurrency "
+            + "in LO..HI that meets every --search-sla (a bisection; each point is a cell of its own under search/).")
+    String space;
+
+    @Option(names = "--search-sla", paramLabel = "METRIC:STAT:OP:THRESHOLD", description = "An SLO of the capacity "
+            + "search, e.g. time_to_first_token:p95:lt:200 (OP lt, le, gt or ge; the threshold in the metric's unit); "
+            + "repeatable: a point meets the SLOs when it meets all of them.")
+    List<String> slas = new ArrayList<>();
+
+    @Option(names = "--search-recipe", paramLabel = "RECIPE", description = "max-throughput-ttft-sla: the highest "
+            + "concurrency (in --concurrency-min..--concurrency-max) whose TTFT p95 is below --ttft-sla-ms.")
+    String recipe;
+
+    @Option(names = "--ttft-sla-ms", paramLabel = "MS", description = "The recipe's TTFT p95 limit, ms.")
+    Double ttftSlaMs;
+
+    @Option(names = "--concurrency-min", paramLabel = "N", description = "Lowest concurrency searched. Default: 1.")
+    Integer concurrencyMin;
+
+    @Option(names = "--concurrency-max", paramLabel = "N", description = "Highest concurrency searched. Default: 64.")
+    Integer concurrencyMax;
+
+    @Option(names = "--search-max-iterations", paramLabel = "N", description = "The most points probed (2-200). "
+            + "Default: 8.")
+    Integer maxIterations;
+
+    /** Whether any option asks for a search. */
+    boolean active() {
+        return space != null || !slas.isEmpty() || recipe != null || ttftSlaMs != null || concurrencyMin != null
+                || concurrencyMax != null || maxIterations != null;
+    }
+
+    /**
+     * The search asked for, or null when none is.
+     *
+     * @throws ConfigException naming the option and what is wrong
+     */
+    SearchSpec spec() {
+        if (!active()) {
+            return null;
+        }
+        final List<Sla> parsed = new ArrayList<>();
+        if (recipe != null) {
+            if (!recipe.equals(RECIPE)) {
+                throw new ConfigException("--search-recipe", "'" + recipe + "' is not implemented; the one recipe here "
+                        + "is " + RECIPE + " (or give --search-space and --search-sla)");
+            }
+            if (ttftSlaMs == null || !(ttftSlaMs > 0) || ttftSlaMs.isInfinite()) {
+                throw new ConfigException("--ttft-sla-ms", RECIPE + " needs the TTFT limit in ms, a positive number");
+            }
+            parsed.add(new Sla("time_to_first_token", "p95", "lt", ttftSlaMs));
+        } else if (ttftSlaMs != null) {
+            throw new ConfigException("--ttft-sla-ms", "belongs to --search-recipe " + RECIPE
+                    + "; add it, or say the SLO with --search-sla time_to_first_token:p95:lt:MS");
+        }
+        for (final String s : slas) {
+            parsed.add(Sla.parse("--search-sla", s));
+        }
+        if (parsed.isEmpty()) {
+            throw new ConfigException("--search-sla", "a capacity search needs at least one SLO, e.g. "
+                    + "--search-sla time_to_first_token:p95:lt:200, or --search-recipe " + RECIPE);
+        }
+        final int[] bounds = bounds();
+        final int probes = maxIterations == null ? SearchSpec.DEFAULT_MAX_PROBES : maxIterations;
+        if (probes < 2 || probes > 200) {
+            throw new ConfigException("--search-max-iterations", "must be between 2 and 200, got " + probes);
+        }
+        return new SearchSpec(SearchSpec.CONCURRENCY, bounds[0], bounds[1], List.copyOf(parsed), probes, recipe);
+    }
+
+    private int[] bounds() {
+        if (space != null) {
+            if (concurrencyMin != null || concurrencyMax != null) {
+                throw new ConfigException("--search-space", "give the range once: --search-space or "
+                        + "--concurrency-min/--concurrency-max");
+            }
+            final String[] p = space.trim().split(":");
+            final boolean knob = p.length >= 2 && (p[0].equals("concurrency")
+                    || p[0].equals("phases.profiling.concurrency"));
+            if (!knob || p.length > 3 || p.length == 3 && !p[2].equals("int")) {
+                throw new ConfigException("--search-space", "expected concurrency:LO,HI (the knob searched here is "
+                        + "concurrency), got '" + space + "'");
+            }
+            final String[] range = p[1].split(",");
+            if (range.length != 2) {
+                throw new ConfigException("--search-space", "expected concurrency:LO,HI, got '" + space + "'");
+            }
+            return checked("--search-space", integer("--search-space", range[0]), integer("--search-space", range[1]));
+        }
+        return checked(concurrencyMin != null ? "--concurrency-min" : "--concurrency-max",
+                concurrencyMin == null ? DEFAULT_MIN : concurrencyMin,
+                concurrencyMax == null ? DEFAULT_MAX : concurrencyMax);
+    }
+
+    private static int integer(final String field, final String text) {
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new ConfigException(field, "'" + text.trim() + "' is not a whole number");
+        }
+    }
+
+    private static int[] checked(final String field, final int lo, final int hi) {
+        if (lo < 1 || hi <= lo) {
+            throw new ConfigException(field, "the concurrency range must be 1 <= LO < HI, got " + lo + ".." + hi);
+        }
+        return new int[] {lo, hi};
+    }
+}

@@ -1,0 +1,66 @@
+package io.aiperf.engine.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.record.CellIdentity;
+import io.aiperf.engine.record.CellOutcome;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SlaTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void parsesComparesAndMeasuresTheMargin() {
+        final Sla lt = Sla.parse("--search-sla", "time_to_first_token:p95:lt:200");
+        assertThat(lt).isEqualTo(new Sla("time_to_first_token", "p95", "lt", 200));
+        assertThat(lt.met(150)).isTrue();
+        assertThat(lt.met(200)).isFalse();
+        assertThat(lt.margin(150)).isEqualTo(0.25);
+        assertThat(lt.met(Double.NaN)).as("a missing value never meets").isFalse();
+        final Sla ge = Sla.parse("--search-sla", "request_throughput:avg:ge:100");
+        assertThat(ge.met(100)).isTrue();
+        assertThat(ge.margin(80)).isEqualTo(-0.2);
+        assertThat(Sla.parse("f", "x:p50:le:2.5").spec()).isEqualTo("x:p50:le:2.5");
+    }
+
+    @Test
+    void badSpecsNameTheFieldAndTheReason() {
+        assertThatThrownBy(() -> Sla.parse("--search-sla", "ttft:p95:200")).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("--search-sla").hasMessageContaining("metric:stat:op:threshold");
+        assertThatThrownBy(() -> Sla.parse("--search-sla", "ttft:p95:below:200"))
+                .hasMessageContaining("lt, le, gt, ge");
+        assertThatThrownBy(() -> Sla.parse("--search-sla", "ttft:p95:lt:fast")).hasMessageContaining("not a number");
+    }
+
+    @Test
+    void anInvalidOrFailedPointNeverMeetsTheSlosHoweverGoodItsNumbers() throws Exception {
+        final SearchSpec spec = new SearchSpec("concurrency", 1, 16, List.of(Sla.parse("f", "time_to_first_token:p95:lt:200")),
+                8, null);
+        final CellOutcome ok = outcome(0);
+        final String good = "{\"time_to_first_token\":{\"p95\":10},\"request_throughput\":{\"avg\":5},"
+                + "\"validity\":{\"result\":\"%s\"}}";
+        assertThat(CapacitySearch.decide(spec, 1, 4, "p", ok, JSON.readTree(good.formatted("ok"))).decision())
+                .isEqualTo(ProbedPoint.Decision.MEETS);
+        assertThat(CapacitySearch.decide(spec, 1, 4, "p", ok, JSON.readTree(good.formatted("warn"))).decision())
+                .isEqualTo(ProbedPoint.Decision.MEETS);
+        final ProbedPoint invalid = CapacitySearch.decide(spec, 1, 4, "p", ok, JSON.readTree(good.formatted("invalid")));
+        assertThat(invalid.decision()).isEqualTo(ProbedPoint.Decision.INVALID);
+        assertThat(invalid.reason()).contains("never counts as meeting");
+        assertThat(CapacitySearch.decide(spec, 1, 4, "p", outcome(1), JSON.readTree(good.formatted("ok")))
+                .decision()).isEqualTo(ProbedPoint.Decision.FAILED);
+        assertThat(CapacitySearch.decide(spec, 1, 4, "p", ok, null).decision()).isEqualTo(ProbedPoint.Decision.FAILED);
+        final ProbedPoint slow = CapacitySearch.decide(spec, 1, 4, "p", ok,
+                JSON.readTree("{\"time_to_first_token\":{\"p95\":250},\"validity\":{\"result\":\"ok\"}}"));
+        assertThat(slow.decision()).isEqualTo(ProbedPoint.Decision.MISSES);
+        assertThat(slow.reason()).contains("time_to_first_token:p95:lt:200 (was 250.00)");
+    }
+
+    private static CellOutcome outcome(final int exit) {
+        return new CellOutcome(exit == 0 ? CellOutcome.COMPLETED : CellOutcome.FAILED, exit, "p", List.of(), List.of(),
+                exit == 0 ? null : "boom", 1, 1, 0, CellIdentity.single(), null);
+    }
+}
