@@ -419,7 +419,7 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private ResponseData result(final ErrorDetails error) {
         return new ResponseData(startPerfNanos, ackNanos, contentNanos, contentCount, firstOutputIndex,
                 content == null ? null : content.toString(), reasoning == null ? null : reasoning.toString(),
-                usage, error, malformedChunks, times());
+                usage, error, malformedChunks, times(), sse);
     }
 
     private static String abbreviate(final String s) {

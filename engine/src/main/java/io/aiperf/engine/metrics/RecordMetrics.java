@@ -96,7 +96,7 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
         double itl = Double.NaN;
         double perUser = Double.NaN;
         double[] icl = null;
-        if (streaming) {
+        if (streaming && d.streamed()) { // a JSON answer to a streaming request has no first token to time
             ttft = d.firstContentNanos() - d.startPerfNanos();
             if (d.firstOutputIndex() >= 0) {
                 ttfo = d.contentPerfNanos()[d.firstOutputIndex()] - d.startPerfNanos();

@@ -15,10 +15,21 @@ package io.aiperf.engine.record;
  * @param error why the request failed, or null
  * @param malformedChunks SSE events whose data was not valid JSON (skipped, as AIPerf does, but counted)
  * @param transport how the request got onto the wire
+ * @param streamed the answer came as an event stream; false for a plain JSON body, even to a streaming request
+ *                 (then there is no TTFT or ITL to measure, as upstream AIPerf tags only streamed records)
  */
 public record ResponseData(long startPerfNanos, long ackPerfNanos, long[] contentPerfNanos, int contentCount,
                            int firstOutputIndex, String content, String reasoning, Usage usage, ErrorDetails error, int malformedChunks,
-                           TransportTimes transport) {
+                           TransportTimes transport, boolean streamed) {
+
+    /** An answer that came as it was asked for (streamed when the request streamed). */
+    public ResponseData(final long startPerfNanos, final long ackPerfNanos, final long[] contentPerfNanos,
+                        final int contentCount, final int firstOutputIndex, final String content, final String reasoning,
+                        final Usage usage, final ErrorDetails error, final int malformedChunks,
+                        final TransportTimes transport) {
+        this(startPerfNanos, ackPerfNanos, contentPerfNanos, contentCount, firstOutputIndex, content, reasoning, usage,
+                error, malformedChunks, transport, true);
+    }
 
     /** The record of a request that failed before any response, with nothing else known. */
     public static ResponseData failed(final long startPerfNanos, final ErrorDetails error) {

@@ -122,4 +122,30 @@ class FaultClassesEndToEndTest {
                     .contains("the server's usage has a negative count: completion_tokens -3");
         }
     }
+
+    /**
+     * A JSON answer to a streaming request has no first token to time: its record carries no TTFT or ITL (as
+     * upstream's records of unstreamed answers), instead of a TTFT equal to the latency and an ITL of 0.
+     */
+    @org.junit.jupiter.api.Test
+    void aJsonAnswerToAStreamingRequestHasNoStreamingMetrics(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path tmp)
+            throws Exception {
+        final String body = "{\"id\":\"x\",\"object\":\"chat.completion\",\"model\":\"m\",\"choices\":[{\"index\":0,"
+                + "\"message\":{\"role\":\"assistant\",\"content\":\"hello there, a plain answer\"},"
+                + "\"finish_reason\":\"stop\"}]}";
+        try (HostileServer server = new HostileServer("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                + "Connection: close\r\nContent-Length: " + body.length() + "\r\n\r\n" + body, 0)) {
+            final java.nio.file.Path dir = tmp.resolve("json-to-stream");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", server.url(), "--streaming",
+                    "--request-count", "3", "--tokenizer", "builtin", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.all()).isZero();
+            final com.fasterxml.jackson.databind.JsonNode summary = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(summary.path("request_latency").path("avg").isNumber()).isTrue();
+            assertThat(summary.has("time_to_first_token")).as(summary.toString()).isFalse();
+            assertThat(summary.has("inter_token_latency")).isFalse();
+            for (final String line : java.nio.file.Files.readAllLines(dir.resolve("profile_export.jsonl"))) {
+                assertThat(line).contains("\"request_latency\"").doesNotContain("\"time_to_first_token\"");
+            }
+        }
+    }
 }
