@@ -56,22 +56,14 @@ public final class AggregateCommand implements Callable<Integer> {
             // A merge into a directory of its own replaces what the last merge wrote there (old cells never mix
             // with new ones); merging cells in place keeps them, they are the input.
             claimed = RunDirectory.claim(outputDir, inPlace() ? List.of() : null);
-        } catch (ConfigException e) {
-            System.err.println("error: aggregate: " + e.getMessage());
-            return ExitCode.USAGE;
-        } catch (UncheckedIOException e) {
-            System.err.println("error: aggregate: " + e.getMessage());
-            return ExitCode.FAILED;
+        } catch (ConfigException | UncheckedIOException e) {
+            return stopped(e);
         }
         try (claimed) {
             try {
                 cells = plan.write();
-            } catch (ConfigException e) {
-                System.err.println("error: aggregate: " + e.getMessage());
-                return ExitCode.USAGE;
-            } catch (UncheckedIOException e) {
-                System.err.println("error: aggregate: " + e.getMessage());
-                return ExitCode.FAILED;
+            } catch (ConfigException | UncheckedIOException e) {
+                return stopped(e);
             }
             System.err.println("merged " + cells.size() + " cell(s) into " + outputDir.toAbsolutePath());
             final int exit = RunAssembler.assemble(outputDir, cells, false, false,
@@ -81,6 +73,12 @@ public final class AggregateCommand implements Callable<Integer> {
             }
             return GateCommand.run(gateRules, baselines, outputDir, outputDir, requireBaseline);
         }
+    }
+
+    /** One line for a merge that cannot go on: a refused input is a usage error (exit 2), a failed read or write 1. */
+    private static int stopped(final RuntimeException e) {
+        System.err.println("error: aggregate: " + e.getMessage());
+        return e instanceof ConfigException ? ExitCode.USAGE : ExitCode.FAILED;
     }
 
     /** Whether an input and the output directory overlap (the cells are merged where they lie). */

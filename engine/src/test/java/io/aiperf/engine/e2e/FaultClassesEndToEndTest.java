@@ -112,8 +112,7 @@ class FaultClassesEndToEndTest {
         final String body = "{\"id\":\"x\",\"object\":\"chat.completion\",\"model\":\"m\",\"choices\":[{\"index\":0,"
                 + "\"message\":{\"role\":\"assistant\",\"content\":\"hello there\"},\"finish_reason\":\"stop\"}],"
                 + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":-3,\"total_tokens\":2}}";
-        try (HostileServer server = new HostileServer("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                + "Connection: close\r\nContent-Length: " + body.length() + "\r\n\r\n" + body, 0)) {
+        try (HostileServer server = jsonAnswer(body)) {
             final java.nio.file.Path dir = tmp.resolve("negative");
             final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", server.url(), "--request-count", "2",
                     "--use-server-token-count", "--tokenizer", "builtin", "--artifact-dir", dir.toString());
@@ -133,8 +132,7 @@ class FaultClassesEndToEndTest {
         final String body = "{\"id\":\"x\",\"object\":\"chat.completion\",\"model\":\"m\",\"choices\":[{\"index\":0,"
                 + "\"message\":{\"role\":\"assistant\",\"content\":\"hello there, a plain answer\"},"
                 + "\"finish_reason\":\"stop\"}]}";
-        try (HostileServer server = new HostileServer("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                + "Connection: close\r\nContent-Length: " + body.length() + "\r\n\r\n" + body, 0)) {
+        try (HostileServer server = jsonAnswer(body)) {
             final java.nio.file.Path dir = tmp.resolve("json-to-stream");
             final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", server.url(), "--streaming",
                     "--request-count", "3", "--tokenizer", "builtin", "--artifact-dir", dir.toString());
@@ -147,5 +145,11 @@ class FaultClassesEndToEndTest {
                 assertThat(line).contains("\"request_latency\"").doesNotContain("\"time_to_first_token\"");
             }
         }
+    }
+
+    /** A server that answers every request with {@code body} as a JSON 200, then closes. */
+    private static HostileServer jsonAnswer(final String body) throws java.io.IOException {
+        return new HostileServer("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                + "Content-Length: " + body.length() + "\r\n\r\n" + body, 0);
     }
 }
