@@ -2,10 +2,10 @@ package io.aiperf.engine.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.aiperf.engine.net.HttpHeads;
 import io.aiperf.engine.config.RunLimits;
 import io.aiperf.engine.config.TlsConfig;
 import io.aiperf.engine.record.ResponseData;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -69,7 +69,7 @@ class Http1TransportTest {
         private void serve(final Socket s, final Script script) {
             try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
                 for (int n = 0; ; n++) {
-                    final String head = readHead(in);
+                    final String head = HttpHeads.read(in);
                     if (head == null) {
                         return;
                     }
@@ -98,21 +98,6 @@ class Http1TransportTest {
                 s.close();
             }
         }
-    }
-
-    private static String readHead(final InputStream in) throws IOException {
-        final ByteArrayOutputStream head = new ByteArrayOutputStream();
-        int matched = 0;
-        while (matched < 4) {
-            final int b = in.read();
-            if (b < 0) {
-                return null;
-            }
-            head.write(b);
-            matched = (b == '\r' && (matched == 0 || matched == 2)) || (b == '\n' && (matched == 1 || matched == 3))
-                    ? matched + 1 : 0;
-        }
-        return head.toString(StandardCharsets.ISO_8859_1);
     }
 
     private static int contentLength(final String head) {

@@ -1,6 +1,5 @@
 package io.aiperf.engine.net;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -64,7 +63,7 @@ public final class TestProxy implements AutoCloseable {
     private void serve(final Socket client) {
         try (client) {
             final InputStream in = client.getInputStream();
-            final String head = readHead(in);
+            final String head = HttpHeads.read(in);
             if (head == null) {
                 return;
             }
@@ -124,7 +123,7 @@ public final class TestProxy implements AutoCloseable {
                     final OutputStream up = upstream.getOutputStream();
                     up.write(rewritten.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
                     up.write(in.readNBytes(length));
-                    final String next = readHead(in);
+                    final String next = HttpHeads.read(in);
                     if (next == null) {
                         return;
                     }
@@ -163,21 +162,6 @@ public final class TestProxy implements AutoCloseable {
         try (upstream) {
             fromClient.transferTo(upstream.getOutputStream());
         }
-    }
-
-    private static String readHead(final InputStream in) throws IOException {
-        final ByteArrayOutputStream head = new ByteArrayOutputStream();
-        int matched = 0;
-        while (matched < 4) {
-            final int b = in.read();
-            if (b < 0) {
-                return null;
-            }
-            head.write(b);
-            matched = (b == '\r' && (matched == 0 || matched == 2)) || (b == '\n' && (matched == 1 || matched == 3))
-                    ? matched + 1 : 0;
-        }
-        return head.toString(StandardCharsets.ISO_8859_1);
     }
 
     @Override
