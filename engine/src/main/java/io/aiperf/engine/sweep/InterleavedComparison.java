@@ -7,6 +7,7 @@ import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.run.CellContext;
 import io.aiperf.engine.run.CellRunner;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,11 +69,35 @@ public final class InterleavedComparison {
             MultiRunner.printValidity(outcomesA, summary, "A ", ctx);
             MultiRunner.printValidity(outcomesB, summary, "B ", ctx);
         }
-        final int exitA = RunAssembler.assemble(dir.resolve(A), outcomesA, false, cancelled, summary, ctx.out(), ctx.err());
-        final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, false, cancelled, summary, ctx.out(), ctx.err());
+        final int exitA = RunAssembler.assemble(dir.resolve(A), outcomesA, false, cancelled, summary, ctx.out(),
+                ctx.err(), false);
+        final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, false, cancelled, summary, ctx.out(),
+                ctx.err(), false);
+        if (!outcomesA.isEmpty() || !outcomesB.isEmpty()) {
+            writeReport(dir, null, a.artifacts().prefix(), ctx.out(), ctx.err());
+        }
         if (exitA == ExitCode.CANCELLED || exitB == ExitCode.CANCELLED) {
             return ExitCode.CANCELLED;
         }
         return exitA != ExitCode.OK ? exitA : exitB;
+    }
+
+    /**
+     * The comparison's one {@code report.html}, A against B side by side (with the gate's result when there is one);
+     * a report that cannot be drawn is a warning, never a failure.
+     *
+     * @param gateFile the gate's {@code gate_result.json}, or null
+     */
+    public static void writeReport(final Path dir, final Path gateFile, final String prefix, final PrintStream out,
+                                   final PrintStream err) {
+        try {
+            final Path file = dir.resolve(io.aiperf.engine.report.HtmlReport.FILE);
+            io.aiperf.engine.export.AtomicFiles.write(file, io.aiperf.engine.report.HtmlReport.comparison("A",
+                    List.of(dir.resolve(A)), "B", dir.resolve(B), gateFile, ExportNames.of(prefix))
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.println("Report: " + file.toAbsolutePath());
+        } catch (RuntimeException e) {
+            err.println("warning: no report.html: " + e.getMessage());
+        }
     }
 }

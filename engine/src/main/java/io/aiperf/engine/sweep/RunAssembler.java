@@ -42,11 +42,20 @@ public final class RunAssembler {
     public static int assemble(final Path dir, final List<CellOutcome> cells, final boolean partial,
                                final boolean cancelled, final String summaryName, final PrintStream out,
                                final PrintStream err) {
+        return assemble(dir, cells, partial, cancelled, summaryName, out, err, true);
+    }
+
+    /** @param report whether to write the run's {@code report.html} (a comparison writes one for both runs) */
+    public static int assemble(final Path dir, final List<CellOutcome> cells, final boolean partial,
+                               final boolean cancelled, final String summaryName, final PrintStream out,
+                               final PrintStream err, final boolean report) {
         final List<CellOutcome> ordered = cells.stream()
                 .sorted(Comparator.comparingInt(o -> o.cell().index())).toList();
         if (!partial && !ordered.isEmpty()) {
             writeAggregates(dir, ordered, summaryName, out, err);
-            writeReport(dir, summaryName, out, err);
+            if (report) {
+                writeReport(dir, summaryName, out, err);
+            }
         }
         final int exit = cancelled || ordered.stream().anyMatch(o -> o.exitCode() == ExitCode.CANCELLED) ? ExitCode.CANCELLED
                 : ordered.stream().anyMatch(o -> o.exitCode() != ExitCode.OK) ? ExitCode.FAILED : ExitCode.OK;
