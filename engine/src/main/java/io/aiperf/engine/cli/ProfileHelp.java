@@ -67,7 +67,7 @@ final class ProfileHelp {
                 "--server-profiler-stop-path", "--server-profiler-timeout-seconds"));
         t.put("Server metrics and GPU telemetry", List.of("--server-metrics", "--no-server-metrics",
                 "--server-metrics-formats", "--gpu-telemetry", "--no-gpu-telemetry"));
-        t.put("Regression gate, shards and CI", List.of("--gate", "--baseline", "--require-baseline", "--shard",
+        t.put("Regression gate, shards and CI", List.of("--gate", "--baseline", "--require-baseline", "--label", "--shard",
                 "--start-at", "--pid-file"));
         t.put("HTTP client", List.of("--http-client", "--connection-reuse-strategy", "--no-preconnect",
                 "--no-retry-unsent", "--max-event-bytes", "--max-response-bytes", "--max-response-head-bytes"));

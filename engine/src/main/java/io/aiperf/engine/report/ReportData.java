@@ -103,45 +103,8 @@ record ReportData(List<Run> runs, JsonNode gate) {
         return found.isEmpty() ? null : found.get(0);
     }
 
-    /** Orders labels as people read them: the numbers in them by value ({@code concurrency_2} before {@code _10}). */
     static int natural(final String a, final String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            final char ca = a.charAt(i);
-            final char cb = b.charAt(j);
-            if (Character.isDigit(ca) && Character.isDigit(cb)) {
-                int ei = i;
-                int ej = j;
-                while (ei < a.length() && (Character.isDigit(a.charAt(ei)) || a.charAt(ei) == '.')) {
-                    ei++;
-                }
-                while (ej < b.length() && (Character.isDigit(b.charAt(ej)) || b.charAt(ej) == '.')) {
-                    ej++;
-                }
-                final int c = Double.compare(number(a.substring(i, ei)), number(b.substring(j, ej)));
-                if (c != 0) {
-                    return c;
-                }
-                i = ei;
-                j = ej;
-            } else {
-                if (ca != cb) {
-                    return Character.compare(ca, cb);
-                }
-                i++;
-                j++;
-            }
-        }
-        return Integer.compare(a.length() - i, b.length() - j);
-    }
-
-    private static double number(final String s) {
-        try {
-            return Double.parseDouble(s.endsWith(".") ? s.substring(0, s.length() - 1) : s);
-        } catch (NumberFormatException e) {
-            return 0;
-        }
+        return io.aiperf.engine.ci.NaturalOrder.compare(a, b);
     }
 
     private static Cell cell(final String run, final Path outcomeFile, final ExportNames names) {
