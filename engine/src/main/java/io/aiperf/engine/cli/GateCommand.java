@@ -56,9 +56,11 @@ public final class GateCommand implements Callable<Integer> {
             if (Files.isRegularFile(report) && Files.isDirectory(candidate)) {
                 // The run's report leads with the gate's verdict and draws the baseline beside the candidate.
                 final List<Path> found = baselines.stream().filter(io.aiperf.engine.gate.RunData::hasResults).toList();
-                io.aiperf.engine.export.AtomicFiles.write(report, io.aiperf.engine.report.HtmlReport.comparison(
-                        found, candidate, out.resolve(io.aiperf.engine.gate.GateReports.JSON_FILE),
-                        io.aiperf.engine.export.ExportNames.of(null)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                io.aiperf.engine.report.ReportFiles.write(out, "baseline", found, "candidate", candidate,
+                        out.resolve(io.aiperf.engine.gate.GateReports.JSON_FILE),
+                        io.aiperf.engine.export.ExportNames.of(null));
+                io.aiperf.engine.export.RunDirectory.adopt(out, List.of(report,
+                        out.resolve(io.aiperf.engine.report.ReportFiles.SVG_FILE)));
             }
             return exit;
         } catch (ConfigException e) {

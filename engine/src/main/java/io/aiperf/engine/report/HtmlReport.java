@@ -48,16 +48,20 @@ public final class HtmlReport {
      * baselines, the comparison with them); several are compared, each its own run named by its directory.
      */
     public static String html(final List<Path> dirs, final ExportNames names) {
+        return page(data(dirs, names));
+    }
+
+    static ReportData data(final List<Path> dirs, final ExportNames names) {
         final List<Path> distinct = dirs.stream().map(p -> p.toAbsolutePath().normalize()).distinct().toList();
         if (distinct.size() == 1) {
             final Path gate = ReportData.gateFile(distinct.get(0));
             final List<Path> baselines = gate == null ? List.of() : recordedBaselines(gate, distinct.get(0));
             if (!baselines.isEmpty()) {
-                return comparison(baselines, distinct.get(0), gate, names);
+                return comparisonData("baseline", baselines, "candidate", distinct.get(0), gate, names);
             }
             // A gated run is the candidate, as the gate's own report of it names it.
-            return page(ReportData.load(List.of(new ReportData.Side(gate != null ? "candidate" : name(distinct.get(0)),
-                    distinct)), gate, names));
+            return ReportData.load(List.of(new ReportData.Side(gate != null ? "candidate" : name(distinct.get(0)),
+                    distinct)), gate, names);
         }
         final List<ReportData.Side> sides = new ArrayList<>();
         final Set<String> used = new LinkedHashSet<>();
@@ -70,7 +74,7 @@ public final class HtmlReport {
             sides.add(new ReportData.Side(n, List.of(d)));
             gate = gate != null ? gate : ReportData.gateFile(d);
         }
-        return page(ReportData.load(sides, gate, names));
+        return ReportData.load(sides, gate, names);
     }
 
     /**
@@ -81,20 +85,25 @@ public final class HtmlReport {
      */
     public static String comparison(final List<Path> baselines, final Path candidate, final Path gateFile,
                                     final ExportNames names) {
-        return comparison("baseline", baselines, "candidate", candidate, gateFile, names);
+        return page(comparisonData("baseline", baselines, "candidate", candidate, gateFile, names));
     }
 
     /** As {@link #comparison(List, Path, Path, ExportNames)} with the runs' names. */
     public static String comparison(final String baselineName, final List<Path> baselines, final String candidateName,
                                     final Path candidate, final Path gateFile, final ExportNames names) {
+        return page(comparisonData(baselineName, baselines, candidateName, candidate, gateFile, names));
+    }
+
+    static ReportData comparisonData(final String baselineName, final List<Path> baselines,
+                                     final String candidateName, final Path candidate, final Path gateFile,
+                                     final ExportNames names) {
         final List<Path> base = baselines.stream().filter(Files::exists)
                 .map(p -> Files.isRegularFile(p) ? p.toAbsolutePath().getParent() : p).toList();
         if (base.isEmpty()) { // a first build: the candidate alone, with the gate's verdict
-            return page(ReportData.load(List.of(new ReportData.Side(candidateName, List.of(candidate))), gateFile,
-                    names));
+            return ReportData.load(List.of(new ReportData.Side(candidateName, List.of(candidate))), gateFile, names);
         }
-        return page(ReportData.load(List.of(new ReportData.Side(baselineName, base),
-                new ReportData.Side(candidateName, List.of(candidate))), gateFile, names));
+        return ReportData.load(List.of(new ReportData.Side(baselineName, base),
+                new ReportData.Side(candidateName, List.of(candidate))), gateFile, names);
     }
 
     /** The baselines a gate's result names, when it gated {@code dir} and they still exist. */

@@ -83,7 +83,7 @@ public final class InterleavedComparison {
     }
 
     /**
-     * The comparison's one {@code report.html}, A against B side by side (with the gate's result when there is one);
+     * The comparison's one {@code report.html} (and {@code comparison.svg}), A against B side by side (with the gate's result when there is one);
      * a report that cannot be drawn is a warning, never a failure.
      *
      * @param gateFile the gate's {@code gate_result.json}, or null
@@ -91,10 +91,8 @@ public final class InterleavedComparison {
     public static void writeReport(final Path dir, final Path gateFile, final String prefix, final PrintStream out,
                                    final PrintStream err) {
         try {
-            final Path file = dir.resolve(io.aiperf.engine.report.HtmlReport.FILE);
-            io.aiperf.engine.export.AtomicFiles.write(file, io.aiperf.engine.report.HtmlReport.comparison("A",
-                    List.of(dir.resolve(A)), "B", dir.resolve(B), gateFile, ExportNames.of(prefix))
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            final Path file = io.aiperf.engine.report.ReportFiles.write(dir, "A", List.of(dir.resolve(A)), "B",
+                    dir.resolve(B), gateFile, ExportNames.of(prefix));
             out.println("Report: " + file.toAbsolutePath());
         } catch (RuntimeException e) {
             err.println("warning: no report.html: " + e.getMessage());

@@ -94,16 +94,14 @@ public final class RunAssembler {
         }
     }
 
-    /** {@code report.html} beside the aggregates; a report that cannot be drawn is a warning, never a failure. */
+    /** {@code report.html} and {@code comparison.svg} beside the aggregates; a report that cannot be drawn is a warning, never a failure. */
     private static void writeReport(final Path dir, final String summaryName, final PrintStream out,
                                     final PrintStream err) {
         final String defaultName = io.aiperf.engine.export.ExportNames.of(null).summaryJson();
         final io.aiperf.engine.export.ExportNames names = io.aiperf.engine.export.ExportNames.of(
                 summaryName.equals(defaultName) ? null : summaryName.substring(0, summaryName.length() - 5));
         try {
-            final Path file = dir.resolve(io.aiperf.engine.report.HtmlReport.FILE);
-            AtomicFiles.write(file, io.aiperf.engine.report.HtmlReport.html(List.of(dir), names)
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            final Path file = io.aiperf.engine.report.ReportFiles.write(dir, names);
             out.println("Report: " + file.toAbsolutePath());
         } catch (RuntimeException e) {
             err.println("warning: no report.html: " + e.getMessage());
