@@ -53,8 +53,9 @@ public final class GateCommand implements Callable<Integer> {
             }
             final int exit = GateRunner.run(rules, baselines, candidate, out, System.out, requireBaseline).exitCode();
             final Path report = out.resolve(io.aiperf.engine.report.HtmlReport.FILE);
-            if (Files.isRegularFile(report) && Files.isDirectory(candidate)) {
-                // The run's report leads with the gate's verdict and draws the baseline beside the candidate.
+            if (Files.isDirectory(candidate)) {
+                // The report leads with the gate's verdict and draws the baseline beside the candidate (a run of
+                // one cell has no report before its gate).
                 final List<Path> found = baselines.stream().filter(io.aiperf.engine.gate.RunData::hasResults).toList();
                 io.aiperf.engine.report.ReportFiles.write(out, "baseline", found, "candidate", candidate,
                         out.resolve(io.aiperf.engine.gate.GateReports.JSON_FILE),
