@@ -58,6 +58,35 @@ class CompareEndToEndTest {
                     .isEqualTo(3);
             assertThat(dir.resolve("a/aggregate")).isDirectory();
             assertThat(dir.resolve("b/aggregate")).isDirectory();
+
+            // One report, A against B side by side, and none per side.
+            assertThat(dir.resolve("a/report.html")).doesNotExist();
+            assertThat(dir.resolve("b/report.html")).doesNotExist();
+            final String html = Files.readString(dir.resolve("report.html"));
+            assertThat(html).contains("<b>A</b>: 3 cell(s) in 1 sweep point(s) against <b>B</b>: 3 cell(s)");
+            assertThat(html.indexOf("<h2 id=\"verdict\">Verdict: FAILED</h2>")).isNotNegative()
+                    .isLessThan(html.indexOf("<h2 id=\"throughput-latency\">"));
+            final String trials = html.substring(html.indexOf("<h2 id=\"across-trials\">"),
+                    html.indexOf("<h2 id=\"distributions\">"));
+            assertThat(trials).contains("data-series=\"A\"").contains("data-series=\"B\"")
+                    .contains("<tr><td>A</td><td>base</td><td align=\"right\">3</td>")
+                    .contains("<tr><td>B</td><td>base</td><td align=\"right\">3</td>");
+            assertThat(Files.readString(dir.resolve("comparison.svg"))).contains("data-series=\"A\"",
+                    "data-series=\"B\"", "Verdict: FAILED");
+
+            // aiperf report A B: the same two runs compared, each named by its directory, never pooled.
+            final Path both = tmp.resolve("a-vs-b.html");
+            assertThat(Runs.aiperf("report", dir.resolve("a").toString(), dir.resolve("b").toString(), "-o",
+                    both.toString()).exitCode()).isZero();
+            final String report = Files.readString(both);
+            assertThat(report).contains("<b>a</b>: 3 cell(s) in 1 sweep point(s) against <b>b</b>: 3 cell(s)");
+            final String cellRows = report.substring(report.indexOf("<h2 id=\"cells\">"),
+                    report.indexOf("<h2 id=\"timelines\">"));
+            assertThat(cellRows.split("<tr><td>a</td>", -1).length - 1).isEqualTo(3);
+            assertThat(cellRows.split("<tr><td>b</td>", -1).length - 1).isEqualTo(3);
+            assertThat(report.substring(report.indexOf("<svg id=\"pareto-time_to_first_token\""),
+                    report.indexOf("<svg id=\"pareto-inter_token_latency\""))).contains("data-series=\"a\"",
+                    "data-series=\"b\"");
         }
     }
 
