@@ -114,6 +114,11 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
         return StepSummary.trendMetrics(getCalls(), id);
     }
 
+    /** The key metrics per sweep point this build adds to the trend of one id. */
+    public Map<String, Map<String, Double>> getTrendPoints(final String id) {
+        return StepSummary.trendPoints(getCalls(), id);
+    }
+
     /** The worst verdict over the calls, for the page heading. */
     @Exported(visibility = 2)
     public String getVerdict() {
