@@ -29,14 +29,19 @@ public final class HtmlReport {
     public static final String FILE = "report.html";
     private static final int MAX_TIMELINES = 12;
 
-    /** A section of the page, drawn from what the report shows. */
-    interface Section {
-        void append(StringBuilder page, ReportData data);
+    /** A section of the page that another part of the engine draws (a capacity search's, say). */
+    public interface Section {
+        /**
+         * Appends the section's HTML (an {@code <h2 id=...>} and its content, inline SVG only), or nothing.
+         *
+         * @param runs each run's directories, in the page's order (a comparison's baseline first)
+         */
+        void append(StringBuilder page, List<List<Path>> runs);
     }
 
     /**
-     * The sections after the comparison charts and before the cells, in order; other report sections (a capacity
-     * search's) are added here, one line each.
+     * The sections after the comparison charts and before the cells, in order; other report sections are added
+     * here, one line each.
      */
     private static final List<Section> EXTRA_SECTIONS = List.of();
 
@@ -146,7 +151,8 @@ public final class HtmlReport {
         }
         sweepPoints(page, data);
         distributions(page, data);
-        EXTRA_SECTIONS.forEach(s -> s.append(page, data));
+        final List<List<Path>> runDirs = data.runs().stream().map(ReportData.Run::dirs).toList();
+        EXTRA_SECTIONS.forEach(s -> s.append(page, runDirs));
         cells(page, data);
         timelines(page, data);
         hooks(page, data);

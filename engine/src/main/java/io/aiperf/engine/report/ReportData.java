@@ -34,8 +34,8 @@ import java.util.stream.Stream;
 record ReportData(List<Run> runs, JsonNode gate) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One run of a report: a name (its series' label) and its cells, sorted by sweep point and trial. */
-    record Run(String name, List<Cell> cells) {
+    /** One run of a report: a name (its series' label), its directories and cells (by sweep point and trial). */
+    record Run(String name, List<Path> dirs, List<Cell> cells) {
         /** The cells of each sweep point, points in numeric order. */
         Map<String, List<Cell>> points() {
             final Map<String, List<Cell>> out = new LinkedHashMap<>();
@@ -79,7 +79,7 @@ record ReportData(List<Run> runs, JsonNode gate) {
             }
             cells.sort(Comparator.comparing(Cell::point, ReportData::natural).thenComparingInt(Cell::trial)
                     .thenComparing(Cell::label));
-            runs.add(new Run(side.name(), cells));
+            runs.add(new Run(side.name(), List.copyOf(side.dirs()), cells));
         }
         return new ReportData(List.copyOf(runs), gateFile == null ? null : read(gateFile));
     }
