@@ -19,6 +19,8 @@ final class ComparisonCharts {
     static final String[][] TRIAL_METRICS = {{"request_throughput", "avg", "request throughput (requests/s)"},
         {"time_to_first_token", "p99", "TTFT p99 (ms)"}, {"request_latency", "p99", "request latency p99 (ms)"}};
     private static final int MAX_CDF_POINTS = 6;
+    /** Cells whose records a run's distributions read at most: a big sweep's report stays within memory. */
+    private static final int MAX_CDF_CELLS = 12;
 
     private ComparisonCharts() {
     }
@@ -220,11 +222,15 @@ final class ComparisonCharts {
             for (int r = 0; r < data.runs().size(); r++) {
                 final ReportData.Run run = data.runs().get(r);
                 int drawn = 0;
+                int read = 0;
                 for (final Map.Entry<String, List<ReportData.Cell>> g : run.points().entrySet()) {
-                    if (drawn == MAX_CDF_POINTS) {
+                    if (drawn == MAX_CDF_POINTS || read >= MAX_CDF_CELLS) {
                         break;
                     }
-                    final double[] v = g.getValue().stream().flatMapToDouble(c -> Arrays.stream(values(c, m[0])))
+                    final List<ReportData.Cell> cells = g.getValue().subList(0,
+                            Math.min(g.getValue().size(), MAX_CDF_CELLS - read));
+                    read += cells.size();
+                    final double[] v = cells.stream().flatMapToDouble(c -> Arrays.stream(values(c, m[0])))
                             .sorted().toArray();
                     if (v.length == 0) {
                         continue;
