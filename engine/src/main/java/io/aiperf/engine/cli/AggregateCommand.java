@@ -67,7 +67,7 @@ public final class AggregateCommand implements Callable<Integer> {
             }
             System.err.println("merged " + cells.size() + " cell(s) into " + outputDir.toAbsolutePath());
             final int exit = RunAssembler.assemble(outputDir, cells, false, false,
-                    ExportNames.of(prefix).summaryJson(), System.out, System.err);
+                    ExportNames.of(prefix).summaryJson(), true, System.out, System.err);
             if (gateRules == null || exit != ExitCode.OK) {
                 return exit;
             }

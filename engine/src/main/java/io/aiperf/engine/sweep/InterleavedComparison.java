@@ -68,8 +68,8 @@ public final class InterleavedComparison {
             MultiRunner.printValidity(outcomesA, summary, "A ", ctx);
             MultiRunner.printValidity(outcomesB, summary, "B ", ctx);
         }
-        final int exitA = RunAssembler.assemble(dir.resolve(A), outcomesA, false, cancelled, summary, ctx.out(), ctx.err());
-        final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, false, cancelled, summary, ctx.out(), ctx.err());
+        final int exitA = RunAssembler.assemble(dir.resolve(A), outcomesA, false, cancelled, summary, true, ctx.out(), ctx.err());
+        final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, false, cancelled, summary, true, ctx.out(), ctx.err());
         if (exitA == ExitCode.CANCELLED || exitB == ExitCode.CANCELLED) {
             return ExitCode.CANCELLED;
         }

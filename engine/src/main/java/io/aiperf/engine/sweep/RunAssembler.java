@@ -37,15 +37,16 @@ public final class RunAssembler {
      * @param cells the cells' outcomes (each carrying its identity), in any order
      * @param partial true when only some of the run's cells ran here: no aggregates, only the outcome
      * @param summaryName the summary JSON's file name (honours the export prefix)
+     * @param sweepTable whether a sweep prints the table of its points
      * @return the run's exit code: 130 if cancelled, 1 if any cell failed, else 0
      */
     public static int assemble(final Path dir, final List<CellOutcome> cells, final boolean partial,
-                               final boolean cancelled, final String summaryName, final PrintStream out,
-                               final PrintStream err) {
+                               final boolean cancelled, final String summaryName, final boolean sweepTable,
+                               final PrintStream out, final PrintStream err) {
         final List<CellOutcome> ordered = cells.stream()
                 .sorted(Comparator.comparingInt(o -> o.cell().index())).toList();
         if (!partial && !ordered.isEmpty()) {
-            writeAggregates(dir, ordered, summaryName, out, err);
+            writeAggregates(dir, ordered, summaryName, sweepTable, out, err);
             writeReport(dir, summaryName, out, err);
         }
         final int exit = cancelled || ordered.stream().anyMatch(o -> o.exitCode() == ExitCode.CANCELLED) ? ExitCode.CANCELLED
@@ -55,7 +56,7 @@ public final class RunAssembler {
     }
 
     private static void writeAggregates(final Path dir, final List<CellOutcome> cells, final String summaryName,
-                                        final PrintStream out, final PrintStream err) {
+                                        final boolean sweepTable, final PrintStream out, final PrintStream err) {
         final CellIdentity first = cells.get(0).cell();
         final Map<String, List<CellOutcome>> byPoint = new LinkedHashMap<>();
         cells.forEach(o -> byPoint.computeIfAbsent(String.valueOf(o.cell().variation()), k -> new ArrayList<>()).add(o));
@@ -76,8 +77,10 @@ public final class RunAssembler {
             try {
                 AtomicFiles.write(file, JSON.writeValueAsBytes(
                         SweepAggregator.aggregate(points, first.numTrials(), first.confidenceLevel())));
-                out.println();
-                out.print(SweepTable.render(points));
+                if (sweepTable) {
+                    out.println();
+                    out.print(SweepTable.render(points));
+                }
                 out.println("Sweep aggregate: " + file.toAbsolutePath());
             } catch (IOException e) {
                 err.println("warning: no sweep aggregate: " + e.getMessage());
