@@ -70,9 +70,9 @@ public final class InterleavedComparison {
             MultiRunner.printValidity(outcomesB, summary, "B ", ctx);
         }
         final int exitA = RunAssembler.assemble(dir.resolve(A), outcomesA, false, cancelled, summary, ctx.out(),
-                ctx.err(), false);
+                ctx.err(), true, false);
         final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, false, cancelled, summary, ctx.out(),
-                ctx.err(), false);
+                ctx.err(), true, false);
         if (!outcomesA.isEmpty() || !outcomesB.isEmpty()) {
             writeReport(dir, null, a.artifacts().prefix(), ctx.out(), ctx.err());
         }

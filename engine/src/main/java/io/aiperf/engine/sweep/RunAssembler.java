@@ -42,17 +42,20 @@ public final class RunAssembler {
     public static int assemble(final Path dir, final List<CellOutcome> cells, final boolean partial,
                                final boolean cancelled, final String summaryName, final PrintStream out,
                                final PrintStream err) {
-        return assemble(dir, cells, partial, cancelled, summaryName, out, err, true);
+        return assemble(dir, cells, partial, cancelled, summaryName, out, err, true, true);
     }
 
-    /** @param report whether to write the run's {@code report.html} (a comparison writes one for both runs) */
+    /**
+     * @param sweepTable whether a sweep prints the table of its points ({@code --no-sweep-table} turns it off)
+     * @param report whether to write the run's {@code report.html} (a comparison writes one for both runs)
+     */
     public static int assemble(final Path dir, final List<CellOutcome> cells, final boolean partial,
                                final boolean cancelled, final String summaryName, final PrintStream out,
-                               final PrintStream err, final boolean report) {
+                               final PrintStream err, final boolean sweepTable, final boolean report) {
         final List<CellOutcome> ordered = cells.stream()
                 .sorted(Comparator.comparingInt(o -> o.cell().index())).toList();
         if (!partial && !ordered.isEmpty()) {
-            writeAggregates(dir, ordered, summaryName, out, err);
+            writeAggregates(dir, ordered, summaryName, sweepTable, out, err);
             if (report) {
                 writeReport(dir, summaryName, out, err);
             }
@@ -64,7 +67,7 @@ public final class RunAssembler {
     }
 
     private static void writeAggregates(final Path dir, final List<CellOutcome> cells, final String summaryName,
-                                        final PrintStream out, final PrintStream err) {
+                                        final boolean sweepTable, final PrintStream out, final PrintStream err) {
         final CellIdentity first = cells.get(0).cell();
         final Map<String, List<CellOutcome>> byPoint = new LinkedHashMap<>();
         cells.forEach(o -> byPoint.computeIfAbsent(String.valueOf(o.cell().variation()), k -> new ArrayList<>()).add(o));
@@ -85,8 +88,10 @@ public final class RunAssembler {
             try {
                 AtomicFiles.write(file, JSON.writeValueAsBytes(
                         SweepAggregator.aggregate(points, first.numTrials(), first.confidenceLevel())));
-                out.println();
-                out.print(SweepTable.render(points));
+                if (sweepTable) {
+                    out.println();
+                    out.print(SweepTable.render(points));
+                }
                 out.println("Sweep aggregate: " + file.toAbsolutePath());
             } catch (IOException e) {
                 err.println("warning: no sweep aggregate: " + e.getMessage());
