@@ -54,21 +54,28 @@ class OneTrialGateEndToEndTest {
         }
         final Runs.Result passed = Runs.aiperf("gate", "--rules", rules.toString(), "--baseline", base.toString(),
                 "--candidate", same.toString());
-        assertThat(passed.exitCode()).as(passed.out()).isZero();
-        final JsonNode pass = Runs.json(same.resolve("gate_result.json")).path("rules").get(0);
-        assertThat(pass.path("status").asText()).isEqualTo("passed");
-        assertThat(pass.path("p_value").isNumber()).isTrue();
-        // No warmup: each side's first wave (up to 4 requests, one per connection, sent before the first answer)
-        // is left out, and the rest are compared.
-        final Matcher counts = Pattern.compile("over (\\d+) and (\\d+) requests .*the first wave, (\\d+) and (\\d+) "
-                + "requests").matcher(pass.path("message").asText());
-        assertThat(counts.find()).as(pass.path("message").asText()).isTrue();
-        for (int side = 1; side <= 2; side++) {
-            final int excluded = Integer.parseInt(counts.group(side + 2));
-            assertThat(excluded).isBetween(1, 4);
-            assertThat(Integer.parseInt(counts.group(side))).isEqualTo(60 - excluded);
+        // A host so busy that the client's timers woke late (its own validity says so) may move even a median
+        // between two runs; the gate then refuses a verdict, and that is the check.
+        if (passed.exitCode() == io.aiperf.engine.ci.ExitCode.GATE_INCONCLUSIVE
+                && (Runs.clientStarved(base) || Runs.clientStarved(same))) {
+            assertThat(Runs.json(same.resolve("gate_result.json")).path("verdict").asText()).isEqualTo("inconclusive");
+        } else {
+            assertThat(passed.exitCode()).as(passed.out()).isZero();
+            final JsonNode pass = Runs.json(same.resolve("gate_result.json")).path("rules").get(0);
+            assertThat(pass.path("status").asText()).isEqualTo("passed");
+            assertThat(pass.path("p_value").isNumber()).isTrue();
+            // No warmup: each side's first wave (up to 4 requests, one per connection, sent before the first answer)
+            // is left out, and the rest are compared.
+            final Matcher counts = Pattern.compile("over (\\d+) and (\\d+) requests .*the first wave, (\\d+) and (\\d+) "
+                    + "requests").matcher(pass.path("message").asText());
+            assertThat(counts.find()).as(pass.path("message").asText()).isTrue();
+            for (int side = 1; side <= 2; side++) {
+                final int excluded = Integer.parseInt(counts.group(side + 2));
+                assertThat(excluded).isBetween(1, 4);
+                assertThat(Integer.parseInt(counts.group(side))).isEqualTo(60 - excluded);
+            }
+            assertThat(pass.path("message").asText()).contains("CI of the change");
         }
-        assertThat(pass.path("message").asText()).contains("CI of the change");
 
         final JsonNode fail = Runs.json(slow.resolve("gate_result.json"));
         assertThat(fail.path("verdict").asText()).isEqualTo("failed");
