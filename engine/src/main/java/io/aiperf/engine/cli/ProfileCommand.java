@@ -114,10 +114,10 @@ public final class ProfileCommand implements Callable<Integer> {
                 err.println("error: invalid configuration: " + e.getMessage());
                 return ExitCode.USAGE;
             }
-            if (search != null && (options.concurrency != null || gateRules != null || !cells.isEmpty() || json)) {
+            if (search != null && (options.concurrency != null || !cells.isEmpty() || json)) {
                 err.println("error: a capacity search sets the concurrency of each point and writes "
                         + SearchResult.FILE_NAME + "; remove " + (options.concurrency != null ? "--concurrency"
-                        : gateRules != null ? "--gate" : !cells.isEmpty() ? "--cell" : "--output-format json"));
+                        : !cells.isEmpty() ? "--cell" : "--output-format json"));
                 return ExitCode.USAGE;
             }
             if (mock) {

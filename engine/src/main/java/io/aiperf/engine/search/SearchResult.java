@@ -42,6 +42,7 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
         } else {
             root.putNull("capacity");
         }
+        root.putObject("capacity_bounds").put("low", capacity.orElse(0)).put("high", capacityHigh());
         if (nextMissed.isPresent()) {
             root.put("next_missed", nextMissed.getAsInt());
         } else {
@@ -52,6 +53,17 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
         final ArrayNode path = root.putArray("path");
         points.forEach(p -> path.add(p.value()));
         return root;
+    }
+
+    /**
+     * The highest value the capacity can have: one below the lowest point that clearly missed the SLOs (an
+     * inconclusive, invalid or failed point says nothing about it), else the top of the range. Equal to the
+     * capacity when the boundary was decided; above it when the probe budget ran out or a point was inconclusive.
+     */
+    public int capacityHigh() {
+        final int high = points.stream().filter(p -> p.decision() == ProbedPoint.Decision.MISSES)
+                .mapToInt(ProbedPoint::value).min().orElse(spec.max() + 1) - 1;
+        return Math.max(high, capacity.orElse(0));
     }
 
     /** Written whole or not at all. */
