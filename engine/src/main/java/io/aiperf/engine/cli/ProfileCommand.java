@@ -109,7 +109,7 @@ public final class ProfileCommand implements Callable<Integer> {
             }
             final SearchSpec search;
             try {
-                search = searchOptions.spec();
+                search = searchOptions.spec(options.confidenceLevel);
             } catch (ConfigException e) {
                 err.println("error: invalid configuration: " + e.getMessage());
                 return ExitCode.USAGE;

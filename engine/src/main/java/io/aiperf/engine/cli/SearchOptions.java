@@ -42,10 +42,26 @@ public final class SearchOptions {
             + "Default: 8.")
     Integer maxIterations;
 
+    @Option(names = "--search-trials-max", paramLabel = "N", description = "The most trials of one point (1-10): a "
+            + "point whose SLO interval (at --confidence-level) holds a threshold gets another trial, and is "
+            + "inconclusive when they are spent. Default: 3.")
+    Integer maxTrials;
+
+    @Option(names = "--search-boundary-band", paramLabel = "PCT", description = "How near a threshold (percent of "
+            + "it) a point's value must be to be judged at --confidence-level on its requests, with more trials; "
+            + "farther points are decided on their value in one trial. Default: 10.")
+    Double boundaryBandPct;
+
+    @Option(names = "--search-max-client-lateness", paramLabel = "MS", description = "A trial whose client's timer "
+            + "wake-ups were later than this (p99, ms) was short of CPU: it is set aside and another run; a point "
+            + "with no other trial is invalid and never meets the SLOs. Default: 20.")
+    Double maxClientLateness;
+
     /** Whether any option asks for a search. */
     boolean active() {
         return space != null || !slas.isEmpty() || recipe != null || ttftSlaMs != null || concurrencyMin != null
-                || concurrencyMax != null || maxIterations != null;
+                || concurrencyMax != null || maxIterations != null || maxTrials != null
+                || maxClientLateness != null || boundaryBandPct != null;
     }
 
     /**
@@ -53,7 +69,7 @@ public final class SearchOptions {
      *
      * @throws ConfigException naming the option and what is wrong
      */
-    SearchSpec spec() {
+    SearchSpec spec(final Double confidenceLevel) {
         if (!active()) {
             return null;
         }
@@ -83,7 +99,26 @@ public final class SearchOptions {
         if (probes < 2 || probes > 200) {
             throw new ConfigException("--search-max-iterations", "must be between 2 and 200, got " + probes);
         }
-        return new SearchSpec(SearchSpec.CONCURRENCY, bounds[0], bounds[1], List.copyOf(parsed), probes, recipe);
+        final int trials = maxTrials == null ? SearchSpec.DEFAULT_MAX_TRIALS : maxTrials;
+        if (trials < 1 || trials > 10) {
+            throw new ConfigException("--search-trials-max", "must be between 1 and 10, got " + trials);
+        }
+        final double confidence = confidenceLevel == null ? 0.95 : confidenceLevel;
+        if (!(confidence > 0 && confidence < 1)) {
+            throw new ConfigException("--confidence-level", "must be between 0 and 1, got " + confidence);
+        }
+        final double lateness = maxClientLateness == null ? SearchSpec.DEFAULT_MAX_CLIENT_LATENESS_MS
+                : maxClientLateness;
+        if (!(lateness > 0) || Double.isInfinite(lateness)) {
+            throw new ConfigException("--search-max-client-lateness", "must be a positive number of ms, got "
+                    + lateness);
+        }
+        final double band = boundaryBandPct == null ? SearchSpec.DEFAULT_BOUNDARY_BAND_PCT : boundaryBandPct;
+        if (!(band >= 0) || Double.isInfinite(band)) {
+            throw new ConfigException("--search-boundary-band", "must be a percentage, 0 or more, got " + band);
+        }
+        return new SearchSpec(SearchSpec.CONCURRENCY, bounds[0], bounds[1], List.copyOf(parsed), probes, recipe,
+                trials, confidence, band / 100, lateness);
     }
 
     private int[] bounds() {

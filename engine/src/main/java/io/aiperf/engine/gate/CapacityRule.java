@@ -1,6 +1,5 @@
 package io.aiperf.engine.gate;
 
-import io.aiperf.engine.search.SearchOutcome;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -29,7 +29,7 @@ public final class RunData {
     private final Map<String, List<Path>> records = new TreeMap<>();
     private final List<String> notes = new ArrayList<>();
     private final Map<String, String> unfinished = new TreeMap<>();
-    private final List<io.aiperf.engine.search.SearchOutcome> searches = new ArrayList<>();
+    private final List<SearchOutcome> searches = new ArrayList<>();
 
     private static final String SUMMARY = "profile_export_aiperf.json";
     private static final String AGGREGATE = "profile_export_aiperf_aggregate.json";
@@ -48,7 +48,7 @@ public final class RunData {
 
     private void add(final Path source) {
         if (Files.isDirectory(source)) {
-            final io.aiperf.engine.search.SearchOutcome search = io.aiperf.engine.search.SearchOutcome.in(source);
+            final SearchOutcome search = SearchOutcome.in(source);
             if (search != null) {
                 searches.add(search);
             }
@@ -269,7 +269,7 @@ public final class RunData {
     }
 
     /** The capacity searches of the sources ({@code search_result.json} at their top), one per source that ran one. */
-    public List<io.aiperf.engine.search.SearchOutcome> searches() {
+    public List<SearchOutcome> searches() {
         return List.copyOf(searches);
     }
 

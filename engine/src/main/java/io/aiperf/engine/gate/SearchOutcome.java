@@ -1,4 +1,4 @@
-package io.aiperf.engine.search;
+package io.aiperf.engine.gate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,8 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A capacity search's {@code search_result.json} read back, for the gate, the report and CI: what was searched, how
- * it ended, and the capacity with its bounds (src-docs/capacity.md).
+ * A capacity search's {@code search_result.json} as the gate (and the report) read it back: what was searched, how
+ * it ended, and the capacity with its bounds (src-docs/capacity.md). The search writes it
+ * ({@code io.aiperf.engine.search.SearchResult}).
  *
  * @param slas the SLOs as given ({@code metric:stat:op:threshold})
  * @param capacity the highest value that met every SLO, or null when none did
@@ -21,6 +22,7 @@ import java.util.List;
  */
 public record SearchOutcome(String knob, int min, int max, List<String> slas, String status, Integer capacity,
                             int low, int high, Integer nextMissed) {
+    public static final String FILE_NAME = "search_result.json";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Whether the search ran to its end (converged or out of probes), not cancelled. */
@@ -43,7 +45,7 @@ public record SearchOutcome(String knob, int min, int max, List<String> slas, St
 
     /** The {@code search_result.json} in {@code dir}, or null when there is none. */
     public static SearchOutcome in(final Path dir) {
-        final Path file = dir.resolve(SearchResult.FILE_NAME);
+        final Path file = dir.resolve(FILE_NAME);
         return Files.isRegularFile(file) ? read(file) : null;
     }
 
@@ -61,8 +63,8 @@ public record SearchOutcome(String knob, int min, int max, List<String> slas, St
         }
         final List<String> slas = new ArrayList<>();
         for (final JsonNode s : search.path("slas")) {
-            slas.add(new Sla(s.path("metric").asText(), s.path("stat").asText(), s.path("op").asText(),
-                    s.path("threshold").asDouble()).spec());
+            slas.add(s.path("metric").asText() + ":" + s.path("stat").asText() + ":" + s.path("op").asText() + ":"
+                    + Numbers.plain(s.path("threshold").asDouble()));
         }
         final Integer capacity = root.path("capacity").isNumber() ? root.path("capacity").asInt() : null;
         final int low = root.path("capacity_bounds").path("low").asInt(capacity == null ? 0 : capacity);
