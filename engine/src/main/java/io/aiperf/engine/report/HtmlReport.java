@@ -73,6 +73,7 @@ public final class HtmlReport {
                 .append("<h1>AIPerf (Java) report</h1>\n<p>").append(cells.size()).append(" cell(s) from ")
                 .append(Html.escape(dirs.stream().map(Path::toString).distinct().toList().toString())).append("; generated ")
                 .append(Instant.now()).append(".</p>\n");
+        CapacitySection.append(page, dirs);
         table(page, cells);
         pareto(page, cells);
         confidence(page, cells);

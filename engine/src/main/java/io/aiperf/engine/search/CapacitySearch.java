@@ -54,8 +54,21 @@ public final class CapacitySearch {
                 cancelled ? "cancelled" : planner.converged() ? "converged" : "probe_budget_spent");
         result.write(dir.resolve(SearchResult.FILE_NAME));
         result.printTable(ctx.out());
+        report(dir, configAt.apply(spec.min()), ctx);
         final boolean failed = points.stream().anyMatch(p -> p.decision() == ProbedPoint.Decision.FAILED);
         return cancelled ? ExitCode.CANCELLED : failed ? ExitCode.FAILED : ExitCode.OK;
+    }
+
+    /** {@code report.html} over every point, with the search's section; one that cannot be drawn is a warning. */
+    private static void report(final Path dir, final BenchmarkConfig config, final CellContext ctx) {
+        try {
+            final Path file = dir.resolve(io.aiperf.engine.report.HtmlReport.FILE);
+            io.aiperf.engine.export.AtomicFiles.write(file, io.aiperf.engine.report.HtmlReport.html(List.of(dir),
+                    ExportNames.of(config.artifacts().prefix())).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            ctx.out().println("Report: " + file.toAbsolutePath());
+        } catch (RuntimeException e) {
+            ctx.err().println("warning: no report.html: " + e.getMessage());
+        }
     }
 
     /** One point: trials until it is decided or the budget is spent; null when cancelled. */

@@ -55,6 +55,12 @@ class CapacitySearchEndToEndTest {
             assertThat(result.path("capacity_bounds").path("low").asInt()).isEqualTo(result.path("capacity").asInt());
             assertThat(r.out()).contains("Capacity search: concurrency 1..16")
                     .contains("Capacity: concurrency " + result.path("capacity").asInt());
+            final String html = Files.readString(dir.resolve("report.html"));
+            assertThat(html).contains("<h2>Capacity search</h2>")
+                    .contains("<b id=\"capacity\">" + result.path("capacity_bounds").path("low").asInt())
+                    .contains("class=\"capacity-slo\"").contains("class=\"capacity-line\"");
+            assertThat(html.split("class=\"capacity-point\"", -1).length - 1).as("one dot per probed point")
+                    .isEqualTo(result.path("points").size());
             try (var tmpFiles = Files.list(dir)) {
                 assertThat(tmpFiles.filter(f -> f.getFileName().toString().endsWith(".tmp"))).isEmpty();
             }
