@@ -31,6 +31,8 @@ public final class StepSummary {
     public static final String BASELINE_BUILDS = "baselineBuilds";
     /** The comparison with the baseline, one row per key metric ({@link Comparison}). */
     public static final String COMPARISON = "comparison";
+    /** The capacity search's result ({@link SearchCapacity#toMap}), or null when the call ran no search. */
+    public static final String CAPACITY = SearchCapacity.KEY;
     /** The gate status when no gate ran. */
     public static final String NO_GATE = "none";
 
@@ -55,7 +57,9 @@ public final class StepSummary {
         if (gate != null) {
             gate.path("rules").forEach(r -> {
                 final LinkedHashMap<String, Object> rule = new LinkedHashMap<>();
-                rule.put("metric", r.path("metric").asText() + "_" + r.path("stat").asText());
+                // a capacity rule's metric is the capacity itself, as in the key metrics
+                rule.put("metric", r.path("metric").asText().equals(SearchCapacity.KEY) ? SearchCapacity.KEY
+                        : r.path("metric").asText() + "_" + r.path("stat").asText());
                 rule.put("cell", r.path("cell").asText());
                 rule.put("status", r.path("status").asText());
                 rule.put("limit", r.path("limit").asText(""));
@@ -96,6 +100,8 @@ public final class StepSummary {
         out.put(CELLS, cells);
         out.put(HOOKS, hooks);
         out.put(METRICS, new LinkedHashMap<>(KeyMetrics.ofRun(exportDir)));
+        final SearchCapacity capacity = SearchCapacity.in(exportDir);
+        out.put(CAPACITY, capacity == null ? null : capacity.toMap());
         out.put(ARCHIVED, new ArrayList<>(archived));
         return out;
     }
