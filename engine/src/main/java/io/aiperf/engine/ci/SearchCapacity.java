@@ -16,7 +16,7 @@ import java.util.LinkedHashMap;
 public record SearchCapacity(String knob, Integer value, int high, Integer nextMissed, String status) {
     /** The key of {@link KeyMetrics#KEYS} and of the step's result. */
     public static final String KEY = "capacity";
-    public static final String UNIT = "concurrency";
+    public static final String UNIT = "concurrency or req/s";
     static final String FILE = "search_result.json";
 
     /** The search result at the top of a run directory, or null when it holds none. */

@@ -16,8 +16,9 @@ public final class SearchOptions {
     static final int DEFAULT_MIN = 1;
     static final int DEFAULT_MAX = 64;
 
-    @Option(names = "--search-space", paramLabel = "concurrency:LO,HI", description = "Search the highest concurrency "
-            + "in LO..HI that meets every --search-sla (a bisection; each point is a cell of its own under search/).")
+    @Option(names = "--search-space", paramLabel = "KNOB:LO,HI", description = "Search the highest concurrency (or "
+            + "request_rate, whole requests/sec) in LO..HI that meets every --search-sla (a bisection; each point's "
+            + "trials are cells of their own under search/).")
     String space;
 
     @Option(names = "--search-sla", paramLabel = "METRIC:STAT:OP:THRESHOLD", description = "An SLO of the capacity "
@@ -117,7 +118,8 @@ public final class SearchOptions {
         if (!(band >= 0) || Double.isInfinite(band)) {
             throw new ConfigException("--search-boundary-band", "must be a percentage, 0 or more, got " + band);
         }
-        return new SearchSpec(SearchSpec.CONCURRENCY, bounds[0], bounds[1], List.copyOf(parsed), probes, recipe,
+        final String knob = space == null ? SearchSpec.CONCURRENCY : knob(space.trim().split(":")[0]);
+        return new SearchSpec(knob, bounds[0], bounds[1], List.copyOf(parsed), probes, recipe,
                 trials, confidence, band / 100, lateness);
     }
 
@@ -128,21 +130,29 @@ public final class SearchOptions {
                         + "--concurrency-min/--concurrency-max");
             }
             final String[] p = space.trim().split(":");
-            final boolean knob = p.length >= 2 && (p[0].equals("concurrency")
-                    || p[0].equals("phases.profiling.concurrency"));
-            if (!knob || p.length > 3 || p.length == 3 && !p[2].equals("int")) {
-                throw new ConfigException("--search-space", "expected concurrency:LO,HI (the knob searched here is "
-                        + "concurrency), got '" + space + "'");
+            final String knob = p.length >= 2 ? knob(p[0]) : null;
+            if (knob == null || p.length > 3 || p.length == 3 && !p[2].equals("int")) {
+                throw new ConfigException("--search-space", "expected concurrency:LO,HI or request_rate:LO,HI (the "
+                        + "knobs searched here, in whole users or requests per second), got '" + space + "'");
             }
             final String[] range = p[1].split(",");
             if (range.length != 2) {
-                throw new ConfigException("--search-space", "expected concurrency:LO,HI, got '" + space + "'");
+                throw new ConfigException("--search-space", "expected " + knob + ":LO,HI, got '" + space + "'");
             }
             return checked("--search-space", integer("--search-space", range[0]), integer("--search-space", range[1]));
         }
         return checked(concurrencyMin != null ? "--concurrency-min" : "--concurrency-max",
                 concurrencyMin == null ? DEFAULT_MIN : concurrencyMin,
                 concurrencyMax == null ? DEFAULT_MAX : concurrencyMax);
+    }
+
+    /** The knob a --search-space path names (upstream's dotted config path or its short name), or null. */
+    static String knob(final String path) {
+        return switch (path) {
+            case "concurrency", "phases.profiling.concurrency" -> SearchSpec.CONCURRENCY;
+            case "request_rate", "rate", "phases.profiling.rate" -> SearchSpec.REQUEST_RATE;
+            default -> null;
+        };
     }
 
     private static int integer(final String field, final String text) {
@@ -155,7 +165,7 @@ public final class SearchOptions {
 
     private static int[] checked(final String field, final int lo, final int hi) {
         if (lo < 1 || hi <= lo) {
-            throw new ConfigException(field, "the concurrency range must be 1 <= LO < HI, got " + lo + ".." + hi);
+            throw new ConfigException(field, "the range must be 1 <= LO < HI, got " + lo + ".." + hi);
         }
         return new int[] {lo, hi};
     }

@@ -3,8 +3,8 @@ package io.aiperf.engine.search;
 import java.util.List;
 
 /**
- * What a capacity search looks for (src-docs/capacity.md): the highest concurrency in {@code [min, max]} whose
- * cells meet every SLO.
+ * What a capacity search looks for (src-docs/capacity.md): the highest value of its knob (concurrency, or request
+ * rate in whole requests per second) in {@code [min, max]} whose cells meet every SLO.
  *
  * @param recipe the upstream recipe it came from, or null for explicit options
  * @param maxProbes the most points probed
@@ -16,6 +16,8 @@ import java.util.List;
 public record SearchSpec(String knob, int min, int max, List<Sla> slas, int maxProbes, String recipe, int maxTrials,
                          double confidence, double boundaryBand, double maxClientLateness) {
     public static final String CONCURRENCY = "concurrency";
+    /** Whole requests per second, open loop. */
+    public static final String REQUEST_RATE = "request_rate";
     public static final int DEFAULT_MAX_PROBES = 8;
     public static final int DEFAULT_MAX_TRIALS = 3;
     public static final double DEFAULT_MAX_CLIENT_LATENESS_MS = 20;

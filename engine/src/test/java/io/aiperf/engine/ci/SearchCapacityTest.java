@@ -50,7 +50,7 @@ class SearchCapacityTest {
                 .orElseThrow();
         assertThat(row).containsEntry(Comparison.BASELINE, 16.0).containsEntry(Comparison.CANDIDATE, 8.0)
                 .containsEntry(Comparison.CHANGE_PCT, -50.0).containsEntry(Comparison.STATUS, "failed")
-                .containsEntry(Comparison.UNIT, "concurrency");
+                .containsEntry(Comparison.UNIT, "concurrency or req/s");
         assertThat(TrendChart.svg(List.of(new TrendChart.Point("#1", Map.of("capacity", 16.0), "#1"),
                 new TrendChart.Point("#2", Map.of("capacity", 8.0), "#2")))).contains("capacity");
         assertThat(ArchivePlanner.BASELINE_INCLUDES).as("a capacity gate needs the baseline's search")

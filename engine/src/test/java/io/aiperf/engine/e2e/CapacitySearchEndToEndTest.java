@@ -133,13 +133,36 @@ class CapacitySearchEndToEndTest {
     }
 
     @Test
+    void theRequestRateIsAKnobToo() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 1))) {
+            final Path dir = tmp.resolve("rate");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--isl", "8",
+                    "--osl", "2", "--request-count", "20", "--warmup-request-count", "2", "--tokenizer", "builtin",
+                    "--search-space", "request_rate:40,200", "--search-sla", "time_to_first_token:p50:lt:1000000",
+                    "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode result = Runs.json(dir.resolve("search_result.json"));
+            assertThat(result.path("search").path("knob").asText()).isEqualTo("request_rate");
+            assertThat(result.path("capacity").asInt()).as("every rate meets a 1000 s TTFT").isEqualTo(200);
+            final JsonNode top = result.path("points").get(1);
+            assertThat(top.path("request_rate").asInt()).isEqualTo(200);
+            final Path cell = dir.resolve(top.path("trial_results").get(0).path("artifact_dir").asText());
+            assertThat(cell.toString()).contains("request_rate_0200");
+            assertThat(Runs.json(cell.resolve("profile_export_aiperf.json")).path("input_config").toString())
+                    .as("the point ran at its rate").contains("200");
+        }
+    }
+
+    @Test
     void badSearchOptionsExitTwoBeforeAnyTraffic() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
             final String[][] cases = {
                 {"--search-recipe", "max-goodput-under-slo", "--ttft-sla-ms", "5"},
                 {"--search-recipe", "max-throughput-ttft-sla"},
                 {"--search-sla", "time_to_first_token:p95:under:5"},
-                {"--search-space", "rate:1,4", "--search-sla", "time_to_first_token:p95:lt:5"},
+                {"--search-space", "batch_size:1,4", "--search-sla", "time_to_first_token:p95:lt:5"},
+                {"--search-space", "request_rate:1,4", "--search-sla", "time_to_first_token:p95:lt:5",
+                    "--request-rate", "3"},
                 {"--search-space", "concurrency:4,2", "--search-sla", "time_to_first_token:p95:lt:5"},
                 {"--search-space", "concurrency:1,4"},
                 {"--search-sla", "time_to_first_token:p95:lt:5", "--concurrency", "4"},
@@ -149,6 +172,7 @@ class CapacitySearchEndToEndTest {
                 {"--search-sla", "time_to_first_token:p95:lt:5", "--search-boundary-band", "-1"},
             };
             final String[] expected = {"--search-recipe", "--ttft-sla-ms", "--search-sla", "--search-space",
+                "--request-rate",
                 "--search-space", "--search-sla", "--concurrency", "--search-max-iterations",
                 "--search-trials-max", "--search-max-client-lateness", "--search-boundary-band"};
             for (int i = 0; i < cases.length; i++) {
