@@ -54,7 +54,7 @@ public final class SearchOptions {
     Double boundaryBandPct;
 
     @Option(names = "--search-max-client-lateness", paramLabel = "MS", description = "A trial whose client's timer "
-            + "wake-ups were later than this (p99, ms) was short of CPU: it is set aside and another run; a point "
+            + "wake-ups were later than this (p99, ms) was short of CPU: it is set aside and the point run again; a point "
             + "with no other trial is invalid and never meets the SLOs. Default: 20.")
     Double maxClientLateness;
 
