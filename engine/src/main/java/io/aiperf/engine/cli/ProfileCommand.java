@@ -109,7 +109,12 @@ public final class ProfileCommand implements Callable<Integer> {
             }
             final SearchSpec search;
             try {
-                search = searchOptions.spec(options.confidenceLevel);
+                final com.fasterxml.jackson.databind.JsonNode file = options.config == null ? null
+                        : io.aiperf.engine.config.YamlLoader.load(options.config, System.getenv());
+                searchOptions.defaults(file == null ? null : file.get("search"));
+                search = searchOptions.spec(options.confidenceLevel != null ? options.confidenceLevel
+                        : file != null && file.path("multi_run").path("confidence_level").isNumber()
+                        ? file.path("multi_run").path("confidence_level").asDouble() : null);
             } catch (ConfigException e) {
                 err.println("error: invalid configuration: " + e.getMessage());
                 return ExitCode.USAGE;

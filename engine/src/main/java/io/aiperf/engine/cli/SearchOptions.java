@@ -58,6 +58,80 @@ public final class SearchOptions {
             + "with no other trial is invalid and never meets the SLOs. Default: 20.")
     Double maxClientLateness;
 
+    /** The YAML keys of a config file's {@code search:} section, each the option of the same name. */
+    static final List<String> YAML_KEYS = List.of("space", "slas", "recipe", "ttft_sla_ms", "concurrency_min",
+            "concurrency_max", "max_iterations", "trials_max", "boundary_band_pct", "max_client_lateness_ms");
+
+    /**
+     * Takes the settings of a config file's {@code search:} section that no option gave (src-docs/capacity.md):
+     * the command line wins over the file.
+     *
+     * @throws ConfigException naming {@code search.KEY} for an unknown key or a value of the wrong type
+     */
+    void defaults(final com.fasterxml.jackson.databind.JsonNode search) {
+        if (search == null || search.isMissingNode() || search.isNull()) {
+            return;
+        }
+        if (!search.isObject()) {
+            throw new ConfigException("search", "expected a mapping of " + YAML_KEYS);
+        }
+        search.fieldNames().forEachRemaining(k -> {
+            if (!YAML_KEYS.contains(k)) {
+                throw new ConfigException("search." + k, "unknown key" + io.aiperf.engine.config.Suggestions
+                        .didYouMean(k, YAML_KEYS) + "; known keys: " + YAML_KEYS);
+            }
+        });
+        space = space != null ? space : text(search, "space");
+        if (slas.isEmpty() && search.has("slas")) {
+            final com.fasterxml.jackson.databind.JsonNode list = search.get("slas");
+            if (list.isTextual()) {
+                slas.add(list.asText());
+            } else if (list.isArray()) {
+                list.forEach(v -> slas.add(v.asText()));
+            } else {
+                throw new ConfigException("search.slas", "expected a list such as [time_to_first_token:p95:lt:200]");
+            }
+        }
+        recipe = recipe != null ? recipe : text(search, "recipe");
+        ttftSlaMs = ttftSlaMs != null ? ttftSlaMs : number(search, "ttft_sla_ms");
+        concurrencyMin = concurrencyMin != null ? concurrencyMin : whole(search, "concurrency_min");
+        concurrencyMax = concurrencyMax != null ? concurrencyMax : whole(search, "concurrency_max");
+        maxIterations = maxIterations != null ? maxIterations : whole(search, "max_iterations");
+        maxTrials = maxTrials != null ? maxTrials : whole(search, "trials_max");
+        boundaryBandPct = boundaryBandPct != null ? boundaryBandPct : number(search, "boundary_band_pct");
+        maxClientLateness = maxClientLateness != null ? maxClientLateness : number(search, "max_client_lateness_ms");
+    }
+
+    private static String text(final com.fasterxml.jackson.databind.JsonNode n, final String key) {
+        final com.fasterxml.jackson.databind.JsonNode v = n.get(key);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isValueNode()) {
+            throw new ConfigException("search." + key, "expected a text value, got " + v);
+        }
+        return v.asText();
+    }
+
+    private static Double number(final com.fasterxml.jackson.databind.JsonNode n, final String key) {
+        final com.fasterxml.jackson.databind.JsonNode v = n.get(key);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isNumber()) {
+            throw new ConfigException("search." + key, "expected a number, got " + v);
+        }
+        return v.asDouble();
+    }
+
+    private static Integer whole(final com.fasterxml.jackson.databind.JsonNode n, final String key) {
+        final Double v = number(n, key);
+        if (v != null && v != Math.rint(v)) {
+            throw new ConfigException("search." + key, "expected a whole number, got " + v);
+        }
+        return v == null ? null : v.intValue();
+    }
+
     /** Whether any option asks for a search. */
     boolean active() {
         return space != null || !slas.isEmpty() || recipe != null || ttftSlaMs != null || concurrencyMin != null

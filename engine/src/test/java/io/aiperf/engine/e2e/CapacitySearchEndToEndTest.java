@@ -154,6 +154,37 @@ class CapacitySearchEndToEndTest {
     }
 
     @Test
+    void theSearchCanBeGivenInTheConfigFileAndTheCommandLineWins() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 1))) {
+            final Path yaml = tmp.resolve("search.yaml");
+            Files.writeString(yaml, """
+                    benchmark:
+                      model: m
+                      endpoint: {url: %s, streaming: true}
+                    search:
+                      space: concurrency:1,3
+                      slas: [time_to_first_token:p50:lt:1000000]
+                      max_iterations: 2
+                      trials_max: 1
+                    """.formatted(mock.url()));
+            final Path dir = tmp.resolve("yaml");
+            final Runs.Result r = Runs.aiperf("profile", "--config", yaml.toString(), "--isl", "8", "--osl", "2",
+                    "--request-count", "8", "--tokenizer", "builtin", "--search-max-iterations", "3",
+                    "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode search = Runs.json(dir.resolve("search_result.json")).path("search");
+            assertThat(search.path("max").asInt()).as("from the file").isEqualTo(3);
+            assertThat(search.path("max_trials").asInt()).as("from the file").isEqualTo(1);
+            assertThat(search.path("max_probes").asInt()).as("the command line wins").isEqualTo(3);
+            Files.writeString(yaml, Files.readString(yaml).replace("trials_max", "trial_max"));
+            final Runs.Result bad = Runs.aiperf("profile", "--config", yaml.toString(), "--artifact-dir",
+                    tmp.resolve("bad-yaml").toString());
+            assertThat(bad.exitCode()).isEqualTo(2);
+            assertThat(bad.err()).contains("search.trial_max").contains("trials_max");
+        }
+    }
+
+    @Test
     void badSearchOptionsExitTwoBeforeAnyTraffic() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
             final String[][] cases = {
