@@ -107,7 +107,7 @@ final class CapacitySection {
             if (Double.isFinite(ys[i])) {
                 final String decision = points.get(i).path("decision").asText();
                 chart.point(xs[i], ys[i], COLOURS.getOrDefault(decision, "#6b7280"), "capacity-point",
-                        Chart.num(xs[i]) + " " + decision);
+                        points.get(i).path(knob).asInt() + " " + decision);
             }
         }
         page.append(chart.svg());

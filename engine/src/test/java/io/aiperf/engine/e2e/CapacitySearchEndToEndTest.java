@@ -91,7 +91,7 @@ class CapacitySearchEndToEndTest {
     void aPointWhoseClientIsShortOfCpuNeverMeetsTheSlos() throws Exception {
         final java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         final java.util.List<Thread> hogs = new java.util.ArrayList<>();
-        for (int i = 0; i < 4 * Runtime.getRuntime().availableProcessors(); i++) {
+        for (int i = 0; i < 2 * Runtime.getRuntime().availableProcessors(); i++) {
             final Thread t = new Thread(() -> {
                 long x = 0;
                 while (!stop.get()) {
