@@ -1,6 +1,8 @@
 package io.aiperf.engine.cli;
 
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.search.BisectionPlanner;
+import io.aiperf.engine.search.GridPlanner;
 import io.aiperf.engine.search.SearchSpec;
 import io.aiperf.engine.search.Sla;
 import java.util.ArrayList;
@@ -43,6 +45,11 @@ public final class SearchOptions {
             + "Default: 8.")
     Integer maxIterations;
 
+    @Option(names = "--search-planner", paramLabel = "PLANNER", description = "bisection (the default: assumes that "
+            + "meeting the SLOs at a value means meeting them below it) or grid (--search-max-iterations values spread "
+            + "over the range, each probed).")
+    String planner;
+
     @Option(names = "--search-trials-max", paramLabel = "N", description = "The most trials of one point (1-10): a "
             + "point whose SLO interval (at --confidence-level) holds a threshold gets another trial, and is "
             + "inconclusive when they are spent. Default: 3.")
@@ -59,7 +66,7 @@ public final class SearchOptions {
     Double maxClientLateness;
 
     /** The YAML keys of a config file's {@code search:} section, each the option of the same name. */
-    static final List<String> YAML_KEYS = List.of("space", "slas", "recipe", "ttft_sla_ms", "concurrency_min",
+    static final List<String> YAML_KEYS = List.of("space", "slas", "planner", "recipe", "ttft_sla_ms", "concurrency_min",
             "concurrency_max", "max_iterations", "trials_max", "boundary_band_pct", "max_client_lateness_ms");
 
     /**
@@ -93,6 +100,7 @@ public final class SearchOptions {
             }
         }
         recipe = recipe != null ? recipe : text(search, "recipe");
+        planner = planner != null ? planner : text(search, "planner");
         ttftSlaMs = ttftSlaMs != null ? ttftSlaMs : number(search, "ttft_sla_ms");
         concurrencyMin = concurrencyMin != null ? concurrencyMin : whole(search, "concurrency_min");
         concurrencyMax = concurrencyMax != null ? concurrencyMax : whole(search, "concurrency_max");
@@ -136,7 +144,7 @@ public final class SearchOptions {
     boolean active() {
         return space != null || !slas.isEmpty() || recipe != null || ttftSlaMs != null || concurrencyMin != null
                 || concurrencyMax != null || maxIterations != null || maxTrials != null
-                || maxClientLateness != null || boundaryBandPct != null;
+                || maxClientLateness != null || boundaryBandPct != null || planner != null;
     }
 
     /**
@@ -193,7 +201,13 @@ public final class SearchOptions {
             throw new ConfigException("--search-boundary-band", "must be a percentage, 0 or more, got " + band);
         }
         final String knob = space == null ? SearchSpec.CONCURRENCY : knob(space.trim().split(":")[0]);
-        return new SearchSpec(knob, bounds[0], bounds[1], List.copyOf(parsed), probes, recipe,
+        final String plan = planner == null ? BisectionPlanner.NAME : planner.toLowerCase(java.util.Locale.ROOT);
+        if (!plan.equals(BisectionPlanner.NAME) && !plan.equals(GridPlanner.NAME)) {
+            throw new ConfigException("--search-planner", "'" + planner + "' is not implemented; the planners here are "
+                    + "bisection and grid (a Bayesian planner needs a library this engine does not have: "
+                    + "src-docs/capacity.md)");
+        }
+        return new SearchSpec(knob, bounds[0], bounds[1], List.copyOf(parsed), plan, probes, recipe,
                 trials, confidence, band / 100, lateness);
     }
 

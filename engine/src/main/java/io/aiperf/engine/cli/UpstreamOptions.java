@@ -88,10 +88,10 @@ public final class UpstreamOptions {
         add(m, NOT_YET + ": trials always run the number of profile runs asked for, and a capacity search point's "
                 + "trials stop on its SLO decision (--search-trials-max, src-docs/capacity.md)", "--convergence-metric",
                 "--convergence-stat", "--convergence-threshold", "--convergence-mode");
-        add(m, "the capacity search is a bisection over concurrency or request rate; other planners (grid, "
-                + "Bayesian), metrics to optimise, SLA tiers and scenario variants are not implemented "
+        add(m, "the capacity search maximises concurrency or request rate with a bisection or a grid; the Bayesian "
+                + "planner, metrics to optimise, SLA tiers and scenario variants are not implemented "
                 + "(src-docs/capacity.md)", "--search-metric", "--search-stat",
-                "--search-direction", "--search-initial-points", "--search-random-seed", "--search-planner",
+                "--search-direction", "--search-initial-points", "--search-random-seed",
                 "--optuna-sampler", "--optuna-acquisition", "--optuna-terminator", "--search-percentile-pooling",
                 "--bo-constraint-mode", "--variant", "--sweep-variant", "--search-sla-tier");
         add(m, "an option of upstream's other search recipes; the one recipe here is max-throughput-ttft-sla "

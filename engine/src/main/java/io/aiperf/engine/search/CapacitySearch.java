@@ -20,7 +20,7 @@ import java.util.OptionalInt;
 import java.util.function.IntFunction;
 
 /**
- * Runs a capacity search (src-docs/capacity.md): asks the {@link BisectionPlanner} for a concurrency, runs that
+ * Runs a capacity search (src-docs/capacity.md): asks the {@link Planner} (a bisection or a grid) for a value of the knob, runs that
  * point's trials, each a cell of its own ({@link CellRunner}: own directory, KV-cache reset, warmup, hooks,
  * validity), until {@link PointDecision} decides it against the SLOs or the trial budget is spent, and tells the
  * planner. Only a point that meets the SLOs counts as meeting them. Ends with {@link SearchResult}'s file and table.
@@ -37,7 +37,7 @@ public final class CapacitySearch {
      */
     public static int run(final SearchSpec spec, final IntFunction<BenchmarkConfig> configAt, final Path dir,
                           final CellContext ctx) throws InterruptedException {
-        final BisectionPlanner planner = new BisectionPlanner(spec.min(), spec.max(), spec.maxProbes());
+        final Planner planner = Planner.of(spec.planner(), spec.min(), spec.max(), spec.maxProbes());
         final List<ProbedPoint> points = new ArrayList<>();
         for (OptionalInt next = planner.next(); next.isPresent() && !ctx.cancellation().isCancelled();
              next = planner.next()) {

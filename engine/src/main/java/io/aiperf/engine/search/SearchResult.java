@@ -27,7 +27,7 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
         final ObjectNode root = JSON.createObjectNode();
         final ObjectNode search = root.putObject("search");
         search.put("knob", spec.knob()).put("min", spec.min()).put("max", spec.max())
-                .put("planner", "bisection").put("max_probes", spec.maxProbes()).put("max_trials", spec.maxTrials())
+                .put("planner", spec.planner()).put("max_probes", spec.maxProbes()).put("max_trials", spec.maxTrials())
                 .put("confidence", spec.confidence())
                 .put("boundary_band_pct", 100 * spec.boundaryBand()).put("max_client_lateness_ms", spec.maxClientLateness());
         if (spec.recipe() != null) {

@@ -6,6 +6,7 @@ import java.util.List;
  * What a capacity search looks for (src-docs/capacity.md): the highest value of its knob (concurrency, or request
  * rate in whole requests per second) in {@code [min, max]} whose cells meet every SLO.
  *
+ * @param planner {@link BisectionPlanner#NAME} or {@link GridPlanner#NAME}
  * @param recipe the upstream recipe it came from, or null for explicit options
  * @param maxProbes the most points probed
  * @param maxTrials the most trials of one point, spent while the SLOs' intervals hold a threshold
@@ -13,7 +14,8 @@ import java.util.List;
  * @param boundaryBand how near a threshold (a share of it) a point's value must be to be judged at the confidence
  * @param maxClientLateness the most p99 lateness of the client's timer wake-ups (ms) a trial may have to count
  */
-public record SearchSpec(String knob, int min, int max, List<Sla> slas, int maxProbes, String recipe, int maxTrials,
+public record SearchSpec(String knob, int min, int max, List<Sla> slas, String planner, int maxProbes, String recipe,
+                         int maxTrials,
                          double confidence, double boundaryBand, double maxClientLateness) {
     public static final String CONCURRENCY = "concurrency";
     /** Whole requests per second, open loop. */

@@ -28,7 +28,7 @@ class SearchCapacityTest {
     @Test
     void theStepReturnsTheCapacityAndItIsAKeyMetricWithItsGateRule() throws Exception {
         final SearchSpec spec = new SearchSpec("concurrency", 1, 16, List.of(Sla.parse("f", "time_to_first_token:p95:lt:45")),
-                8, null, 3, 0.95, 0.1, 20);
+                "bisection", 8, null, 3, 0.95, 0.1, 20);
         final List<ProbedPoint> points = List.of(point(1, 1, ProbedPoint.Decision.MEETS),
                 point(2, 16, ProbedPoint.Decision.MISSES), point(3, 8, ProbedPoint.Decision.MEETS),
                 point(4, 12, ProbedPoint.Decision.INCONCLUSIVE));

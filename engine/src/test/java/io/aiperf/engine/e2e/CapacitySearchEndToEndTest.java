@@ -137,19 +137,43 @@ class CapacitySearchEndToEndTest {
         try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 1))) {
             final Path dir = tmp.resolve("rate");
             final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--isl", "8",
-                    "--osl", "2", "--request-count", "20", "--warmup-request-count", "2", "--tokenizer", "builtin",
-                    "--search-space", "request_rate:40,200", "--search-sla", "time_to_first_token:p50:lt:1000000",
-                    "--artifact-dir", dir.toString());
+                    "--osl", "2", "--request-count", "12", "--warmup-request-count", "2", "--tokenizer", "builtin",
+                    "--search-space", "request_rate:10,40", "--search-sla", "time_to_first_token:p50:lt:1000000",
+                    "--search-max-iterations", "2", "--artifact-dir", dir.toString());
             assertThat(r.exitCode()).as(r.err()).isZero();
             final JsonNode result = Runs.json(dir.resolve("search_result.json"));
             assertThat(result.path("search").path("knob").asText()).isEqualTo("request_rate");
-            assertThat(result.path("capacity").asInt()).as("every rate meets a 1000 s TTFT").isEqualTo(200);
+            assertThat(result.path("path").toString()).isEqualTo("[10,40]");
+            // a 1000 s TTFT is met at any rate the client keeps up with (a client that cannot is invalid)
             final JsonNode top = result.path("points").get(1);
-            assertThat(top.path("request_rate").asInt()).isEqualTo(200);
+            assertThat(result.path("capacity").asInt()).isEqualTo(top.path("decision").asText().equals("meets") ? 40 : 10);
             final Path cell = dir.resolve(top.path("trial_results").get(0).path("artifact_dir").asText());
-            assertThat(cell.toString()).contains("request_rate_0200");
-            assertThat(Runs.json(cell.resolve("profile_export_aiperf.json")).path("input_config").toString())
-                    .as("the point ran at its rate").contains("200");
+            assertThat(cell.toString()).contains("request_rate_0040");
+            final JsonNode phases = Runs.json(cell.resolve("profile_export_aiperf.json")).path("input_config")
+                    .path("phases");
+            assertThat(phases.get(phases.size() - 1).path("rate").asDouble()).as("the point ran at its rate: %s", phases)
+                    .isEqualTo(40.0);
+        }
+    }
+
+    @Test
+    void theGridPlannerProbesEveryGridValueInOrder() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 1))) {
+            final Path dir = tmp.resolve("grid");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--isl", "8",
+                    "--osl", "2", "--request-count", "8", "--tokenizer", "builtin", "--search-planner", "grid",
+                    "--search-space", "concurrency:1,5", "--search-max-iterations", "3", "--search-sla",
+                    "time_to_first_token:p50:lt:1000000", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode result = Runs.json(dir.resolve("search_result.json"));
+            assertThat(result.path("search").path("planner").asText()).isEqualTo("grid");
+            assertThat(result.path("path").toString()).isEqualTo("[1,3,5]");
+            assertThat(result.path("capacity").asInt()).isEqualTo(5);
+            final Runs.Result bayes = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--search-planner",
+                    "bayesian", "--search-sla", "time_to_first_token:p50:lt:5", "--artifact-dir",
+                    tmp.resolve("bayes").toString());
+            assertThat(bayes.exitCode()).isEqualTo(2);
+            assertThat(bayes.err()).contains("--search-planner").contains("bisection and grid");
         }
     }
 

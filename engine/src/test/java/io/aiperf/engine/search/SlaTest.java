@@ -39,7 +39,7 @@ class SlaTest {
     @Test
     void anInvalidOrFailedPointNeverMeetsTheSlosHoweverGoodItsNumbers() throws Exception {
         final SearchSpec spec = new SearchSpec("concurrency", 1, 16, List.of(Sla.parse("f", "time_to_first_token:p95:lt:200")),
-                8, null, 3, 0.95, 0.10, 20);
+                "bisection", 8, null, 3, 0.95, 0.10, 20);
         final CellOutcome ok = outcome(0);
         final String good = "{\"time_to_first_token\":{\"p95\":10},\"request_throughput\":{\"avg\":5},"
                 + "\"validity\":{\"result\":\"%s\"}}";
