@@ -17,9 +17,11 @@ import java.util.Map;
 public final class KeyMetrics {
     /** Key to (AIPerf tag, statistic). The error rate comes from the outcome counts. */
     public static final List<String> KEYS = List.of("time_to_first_token_p50", "time_to_first_token_p99",
-            "inter_token_latency_avg", "request_throughput_avg", "output_token_throughput_avg", "error_rate");
+            "inter_token_latency_avg", "request_throughput_avg", "output_token_throughput_avg", "error_rate",
+            SearchCapacity.KEY);
     /** Display units of {@link #KEYS}, in order. */
-    public static final List<String> UNITS = List.of("ms", "ms", "ms", "requests/sec", "tokens/sec", "%");
+    public static final List<String> UNITS = List.of("ms", "ms", "ms", "requests/sec", "tokens/sec", "%",
+            SearchCapacity.UNIT);
     /** The sweep point of a run without a sweep, as the gate and the report name it. */
     public static final String SINGLE_POINT = "base";
     static final String SUMMARY = "profile_export_aiperf.json";
@@ -31,8 +33,8 @@ public final class KeyMetrics {
     }
 
     /**
-     * A run directory's key metrics: its own summary (one cell) or its trial aggregate's means; empty for a
-     * sweep, whose cells each have their own.
+     * A run directory's key metrics: its own summary (one cell) or its trial aggregate's means, and the capacity
+     * of a capacity search; empty for a sweep, whose cells each have their own.
      *
      * @param errorRatePct the error share in percent, or NaN when unknown
      */
@@ -40,13 +42,17 @@ public final class KeyMetrics {
         final Map<String, Double> out = new LinkedHashMap<>();
         final JsonNode summary = read(runDir.resolve(SUMMARY));
         final JsonNode aggregate = summary == null ? read(runDir.resolve(AGGREGATE)) : null;
-        for (final String key : KEYS.subList(0, KEYS.size() - 1)) {
+        for (final String key : KEYS.subList(0, KEYS.indexOf("error_rate"))) {
             final int cut = key.lastIndexOf('_');
             final JsonNode v = summary != null ? summary.path(key.substring(0, cut)).path(key.substring(cut + 1))
                     : aggregate != null ? aggregate.path("metrics").path(key).path("mean") : null;
             if (v != null && v.isNumber()) {
                 out.put(key, v.doubleValue());
             }
+        }
+        final SearchCapacity capacity = SearchCapacity.in(runDir);
+        if (capacity != null && capacity.value() != null) {
+            out.put(SearchCapacity.KEY, capacity.value().doubleValue());
         }
         if (!out.isEmpty() && Double.isFinite(errorRatePct)) {
             out.put("error_rate", errorRatePct);
@@ -94,7 +100,7 @@ public final class KeyMetrics {
         }
         for (final JsonNode point : sweep.path("per_combination_metrics")) {
             final Map<String, Double> m = new LinkedHashMap<>();
-            for (final String key : KEYS.subList(0, KEYS.size() - 1)) {
+            for (final String key : KEYS.subList(0, KEYS.indexOf("error_rate"))) {
                 final JsonNode v = point.path("metrics").path(key).path("mean");
                 if (v.isNumber()) {
                     m.put(key, v.doubleValue());

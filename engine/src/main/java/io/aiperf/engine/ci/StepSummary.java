@@ -33,6 +33,8 @@ public final class StepSummary {
     public static final String BASELINE_BUILDS = "baselineBuilds";
     /** The comparison with the baseline, one row per key metric ({@link Comparison}). */
     public static final String COMPARISON = "comparison";
+    /** The capacity search's result ({@link SearchCapacity#toMap}), or null when the call ran no search. */
+    public static final String CAPACITY = SearchCapacity.KEY;
     /** The gate status when no gate ran. */
     public static final String NO_GATE = "none";
 
@@ -57,7 +59,9 @@ public final class StepSummary {
         if (gate != null) {
             gate.path("rules").forEach(r -> {
                 final LinkedHashMap<String, Object> rule = new LinkedHashMap<>();
-                rule.put("metric", r.path("metric").asText() + "_" + r.path("stat").asText());
+                // a capacity rule's metric is the capacity itself, as in the key metrics
+                rule.put("metric", r.path("metric").asText().equals(SearchCapacity.KEY) ? SearchCapacity.KEY
+                        : r.path("metric").asText() + "_" + r.path("stat").asText());
                 rule.put("cell", r.path("cell").asText());
                 rule.put("status", r.path("status").asText());
                 rule.put("limit", r.path("limit").asText(""));
@@ -101,6 +105,8 @@ public final class StepSummary {
         final LinkedHashMap<String, LinkedHashMap<String, Double>> points = new LinkedHashMap<>();
         KeyMetrics.byPoint(exportDir).forEach((point, m) -> points.put(point, new LinkedHashMap<>(m)));
         out.put(POINT_METRICS, points);
+        final SearchCapacity capacity = SearchCapacity.in(exportDir);
+        out.put(CAPACITY, capacity == null ? null : capacity.toMap());
         out.put(ARCHIVED, new ArrayList<>(archived));
         return out;
     }

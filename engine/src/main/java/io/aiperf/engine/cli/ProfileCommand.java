@@ -113,15 +113,22 @@ public final class ProfileCommand implements Callable<Integer> {
             }
             final SearchSpec search;
             try {
-                search = searchOptions.spec();
+                final com.fasterxml.jackson.databind.JsonNode file = options.config == null ? null
+                        : io.aiperf.engine.config.YamlLoader.load(options.config, System.getenv());
+                searchOptions.defaults(file == null ? null : file.get("search"));
+                search = searchOptions.spec(options.confidenceLevel != null ? options.confidenceLevel
+                        : file != null && file.path("multi_run").path("confidence_level").isNumber()
+                        ? file.path("multi_run").path("confidence_level").asDouble() : null);
             } catch (ConfigException e) {
                 err.println("error: invalid configuration: " + e.getMessage());
                 return ExitCode.USAGE;
             }
-            if (search != null && (options.concurrency != null || gateRules != null || !cells.isEmpty() || json)) {
-                err.println("error: a capacity search sets the concurrency of each point and writes "
-                        + SearchResult.FILE_NAME + "; remove " + (options.concurrency != null ? "--concurrency"
-                        : gateRules != null ? "--gate" : !cells.isEmpty() ? "--cell" : "--output-format json"));
+            final boolean rateKnob = search != null && search.knob().equals(SearchSpec.REQUEST_RATE);
+            final String knobFlag = rateKnob ? options.requestRate : options.concurrency;
+            if (search != null && (knobFlag != null || !cells.isEmpty() || json)) {
+                err.println("error: a capacity search sets the " + search.knob() + " of each point and writes "
+                        + SearchResult.FILE_NAME + "; remove " + (knobFlag != null ? rateKnob ? "--request-rate"
+                        : "--concurrency" : !cells.isEmpty() ? "--cell" : "--output-format json"));
                 return ExitCode.USAGE;
             }
             if (mock) {
@@ -240,7 +247,7 @@ public final class ProfileCommand implements Callable<Integer> {
                             new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsBytes(
                                     java.util.Map.of("label", label.strip())));
                 }
-                final int exit = search != null ? CapacitySearch.run(search, this::configAt, dir, ctx)
+                final int exit = search != null ? CapacitySearch.run(search, v -> configAt(search, v), dir, ctx)
                         : MultiRunner.run(config, selected, dir, ctx);
                 if (exit == ExitCode.CANCELLED && interrupts.terminated()) {
                     return ExitCode.TERMINATED; // stopped by SIGTERM, as a CI system stops a job
@@ -291,25 +298,34 @@ public final class ProfileCommand implements Callable<Integer> {
         return ConfigLoader.load(options.config, options.overlay(), System.getenv());
     }
 
-    /** A capacity search point's config: the run's, at this concurrency (src-docs/capacity.md). */
-    private BenchmarkConfig configAt(final int concurrency) {
-        final String given = options.concurrency;
-        options.concurrency = Integer.toString(concurrency);
+    /** A capacity search point's config: the run's, at this value of the knob (src-docs/capacity.md). */
+    private BenchmarkConfig configAt(final SearchSpec search, final int value) {
+        final boolean rate = search.knob().equals(SearchSpec.REQUEST_RATE);
+        final String given = rate ? options.requestRate : options.concurrency;
+        if (rate) {
+            options.requestRate = Integer.toString(value);
+        } else {
+            options.concurrency = Integer.toString(value);
+        }
         try {
             return ConfigLoader.load(options.config, options.overlay(), System.getenv());
         } finally {
-            options.concurrency = given;
+            if (rate) {
+                options.requestRate = given;
+            } else {
+                options.concurrency = given;
+            }
         }
     }
 
     /** A search runs one cell per point: no sweep, no trials, and every point's config must load. */
     private void checkSearchable(final BenchmarkConfig config, final SearchSpec search) {
         if (config.isSweep() || config.multiRun().numRuns() > 1) {
-            throw new ConfigException("--search-space", "a capacity search runs one cell per concurrency; remove the "
+            throw new ConfigException("--search-space", "a capacity search runs one cell per point; remove the "
                     + "sweep and --num-profile-runs");
         }
-        configAt(search.min());
-        configAt(search.max());
+        configAt(search, search.min());
+        configAt(search, search.max());
     }
 
     /** Flags that make no sense together, said before anything starts; null when there are none. */

@@ -62,7 +62,8 @@ final class ProfileHelp {
                 "--no-profile-run-disable-warmup-after-first", "--set-consistent-seed", "--no-set-consistent-seed",
                 "--cell", "--no-sweep-table"));
         t.put("Capacity search", List.of("--search-space", "--search-sla", "--search-recipe", "--ttft-sla-ms",
-                "--concurrency-min", "--concurrency-max", "--search-max-iterations"));
+                "--concurrency-min", "--concurrency-max", "--search-planner", "--search-max-iterations", "--search-trials-max",
+                "--search-boundary-band", "--search-max-client-lateness"));
         t.put("Control hooks", List.of("--reset-kv-cache", "--reset-kv-cache-path", "--reset-kv-cache-timeout-seconds",
                 "--reset-kv-cache-max-retry-seconds", "--server-profiler", "--server-profiler-start-path",
                 "--server-profiler-stop-path", "--server-profiler-timeout-seconds"));

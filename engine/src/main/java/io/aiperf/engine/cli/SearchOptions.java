@@ -1,6 +1,8 @@
 package io.aiperf.engine.cli;
 
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.search.BisectionPlanner;
+import io.aiperf.engine.search.GridPlanner;
 import io.aiperf.engine.search.SearchSpec;
 import io.aiperf.engine.search.Sla;
 import java.util.ArrayList;
@@ -16,8 +18,9 @@ public final class SearchOptions {
     static final int DEFAULT_MIN = 1;
     static final int DEFAULT_MAX = 64;
 
-    @Option(names = "--search-space", paramLabel = "concurrency:LO,HI", description = "Search the highest concurrency "
-            + "in LO..HI that meets every --search-sla (a bisection; each point is a cell of its own under search/).")
+    @Option(names = "--search-space", paramLabel = "KNOB:LO,HI", description = "Search the highest concurrency (or "
+            + "request_rate, whole requests/sec) in LO..HI that meets every --search-sla (a bisection; each point's "
+            + "trials are cells of their own under search/).")
     String space;
 
     @Option(names = "--search-sla", paramLabel = "METRIC:STAT:OP:THRESHOLD", description = "An SLO of the capacity "
@@ -42,10 +45,106 @@ public final class SearchOptions {
             + "Default: 8.")
     Integer maxIterations;
 
+    @Option(names = "--search-planner", paramLabel = "PLANNER", description = "bisection (the default: assumes that "
+            + "meeting the SLOs at a value means meeting them below it) or grid (--search-max-iterations values spread "
+            + "over the range, each probed).")
+    String planner;
+
+    @Option(names = "--search-trials-max", paramLabel = "N", description = "The most trials of one point (1-10): a "
+            + "point whose SLO interval (at --confidence-level) holds a threshold gets another trial, and is "
+            + "inconclusive when they are spent. Default: 3.")
+    Integer maxTrials;
+
+    @Option(names = "--search-boundary-band", paramLabel = "PCT", description = "How near a threshold (percent of "
+            + "it) a point's value must be to be judged at --confidence-level on its requests, with more trials; "
+            + "farther points are decided on their value in one trial. Default: 10.")
+    Double boundaryBandPct;
+
+    @Option(names = "--search-max-client-lateness", paramLabel = "MS", description = "A trial whose client's timer "
+            + "wake-ups were later than this (p99, ms) was short of CPU: it is set aside and the point run again; a point "
+            + "with no other trial is invalid and never meets the SLOs. Default: 20.")
+    Double maxClientLateness;
+
+    /** The YAML keys of a config file's {@code search:} section, each the option of the same name. */
+    static final List<String> YAML_KEYS = List.of("space", "slas", "planner", "recipe", "ttft_sla_ms", "concurrency_min",
+            "concurrency_max", "max_iterations", "trials_max", "boundary_band_pct", "max_client_lateness_ms");
+
+    /**
+     * Takes the settings of a config file's {@code search:} section that no option gave (src-docs/capacity.md):
+     * the command line wins over the file.
+     *
+     * @throws ConfigException naming {@code search.KEY} for an unknown key or a value of the wrong type
+     */
+    void defaults(final com.fasterxml.jackson.databind.JsonNode search) {
+        if (search == null || search.isMissingNode() || search.isNull()) {
+            return;
+        }
+        if (!search.isObject()) {
+            throw new ConfigException("search", "expected a mapping of " + YAML_KEYS);
+        }
+        search.fieldNames().forEachRemaining(k -> {
+            if (!YAML_KEYS.contains(k)) {
+                throw new ConfigException("search." + k, "unknown key" + io.aiperf.engine.config.Suggestions
+                        .didYouMean(k, YAML_KEYS) + "; known keys: " + YAML_KEYS);
+            }
+        });
+        space = space != null ? space : text(search, "space");
+        if (slas.isEmpty() && search.has("slas")) {
+            final com.fasterxml.jackson.databind.JsonNode list = search.get("slas");
+            if (list.isTextual()) {
+                slas.add(list.asText());
+            } else if (list.isArray()) {
+                list.forEach(v -> slas.add(v.asText()));
+            } else {
+                throw new ConfigException("search.slas", "expected a list such as [time_to_first_token:p95:lt:200]");
+            }
+        }
+        recipe = recipe != null ? recipe : text(search, "recipe");
+        planner = planner != null ? planner : text(search, "planner");
+        ttftSlaMs = ttftSlaMs != null ? ttftSlaMs : number(search, "ttft_sla_ms");
+        concurrencyMin = concurrencyMin != null ? concurrencyMin : whole(search, "concurrency_min");
+        concurrencyMax = concurrencyMax != null ? concurrencyMax : whole(search, "concurrency_max");
+        maxIterations = maxIterations != null ? maxIterations : whole(search, "max_iterations");
+        maxTrials = maxTrials != null ? maxTrials : whole(search, "trials_max");
+        boundaryBandPct = boundaryBandPct != null ? boundaryBandPct : number(search, "boundary_band_pct");
+        maxClientLateness = maxClientLateness != null ? maxClientLateness : number(search, "max_client_lateness_ms");
+    }
+
+    private static String text(final com.fasterxml.jackson.databind.JsonNode n, final String key) {
+        final com.fasterxml.jackson.databind.JsonNode v = n.get(key);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isValueNode()) {
+            throw new ConfigException("search." + key, "expected a text value, got " + v);
+        }
+        return v.asText();
+    }
+
+    private static Double number(final com.fasterxml.jackson.databind.JsonNode n, final String key) {
+        final com.fasterxml.jackson.databind.JsonNode v = n.get(key);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isNumber()) {
+            throw new ConfigException("search." + key, "expected a number, got " + v);
+        }
+        return v.asDouble();
+    }
+
+    private static Integer whole(final com.fasterxml.jackson.databind.JsonNode n, final String key) {
+        final Double v = number(n, key);
+        if (v != null && v != Math.rint(v)) {
+            throw new ConfigException("search." + key, "expected a whole number, got " + v);
+        }
+        return v == null ? null : v.intValue();
+    }
+
     /** Whether any option asks for a search. */
     boolean active() {
         return space != null || !slas.isEmpty() || recipe != null || ttftSlaMs != null || concurrencyMin != null
-                || concurrencyMax != null || maxIterations != null;
+                || concurrencyMax != null || maxIterations != null || maxTrials != null
+                || maxClientLateness != null || boundaryBandPct != null || planner != null;
     }
 
     /**
@@ -53,7 +152,7 @@ public final class SearchOptions {
      *
      * @throws ConfigException naming the option and what is wrong
      */
-    SearchSpec spec() {
+    SearchSpec spec(final Double confidenceLevel) {
         if (!active()) {
             return null;
         }
@@ -83,7 +182,33 @@ public final class SearchOptions {
         if (probes < 2 || probes > 200) {
             throw new ConfigException("--search-max-iterations", "must be between 2 and 200, got " + probes);
         }
-        return new SearchSpec(SearchSpec.CONCURRENCY, bounds[0], bounds[1], List.copyOf(parsed), probes, recipe);
+        final int trials = maxTrials == null ? SearchSpec.DEFAULT_MAX_TRIALS : maxTrials;
+        if (trials < 1 || trials > 10) {
+            throw new ConfigException("--search-trials-max", "must be between 1 and 10, got " + trials);
+        }
+        final double confidence = confidenceLevel == null ? 0.95 : confidenceLevel;
+        if (!(confidence > 0 && confidence < 1)) {
+            throw new ConfigException("--confidence-level", "must be between 0 and 1, got " + confidence);
+        }
+        final double lateness = maxClientLateness == null ? SearchSpec.DEFAULT_MAX_CLIENT_LATENESS_MS
+                : maxClientLateness;
+        if (!(lateness > 0) || Double.isInfinite(lateness)) {
+            throw new ConfigException("--search-max-client-lateness", "must be a positive number of ms, got "
+                    + lateness);
+        }
+        final double band = boundaryBandPct == null ? SearchSpec.DEFAULT_BOUNDARY_BAND_PCT : boundaryBandPct;
+        if (!(band >= 0) || Double.isInfinite(band)) {
+            throw new ConfigException("--search-boundary-band", "must be a percentage, 0 or more, got " + band);
+        }
+        final String knob = space == null ? SearchSpec.CONCURRENCY : knob(space.trim().split(":")[0]);
+        final String plan = planner == null ? BisectionPlanner.NAME : planner.toLowerCase(java.util.Locale.ROOT);
+        if (!plan.equals(BisectionPlanner.NAME) && !plan.equals(GridPlanner.NAME)) {
+            throw new ConfigException("--search-planner", "'" + planner + "' is not implemented; the planners here are "
+                    + "bisection and grid (a Bayesian planner needs a library this engine does not have: "
+                    + "src-docs/capacity.md)");
+        }
+        return new SearchSpec(knob, bounds[0], bounds[1], List.copyOf(parsed), plan, probes, recipe,
+                trials, confidence, band / 100, lateness);
     }
 
     private int[] bounds() {
@@ -93,21 +218,29 @@ public final class SearchOptions {
                         + "--concurrency-min/--concurrency-max");
             }
             final String[] p = space.trim().split(":");
-            final boolean knob = p.length >= 2 && (p[0].equals("concurrency")
-                    || p[0].equals("phases.profiling.concurrency"));
-            if (!knob || p.length > 3 || p.length == 3 && !p[2].equals("int")) {
-                throw new ConfigException("--search-space", "expected concurrency:LO,HI (the knob searched here is "
-                        + "concurrency), got '" + space + "'");
+            final String knob = p.length >= 2 ? knob(p[0]) : null;
+            if (knob == null || p.length > 3 || p.length == 3 && !p[2].equals("int")) {
+                throw new ConfigException("--search-space", "expected concurrency:LO,HI or request_rate:LO,HI (the "
+                        + "knobs searched here, in whole users or requests per second), got '" + space + "'");
             }
             final String[] range = p[1].split(",");
             if (range.length != 2) {
-                throw new ConfigException("--search-space", "expected concurrency:LO,HI, got '" + space + "'");
+                throw new ConfigException("--search-space", "expected " + knob + ":LO,HI, got '" + space + "'");
             }
             return checked("--search-space", integer("--search-space", range[0]), integer("--search-space", range[1]));
         }
         return checked(concurrencyMin != null ? "--concurrency-min" : "--concurrency-max",
                 concurrencyMin == null ? DEFAULT_MIN : concurrencyMin,
                 concurrencyMax == null ? DEFAULT_MAX : concurrencyMax);
+    }
+
+    /** The knob a --search-space path names (upstream's dotted config path or its short name), or null. */
+    static String knob(final String path) {
+        return switch (path) {
+            case "concurrency", "phases.profiling.concurrency" -> SearchSpec.CONCURRENCY;
+            case "request_rate", "rate", "phases.profiling.rate" -> SearchSpec.REQUEST_RATE;
+            default -> null;
+        };
     }
 
     private static int integer(final String field, final String text) {
@@ -120,7 +253,7 @@ public final class SearchOptions {
 
     private static int[] checked(final String field, final int lo, final int hi) {
         if (lo < 1 || hi <= lo) {
-            throw new ConfigException(field, "the concurrency range must be 1 <= LO < HI, got " + lo + ".." + hi);
+            throw new ConfigException(field, "the range must be 1 <= LO < HI, got " + lo + ".." + hi);
         }
         return new int[] {lo, hi};
     }

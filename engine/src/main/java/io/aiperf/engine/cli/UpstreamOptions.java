@@ -85,11 +85,13 @@ public final class UpstreamOptions {
         add(m, "sweep cells run in order with the trial settings; this sweep option is not implemented",
                 "--parameter-sweep-cooldown-seconds", "--parameter-sweep-same-seed", "--no-parameter-sweep-same-seed",
                 "--parameter-sweep-mode");
-        add(m, NOT_YET + ": trials always run the number of profile runs asked for", "--convergence-metric",
+        add(m, NOT_YET + ": trials always run the number of profile runs asked for, and a capacity search point's "
+                + "trials stop on its SLO decision (--search-trials-max, src-docs/capacity.md)", "--convergence-metric",
                 "--convergence-stat", "--convergence-threshold", "--convergence-mode");
-        add(m, "the capacity search is a bisection over concurrency; other planners, metrics to optimise, SLA tiers "
-                + "and scenario variants are not implemented (src-docs/capacity.md)", "--search-metric", "--search-stat",
-                "--search-direction", "--search-initial-points", "--search-random-seed", "--search-planner",
+        add(m, "the capacity search maximises concurrency or request rate with a bisection or a grid; the Bayesian "
+                + "planner, metrics to optimise, SLA tiers and scenario variants are not implemented "
+                + "(src-docs/capacity.md)", "--search-metric", "--search-stat",
+                "--search-direction", "--search-initial-points", "--search-random-seed",
                 "--optuna-sampler", "--optuna-acquisition", "--optuna-terminator", "--search-percentile-pooling",
                 "--bo-constraint-mode", "--variant", "--sweep-variant", "--search-sla-tier");
         add(m, "an option of upstream's other search recipes; the one recipe here is max-throughput-ttft-sla "

@@ -39,6 +39,7 @@ public final class ConfigLoader {
         if (cli.addsWarmup()) {
             inheritIntoWarmup(base);
         }
+        base.remove("search"); // the capacity search's settings: aiperf profile reads them (src-docs/capacity.md)
         final JsonNode sweep = base.remove("sweep");
         if (sweep == null || sweep.isNull()) {
             return ConfigBinder.bind(base, cli.flags());

@@ -137,6 +137,10 @@ public final class GateEvaluator {
         final List<RuleResult> out = new ArrayList<>();
         final java.util.Map<Path, RequestSamples> samples = new java.util.HashMap<>();
         for (final GateRule rule : rules) {
+            if (rule.capacity()) {
+                out.add(CapacityRule.evaluate(rule, baseline, candidate));
+                continue;
+            }
             final List<String> cells = candidate.cells().stream().filter(c -> matches(rule.cell(), c)).toList();
             if (candidate.cells().isEmpty()) {
                 out.add(new RuleResult(rule, RunData.BASE_CELL, unit(rule), Double.NaN, 0, Double.NaN, 0, Double.NaN,

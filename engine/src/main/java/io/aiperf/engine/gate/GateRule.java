@@ -15,6 +15,13 @@ package io.aiperf.engine.gate;
 public record GateRule(String metric, String stat, String cell, Direction direction, Double max, Double min,
                        Double maxIncreasePct, Double maxDecreasePct, Double maxRegressionPct, Double noiseFloor,
                        Criticality criticality, boolean significance, double alpha) {
+    /** The metric of a rule on a capacity search's result (src-docs/capacity.md), not on a cell's summary. */
+    public static final String CAPACITY = "capacity";
+
+    /** Whether it is a rule on the capacity a search found. */
+    public boolean capacity() {
+        return CAPACITY.equals(metric);
+    }
 
     public boolean hasRelativeLimit() {
         return maxIncreasePct != null || maxDecreasePct != null || maxRegressionPct != null;
@@ -22,7 +29,7 @@ public record GateRule(String metric, String stat, String cell, Direction direct
 
     /** A short name for reports, e.g. "time_to_first_token p99". */
     public String title() {
-        return metric + " " + stat;
+        return capacity() ? metric : metric + " " + stat;
     }
 
     /** The limits in words, e.g. "+10% max". */

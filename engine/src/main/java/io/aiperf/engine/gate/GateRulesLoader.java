@@ -129,10 +129,14 @@ public final class GateRulesLoader {
         }
         keys(r, RULE_KEYS, path + ".");
         final String metric = io.aiperf.engine.config.MetricAliases.resolve(r.path("metric").asText(""));
+        if (GateRule.CAPACITY.equals(metric)) {
+            return capacityRule(r, path);
+        }
         final MetricSpec spec = MetricRegistry.byTag(metric);
         if (spec == null) {
             throw new ConfigException(path + ".metric", "unknown metric '" + metric + "'"
-                    + Suggestions.didYouMean(metric, MetricRegistry.tags()) + "; valid: " + new TreeSet<>(MetricRegistry.tags()));
+                    + Suggestions.didYouMean(metric, MetricRegistry.tags()) + "; valid: capacity (of a capacity search) or "
+                    + new TreeSet<>(MetricRegistry.tags()));
         }
         final List<String> stats = spec.distribution() ? Stats.NAMES : List.of("avg", "value");
         final String stat = r.path("stat").asText(spec.distribution() ? "avg" : "avg");
@@ -153,11 +157,7 @@ public final class GateRulesLoader {
             direction = spec.largerIsBetter() ? Direction.HIGHER_IS_BETTER : Direction.LOWER_IS_BETTER;
         }
         final String crit = r.path("criticality").asText("failure").toLowerCase(Locale.ROOT);
-        final Criticality criticality = switch (crit) {
-            case "failure", "fail", "failed" -> Criticality.FAILURE;
-            case "unstable" -> Criticality.UNSTABLE;
-            default -> throw new ConfigException(path + ".criticality", "expected unstable or failure, got '" + crit + "'");
-        };
+        final Criticality criticality = criticality(crit, path);
         final GateRule rule = new GateRule(metric, stat, r.has("cell") ? r.get("cell").asText() : null, direction,
                 number(r, "max", path), number(r, "min", path), percent(r, "max_increase_pct", path),
                 percent(r, "max_decrease_pct", path), percent(r, "max_regression_pct", path),
@@ -172,6 +172,41 @@ public final class GateRulesLoader {
             throw new ConfigException(path + ".alpha", "must be between 0 and 1");
         }
         return rule;
+    }
+
+    /**
+     * A rule on a capacity search's result (src-docs/capacity.md): the knob value, higher is better; no stat, cell,
+     * direction or significance (one number per search, its bounds say how sure it is).
+     */
+    private static GateRule capacityRule(final JsonNode r, final String path) {
+        for (final String key : List.of("cell", "direction", "significance", "alpha")) {
+            if (r.has(key)) {
+                throw new ConfigException(path + "." + key, "a capacity rule takes no " + key + ": the capacity is one "
+                        + "number per search, higher is better");
+            }
+        }
+        if (r.has("stat") && !r.get("stat").asText().equals("value")) {
+            throw new ConfigException(path + ".stat", "a capacity rule has no stat (or stat: value), got '"
+                    + r.get("stat").asText() + "'");
+        }
+        final String crit = r.path("criticality").asText("failure").toLowerCase(Locale.ROOT);
+        final GateRule rule = new GateRule(GateRule.CAPACITY, "value", null, Direction.HIGHER_IS_BETTER,
+                number(r, "max", path), number(r, "min", path), percent(r, "max_increase_pct", path),
+                percent(r, "max_decrease_pct", path), percent(r, "max_regression_pct", path),
+                percent(r, "noise_floor", path), criticality(crit, path), false, 0.05);
+        if (rule.max() == null && rule.min() == null && !rule.hasRelativeLimit()) {
+            throw new ConfigException(path, "a capacity rule needs a limit: min (e.g. min: 8) or max_decrease_pct "
+                    + "(e.g. max_decrease_pct: 20)");
+        }
+        return rule;
+    }
+
+    private static Criticality criticality(final String crit, final String path) {
+        return switch (crit) {
+            case "failure", "fail", "failed" -> Criticality.FAILURE;
+            case "unstable" -> Criticality.UNSTABLE;
+            default -> throw new ConfigException(path + ".criticality", "expected unstable or failure, got '" + crit + "'");
+        };
     }
 
     private static Double number(final JsonNode r, final String key, final String path) {

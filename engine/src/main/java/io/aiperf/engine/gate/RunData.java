@@ -29,6 +29,7 @@ public final class RunData {
     private final Map<String, List<Path>> records = new TreeMap<>();
     private final List<String> notes = new ArrayList<>();
     private final Map<String, String> unfinished = new TreeMap<>();
+    private final List<SearchOutcome> searches = new ArrayList<>();
 
     private static final String SUMMARY = "profile_export_aiperf.json";
     private static final String AGGREGATE = "profile_export_aiperf_aggregate.json";
@@ -47,6 +48,10 @@ public final class RunData {
 
     private void add(final Path source) {
         if (Files.isDirectory(source)) {
+            final SearchOutcome search = SearchOutcome.in(source);
+            if (search != null) {
+                searches.add(search);
+            }
             List<Path> files;
             try (Stream<Path> walk = Files.walk(source)) {
                 files = walk.filter(f -> summaryFile(f) || f.getFileName().toString().equals(AGGREGATE)
@@ -261,6 +266,11 @@ public final class RunData {
     /** The first summary of any cell, or null: the run's environment fingerprint is the same in every cell. */
     public JsonNode anySummary() {
         return summaries.values().stream().flatMap(List::stream).findFirst().orElse(null);
+    }
+
+    /** The capacity searches of the sources ({@code search_result.json} at their top), one per source that ran one. */
+    public List<SearchOutcome> searches() {
+        return List.copyOf(searches);
     }
 
     /** What the loader wants said: which files came from other tools, and what they do not measure. */

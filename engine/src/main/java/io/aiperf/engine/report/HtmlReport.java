@@ -43,7 +43,8 @@ public final class HtmlReport {
      * The sections after the comparison charts and before the cells, in order; other report sections are added
      * here, one line each.
      */
-    private static final List<Section> EXTRA_SECTIONS = List.of();
+    private static final List<Section> EXTRA_SECTIONS = List.of(
+            (page, runs) -> CapacitySection.append(page, runs.stream().flatMap(List::stream).distinct().toList()));
 
     private HtmlReport() {
     }
@@ -150,9 +151,9 @@ public final class HtmlReport {
             GateSection.metrics(page, data.gate(), data.runs().stream().map(ReportData.Run::name).toList());
         }
         sweepPoints(page, data);
-        distributions(page, data);
         final List<List<Path>> runDirs = data.runs().stream().map(ReportData.Run::dirs).toList();
         EXTRA_SECTIONS.forEach(s -> s.append(page, runDirs));
+        distributions(page, data);
         cells(page, data);
         timelines(page, data);
         hooks(page, data);

@@ -10,7 +10,8 @@ import java.util.OptionalInt;
  * halves the gap between the highest value that met and the lowest that did not, until they are one step apart or
  * the probe budget is spent. Ask with {@link #next}, answer with {@link #tell}. Not thread-safe; pure.
  */
-public final class BisectionPlanner {
+public final class BisectionPlanner implements Planner {
+    public static final String NAME = "bisection";
     private final int min;
     private final int max;
     private final int maxProbes;
@@ -31,6 +32,7 @@ public final class BisectionPlanner {
     }
 
     /** The next value to probe, or empty when the search is over. */
+    @Override
     public OptionalInt next() {
         if (path.size() >= maxProbes || converged()) {
             return OptionalInt.empty();
@@ -45,6 +47,7 @@ public final class BisectionPlanner {
     }
 
     /** The outcome of probing {@code value}: whether it met the SLOs. */
+    @Override
     public void tell(final int value, final boolean met) {
         path.add(value);
         if (met && (highestMet == null || value > highestMet)) {
@@ -56,6 +59,7 @@ public final class BisectionPlanner {
     }
 
     /** Whether the boundary is found: the lower bound missed, the upper bound met, or met and missed adjacent. */
+    @Override
     public boolean converged() {
         if (lowestMissed != null && lowestMissed <= min) {
             return true;
@@ -67,13 +71,20 @@ public final class BisectionPlanner {
     }
 
     /** The highest value probed that met the SLOs, or empty when none did. */
+    @Override
     public OptionalInt capacity() {
         return highestMet == null ? OptionalInt.empty() : OptionalInt.of(highestMet);
     }
 
     /** The lowest value probed that missed, or empty when none did. */
+    @Override
     public OptionalInt lowestMissed() {
         return lowestMissed == null ? OptionalInt.empty() : OptionalInt.of(lowestMissed);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
     }
 
     /** The values probed, in order. */

@@ -9,7 +9,6 @@ import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.run.CellContext;
 import io.aiperf.engine.run.CellRunner;
-import io.aiperf.engine.validity.Result;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,10 +20,10 @@ import java.util.OptionalInt;
 import java.util.function.IntFunction;
 
 /**
- * Runs a capacity search (src-docs/capacity.md): asks the {@link BisectionPlanner} for a concurrency, runs that
- * point as a cell of its own ({@link CellRunner}: own directory, KV-cache reset, warmup, hooks, validity), decides
- * it against the SLOs, and tells the planner. A point whose cell failed or whose validity is invalid (a
- * client-limited measurement, say) never counts as meeting them. Ends with {@link SearchResult}'s file and table.
+ * Runs a capacity search (src-docs/capacity.md): asks the {@link Planner} (a bisection or a grid) for a value of the knob, runs that
+ * point's trials, each a cell of its own ({@link CellRunner}: own directory, KV-cache reset, warmup, hooks,
+ * validity), until {@link PointDecision} decides it against the SLOs or the trial budget is spent, and tells the
+ * planner. Only a point that meets the SLOs counts as meeting them. Ends with {@link SearchResult}'s file and table.
  */
 public final class CapacitySearch {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,71 +37,89 @@ public final class CapacitySearch {
      */
     public static int run(final SearchSpec spec, final IntFunction<BenchmarkConfig> configAt, final Path dir,
                           final CellContext ctx) throws InterruptedException {
-        final BisectionPlanner planner = new BisectionPlanner(spec.min(), spec.max(), spec.maxProbes());
+        final Planner planner = Planner.of(spec.planner(), spec.min(), spec.max(), spec.maxProbes());
         final List<ProbedPoint> points = new ArrayList<>();
-        boolean failed = false;
-        for (OptionalInt next = planner.next(); next.isPresent(); next = planner.next()) {
-            if (ctx.cancellation().isCancelled()) {
-                break;
+        for (OptionalInt next = planner.next(); next.isPresent() && !ctx.cancellation().isCancelled();
+             next = planner.next()) {
+            final ProbedPoint point = probe(spec, points.size() + 1, next.getAsInt(), configAt.apply(next.getAsInt()),
+                    dir, ctx);
+            if (point == null) {
+                break; // cancelled
             }
-            final int value = next.getAsInt();
-            final BenchmarkConfig config = configAt.apply(value);
-            final String label = String.format(Locale.ROOT, "%s_%04d", spec.knob(), value);
-            final String path = "search/" + label;
-            final CellIdentity identity = new CellIdentity(points.size(), label, path, label,
-                    Map.of(spec.knob(), value), 1, 1, config.multiRun().confidenceLevel(),
-                    config.multiRun().cooldownSeconds());
-            if (ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.INFO) <= 0) {
-                ctx.err().println("search point " + (points.size() + 1) + ": " + spec.knob() + " " + value);
-            }
-            final CellOutcome outcome = new CellRunner(config.forShard(), dir.resolve(path), ctx, identity).run();
-            if (outcome.exitCode() == ExitCode.CANCELLED) {
-                break;
-            }
-            failed |= outcome.exitCode() != ExitCode.OK;
-            final ProbedPoint point = decide(spec, points.size() + 1, value, path, outcome,
-                    summary(dir.resolve(path).resolve(ExportNames.of(config.artifacts().prefix()).summaryJson()), ctx));
             points.add(point);
-            planner.tell(value, point.decision() == ProbedPoint.Decision.MEETS);
+            planner.tell(point.value(), point.decision() == ProbedPoint.Decision.MEETS);
         }
         final boolean cancelled = ctx.cancellation().isCancelled();
         final SearchResult result = new SearchResult(spec, points, planner.capacity(), planner.lowestMissed(),
                 cancelled ? "cancelled" : planner.converged() ? "converged" : "probe_budget_spent");
         result.write(dir.resolve(SearchResult.FILE_NAME));
         result.printTable(ctx.out());
+        report(dir, configAt.apply(spec.min()), ctx);
+        final boolean failed = points.stream().anyMatch(p -> p.decision() == ProbedPoint.Decision.FAILED);
         return cancelled ? ExitCode.CANCELLED : failed ? ExitCode.FAILED : ExitCode.OK;
     }
 
-    /** The decision on one point: failed, invalid, or whether every SLO is met. */
-    static ProbedPoint decide(final SearchSpec spec, final int order, final int value, final String path,
-                              final CellOutcome outcome, final JsonNode summary) {
+    /** {@code report.html} over every point, with the search's section; one that cannot be drawn is a warning. */
+    private static void report(final Path dir, final BenchmarkConfig config, final CellContext ctx) {
+        try {
+            final Path file = dir.resolve(io.aiperf.engine.report.HtmlReport.FILE);
+            io.aiperf.engine.export.AtomicFiles.write(file, io.aiperf.engine.report.HtmlReport.html(List.of(dir),
+                    ExportNames.of(config.artifacts().prefix())).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            ctx.out().println("Report: " + file.toAbsolutePath());
+        } catch (RuntimeException e) {
+            ctx.err().println("warning: no report.html: " + e.getMessage());
+        }
+    }
+
+    /** One point: trials until it is decided or the budget is spent; null when cancelled. */
+    private static ProbedPoint probe(final SearchSpec spec, final int order, final int value,
+                                     final BenchmarkConfig config, final Path dir, final CellContext ctx)
+            throws InterruptedException {
+        final String label = String.format(Locale.ROOT, "%s_%04d", spec.knob(), value);
+        final String pointPath = "search/" + label;
+        final ExportNames names = ExportNames.of(config.artifacts().prefix());
+        final List<Trial> trials = new ArrayList<>();
+        ProbedPoint point = null;
+        for (int t = 1; t <= spec.maxTrials() && !ctx.cancellation().isCancelled(); t++) {
+            final String trialName = String.format(Locale.ROOT, "trial_%04d", t);
+            final String path = pointPath + "/" + trialName;
+            final CellIdentity identity = new CellIdentity(order - 1, label + "/" + trialName, path, label,
+                    Map.of(spec.knob(), value), t, spec.maxTrials(), spec.confidence(),
+                    config.multiRun().cooldownSeconds());
+            if (ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.INFO) <= 0) {
+                ctx.err().println("search point " + order + ": " + spec.knob() + " " + value
+                        + (t > 1 ? ", trial " + t + " (" + (point.decision() == ProbedPoint.Decision.INVALID
+                        ? "the client was short of CPU" : "near the SLO") + ")" : ""));
+            }
+            final Path cellDir = dir.resolve(path);
+            final CellOutcome outcome = new CellRunner(config.forShard(), cellDir, ctx, identity).run();
+            if (outcome.exitCode() == ExitCode.CANCELLED) {
+                return null;
+            }
+            trials.add(trial(spec, t, path, outcome, summary(cellDir.resolve(names.summaryJson()), ctx),
+                    cellDir.resolve(names.recordsJsonl())));
+            point = PointDecision.decide(spec, order, value, pointPath, trials);
+            if (!PointDecision.undecided(spec, point)) {
+                break;
+            }
+        }
+        return point;
+    }
+
+    /** One trial's numbers from its cell's outcome and summary (null when it wrote none). */
+    static Trial trial(final SearchSpec spec, final int number, final String path, final CellOutcome outcome,
+                       final JsonNode summary, final Path records) {
         final List<Double> values = new ArrayList<>();
         for (final Sla sla : spec.slas()) {
             values.add(summary == null ? Double.NaN : sla.valueIn(summary));
         }
-        final String validity = summary == null ? null : summary.path("validity").path("result").asText(null);
-        final double throughput = summary == null ? Double.NaN
-                : summary.path("request_throughput").path("avg").asDouble(Double.NaN);
-        if (outcome.exitCode() != ExitCode.OK || summary == null) {
-            return new ProbedPoint(order, value, ProbedPoint.Decision.FAILED, path, validity, values, throughput,
-                    outcome.error() != null ? outcome.error() : "the cell wrote no summary");
-        }
-        if (Result.INVALID.wireName().equals(validity)) {
-            return new ProbedPoint(order, value, ProbedPoint.Decision.INVALID, path, validity, values, throughput,
-                    "validity invalid: the measurement cannot be trusted, so it never counts as meeting the SLOs");
-        }
-        final List<String> missed = new ArrayList<>();
-        for (int i = 0; i < spec.slas().size(); i++) {
-            final Sla sla = spec.slas().get(i);
-            if (!sla.met(values.get(i))) {
-                missed.add(sla.spec() + (Double.isNaN(values.get(i)) ? " (no value)" : " (was "
-                        + String.format(Locale.ROOT, "%.2f", values.get(i)) + ")"));
-            }
-        }
-        return missed.isEmpty()
-                ? new ProbedPoint(order, value, ProbedPoint.Decision.MEETS, path, validity, values, throughput, null)
-                : new ProbedPoint(order, value, ProbedPoint.Decision.MISSES, path, validity, values, throughput,
-                        "missed " + String.join(", ", missed));
+        final String error = outcome.exitCode() != ExitCode.OK || summary == null
+                ? outcome.error() != null ? outcome.error() : "the cell wrote no summary" : null;
+        return new Trial(number, path, error,
+                summary == null ? null : summary.path("validity").path("result").asText(null), List.copyOf(values),
+                summary == null ? Double.NaN : summary.path("request_throughput").path("avg").asDouble(Double.NaN),
+                records, summary != null && summary.has("warmup_metrics"), summary == null ? Double.NaN
+                        : summary.path("client_health").path("wakeup_delay_p99_ms").asDouble(Double.NaN));
     }
 
     private static JsonNode summary(final Path file, final CellContext ctx) {

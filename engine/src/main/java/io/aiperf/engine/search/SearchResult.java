@@ -20,14 +20,16 @@ import java.util.OptionalInt;
  */
 public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalInt capacity, OptionalInt nextMissed,
                            String status) {
-    public static final String FILE_NAME = "search_result.json";
+    public static final String FILE_NAME = io.aiperf.engine.gate.SearchOutcome.FILE_NAME;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     public ObjectNode json() {
         final ObjectNode root = JSON.createObjectNode();
         final ObjectNode search = root.putObject("search");
         search.put("knob", spec.knob()).put("min", spec.min()).put("max", spec.max())
-                .put("planner", "bisection").put("max_probes", spec.maxProbes());
+                .put("planner", spec.planner()).put("max_probes", spec.maxProbes()).put("max_trials", spec.maxTrials())
+                .put("confidence", spec.confidence())
+                .put("boundary_band_pct", 100 * spec.boundaryBand()).put("max_client_lateness_ms", spec.maxClientLateness());
         if (spec.recipe() != null) {
             search.put("recipe", spec.recipe());
         }
@@ -42,6 +44,7 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
         } else {
             root.putNull("capacity");
         }
+        root.putObject("capacity_bounds").put("low", capacity.orElse(0)).put("high", capacityHigh());
         if (nextMissed.isPresent()) {
             root.put("next_missed", nextMissed.getAsInt());
         } else {
@@ -52,6 +55,17 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
         final ArrayNode path = root.putArray("path");
         points.forEach(p -> path.add(p.value()));
         return root;
+    }
+
+    /**
+     * The highest value the capacity can have: one below the lowest point that clearly missed the SLOs (an
+     * inconclusive, invalid or failed point says nothing about it), else the top of the range. Equal to the
+     * capacity when the boundary was decided; above it when the probe budget ran out or a point was inconclusive.
+     */
+    public int capacityHigh() {
+        final int high = points.stream().filter(p -> p.decision() == ProbedPoint.Decision.MISSES)
+                .mapToInt(ProbedPoint::value).min().orElse(spec.max() + 1) - 1;
+        return Math.max(high, capacity.orElse(0));
     }
 
     /** Written whole or not at all. */
@@ -72,7 +86,7 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
         spec.slas().forEach(s -> head.append(String.format(Locale.ROOT, "  %24s  %7s",
                 s.metric().length() > 20 ? s.metric().substring(0, 20) + " " + s.stat() : s.metric() + " " + s.stat(),
                 "margin")));
-        head.append(String.format(Locale.ROOT, "  %10s  %-8s  %s", "req/s", "validity", "decision"));
+        head.append(String.format(Locale.ROOT, "  %10s  %6s  %-8s  %s", "req/s", "trials", "validity", "decision"));
         out.println(head);
         for (final ProbedPoint p : points) {
             final StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%3d  %11d", p.order(), p.value()));
@@ -81,17 +95,32 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
                 row.append(String.format(Locale.ROOT, "  %24s  %7s", Double.isNaN(v) ? "N/A"
                         : String.format(Locale.ROOT, "%.2f", v), percent(spec.slas().get(i).margin(v))));
             }
-            row.append(String.format(Locale.ROOT, "  %10s  %-8s  %s", Double.isNaN(p.throughput()) ? "N/A"
-                    : String.format(Locale.ROOT, "%.2f", p.throughput()), p.validity() == null ? "-" : p.validity(),
+            row.append(String.format(Locale.ROOT, "  %10s  %6d  %-8s  %s", Double.isNaN(p.throughput()) ? "N/A"
+                    : String.format(Locale.ROOT, "%.2f", p.throughput()), p.trials().size(),
+                    p.validity() == null ? "-" : p.validity(),
                     p.decision().wireName()));
             out.println(row);
         }
+        final String open = capacityHigh() > capacity.orElse(0)
+                ? String.format(Locale.ROOT, "; it may be up to %d (not decided above %d)", capacityHigh(),
+                        capacity.orElse(0)) : "";
+        final int trials = points.stream().mapToInt(p -> p.trials().size()).sum();
         out.println(capacity.isPresent()
-                ? String.format(Locale.ROOT, "Capacity: %s %d%s (%s, %d points probed)", spec.knob(),
-                        capacity.getAsInt(), nextMissed.isPresent() ? "; " + nextMissed.getAsInt() + " does not meet the SLOs" : "",
-                        status.replace('_', ' '), points.size())
-                : String.format(Locale.ROOT, "Capacity: none; no %s in %d..%d met the SLOs (%s, %d points probed)",
-                        spec.knob(), spec.min(), spec.max(), status.replace('_', ' '), points.size()));
+                ? String.format(Locale.ROOT, "Capacity: %s %d%s%s (%s, %d points probed, %d trials)", spec.knob(),
+                        capacity.getAsInt(), nextMissed.isPresent() ? "; " + nextMissed.getAsInt() + " "
+                                + notMet(pointAt(nextMissed.getAsInt())) : "", open, status.replace('_', ' '), points.size(), trials)
+                : String.format(Locale.ROOT, "Capacity: none; no %s in %d..%d met the SLOs%s (%s, %d points probed, "
+                        + "%d trials)", spec.knob(), spec.min(), spec.max(), open, status.replace('_', ' '),
+                        points.size(), trials));
+    }
+
+    private static String notMet(final ProbedPoint p) {
+        return switch (p.decision()) {
+            case INCONCLUSIVE -> "was inconclusive after " + p.trials().size() + " trials";
+            case INVALID -> "was invalid";
+            case FAILED -> "failed";
+            default -> "does not meet the SLOs";
+        };
     }
 
     private ProbedPoint pointAt(final int value) {
@@ -108,6 +137,7 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
             o.put("validity", p.validity());
         }
         number(o, "request_throughput", p.throughput());
+        o.put("trials", p.trials().size());
         final ArrayNode slos = o.putArray("slas");
         for (int i = 0; i < spec.slas().size(); i++) {
             final Sla s = spec.slas().get(i);
@@ -115,11 +145,48 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
             number(slo, "value", p.values().get(i));
             number(slo, "margin", s.margin(p.values().get(i)));
             slo.put("met", s.met(p.values().get(i)));
+            if (i < p.judgements().size()) {
+                final SloJudgement j = p.judgements().get(i);
+                slo.put("verdict", j.verdict().name().toLowerCase(Locale.ROOT));
+                slo.put("decided_by", j.byValue() ? "value" : "requests");
+                if (!j.byValue()) {
+                    bound(slo, "low", j.low());
+                    bound(slo, "high", j.high());
+                }
+            }
         }
         if (p.reason() != null) {
             o.put("reason", p.reason());
         }
+        final ArrayNode trials = o.putArray("trial_results");
+        for (final Trial t : p.trials()) {
+            final ObjectNode to = trials.addObject().put("trial", t.trial()).put("artifact_dir", t.artifactDir());
+            if (t.validity() == null) {
+                to.putNull("validity");
+            } else {
+                to.put("validity", t.validity());
+            }
+            number(to, "request_throughput", t.throughput());
+            number(to, "client_lateness_p99_ms", t.lateness());
+            to.put("client_limited", t.clientLimited(spec.maxClientLateness()));
+            final ArrayNode tv = to.putArray("values");
+            t.values().forEach(v -> {
+                if (Double.isNaN(v)) {
+                    tv.addNull();
+                } else {
+                    tv.add(v);
+                }
+            });
+            if (t.error() != null) {
+                to.put("error", t.error());
+            }
+        }
         return o;
+    }
+
+    /** A one-sided bound; null where the requests were too few to bound the statistic on that side. */
+    private static void bound(final ObjectNode o, final String key, final double v) {
+        number(o, key, Double.isInfinite(v) ? Double.NaN : v);
     }
 
     private static void number(final ObjectNode o, final String key, final double v) {

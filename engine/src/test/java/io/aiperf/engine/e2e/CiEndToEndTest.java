@@ -92,6 +92,33 @@ class CiEndToEndTest {
         }
     }
 
+    /** A capacity search through the step's command line: the step returns the capacity, a key metric too. */
+    @Test
+    void aSearchThroughExtraArgsReturnsItsCapacity() throws Exception {
+        final java.nio.file.Path rules = java.nio.file.Files.writeString(tmp.resolve("capacity.yaml"), """
+                rules:
+                  - {metric: capacity, min: 2}
+                """);
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 1))) {
+            final ProfileSpec spec = new ProfileSpec("capacity", null, "m", List.of(mock.url()), "chat", true, null, null,
+                    "8", null, 1, null, null, null, null, "ci-search", true, rules.toString(), null, false,
+                    List.of("--isl", "8", "--osl", "2", "--tokenizer", "builtin", "--search-space", "concurrency:1,2",
+                            "--search-sla", "time_to_first_token:p50:lt:1000000"), List.of(), null, null);
+            final EngineInvocation inv = InvocationPlanner.plan(spec, Runs.engineLauncher(), List.of());
+            final Process p = new ProcessBuilder(inv.argv()).directory(tmp.toFile()).redirectErrorStream(true)
+                    .redirectOutput(tmp.resolve("search.txt").toFile()).start();
+            assertThat(p.waitFor(90, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as(java.nio.file.Files.readString(tmp.resolve("search.txt"))).isZero();
+            final Map<String, Object> summary = StepSummary.of(p.exitValue(), tmp.resolve(inv.exportDir()), false, List.of());
+            assertThat(summary).containsEntry(StepSummary.GATE, "passed");
+            final Map<?, ?> capacity = (Map<?, ?>) summary.get(StepSummary.CAPACITY);
+            assertThat(capacity.get("value")).isEqualTo(2);
+            assertThat(capacity.get("knob")).isEqualTo("concurrency");
+            assertThat(StepSummary.metrics(summary)).containsEntry("capacity", 2.0);
+            assertPlainJdkValues(summary);
+        }
+    }
+
     /** What crosses a remoting channel and a Pipeline sandbox: JDK values only. */
     private static void assertPlainJdkValues(final Object value) {
         if (value instanceof Map<?, ?> m) {

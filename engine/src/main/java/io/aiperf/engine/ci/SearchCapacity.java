@@ -1,0 +1,47 @@
+package io.aiperf.engine.ci;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+
+/**
+ * The capacity a search found, from its {@code search_result.json} (src-docs/capacity.md), as a CI step returns it
+ * and the build page and trend show it. Read with Jackson alone: this package loads in the Jenkins JVMs.
+ *
+ * @param value the capacity (the lowest it can be: 0 when no point met the SLOs), or null when the search was
+ *              cancelled
+ * @param high the highest it can be (the same as {@code value} when the boundary was decided)
+ * @param nextMissed the lowest probed value that did not meet the SLOs, or null
+ */
+public record SearchCapacity(String knob, Integer value, int high, Integer nextMissed, String status) {
+    /** The key of {@link KeyMetrics#KEYS} and of the step's result. */
+    public static final String KEY = "capacity";
+    public static final String UNIT = "concurrency or req/s";
+    static final String FILE = "search_result.json";
+
+    /** The search result at the top of a run directory, or null when it holds none. */
+    public static SearchCapacity in(final Path runDir) {
+        final JsonNode root = KeyMetrics.read(runDir.resolve(FILE));
+        if (root == null || !root.path("search").path("knob").isTextual()) {
+            return null;
+        }
+        final String status = root.path("status").asText();
+        final JsonNode bounds = root.path("capacity_bounds");
+        final Integer low = "cancelled".equals(status) ? null : root.path("capacity").isNumber()
+                ? Integer.valueOf(root.path("capacity").asInt()) : Integer.valueOf(bounds.path("low").asInt(0));
+        return new SearchCapacity(root.path("search").path("knob").asText(), low,
+                bounds.path("high").asInt(low == null ? 0 : low),
+                root.path("next_missed").isNumber() ? root.path("next_missed").asInt() : null, status);
+    }
+
+    /** As the step returns it: JDK types only. */
+    public LinkedHashMap<String, Object> toMap() {
+        final LinkedHashMap<String, Object> out = new LinkedHashMap<>();
+        out.put("knob", knob);
+        out.put("value", value);
+        out.put("high", high);
+        out.put("nextMissed", nextMissed);
+        out.put("status", status);
+        return out;
+    }
+}

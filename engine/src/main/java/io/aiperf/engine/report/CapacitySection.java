@@ -1,0 +1,145 @@
+package io.aiperf.engine.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.aiperf.engine.gate.SearchOutcome;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The capacity search's section of {@code report.html} (src-docs/capacity.md, src-docs/report.md): for each run
+ * directory with a {@code search_result.json}, the capacity with its bounds and the next point that did not meet the
+ * SLOs, one chart per SLO (each probed point's statistic against the knob, the SLO's threshold as a line, the
+ * capacity as a vertical line) and the table of probed points with their trials and decisions. Stateless.
+ */
+final class CapacitySection {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Colours by decision: meets green, misses red, inconclusive amber, invalid purple, failed grey. */
+    private static final java.util.Map<String, String> COLOURS = java.util.Map.of("meets", Chart.PALETTE[2],
+            "misses", Chart.PALETTE[3], "inconclusive", Chart.PALETTE[5], "invalid", Chart.PALETTE[4],
+            "failed", "#6b7280");
+
+    private CapacitySection() {
+    }
+
+    /** Appends the section for every run directory that holds a search result; nothing for the others. */
+    static void append(final StringBuilder page, final List<Path> dirs) {
+        for (final Path dir : dirs) {
+            final Path file = dir.resolve(SearchOutcome.FILE_NAME);
+            if (!Files.isRegularFile(file)) {
+                continue;
+            }
+            final JsonNode root;
+            final SearchOutcome outcome;
+            try {
+                root = JSON.readTree(file.toFile());
+                outcome = SearchOutcome.read(file);
+            } catch (IOException | RuntimeException e) {
+                page.append("<h2>Capacity search</h2>\n<p>").append(Html.escape(file + " cannot be read: "
+                        + e.getMessage())).append("</p>\n");
+                continue;
+            }
+            section(page, root, outcome);
+        }
+    }
+
+    private static void section(final StringBuilder page, final JsonNode root, final SearchOutcome o) {
+        final String knob = o.knob();
+        page.append("<h2>Capacity search</h2>\n<p>").append(Html.escape("The highest " + knob + " in " + o.min() + ".."
+                + o.max() + " that meets " + String.join(", ", o.slas()) + ": ")).append("<b id=\"capacity\">")
+                .append(Html.escape(o.capacityText())).append("</b>");
+        if (o.nextMissed() != null) {
+            page.append(Html.escape("; the next point, " + knob + " " + o.nextMissed() + ", "
+                    + decisionAt(root, knob, o.nextMissed())));
+        }
+        page.append(Html.escape(" (" + o.status().replace('_', ' ') + ", " + root.path("points").size()
+                + " points probed).")).append("</p>\n");
+        final JsonNode slas = root.path("search").path("slas");
+        for (int i = 0; i < slas.size(); i++) {
+            chart(page, root, i, knob, o);
+        }
+        table(page, root, knob);
+    }
+
+    private static String decisionAt(final JsonNode root, final String knob, final int value) {
+        for (final JsonNode p : root.path("points")) {
+            if (p.path(knob).asInt() == value) {
+                return switch (p.path("decision").asText()) {
+                    case "inconclusive" -> "was inconclusive after " + p.path("trials").asInt() + " trial(s)";
+                    case "invalid" -> "was invalid";
+                    case "failed" -> "failed";
+                    default -> "does not meet them";
+                };
+            }
+        }
+        return "does not meet them";
+    }
+
+    private static void chart(final StringBuilder page, final JsonNode root, final int sla, final String knob,
+                              final SearchOutcome o) {
+        final JsonNode spec = root.path("search").path("slas").get(sla);
+        final String name = spec.path("metric").asText() + " " + spec.path("stat").asText();
+        final double threshold = spec.path("threshold").asDouble();
+        final JsonNode points = root.path("points");
+        final double[] xs = new double[points.size()];
+        final double[] ys = new double[points.size()];
+        for (int i = 0; i < points.size(); i++) {
+            xs[i] = points.get(i).path(knob).asDouble();
+            final JsonNode v = points.get(i).path("slas").path(sla).path("value");
+            ys[i] = v.isNumber() ? v.asDouble() : Double.NaN;
+        }
+        final Chart chart = new Chart("capacity-" + sla, name + " at each probed " + knob + ", and the SLO", knob,
+                name).fit(xs, ys).fit(new double[] {o.min(), o.max()}, new double[] {threshold});
+        if (chart.empty()) {
+            return;
+        }
+        chart.line(new double[] {o.min(), o.max()}, new double[] {threshold, threshold}, Chart.PALETTE[3],
+                "capacity-slo");
+        if (o.capacity() != null) {
+            final double top = java.util.Arrays.stream(ys).filter(Double::isFinite).max().orElse(threshold);
+            chart.line(new double[] {o.capacity(), o.capacity()}, new double[] {0, Math.max(top, threshold)},
+                    Chart.PALETTE[2], "capacity-line");
+        }
+        for (int i = 0; i < points.size(); i++) {
+            if (Double.isFinite(ys[i])) {
+                final String decision = points.get(i).path("decision").asText();
+                chart.point(xs[i], ys[i], COLOURS.getOrDefault(decision, "#6b7280"), "capacity-point",
+                        points.get(i).path(knob).asInt() + " " + decision);
+            }
+        }
+        page.append(chart.svg());
+    }
+
+    private static void table(final StringBuilder page, final JsonNode root, final String knob) {
+        page.append("<table border=\"1\" cellpadding=\"4\" cellspacing=\"0\">\n<tr><th>#</th><th>")
+                .append(Html.escape(knob)).append("</th>");
+        for (final JsonNode s : root.path("search").path("slas")) {
+            page.append("<th>").append(Html.escape(s.path("metric").asText() + " " + s.path("stat").asText()))
+                    .append("</th><th>margin</th>");
+        }
+        page.append("<th>req/s</th><th>trials</th><th>validity</th><th>decision</th><th>reason</th></tr>\n");
+        for (final JsonNode p : root.path("points")) {
+            page.append("<tr><td>").append(p.path("order").asInt()).append("</td><td align=\"right\">")
+                    .append(p.path(knob).asInt()).append("</td>");
+            for (final JsonNode s : p.path("slas")) {
+                number(page, s.path("value"));
+                page.append("<td align=\"right\">").append(s.path("margin").isNumber()
+                        ? String.format(Locale.ROOT, "%+.0f%%", 100 * s.path("margin").asDouble()) : "&ndash;")
+                        .append("</td>");
+            }
+            number(page, p.path("request_throughput"));
+            page.append("<td align=\"right\">").append(p.path("trials").asInt(1)).append("</td><td>")
+                    .append(Html.escape(p.path("validity").asText("-"))).append("</td><td>")
+                    .append(Html.escape(p.path("decision").asText())).append("</td><td>")
+                    .append(Html.escape(p.path("reason").asText(""))).append("</td></tr>\n");
+        }
+        page.append("</table>\n");
+    }
+
+    private static void number(final StringBuilder page, final JsonNode v) {
+        page.append("<td align=\"right\">").append(v.isNumber() ? Chart.num(v.asDouble()) : "&ndash;").append("</td>");
+    }
+}
