@@ -57,20 +57,17 @@ class ProfileEndToEndTest {
                     "--isl", "128", "--artifact-dir", dir.toString());
             assertThat(r.exitCode()).isZero();
             final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
-            // The mock spaces tokens exactly 10 ms apart, so how far this run's ITL p99 is above 10 ms is how much
-            // this machine delays deliveries right now: the tolerances grow with it (a busy CI machine), and on
-            // a quiet machine they are 2 ms, 0.5 ms and 2%.
-            final double jitter = Math.max(0, s.path("inter_token_latency").path("p99").asDouble() - 10.0);
-            // And how late the client's own timer woke up during the run: its timestamps can be late by as much.
-            final double starved = s.path("client_health").path("wakeup_delay_p99_ms").asDouble();
-            assertThat(s.path("time_to_first_token").path("p50").asDouble()).isBetween(40.0,
-                    42.0 + 2 * jitter + starved);
+            // The tolerances grow with how late this machine's timers woke during the run (the client's own probe,
+            // which the mock in the same process shares), never with the measurements under test: a uniform
+            // error of 2 ms per token fails on a quiet machine, where they are 2 ms, 0.5 ms and 2%.
+            final double late = s.path("client_health").path("wakeup_delay_p99_ms").asDouble();
+            assertThat(s.path("time_to_first_token").path("p50").asDouble()).isBetween(40.0, 42.0 + 2 * late);
             // A first token delivered late shortens the remaining gaps on average: ITL = (latency - TTFT) / 49.
             final double lateFirst = Math.max(0, s.path("time_to_first_token").path("avg").asDouble() - 40.0);
             assertThat(s.path("inter_token_latency").path("avg").asDouble()).isBetween(10.0 - lateFirst / 49 - 1e-9,
-                    10.5 + jitter);
+                    10.5 + late);
             assertThat(s.path("request_latency").path("p50").asDouble()).isBetween(530.0 * 0.98,
-                    530.0 * 1.02 + 50 * jitter + starved);
+                    530.0 * 1.02 + 50 * late);
             assertThat(s.path("output_sequence_length").path("avg").asDouble()).isEqualTo(50.0);
             assertThat(s.path("warmup_metrics").path("request_count").path("avg").asDouble()).isEqualTo(64.0);
         }
