@@ -156,15 +156,15 @@ public final class ProfileOptions {
     @Option(names = "--random-seed", paramLabel = "SEED", description = "Seed for prompts and arrivals.")
     Long randomSeed;
     @Option(names = "--input-file", paramLabel = "FILE", description = "Prompts from this JSONL file instead of "
-            + "synthetic ones (see --custom-dataset-type); every row is sent once unless a count or duration is set.")
+            + "synthetic ones (see --custom-dataset-type); every row is sent once unless a count or duration is set. "
+            + "A directory: raw_payload conversations or random_pool pools, one per .jsonl file.")
     String inputFile;
 
     @Option(names = "--custom-dataset-type", paramLabel = "FORMAT",
             completionCandidates = Candidates.DatasetTypes.class, description = "The --input-file format: single_turn "
             + "(text per row), multi_turn (session_id and turns per row), random_pool (rows sampled with "
             + "replacement), mooncake_trace (input_length, output_length, hash_ids, timestamp) or raw_payload (a "
-            + "complete request body per row, for --endpoint-type raw). Default: "
-            + "single_turn.")
+            + "complete request body per row, sent as written). Default: told from the first row, as upstream does.")
     String customDatasetType;
 
     @Option(names = "--public-dataset", paramLabel = "NAME", description = "A public dataset from a local copy: "
