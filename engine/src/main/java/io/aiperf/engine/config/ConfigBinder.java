@@ -310,9 +310,20 @@ public final class ConfigBinder {
     }
 
     private static PayloadTemplate template(final Section e, final EndpointType type) {
+        final JsonNode extra = e.raw("extra");
+        if (!e.has("template") && type == EndpointType.TEMPLATE && extra != null && extra.has("payload_template")) {
+            // upstream's --extra-inputs payload_template:... and response_field:..., which are no body fields
+            final ObjectNode x = (ObjectNode) extra;
+            final ObjectNode t = e.node().putObject("template");
+            t.put("body", PayloadTemplate.bodyOf(x.remove("payload_template").asText(), e.field("extra")));
+            final JsonNode field = x.remove("response_field");
+            t.set("response_field", field == null ? com.fasterxml.jackson.databind.node.TextNode.valueOf("")
+                    : field); // none given: detected, as upstream's template endpoint does
+        }
         if (!e.has("template")) {
             if (type == EndpointType.TEMPLATE) {
-                throw e.error("template", "the template endpoint needs template: {body, response_field}");
+                throw e.error("template", "the template endpoint needs template: {body, response_field} or "
+                        + "--extra-inputs payload_template:TEMPLATE");
             }
             return null;
         }
@@ -323,7 +334,8 @@ public final class ConfigBinder {
         if (body == null || body.isBlank()) {
             throw t.error("body", "a template needs a body");
         }
-        final PayloadTemplate template = new PayloadTemplate(body, t.string("response_field", "text"));
+        final String field = t.string("response_field", "text");
+        final PayloadTemplate template = new PayloadTemplate(body, field.isEmpty() ? null : field);
         final String problem = template.problem();
         if (problem != null) {
             throw t.error("body", problem);
