@@ -466,6 +466,9 @@ public final class ProfileOptions {
             + "summary files only), records (also profile_export.jsonl) or raw (also profile_export_raw.jsonl with "
             + "each request's body and response). Default: records.")
     String exportLevel;
+    @Option(names = "--export-outputs-json", description = "Also write outputs.json: each request's generated text "
+            + "with its ids, times and token counts (written at --export-level raw too).")
+    Boolean exportOutputsJson;
     @Option(names = {"--ui-type", "--ui"}, paramLabel = "UI",
             completionCandidates = Candidates.UiTypes.class, description = "dashboard, simple or none.")
     String uiType;
@@ -722,6 +725,7 @@ public final class ProfileOptions {
         o.set("artifacts.dir", artifactDir, "--artifact-dir");
         o.set("artifacts.prefix", profileExportPrefix, "--profile-export-prefix");
         o.set("artifacts.export_level", exportLevel, "--export-level");
+        o.set("artifacts.export_outputs_json", exportOutputsJson, "--export-outputs-json");
         o.set("artifacts.slice_duration", sliceDuration, "--slice-duration");
         o.set("runtime.shard", shard, "--shard");
         o.set("runtime.start_at", startAt, "--start-at");

@@ -135,7 +135,8 @@ public final class CellRunner {
         final ExportNames names = ExportNames.of(config.artifacts().prefix());
         final RecordFiles recordFiles;
         try {
-            recordFiles = new RecordFiles(dir, names, config.artifacts().exportLevel(), wall, ctx.redactor()::file);
+            recordFiles = new RecordFiles(dir, names, config.artifacts().exportLevel(), wall, ctx.redactor()::file,
+                    config.artifacts().exportOutputsJson());
         } catch (java.io.IOException | java.io.UncheckedIOException e) {
             return finish(CellOutcome.FAILED, ExitCode.FAILED, "exports not written: " + e.getMessage(), 0, 0, 0);
         }
