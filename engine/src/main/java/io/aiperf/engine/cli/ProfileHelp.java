@@ -28,7 +28,8 @@ final class ProfileHelp {
                 "--api-key", "--api-key-env", "--header", "--extra-inputs", "--request-timeout-seconds",
                 "--ssl-ca-file", "--ssl-insecure", "--ssl-cert-file", "--ssl-key-file", "--proxy", "--http2",
                 "--use-server-token-count", "--use-legacy-max-tokens",
-                "--model-selection-strategy", "--url-strategy", "--mock", "--mock-max-slots"));
+                "--model-selection-strategy", "--url-strategy", "--mock", "--mock-max-slots",
+                "--wait-for-model-timeout", "--wait-for-model-interval", "--wait-for-model-mode"));
         t.put("Load", List.of("--concurrency", "--request-rate", "--request-rate-mode", "--arrival-smoothness",
                 "--request-count", "--benchmark-duration", "--benchmark-grace-period", "--concurrency-ramp-duration",
                 "--request-rate-ramp-duration", "--prefill-concurrency", "--prefill-concurrency-ramp-duration",

@@ -104,6 +104,16 @@ public final class ProfileOptions {
 
     @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Request timeout. Default: 21600.")
     Double requestTimeoutSeconds;
+    @Option(names = "--wait-for-model-timeout", paramLabel = "SECONDS", converter = DurationConverter.class,
+            description = "Wait up to this long for the server to be ready before any load (see "
+            + "--wait-for-model-mode); exit 1 if it never is. Default: 0, no waiting.")
+    Double waitForModelTimeout;
+    @Option(names = "--wait-for-model-interval", paramLabel = "SECONDS", converter = DurationConverter.class,
+            description = "The pause between two readiness checks. Default: 5.")
+    Double waitForModelInterval;
+    @Option(names = "--wait-for-model-mode", paramLabel = "READINESS", description = "inference (a one-token "
+            + "request answers 2xx) or models (GET /v1/models answers 2xx and lists the model). Default: inference.")
+    String waitForModelMode;
     @Option(names = "--api-key", paramLabel = "KEY", description = "Sent as Authorization: Bearer KEY. Never written to any file.")
     String apiKey;
     @Option(names = "--api-key-env", paramLabel = "VAR", description = "Read the API key from this environment variable, so it stays off the command line (CI).")
@@ -515,6 +525,9 @@ public final class ProfileOptions {
         o.set("endpoint.path", customEndpoint, "--custom-endpoint");
         o.set("endpoint.streaming", streaming, "--streaming");
         o.set("endpoint.timeout", requestTimeoutSeconds, "--request-timeout-seconds");
+        o.set("endpoint.wait_for_model_timeout", waitForModelTimeout, "--wait-for-model-timeout");
+        o.set("endpoint.wait_for_model_interval", waitForModelInterval, "--wait-for-model-interval");
+        o.set("endpoint.wait_for_model_mode", waitForModelMode, "--wait-for-model-mode");
         o.set("runtime.max_error_rate", maxErrorRate, "--max-error-rate");
         o.set("endpoint.ssl_ca_file", sslCaFile, "--ssl-ca-file");
         o.set("endpoint.ssl_cert_file", sslCertFile, "--ssl-cert-file");

@@ -41,7 +41,8 @@ public final class ConfigBinder {
             "extra", "timeout", "use_server_token_count", "use_legacy_max_tokens", "url_strategy",
             "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file", "ssl_cert_file", "ssl_key_file",
             "proxy", "http2", "server_metrics", "model_selection",
-            "session_header", "template", "gpu_telemetry", "connection_reuse");
+            "session_header", "template", "gpu_telemetry", "connection_reuse", "wait_for_model_timeout",
+            "wait_for_model_interval", "wait_for_model_mode");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
             "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays", "media_roots",
             "turn_delay_cap", "rankings", "synthesis");
@@ -262,7 +263,24 @@ public final class ConfigBinder {
                 e.bool("use_server_token_count", false), e.bool("use_legacy_max_tokens", false),
                 resetHook(e), profilerHook(e), tls(e), serverMetrics(e, urls), modelSelection(e), sessionHeader(e),
                 template(e, type), gpuTelemetry(e), proxy(e),
-                e.bool("http2", false), connectionReuse(e));
+                e.bool("http2", false), connectionReuse(e), waitForModel(e));
+    }
+
+    /** Upstream's {@code wait_for_model_timeout/interval/mode}: timeout 0 (no waiting), interval 5 s, inference. */
+    private static WaitForModel waitForModel(final Section e) {
+        final Double timeout = e.seconds("wait_for_model_timeout");
+        final Double interval = e.seconds("wait_for_model_interval");
+        final String mode = e.string("wait_for_model_mode", "inference").toLowerCase(Locale.ROOT);
+        if (timeout != null && !(timeout >= 0)) {
+            throw e.error("wait_for_model_timeout", "Input should be greater than or equal to 0");
+        }
+        if (interval != null && !(interval > 0)) {
+            throw e.error("wait_for_model_interval", "Input should be greater than 0");
+        }
+        if (!mode.equals("inference") && !mode.equals("models")) {
+            throw e.error("wait_for_model_mode", "expected inference or models, got '" + mode + "'");
+        }
+        return new WaitForModel(timeout == null ? 0 : timeout, interval == null ? 5.0 : interval, mode);
     }
 
     /** {@code connection_reuse}: upstream's strategies (src-docs/cli.md, connection reuse). */
