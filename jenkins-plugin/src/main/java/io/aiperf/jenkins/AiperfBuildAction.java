@@ -8,9 +8,11 @@ import hudson.model.Run;
 import io.aiperf.engine.ci.BuildHealth;
 import io.aiperf.engine.ci.CallFolders;
 import io.aiperf.engine.ci.Comparison;
+import io.aiperf.engine.ci.ReportCharts;
 import io.aiperf.engine.ci.StepSummary;
 import io.aiperf.engine.ci.Verdict;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import jenkins.model.RunAction2;
+import jenkins.util.VirtualFile;
 import org.kohsuke.stapler.QueryParameter;
 import org.kohsuke.stapler.StaplerRequest2;
 import org.kohsuke.stapler.StaplerResponse2;
@@ -111,6 +114,11 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
         return StepSummary.trendMetrics(getCalls(), id);
     }
 
+    /** The key metrics per sweep point this build adds to the trend of one id. */
+    public Map<String, Map<String, Double>> getTrendPoints(final String id) {
+        return StepSummary.trendPoints(getCalls(), id);
+    }
+
     /** The worst verdict over the calls, for the page heading. */
     @Exported(visibility = 2)
     public String getVerdict() {
@@ -118,18 +126,30 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
                 .name();
     }
 
-    /** {@code <build>/aiperf/compare?call=<archive folder>}: the engine's SVG of one call against its baseline. */
+    /**
+     * {@code <build>/aiperf/compare?call=<archive folder>}: the engine's SVG of one call against its baseline: the
+     * {@code comparison.svg} the engine drew beside {@code report.html} (the report's own charts), read back from the
+     * archive; without it (not archived, an older engine) the key metrics' bars.
+     */
     public void doCompare(final StaplerRequest2 req, final StaplerResponse2 rsp, @QueryParameter final String call)
             throws IOException {
         if (run != null) {
             run.getParent().checkPermission(Item.READ);
         }
         final Map<String, Object> summary = call == null ? null : getCalls().get(call);
+        rsp.setContentType("image/svg+xml;charset=UTF-8");
+        rsp.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+        final VirtualFile drawn = summary == null || run == null ? null
+                : run.getArtifactManager().root().child(call + ReportCharts.FILE);
+        if (drawn != null && drawn.isFile()) {
+            try (InputStream in = drawn.open()) {
+                in.transferTo(rsp.getOutputStream());
+            }
+            return;
+        }
         @SuppressWarnings("unchecked")
         final List<Map<String, Object>> rows = summary != null && summary.get(StepSummary.COMPARISON) instanceof List<?> l
                 ? (List<Map<String, Object>>) l : List.of();
-        rsp.setContentType("image/svg+xml;charset=UTF-8");
-        rsp.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
         rsp.getOutputStream().write(Comparison.svg(rows).getBytes(StandardCharsets.UTF_8));
     }
 

@@ -95,7 +95,8 @@ public final class AiperfJobAction implements Action {
         job.checkPermission(Item.READ);
         final String which = id == null || id.isBlank() || CallFolders.idProblem(id) != null ? CallFolders.DEFAULT_ID
                 : id.trim();
-        final byte[] svg = TrendChart.svg(points(which, req.getContextPath() + "/")).getBytes(StandardCharsets.UTF_8);
+        final byte[] svg = TrendChart.svgOfBuilds(points(which, req.getContextPath() + "/"))
+                .getBytes(StandardCharsets.UTF_8);
         rsp.setContentType("image/svg+xml;charset=UTF-8");
         rsp.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
         rsp.getOutputStream().write(svg);
@@ -114,14 +115,14 @@ public final class AiperfJobAction implements Action {
     }
 
     /** @param root the context path, so the points link to their builds' AIPerf pages */
-    private List<TrendChart.Point> points(final String id, final String root) {
-        final List<TrendChart.Point> points = new ArrayList<>();
+    private List<TrendChart.Build> points(final String id, final String root) {
+        final List<TrendChart.Build> points = new ArrayList<>();
         int seen = 0;
         for (Run<?, ?> b = job.getLastBuild(); b != null && seen < limits().trendBuilds(); b = b.getPreviousBuild()) {
             seen++;
             final AiperfBuildAction action = b.getAction(AiperfBuildAction.class);
-            if (action != null && !action.getTrendMetrics(id).isEmpty()) {
-                points.add(new TrendChart.Point("#" + b.getNumber(), action.getTrendMetrics(id),
+            if (action != null && !action.getTrendPoints(id).isEmpty()) { // one series per sweep point
+                points.add(new TrendChart.Build("#" + b.getNumber(), action.getTrendPoints(id),
                         root + b.getUrl() + "aiperf/"));
             }
         }

@@ -26,7 +26,7 @@ final class ProfileCall {
         final List<String> baselines = engine.baselines(folders.prefix(), spec.gate(), spec.baseline());
         final String subcommand = spec.compareWith() == null || spec.compareWith().isBlank() ? "profile" : "compare";
         final EngineInvocation invocation = InvocationPlanner.plan(spec, engine.engineCommand(spec.jdk(), subcommand),
-                baselines);
+                baselines, "#" + engine.run().getNumber()); // trends of the archived runs are labelled by build
         engine.freshFolder(invocation.exportDir());
         return engine.execute(invocation, folders, spec.archive(), spec.unstableOnWarnings(), spec.credentialsId(),
                 handler);

@@ -106,6 +106,12 @@ class AiperfPipelineTest {
             j.assertLogContains("baseline: build #1", regressed);
             j.assertLogContains("gate=unstable", regressed);
             assertEquals(Result.UNSTABLE, warningOn(regressed, "aiperfProfile").getResult());
+            // The build page's image is the engine's comparison.svg, archived beside report.html: both runs drawn.
+            assertTrue(regressed.getArtifactManager().root().child("aiperf/aiperf/run/comparison.svg").isFile());
+            final String svg = j.createWebClient().goTo(regressed.getUrl() + "aiperf/compare?call=aiperf/aiperf/run/",
+                    "image/svg+xml").getWebResponse().getContentAsString();
+            assertTrue(svg.contains("Verdict: UNSTABLE") && svg.contains("data-series=\"baseline\"")
+                    && svg.contains("data-series=\"candidate\""), svg);
             // build #2 is UNSTABLE, so previousSuccessful still compares with build #1
             final WorkflowRun failed = build(j, "gated", String.format(script, "failure", slow.url()), Result.FAILURE);
             j.assertLogContains("baseline: build #1", failed);

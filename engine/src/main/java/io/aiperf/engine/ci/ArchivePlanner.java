@@ -19,7 +19,8 @@ public final class ArchivePlanner {
     /** The default: everything the engine writes. */
     public static final List<String> DEFAULT_INCLUDES = List.of("**");
     /** What the gate reads from a baseline build's archive (Ant-style globs, comma separated). */
-    public static final String BASELINE_INCLUDES = "**/profile_export_aiperf.json,**/profile_export_aiperf_aggregate.json";
+    public static final String BASELINE_INCLUDES = "**/profile_export_aiperf.json,**/profile_export_aiperf_aggregate.json,"
+            + "**/cell_outcome.json"; // the outcomes: which cells completed, and the report's baseline series
 
     private ArchivePlanner() {
     }

@@ -17,6 +17,15 @@ public final class InvocationPlanner {
      * @throws IllegalArgumentException with the spec's problems when it is invalid
      */
     public static EngineInvocation plan(final ProfileSpec spec, final List<String> launcher, final List<String> baselines) {
+        return plan(spec, launcher, baselines, null);
+    }
+
+    /**
+     * @param label the run's name in trends ({@code profile --label}), e.g. {@code #42} for build 42, or null; left
+     *              out for a comparison and when the extra arguments set one
+     */
+    public static EngineInvocation plan(final ProfileSpec spec, final List<String> launcher, final List<String> baselines,
+                                        final String label) {
         final java.util.Map<String, String> problems = spec.validate();
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid aiperfProfile settings: " + problems);
@@ -55,6 +64,10 @@ public final class InvocationPlanner {
             if (!compare) { // a comparison's baseline is side A
                 baselines.forEach(b -> add(argv, "--baseline", b));
             }
+        }
+        if (label != null && !compare && (spec.extraArgs() == null || spec.extraArgs().stream()
+                .noneMatch(a -> a.equals("--label") || a.startsWith("--label=")))) {
+            add(argv, "--label", label);
         }
         if (spec.extraArgs() != null) {
             argv.addAll(spec.extraArgs());

@@ -20,7 +20,10 @@ public final class KeyMetrics {
             "inter_token_latency_avg", "request_throughput_avg", "output_token_throughput_avg", "error_rate");
     /** Display units of {@link #KEYS}, in order. */
     public static final List<String> UNITS = List.of("ms", "ms", "ms", "requests/sec", "tokens/sec", "%");
+    /** The sweep point of a run without a sweep, as the gate and the report name it. */
+    public static final String SINGLE_POINT = "base";
     static final String SUMMARY = "profile_export_aiperf.json";
+    static final String SWEEP = "sweep_aggregate/profile_export_aiperf_sweep.json";
     static final String AGGREGATE = "aggregate/profile_export_aiperf_aggregate.json";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -63,6 +66,49 @@ public final class KeyMetrics {
             }
         }
         return of(runDir, errorRate(valid, errors));
+    }
+
+    /**
+     * A run directory's key metrics per sweep point, points in numeric order: a sweep's from its sweep aggregate
+     * (the means over each point's trials), the error rate over each point's cells; a run without a sweep is the
+     * one point {@link #SINGLE_POINT}. Empty when nothing is recorded.
+     */
+    public static Map<String, Map<String, Double>> byPoint(final Path runDir) {
+        final Map<String, Map<String, Double>> out = new java.util.TreeMap<>(NaturalOrder.COMPARATOR);
+        final JsonNode sweep = read(runDir.resolve(SWEEP));
+        if (sweep == null) {
+            final Map<String, Double> one = ofRun(runDir);
+            if (!one.isEmpty()) {
+                out.put(SINGLE_POINT, one);
+            }
+            return out;
+        }
+        final Map<String, long[]> counts = new java.util.HashMap<>();
+        for (final Path file : OutcomeClassifier.outcomeFiles(runDir)) {
+            final JsonNode o = read(file);
+            if (o != null && o.path("cell").path("variation").isTextual()) {
+                final long[] c = counts.computeIfAbsent(o.path("cell").path("variation").asText(), k -> new long[2]);
+                c[0] += o.path("counts").path("valid").asLong();
+                c[1] += o.path("counts").path("errors").asLong();
+            }
+        }
+        for (final JsonNode point : sweep.path("per_combination_metrics")) {
+            final Map<String, Double> m = new LinkedHashMap<>();
+            for (final String key : KEYS.subList(0, KEYS.size() - 1)) {
+                final JsonNode v = point.path("metrics").path(key).path("mean");
+                if (v.isNumber()) {
+                    m.put(key, v.doubleValue());
+                }
+            }
+            final long[] c = counts.get(point.path("label").asText());
+            if (!m.isEmpty() && c != null && Double.isFinite(errorRate(c[0], c[1]))) {
+                m.put("error_rate", errorRate(c[0], c[1]));
+            }
+            if (!m.isEmpty()) {
+                out.put(point.path("label").asText(), m);
+            }
+        }
+        return out;
     }
 
     /** The error share in percent, NaN without requests. */

@@ -22,6 +22,8 @@ public final class StepSummary {
     public static final String CELLS = "cells";
     public static final String HOOKS = "hooks";
     public static final String METRICS = "metrics";
+    /** The key metrics per sweep point ({@link KeyMetrics#byPoint}): the trend draws one series per point. */
+    public static final String POINT_METRICS = "pointMetrics";
     public static final String ARCHIVED = "archived";
     /** The call's id ({@link CallFolders}). */
     public static final String ID = "id";
@@ -96,6 +98,9 @@ public final class StepSummary {
         out.put(CELLS, cells);
         out.put(HOOKS, hooks);
         out.put(METRICS, new LinkedHashMap<>(KeyMetrics.ofRun(exportDir)));
+        final LinkedHashMap<String, LinkedHashMap<String, Double>> points = new LinkedHashMap<>();
+        KeyMetrics.byPoint(exportDir).forEach((point, m) -> points.put(point, new LinkedHashMap<>(m)));
+        out.put(POINT_METRICS, points);
         out.put(ARCHIVED, new ArrayList<>(archived));
         return out;
     }
@@ -113,6 +118,30 @@ public final class StepSummary {
         }
         return calls.entrySet().stream().filter(e -> id.equals(CallFolders.idOf(e.getKey())))
                 .map(e -> metrics(e.getValue())).filter(m -> !m.isEmpty()).findFirst().orElse(Map.of());
+    }
+
+    /**
+     * The key metrics per sweep point a build contributes to the trend of one call id, chosen as
+     * {@link #trendMetrics} chooses; a summary recorded before the points were (an older build) is its one point.
+     */
+    public static Map<String, Map<String, Double>> trendPoints(final Map<String, ? extends Map<String, Object>> calls,
+                                                               final String id) {
+        final Map<String, Object> merged = calls.get(CallFolders.aggregate(id).prefix());
+        if (merged != null && !points(merged).isEmpty()) {
+            return points(merged);
+        }
+        return calls.entrySet().stream().filter(e -> id.equals(CallFolders.idOf(e.getKey())))
+                .map(e -> points(e.getValue())).filter(m -> !m.isEmpty()).findFirst().orElse(Map.of());
+    }
+
+    /** The summary's key metrics per sweep point, typed (an empty map when absent). */
+    @SuppressWarnings("unchecked")
+    static Map<String, Map<String, Double>> points(final Map<String, Object> summary) {
+        final Object p = summary.get(POINT_METRICS);
+        if (p instanceof Map<?, ?> map && !map.isEmpty()) {
+            return (Map<String, Map<String, Double>>) map;
+        }
+        return metrics(summary).isEmpty() ? Map.of() : Map.of(KeyMetrics.SINGLE_POINT, metrics(summary));
     }
 
     /** The call ids of a build's calls (keyed by archive folder), in the order they first ran. */

@@ -113,8 +113,11 @@ public final class CompareCommand implements Callable<Integer> {
                 if (gateRules == null || exit != ExitCode.OK) {
                     return exit;
                 }
-                return GateCommand.run(gateRules, List.of(dir.resolve(InterleavedComparison.A)),
+                final int gated = GateCommand.run(gateRules, List.of(dir.resolve(InterleavedComparison.A)),
                         dir.resolve(InterleavedComparison.B), dir, true); // A ran in this very command
+                InterleavedComparison.writeReport(dir, dir.resolve(io.aiperf.engine.gate.GateReports.JSON_FILE),
+                        a.artifacts().prefix(), out, err);
+                return gated;
             } finally {
                 interrupts.uninstall();
             }

@@ -53,13 +53,15 @@ public final class GateCommand implements Callable<Integer> {
             }
             final int exit = GateRunner.run(rules, baselines, candidate, out, System.out, requireBaseline).exitCode();
             final Path report = out.resolve(io.aiperf.engine.report.HtmlReport.FILE);
-            if (Files.isRegularFile(report) && Files.isDirectory(candidate)) {
-                // The run's report gets the gate's table; the gate's output is usually the candidate itself.
-                final List<Path> dirs = out.toAbsolutePath().normalize().equals(candidate.toAbsolutePath().normalize())
-                        ? List.of(candidate) : List.of(candidate, out);
-                io.aiperf.engine.export.AtomicFiles.write(report, io.aiperf.engine.report.HtmlReport.html(
-                        dirs, io.aiperf.engine.export.ExportNames.of(null))
-                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            if (Files.isDirectory(candidate)) {
+                // The report leads with the gate's verdict and draws the baseline beside the candidate (a run of
+                // one cell has no report before its gate).
+                final List<Path> found = baselines.stream().filter(io.aiperf.engine.gate.RunData::hasResults).toList();
+                io.aiperf.engine.report.ReportFiles.write(out, "baseline", found, "candidate", candidate,
+                        out.resolve(io.aiperf.engine.gate.GateReports.JSON_FILE),
+                        io.aiperf.engine.export.ExportNames.of(null));
+                io.aiperf.engine.export.RunDirectory.adopt(out, List.of(report,
+                        out.resolve(io.aiperf.engine.report.ReportFiles.SVG_FILE)));
             }
             return exit;
         } catch (ConfigException e) {

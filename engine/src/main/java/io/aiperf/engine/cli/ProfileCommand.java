@@ -69,6 +69,10 @@ public final class ProfileCommand implements Callable<Integer> {
     @Option(names = "--require-baseline", description = GateCommand.REQUIRE_BASELINE)
     boolean requireBaseline;
 
+    @Option(names = "--label", paramLabel = "TEXT", description = "This run's name in trends (aiperf report --trend), "
+            + "e.g. the CI build number; recorded in run_label.json. Default: the artifact directory's name.")
+    String label;
+
     @Option(names = "--cell", paramLabel = "ID", description = "Run only this cell (an id from `config expand --cells`); "
             + "repeatable. Merge cells run apart with `aiperf aggregate`.")
     List<String> cells = new java.util.ArrayList<>();
@@ -237,6 +241,11 @@ public final class ProfileCommand implements Callable<Integer> {
             final CellContext ctx = cellContext(config, out, err, redactor, cancellation, spec, options.logLevel());
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {
+                if (label != null) {
+                    io.aiperf.engine.export.AtomicFiles.write(dir.resolve(io.aiperf.engine.ci.RunLabel.FILE),
+                            new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsBytes(
+                                    java.util.Map.of("label", label.strip())));
+                }
                 final int exit = search != null ? CapacitySearch.run(search, this::configAt, dir, ctx)
                         : MultiRunner.run(config, selected, dir, ctx);
                 if (exit == ExitCode.CANCELLED && interrupts.terminated()) {
@@ -311,6 +320,9 @@ public final class ProfileCommand implements Callable<Integer> {
 
     /** Flags that make no sense together, said before anything starts; null when there are none. */
     private String misuse() {
+        if (label != null && io.aiperf.engine.ci.RunLabel.invalid(label) != null) {
+            return "invalid configuration: " + io.aiperf.engine.ci.RunLabel.invalid(label);
+        }
         if (mock && options.urls != null && !options.urls.isEmpty()) {
             return "--mock starts its own server and benchmarks it; remove -u/--url, or remove --mock to benchmark "
                     + String.join(", ", options.urls);

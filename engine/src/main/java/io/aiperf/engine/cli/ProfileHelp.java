@@ -13,7 +13,8 @@ import picocli.CommandLine.Model.UsageMessageSpec;
 /**
  * {@code aiperf profile --help} grouped by topic, as upstream AIPerf groups its options (endpoint, input, load,
  * output, ...), instead of one alphabetical list of some 140 options; a short synopsis, and examples at the end.
- * An option no topic names is listed under "Other options", never left out.
+ * An option no topic names is listed under "Other options", never left out; a command that adds options of its
+ * own to profile's ({@code compare}) lists those first, under its name, since they are what its help is read for.
  */
 final class ProfileHelp {
     /** The topics in the order shown, each with its options by their longest name. */
@@ -60,7 +61,7 @@ final class ProfileHelp {
         t.put("Config, sweeps and trials", List.of("--config", "--sweep-type", "--num-profile-runs",
                 "--profile-run-cooldown-seconds", "--confidence-level", "--profile-run-disable-warmup-after-first",
                 "--no-profile-run-disable-warmup-after-first", "--set-consistent-seed", "--no-set-consistent-seed",
-                "--cell"));
+                "--cell", "--no-sweep-table"));
         t.put("Capacity search", List.of("--search-space", "--search-sla", "--search-recipe", "--ttft-sla-ms",
                 "--concurrency-min", "--concurrency-max", "--search-max-iterations"));
         t.put("Control hooks", List.of("--reset-kv-cache", "--reset-kv-cache-path", "--reset-kv-cache-timeout-seconds",
@@ -68,13 +69,13 @@ final class ProfileHelp {
                 "--server-profiler-stop-path", "--server-profiler-timeout-seconds"));
         t.put("Server metrics and GPU telemetry", List.of("--server-metrics", "--no-server-metrics",
                 "--server-metrics-formats", "--gpu-telemetry", "--no-gpu-telemetry"));
-        t.put("Regression gate, shards and CI", List.of("--gate", "--baseline", "--require-baseline", "--shard",
+        t.put("Regression gate, shards and CI", List.of("--gate", "--baseline", "--require-baseline", "--label", "--shard",
                 "--start-at", "--pid-file"));
         t.put("HTTP client", List.of("--http-client", "--connection-reuse-strategy", "--no-preconnect",
                 "--no-retry-unsent", "--max-event-bytes", "--max-response-bytes", "--max-response-head-bytes"));
         t.put("Accepted for upstream scripts (no effect here)", List.of("--transport-type", "--request-content-type",
                 "--prompt-corpus", "--cache-bust", "--workers-max", "--record-processor-service-count", "--zmq-host",
-                "--zmq-ipc-path", "--zmq-dual-bind", "--no-sweep-table"));
+                "--zmq-ipc-path", "--zmq-dual-bind"));
         t.put("Help", List.of("--help", "--version"));
         return t;
     }
@@ -87,6 +88,7 @@ final class ProfileHelp {
     }
 
     private static String optionList(final CommandLine.Help help) {
+        final String command = help.commandSpec().name();
         final Map<String, OptionSpec> byName = new LinkedHashMap<>();
         for (final OptionSpec o : help.commandSpec().options()) {
             if (!o.hidden()) {
@@ -95,10 +97,15 @@ final class ProfileHelp {
         }
         final Set<String> shown = new LinkedHashSet<>();
         final StringBuilder sb = new StringBuilder();
-        final Map<String, List<String>> groups = new LinkedHashMap<>(TOPICS);
+        final Map<String, List<String>> groups = new LinkedHashMap<>();
+        if (!command.equals("profile")) {
+            groups.put(Character.toUpperCase(command.charAt(0)) + command.substring(1) + " options", ownOptions(help));
+        }
         final List<String> other = new ArrayList<>(byName.keySet());
         TOPICS.values().forEach(other::removeAll);
-        if (!other.isEmpty()) {
+        groups.values().forEach(other::removeAll);
+        groups.putAll(TOPICS);
+        if (!other.isEmpty() && command.equals("profile")) {
             groups.put("Other options", other);
         }
         groups.forEach((topic, names) -> {
@@ -114,5 +121,13 @@ final class ProfileHelp {
             }
         });
         return sb.toString();
+    }
+
+    /** The options a command declares itself, not through the mixins it shares with profile. */
+    private static List<String> ownOptions(final CommandLine.Help help) {
+        final Set<String> mixed = new LinkedHashSet<>();
+        help.commandSpec().mixins().values().forEach(m -> m.options().forEach(o -> mixed.add(o.longestName())));
+        return help.commandSpec().options().stream().map(OptionSpec::longestName)
+                .filter(n -> !mixed.contains(n) && !n.equals("--help") && !n.equals("--version")).toList();
     }
 }

@@ -305,8 +305,8 @@ public final class ProfileOptions {
             + "trial draw its own prompts.")
     Boolean noSetConsistentSeed;
 
-    @Option(names = "--no-sweep-table", description = "Accepted, no effect: this engine prints no streaming sweep "
-            + "table, only the sweep table after the last point.")
+    @Option(names = "--no-sweep-table", description = "Print no table of the sweep points after a sweep (YAML: "
+            + "no_sweep_table).")
     Boolean noSweepTable;
 
     @Option(names = "--rankings-passages-mean", paramLabel = "N", description = "Passages per rankings request. "
@@ -715,6 +715,7 @@ public final class ProfileOptions {
         o.phase("profiling", "start_offset", fixedScheduleStartOffset, "--fixed-schedule-start-offset");
         o.phase("profiling", "end_offset", fixedScheduleEndOffset, "--fixed-schedule-end-offset");
         o.randomSeed(randomSeed);
+        o.noSweepTable(noSweepTable);
         o.multiRun("num_runs", numProfileRuns, "--num-profile-runs");
         if (setConsistentSeed != null && noSetConsistentSeed != null) {
             throw new ConfigException("--no-set-consistent-seed", "give it or --set-consistent-seed, not both");

@@ -2,6 +2,7 @@ package io.aiperf.engine.cli;
 
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.ci.KeyMetrics;
+import io.aiperf.engine.ci.RunLabel;
 import io.aiperf.engine.ci.TrendChart;
 import io.aiperf.engine.export.AtomicFiles;
 import java.nio.charset.StandardCharsets;
@@ -19,11 +20,12 @@ import picocli.CommandLine.Parameters;
  * distributions, timelines, hooks, gate), or with {@code --trend} the key metrics of several runs as one SVG chart.
  */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Write report.html for run directories (charts of their cells), or with --trend draw the key "
-                + "metrics of several run directories (oldest first) as a trend chart (SVG).",
+        description = "Write report.html for a run directory, or for several side by side (a comparison, never "
+                + "pooled); or with --trend draw the key metrics of several run directories (oldest first), one "
+                + "series per sweep point, as a trend chart (SVG).",
         footerHeading = "%nExamples:%n", footer = {
                 "  aiperf report artifacts/run",
-                "  aiperf report -o both.html artifacts/a artifacts/b",
+                "  aiperf report -o a-vs-b.html artifacts/a artifacts/b",
                 "  aiperf report --trend -o trend.svg nightly/2026-11-*"})
 public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--trend", description = "Draw the trend of the runs given (SVG) instead of the HTML report.")
@@ -33,7 +35,9 @@ public final class ReportCommand implements Callable<Integer> {
             + "profile_export.")
     String prefix;
 
-    @Parameters(arity = "1..*", paramLabel = "DIR", description = "Run directories, oldest first; each is labelled by its name.")
+    @Parameters(arity = "1..*", paramLabel = "DIR", description = "Run directories, oldest first. Several without "
+            + "--trend are compared side by side, each its own run named by its directory; in a trend each is "
+            + "labelled by its profile --label, else its directory's name.")
     List<Path> runs = new ArrayList<>();
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Where to write the report. Default: "
@@ -60,16 +64,15 @@ public final class ReportCommand implements Callable<Integer> {
             System.err.println("Report: " + file.toAbsolutePath());
             return ExitCode.OK;
         }
-        final List<TrendChart.Point> points = new ArrayList<>();
+        final List<TrendChart.Build> builds = new ArrayList<>();
         for (final Path run : runs) {
             if (!Files.isDirectory(run)) {
                 System.err.println("error: report: " + run + " is not a directory");
                 return ExitCode.USAGE;
             }
-            points.add(new TrendChart.Point(run.toAbsolutePath().normalize().getFileName().toString(),
-                    KeyMetrics.ofRun(run)));
+            builds.add(new TrendChart.Build(RunLabel.of(run), KeyMetrics.byPoint(run), null));
         }
-        final String svg = TrendChart.svg(points);
+        final String svg = TrendChart.svgOfBuilds(builds);
         if (output == null) {
             System.out.print(svg);
         } else {

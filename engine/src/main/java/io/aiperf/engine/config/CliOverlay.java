@@ -97,6 +97,15 @@ public final class CliOverlay {
         return this;
     }
 
+    /** Sets the envelope's {@code no_sweep_table} when the flag was given. */
+    public CliOverlay noSweepTable(final Boolean noTable) {
+        if (noTable != null) {
+            root.put("no_sweep_table", noTable);
+            flags.put("no_sweep_table", "--no-sweep-table");
+        }
+        return this;
+    }
+
     public CliOverlay randomSeed(final Long seed) {
         if (seed != null) {
             root.put("random_seed", seed);

@@ -181,7 +181,7 @@ public final class ConfigBinder {
         if (ui != null && !List.of("dashboard", "simple", "none").contains(ui.toLowerCase(Locale.ROOT))) {
             throw runtime.error("ui", "expected one of dashboard, simple, none; got '" + ui + "'");
         }
-        final MultiRunConfig multiRun = multiRun(env.section("multi_run"));
+        final MultiRunConfig multiRun = multiRun(env.section("multi_run"), !env.bool("no_sweep_table", false));
         final Long effectiveSeed = seed == null && multiRun.numRuns() > 1 && multiRun.setConsistentSeed() ? Long.valueOf(42) : seed;
         final BenchmarkConfig config = new BenchmarkConfig(List.copyOf(models), endpoint, dataset, phases, artifacts,
                 tokenizer, slos, effectiveSeed, ui == null ? null : ui.toLowerCase(Locale.ROOT), multiRun,
@@ -190,7 +190,7 @@ public final class ConfigBinder {
         return config;
     }
 
-    private static MultiRunConfig multiRun(final Section m) {
+    private static MultiRunConfig multiRun(final Section m, final boolean sweepTable) {
         m.allowOnly(List.of("num_runs", "cooldown_seconds", "confidence_level", "disable_warmup_after_first",
                 "set_consistent_seed"));
         final int runs = m.integer("num_runs", 1);
@@ -206,7 +206,7 @@ public final class ConfigBinder {
             throw m.error("confidence_level", "Input should be between 0 and 1 (exclusive)");
         }
         return new MultiRunConfig(runs, cooldown, level, m.bool("disable_warmup_after_first", true),
-                m.bool("set_consistent_seed", true));
+                m.bool("set_consistent_seed", true), sweepTable);
     }
 
     private EndpointConfig endpoint(final Section e) {

@@ -17,7 +17,7 @@ import java.util.Set;
  */
 final class ConfigShapes {
     static final List<String> ENVELOPE_KEYS = List.of("schema_version", "benchmark", "random_seed", "multi_run",
-            "sweep");
+            "sweep", "no_sweep_table");
     private static final Set<String> CANONICAL_PHASES = Set.of("warmup", "profiling");
 
     private ConfigShapes() {

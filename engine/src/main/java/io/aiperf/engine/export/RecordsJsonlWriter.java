@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.metrics.MetricRegistry;
 import io.aiperf.engine.metrics.MetricSpec;
 import io.aiperf.engine.metrics.RecordMetrics;
+import io.aiperf.engine.metrics.RecordMetricsJsonl;
 import io.aiperf.engine.record.ErrorDetails;
 import io.aiperf.engine.record.RequestRecord;
 import io.aiperf.engine.record.ResponseData;
@@ -212,6 +213,9 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         }
         if (d.malformedChunks() > 0) {
             g.writeNumberField("malformed_chunks", d.malformedChunks());
+        }
+        if (r.requestedOsl() != null) {
+            g.writeNumberField(RecordMetricsJsonl.REQUESTED_OUTPUT_TOKENS, r.requestedOsl());
         }
         if (d.ackPerfNanos() >= 0) {
             g.writeFieldName(REQUEST_ACK_NS);

@@ -35,7 +35,8 @@ final class BaselineRequirement {
         for (final RuleResult r : result.results()) {
             out.add(!r.rule().hasRelativeLimit() ? r : new RuleResult(r.rule(), r.cell(), r.unit(), r.baseline(),
                     r.baselineTrials(), r.candidate(), r.candidateTrials(), r.delta(), r.deltaPct(), r.pValue(),
-                    r.effectSize(), Status.FAILED, why + " [" + r.message() + "]"));
+                    r.effectSize(), Status.FAILED, why + " [" + r.message() + "]", r.changeLowPct(),
+                    r.changeHighPct()));
         }
         return new GateResult(out);
     }

@@ -43,6 +43,6 @@ final class ClientLateness {
                         + "timer wake-ups were %s late (p99), so the client was short of CPU and its timestamps late by "
                         + "as much. To fix: run the client on a machine (or agent) with idle cores, or lower the load "
                         + "(--concurrency, --request-rate) [%s]", GateEvaluator.fmt(Math.abs(r.delta()), "ms"),
-                        GateEvaluator.fmt(lateness, "ms"), r.message()));
+                        GateEvaluator.fmt(lateness, "ms"), r.message()), r.changeLowPct(), r.changeHighPct());
     }
 }

@@ -71,7 +71,8 @@ public final class GateEvaluator {
 
     private static RuleResult withStatus(final RuleResult r, final Status status, final String message) {
         return new RuleResult(r.rule(), r.cell(), r.unit(), r.baseline(), r.baselineTrials(), r.candidate(),
-                r.candidateTrials(), r.delta(), r.deltaPct(), r.pValue(), r.effectSize(), status, message);
+                r.candidateTrials(), r.delta(), r.deltaPct(), r.pValue(), r.effectSize(), status, message,
+                r.changeLowPct(), r.changeHighPct());
     }
 
     private static RuleResult judgeable(final RuleResult r, final RunData baseline, final RunData candidate,
@@ -98,7 +99,7 @@ public final class GateEvaluator {
         return new RuleResult(rule, r.cell(), r.unit(), r.baseline(), r.baselineTrials(), r.candidate(),
                 r.candidateTrials(), r.delta(), r.deltaPct(), r.pValue(), r.effectSize(), Status.INCONCLUSIVE,
                 "inconclusive: " + String.join("; ", why) + ". To fix: " + String.join("; ", fixes)
-                        + " [" + r.message() + "]");
+                        + " [" + r.message() + "]", r.changeLowPct(), r.changeHighPct());
     }
 
     /** Why the trials of one side cannot support the rule: invalid runs, or too few samples for its percentile. */
@@ -151,10 +152,39 @@ public final class GateEvaluator {
                 // One trial per side: two single numbers cannot tell noise from a change; their requests can.
                 final RequestComparison.Outcome requests = rule.hasRelativeLimit() && base.length == 1
                         && cand.length == 1 ? RequestComparison.of(rule, cell, baseline, candidate, samples) : null;
-                out.add(MissingMetric.explain(evaluate(rule, cell, base, cand, requests), candidate.summaries(cell)));
+                out.add(withInterval(MissingMetric.explain(evaluate(rule, cell, base, cand, requests),
+                        candidate.summaries(cell)), base, cand, requests));
             }
         }
         return out;
+    }
+
+    /**
+     * The result with the confidence interval of its change, for reports: the requests' bootstrap interval with one
+     * trial per side, Welch's interval of the difference of the means with 2+ trials per side.
+     */
+    static RuleResult withInterval(final RuleResult r, final double[] base, final double[] cand,
+                                   final RequestComparison.Outcome requests) {
+        if (requests != null && requests.comparison() != null) {
+            return r.withInterval(requests.comparison().result().lowPct(), requests.comparison().result().highPct());
+        }
+        if (base.length < 2 || cand.length < 2 || !allFinite(base) || !allFinite(cand)) {
+            return r;
+        }
+        final double mb = WelchTest.mean(base);
+        if (mb == 0) {
+            return r;
+        }
+        final double sb = WelchTest.variance(base, mb) / base.length;
+        final double sc = WelchTest.variance(cand, WelchTest.mean(cand)) / cand.length;
+        final double diff = WelchTest.mean(cand) - mb;
+        if (sb + sc == 0) {
+            return r.withInterval(diff / Math.abs(mb) * 100, diff / Math.abs(mb) * 100);
+        }
+        final double df = (sb + sc) * (sb + sc) / (sb * sb / (base.length - 1) + sc * sc / (cand.length - 1));
+        final double half = io.aiperf.engine.math.SpecialFunctions.studentTQuantile(1 - r.rule().alpha() / 2, df)
+                * Math.sqrt(sb + sc);
+        return r.withInterval((diff - half) / Math.abs(mb) * 100, (diff + half) / Math.abs(mb) * 100);
     }
 
     static boolean matches(final String glob, final String cell) {

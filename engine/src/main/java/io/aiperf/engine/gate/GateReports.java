@@ -22,9 +22,23 @@ public final class GateReports {
     }
 
     public static byte[] json(final GateResult result) {
+        return json(result, java.util.List.of(), null);
+    }
+
+    /**
+     * @param baselines the baseline sources as given, recorded so that a report of the candidate can draw them
+     * @param candidate the candidate source, or null
+     */
+    public static byte[] json(final GateResult result, final java.util.List<java.nio.file.Path> baselines,
+                              final java.nio.file.Path candidate) {
         final ObjectNode root = JSON.createObjectNode();
         root.put("verdict", result.verdict().wireName());
         root.put("exit_code", result.exitCode());
+        if (candidate != null) {
+            root.put("candidate", candidate.toAbsolutePath().normalize().toString());
+            final ArrayNode b = root.putArray("baselines");
+            baselines.forEach(p -> b.add(p.toAbsolutePath().normalize().toString()));
+        }
         final ArrayNode rules = root.putArray("rules");
         for (final RuleResult r : result.results()) {
             final ObjectNode o = rules.addObject();
@@ -41,6 +55,9 @@ public final class GateReports {
             number(o, "delta", r.delta());
             number(o, "delta_pct", r.deltaPct());
             o.put("limit", r.rule().limitText());
+            number(o, "limit_value", r.limitValue());
+            number(o, "change_ci_low_pct", r.changeLowPct());
+            number(o, "change_ci_high_pct", r.changeHighPct());
             number(o, "noise_floor", r.rule().noiseFloor() == null ? Double.NaN : r.rule().noiseFloor());
             number(o, "p_value", r.pValue());
             number(o, "effect_size", r.effectSize());

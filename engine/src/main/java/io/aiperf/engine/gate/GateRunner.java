@@ -46,7 +46,7 @@ public final class GateRunner {
         cand.notes().forEach(n -> out.println("Gate: candidate " + n));
         final GateResult evaluated = GateEvaluator.evaluate(parsed, base, cand);
         final GateResult result = required && base == null ? BaselineRequirement.missing(evaluated, baselines) : evaluated;
-        AtomicFiles.write(outputDir.resolve(GateReports.JSON_FILE), GateReports.json(result));
+        AtomicFiles.write(outputDir.resolve(GateReports.JSON_FILE), GateReports.json(result, baselines, candidate));
         AtomicFiles.write(outputDir.resolve(GateReports.JUNIT_FILE), GateReports.junit(result));
         AtomicFiles.write(outputDir.resolve(GateReports.MARKDOWN_FILE), GateReports.markdown(result));
         // a gate run on its own adds its reports to the run's manifest: a re-run removes them with the run

@@ -28,7 +28,8 @@ final class MissingMetric {
                 r.candidateTrials(), r.delta(), r.deltaPct(), r.pValue(), r.effectSize(), r.status(),
                 "failed: the candidate has no " + r.rule().title() + ": it ran without --streaming, and "
                         + r.rule().metric() + " is measured only on streamed answers. To fix: run with --streaming "
-                        + "(endpoint.streaming: true), or gate request_latency instead");
+                        + "(endpoint.streaming: true), or gate request_latency instead",
+                r.changeLowPct(), r.changeHighPct());
     }
 
     private static boolean streamed(final JsonNode summary) {

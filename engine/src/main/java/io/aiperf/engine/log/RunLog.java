@@ -94,13 +94,19 @@ public final class RunLog {
     }
 
     public void log(final Level level, final String message) {
+        toConsole(level, message);
+        toFile(level, message);
+    }
+
+    private void toConsole(final Level level, final String message) {
         if (level.compareTo(consoleLevel) >= 0) {
             console.println(prefix(level) + message);
         }
-        synchronized (this) {
-            if (file != null && level.compareTo(fileLevel()) >= 0) {
-                file.println(Instant.now() + " " + level + " " + message);
-            }
+    }
+
+    private synchronized void toFile(final Level level, final String message) {
+        if (file != null && level.compareTo(fileLevel()) >= 0) {
+            file.println(Instant.now() + " " + level + " " + message);
         }
     }
 
@@ -118,6 +124,19 @@ public final class RunLog {
 
     public void warning(final String message) {
         log(Level.WARNING, message);
+    }
+
+    /**
+     * A warning whose console line stays short: the console gets {@code brief}, pointing to the log, and the log
+     * file gets {@code details} (without a log file, the console gets the details).
+     */
+    public void warning(final String brief, final String details) {
+        if (!hasFile()) {
+            warning(details);
+            return;
+        }
+        toConsole(Level.WARNING, brief + " (details in logs/aiperf.log)");
+        toFile(Level.WARNING, details);
     }
 
     public void error(final String message) {

@@ -6,9 +6,12 @@ import io.aiperf.engine.record.ErrorDetails;
 /**
  * A request's metrics read back from its {@code profile_export.jsonl} line (display units back to stored ones), so
  * records written on different machines can be pooled and summarised exactly as a single run summarises its own
- * (src-docs/distributed.md). The line has no requested output length, so a merged cell has no OSL-shortfall figures.
+ * (src-docs/distributed.md), the requested output length included, so a merged cell keeps its OSL-shortfall figures.
  */
 public final class RecordMetricsJsonl {
+    /** The metadata field of the output cap a request sent; records merged from shards keep their token accounting. */
+    public static final String REQUESTED_OUTPUT_TOKENS = "requested_output_tokens";
+
     private RecordMetricsJsonl() {
     }
 
@@ -41,7 +44,8 @@ public final class RecordMetricsJsonl {
                 nanos(m, MetricRegistry.TTST), nanos(m, MetricRegistry.TTFO), nanos(m, MetricRegistry.ITL), icl,
                 value(m, MetricRegistry.OTPS_USER.tag()), isl, osl, whole(m, MetricRegistry.OUTPUT_TOKENS.tag()),
                 whole(m, MetricRegistry.REASONING_TOKENS.tag()), Double.isNaN(fromIntended) ? Double.NaN
-                : fromIntended - latency, server, server >= 0 ? osl : -1, -1,
+                : fromIntended - latency, server, server >= 0 ? osl : -1,
+                meta.path(REQUESTED_OUTPUT_TOKENS).asInt(-1),
                 whole(m, MetricRegistry.USAGE_PROMPT.tag()), whole(m, MetricRegistry.USAGE_TOTAL.tag()),
                 whole(m, MetricRegistry.USAGE_REASONING.tag()), isl, Math.max(0, whole(m, MetricRegistry.NUM_IMAGES.tag())));
     }

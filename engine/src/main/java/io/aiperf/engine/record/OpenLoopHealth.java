@@ -63,6 +63,28 @@ public record OpenLoopHealth(double targetRate, double scheduleRate, double achi
         return ceilingWaits == 0 && rateShort();
     }
 
+    /**
+     * The console's short line when the loop fell behind, or null: the one limit that matters most, with its figure
+     * ({@link #warning()} has them all, for the log).
+     */
+    public String brief() {
+        if (warning() == null) {
+            return null;
+        }
+        final boolean lateShare = sent > 0 && (double) late / sent > LATE_SHARE_WARNING;
+        if (rateShort()) {
+            return String.format(Locale.ROOT, clientLimited() ? "the client limited the run: %.1f of %.1f req/s"
+                    : "the --concurrency ceiling held the load to %.1f of %.1f req/s", achievedRate,
+                    scheduleRate > 0 ? scheduleRate : targetRate);
+        }
+        if (lateShare) {
+            return String.format(Locale.ROOT, "the rate held; %d of %d sends were over 10 ms late (p99 %.1f ms)",
+                    late, sent, lagP99Millis);
+        }
+        return ceilingWaits > 0 ? "the rate held; " + ceilingWaits + " arrival(s) waited for the --concurrency ceiling"
+                : "the rate held; about " + missed + " arrival(s) were skipped after stalls";
+    }
+
     /** What to tell the user when the loop fell behind, or null: one line, naming each limit that tripped. */
     public String warning() {
         final boolean lateShare = sent > 0 && (double) late / sent > LATE_SHARE_WARNING;

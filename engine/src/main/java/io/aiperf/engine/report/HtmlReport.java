@@ -1,112 +1,223 @@
 package io.aiperf.engine.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.export.ExportNames;
-import io.aiperf.engine.export.OutcomeJsonReader;
-import io.aiperf.engine.export.OutcomeJsonWriter;
-import io.aiperf.engine.math.SpecialFunctions;
-import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.HookCall;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * {@code report.html} (src-docs/report.md): one self-contained page for one or more run directories, readable at a
- * glance: a table of the cells, the Pareto curves of throughput against TTFT p99 and ITL per sweep point, the
- * confidence intervals across trials, each cell's latency distribution (CDF) and timeline of requests in flight and
- * send rate, the control-hook outcome of each cell and the gate's table when there is one. No script, no style
- * sheet, no fetch: inline SVG with presentation attributes, so it renders under the Content-Security-Policy Jenkins
- * applies to archived files, in light and dark schemes. Stateless.
+ * {@code report.html} (src-docs/report.md): one self-contained page that leads with the decision. With a gate, the
+ * verdict and its reasons come first, then each gated metric (baseline, candidate, change, interval, p, the limit
+ * drawn); then, per sweep point, the runs side by side (throughput against latency, the across-trials means with
+ * their intervals), the distributions of TTFT, ITL and request latency, the cells with their run, the timelines, the
+ * control hooks and the environment with its differences marked. Runs are never pooled: each is its own series.
+ * No script, no style sheet, no fetch: inline SVG with presentation attributes, so it renders under the
+ * Content-Security-Policy Jenkins applies to archived files, in light and dark schemes. Stateless.
  */
 public final class HtmlReport {
     /** The report's file name, next to a run's aggregates. */
     public static final String FILE = "report.html";
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int MAX_CELLS_DRAWN = 12;
+    private static final int MAX_TIMELINES = 12;
+
+    /** A section of the page that another part of the engine draws (a capacity search's, say). */
+    public interface Section {
+        /**
+         * Appends the section's HTML (an {@code <h2 id=...>} and its content, inline SVG only), or nothing.
+         *
+         * @param runs each run's directories, in the page's order (a comparison's baseline first)
+         */
+        void append(StringBuilder page, List<List<Path>> runs);
+    }
+
+    /**
+     * The sections after the comparison charts and before the cells, in order; other report sections are added
+     * here, one line each.
+     */
+    private static final List<Section> EXTRA_SECTIONS = List.of();
 
     private HtmlReport() {
     }
 
-    /** One cell as the report shows it. */
-    record Cell(String id, String group, int trial, CellOutcome outcome, JsonNode summary,
-                java.util.function.Supplier<RecordScan> records) {
-        double stat(final String metric, final String stat) {
-            final JsonNode v = summary == null ? null : summary.path(metric).path(stat);
-            return v != null && v.isNumber() ? v.asDouble() : Double.NaN;
-        }
+    /**
+     * The page for run directories: one directory is one run (and, when it holds a gate's result that names its
+     * baselines, the comparison with them); several are compared, each its own run named by its directory.
+     */
+    public static String html(final List<Path> dirs, final ExportNames names) {
+        return page(data(dirs, names));
     }
 
-    /** Builds the page for the cells under {@code dirs} (found by their cell_outcome.json). */
-    public static String html(final List<Path> dirs, final ExportNames names) {
-        final List<Cell> cells = new ArrayList<>();
-        final java.util.Set<Path> seen = new java.util.HashSet<>();
-        JsonNode gate = null;
-        for (final Path dir : dirs) {
-            for (final Path f : files(dir, OutcomeJsonWriter.FILE)) {
-                // A directory given twice, or one inside another (a gate's output in its candidate), is one set of
-                // cells: each cell once, or a sweep point's trials count twice and its intervals look too tight.
-                if (seen.add(f.toAbsolutePath().normalize())) {
-                    cells.add(cell(f, names));
-                }
+    static ReportData data(final List<Path> dirs, final ExportNames names) {
+        final List<Path> distinct = dirs.stream().map(p -> p.toAbsolutePath().normalize()).distinct().toList();
+        if (distinct.size() == 1) {
+            final Path gate = ReportData.gateFile(distinct.get(0));
+            final List<Path> baselines = gate == null ? List.of() : recordedBaselines(gate, distinct.get(0));
+            if (!baselines.isEmpty()) {
+                return comparisonData("baseline", baselines, "candidate", distinct.get(0), gate, names);
             }
-            for (final Path f : files(dir, io.aiperf.engine.gate.GateReports.JSON_FILE)) {
-                gate = read(f);
+            // A gated run is the candidate, as the gate's own report of it names it.
+            return ReportData.load(List.of(new ReportData.Side(gate != null ? "candidate" : name(distinct.get(0)),
+                    distinct)), gate, names);
+        }
+        final List<ReportData.Side> sides = new ArrayList<>();
+        final Set<String> used = new LinkedHashSet<>();
+        Path gate = null;
+        for (final Path d : distinct) {
+            String n = name(d);
+            for (int i = 2; !used.add(n); i++) {
+                n = name(d) + " (" + i + ")";
+            }
+            sides.add(new ReportData.Side(n, List.of(d)));
+            gate = gate != null ? gate : ReportData.gateFile(d);
+        }
+        return ReportData.load(sides, gate, names);
+    }
+
+    /**
+     * The page of a gate or a comparison: the baselines (one run, their trials pooled as the gate pools them)
+     * against the candidate.
+     *
+     * @param gateFile the gate's {@code gate_result.json}, or null
+     */
+    public static String comparison(final List<Path> baselines, final Path candidate, final Path gateFile,
+                                    final ExportNames names) {
+        return page(comparisonData("baseline", baselines, "candidate", candidate, gateFile, names));
+    }
+
+    /** As {@link #comparison(List, Path, Path, ExportNames)} with the runs' names. */
+    public static String comparison(final String baselineName, final List<Path> baselines, final String candidateName,
+                                    final Path candidate, final Path gateFile, final ExportNames names) {
+        return page(comparisonData(baselineName, baselines, candidateName, candidate, gateFile, names));
+    }
+
+    static ReportData comparisonData(final String baselineName, final List<Path> baselines,
+                                     final String candidateName, final Path candidate, final Path gateFile,
+                                     final ExportNames names) {
+        final List<Path> base = baselines.stream().filter(Files::exists)
+                .map(p -> Files.isRegularFile(p) ? p.toAbsolutePath().getParent() : p).toList();
+        if (base.isEmpty()) { // a first build: the candidate alone, with the gate's verdict
+            return ReportData.load(List.of(new ReportData.Side(candidateName, List.of(candidate))), gateFile, names);
+        }
+        return ReportData.load(List.of(new ReportData.Side(baselineName, base),
+                new ReportData.Side(candidateName, List.of(candidate))), gateFile, names);
+    }
+
+    /** The baselines a gate's result names, when it gated {@code dir} and they still exist. */
+    private static List<Path> recordedBaselines(final Path gateFile, final Path dir) {
+        final JsonNode gate = ReportData.read(gateFile);
+        if (gate == null || !dir.toString().equals(gate.path("candidate").asText())) {
+            return List.of();
+        }
+        final List<Path> out = new ArrayList<>();
+        for (final JsonNode b : gate.path("baselines")) {
+            final Path p = Path.of(b.asText());
+            if (Files.exists(p)) {
+                out.add(p);
             }
         }
-        cells.sort(Comparator.comparingInt((Cell c) -> c.outcome().cell().index()).thenComparing(Cell::id));
+        return out;
+    }
+
+    private static String name(final Path dir) {
+        return dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
+    }
+
+    static String page(final ReportData data) {
         final StringBuilder page = new StringBuilder(64 * 1024);
         page.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
                 .append("<meta name=\"color-scheme\" content=\"light dark\">\n")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
                 .append("<title>AIPerf (Java) report</title>\n</head>\n<body>\n")
-                .append("<h1>AIPerf (Java) report</h1>\n<p>").append(cells.size()).append(" cell(s) from ")
-                .append(Html.escape(dirs.stream().map(Path::toString).distinct().toList().toString())).append("; generated ")
-                .append(Instant.now()).append(".</p>\n");
-        table(page, cells);
-        pareto(page, cells);
-        confidence(page, cells);
-        distributions(page, cells);
-        timelines(page, cells);
-        hooks(page, cells);
-        if (gate != null) {
-            gateTable(page, gate);
+                .append("<h1>AIPerf (Java) report</h1>\n<p>");
+        for (int i = 0; i < data.runs().size(); i++) {
+            final ReportData.Run r = data.runs().get(i);
+            page.append(i == 0 ? "" : data.runs().size() == 2 ? " against " : ", ").append("<b>")
+                    .append(Html.escape(r.name())).append("</b>: ").append(r.cells().size()).append(" cell(s) in ")
+                    .append(r.points().size()).append(" sweep point(s)");
         }
+        page.append("; generated ").append(Instant.now()).append(".</p>\n");
+        if (data.gate() != null) {
+            GateSection.verdict(page, data.gate());
+            GateSection.metrics(page, data.gate(), data.runs().stream().map(ReportData.Run::name).toList());
+        }
+        sweepPoints(page, data);
+        distributions(page, data);
+        final List<List<Path>> runDirs = data.runs().stream().map(ReportData.Run::dirs).toList();
+        EXTRA_SECTIONS.forEach(s -> s.append(page, runDirs));
+        cells(page, data);
+        timelines(page, data);
+        hooks(page, data);
+        environment(page, data);
         page.append("</body>\n</html>\n");
         return page.toString();
     }
 
-    private static Cell cell(final Path outcomeFile, final ExportNames names) {
-        final Path dir = outcomeFile.getParent();
-        final CellOutcome o;
-        try {
-            o = OutcomeJsonReader.read(outcomeFile, dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    private static void sweepPoints(final StringBuilder page, final ReportData data) {
+        page.append("<h2 id=\"throughput-latency\">Throughput against latency</h2>\n<p>One point per sweep point (the "
+                + "mean of its trials), joined in sweep order").append(data.comparison() ? "; one colour per run" : "")
+                .append(".</p>\n");
+        ComparisonCharts.pareto(data).forEach(page::append);
+        if (ComparisonCharts.hasTrials(data)) {
+            page.append("<h2 id=\"across-trials\">Across trials</h2>\n<p>Mean and 95% confidence interval (Student t) "
+                    + "over each sweep point's trials").append(data.comparison() ? ", the runs side by side" : "")
+                    .append(".</p>\n");
+            ComparisonCharts.trials(data).forEach(page::append);
+            intervalTable(page, data);
         }
-        final Path summary = dir.resolve(names.summaryJson());
-        final String group = o.cell().variation() != null ? o.cell().variation() : o.cell().id();
-        return new Cell(o.cell().id(), group, o.cell().trial(), o,
-                Files.isRegularFile(summary) ? read(summary) : null, once(dir.resolve(names.recordsJsonl())));
     }
 
-    private static void table(final StringBuilder page, final List<Cell> cells) {
-        page.append("<h2>Cells</h2>\n<table border=\"1\" cellpadding=\"4\" cellspacing=\"0\">\n<tr><th>cell</th>"
-                + "<th>status</th><th>requests</th><th>errors</th><th>req/s</th><th>output tok/s</th>"
-                + "<th>TTFT p50 ms</th><th>TTFT p99 ms</th><th>ITL avg ms</th><th>latency p99 ms</th></tr>\n");
-        for (final Cell c : cells) {
-            page.append("<tr><td>").append(Html.escape(c.id())).append("</td><td>")
-                    .append(Html.escape(c.outcome().status())).append("</td>");
+    /** The intervals of the across-trials charts as numbers. */
+    private static void intervalTable(final StringBuilder page, final ReportData data) {
+        page.append("<table class=\"intervals\" border=\"1\" cellpadding=\"4\" cellspacing=\"0\">\n<tr><th>run</th>"
+                + "<th>sweep point</th><th>trials</th>");
+        for (final String[] m : ComparisonCharts.TRIAL_METRICS) {
+            page.append("<th>").append(Html.escape(m[2])).append(", mean [95% interval]</th>");
+        }
+        page.append("</tr>\n");
+        for (final ReportData.Run run : data.runs()) {
+            for (final Map.Entry<String, List<ReportData.Cell>> g : run.points().entrySet()) {
+                page.append("<tr><td>").append(Html.escape(run.name())).append("</td><td>")
+                        .append(Html.escape(g.getKey())).append("</td><td align=\"right\">").append(g.getValue().size())
+                        .append("</td>");
+                for (final String[] m : ComparisonCharts.TRIAL_METRICS) {
+                    final ComparisonCharts.Interval i = ComparisonCharts.Interval.of(g.getValue(), m[0], m[1], 0.95);
+                    page.append("<td align=\"right\">").append(i == null ? "&ndash;" : Chart.num(i.mean()) + " ["
+                            + Chart.num(i.low()) + ", " + Chart.num(i.high()) + "]").append("</td>");
+                }
+                page.append("</tr>\n");
+            }
+        }
+        page.append("</table>\n");
+    }
+
+    private static void distributions(final StringBuilder page, final ReportData data) {
+        final List<String> charts = ComparisonCharts.distributions(data);
+        if (charts.isEmpty()) {
+            return;
+        }
+        page.append("<h2 id=\"distributions\">Latency distributions</h2>\n<p>Each run's requests of a sweep point, "
+                + "its trials together").append(data.comparison() ? "; one colour per run" : "")
+                .append(". TTFT and ITL are measured on streamed runs only.</p>\n");
+        charts.forEach(page::append);
+    }
+
+    private static void cells(final StringBuilder page, final ReportData data) {
+        page.append("<h2 id=\"cells\">Cells</h2>\n<table class=\"cells\" border=\"1\" cellpadding=\"4\" "
+                + "cellspacing=\"0\">\n<tr><th>run</th><th>cell</th><th>status</th><th>requests</th><th>errors</th>"
+                + "<th>req/s</th><th>output tok/s</th><th>TTFT p50 ms</th><th>TTFT p99 ms</th><th>ITL avg ms</th>"
+                + "<th>latency p99 ms</th></tr>\n");
+        for (final ReportData.Cell c : data.cells()) {
+            page.append("<tr><td>").append(Html.escape(c.run())).append("</td><td>").append(Html.escape(c.label()))
+                    .append("</td><td>").append(Html.escape(c.outcome().status())).append("</td>");
             page.append("<td align=\"right\">").append(c.outcome().valid()).append("</td><td align=\"right\">")
                     .append(c.outcome().errors()).append("</td>");
             cellNum(page, c.stat("request_throughput", "avg"));
@@ -124,195 +235,58 @@ public final class HtmlReport {
         page.append("<td align=\"right\">").append(Double.isFinite(v) ? Chart.num(v) : "&ndash;").append("</td>");
     }
 
-    /** The cells of each sweep point (or each cell, without a sweep), in order. */
-    private static Map<String, List<Cell>> groups(final List<Cell> cells) {
-        final Map<String, List<Cell>> out = new LinkedHashMap<>();
-        cells.forEach(c -> out.computeIfAbsent(c.group(), k -> new ArrayList<>()).add(c));
-        return out;
-    }
-
-    private static double mean(final List<Cell> group, final String metric, final String stat) {
-        return group.stream().mapToDouble(c -> c.stat(metric, stat)).filter(Double::isFinite).average()
-                .orElse(Double.NaN);
-    }
-
-    private static void pareto(final StringBuilder page, final List<Cell> cells) {
-        final Map<String, List<Cell>> groups = groups(cells);
-        page.append("<h2>Throughput against latency</h2>\n<p>One point per sweep point (the mean of its trials); "
-                + "the line joins the points no other beats on both axes.</p>\n");
-        final boolean streaming = cells.stream().anyMatch(c -> Double.isFinite(c.stat("time_to_first_token", "p99")));
-        final String[][] axes = streaming
-                ? new String[][] {{"time_to_first_token", "p99", "TTFT p99 (ms)"}, {"inter_token_latency", "avg", "ITL avg (ms)"}}
-                : new String[][] {{"request_latency", "p99", "request latency p99 (ms)"}};
-        for (final String[] axis : axes) {
-            final List<String> labels = new ArrayList<>(groups.keySet());
-            final double[] xs = new double[labels.size()];
-            final double[] ys = new double[labels.size()];
-            for (int i = 0; i < labels.size(); i++) {
-                xs[i] = mean(groups.get(labels.get(i)), axis[0], axis[1]);
-                ys[i] = mean(groups.get(labels.get(i)), "request_throughput", "avg");
-            }
-            final Chart chart = new Chart("pareto-" + axis[0], "Request throughput against " + axis[2], axis[2],
-                    "requests/s").fit(xs, ys);
-            if (chart.empty()) {
-                continue;
-            }
-            final Integer[] order = new Integer[xs.length];
-            for (int i = 0; i < order.length; i++) {
-                order[i] = i;
-            }
-            Arrays.sort(order, Comparator.comparingDouble(i -> xs[i]));
-            final List<double[]> front = new ArrayList<>();
-            double best = Double.NEGATIVE_INFINITY;
-            for (final int i : order) {
-                if (Double.isFinite(xs[i]) && ys[i] > best) {
-                    front.add(new double[] {xs[i], ys[i]});
-                    best = ys[i];
-                }
-            }
-            chart.line(front.stream().mapToDouble(p -> p[0]).toArray(), front.stream().mapToDouble(p -> p[1]).toArray(),
-                    Chart.PALETTE[9], "pareto-front");
-            for (int i = 0; i < xs.length; i++) {
-                if (Double.isFinite(xs[i]) && Double.isFinite(ys[i])) {
-                    chart.point(xs[i], ys[i], Chart.PALETTE[i % Chart.PALETTE.length], "pareto-point", labels.get(i));
-                }
-            }
-            page.append(chart.svg());
-        }
-    }
-
-    private static void confidence(final StringBuilder page, final List<Cell> cells) {
-        final Map<String, List<Cell>> groups = groups(cells);
-        if (groups.values().stream().noneMatch(g -> g.size() > 1)) {
-            return;
-        }
-        page.append("<h2>Across trials</h2>\n<p>Mean and 95% confidence interval (Student t) over each point's "
-                + "trials.</p>\n");
-        for (final String[] m : new String[][] {{"request_throughput", "avg", "request throughput (requests/s)"},
-            {"time_to_first_token", "p99", "TTFT p99 (ms)"}, {"request_latency", "p99", "request latency p99 (ms)"}}) {
-            final Chart chart = new Chart("ci-" + m[0], m[2] + ", mean and 95% CI", "sweep point", m[2]);
-            final List<double[]> bars = new ArrayList<>();
-            final List<String> labels = new ArrayList<>();
-            int x = 0;
-            for (final Map.Entry<String, List<Cell>> g : groups.entrySet()) {
-                final double[] v = g.getValue().stream().mapToDouble(c -> c.stat(m[0], m[1])).filter(Double::isFinite)
-                        .toArray();
-                x++;
-                if (v.length < 2) {
+    private static void timelines(final StringBuilder page, final ReportData data) {
+        boolean any = false;
+        int drawn = 0;
+        final int perRun = Math.max(1, MAX_TIMELINES / data.runs().size());
+        for (int r = 0; r < data.runs().size(); r++) {
+            final List<ReportData.Cell> cells = data.runs().get(r).cells();
+            for (final ReportData.Cell c : cells.subList(0, Math.min(cells.size(), perRun))) {
+                final RecordScan scan = c.records().get();
+                if (scan.starts().length == 0) {
                     continue;
                 }
-                final double mean = Arrays.stream(v).average().orElse(Double.NaN);
-                final double sd = Math.sqrt(Arrays.stream(v).map(d -> (d - mean) * (d - mean)).sum() / (v.length - 1));
-                final double half = SpecialFunctions.studentTQuantile(0.975, v.length - 1) * sd / Math.sqrt(v.length);
-                bars.add(new double[] {x, Math.max(0, mean - half), mean, mean + half}); // no metric here is negative
-                labels.add(g.getKey());
-            }
-            if (bars.isEmpty()) {
-                continue;
-            }
-            chart.fit(bars.stream().mapToDouble(b -> b[0]).toArray(), bars.stream().flatMapToDouble(
-                    b -> Arrays.stream(new double[] {b[1], b[3]})).toArray());
-            for (int i = 0; i < bars.size(); i++) {
-                final double[] b = bars.get(i);
-                chart.interval(b[0], b[1], b[2], b[3], Chart.PALETTE[i % Chart.PALETTE.length], labels.get(i));
-            }
-            page.append(chart.svg());
-        }
-    }
-
-    private static void distributions(final StringBuilder page, final List<Cell> cells) {
-        final Chart chart = new Chart("cdf-latency", "Request latency, cumulative distribution per cell",
-                "request latency (ms)", "share of requests");
-        final List<double[]> series = new ArrayList<>();
-        final List<String> names = new ArrayList<>();
-        for (final Cell c : cells.subList(0, Math.min(cells.size(), MAX_CELLS_DRAWN))) {
-            final double[] v = c.records().get().latencies().clone();
-            if (v.length == 0) {
-                continue;
-            }
-            Arrays.sort(v);
-            series.add(v);
-            names.add(c.id());
-            chart.fit(new double[] {v[0], v[v.length - 1]}, new double[] {0, 1});
-        }
-        if (series.isEmpty()) {
-            return;
-        }
-        page.append("<h2>Latency distributions</h2>\n");
-        for (int s = 0; s < series.size(); s++) {
-            final double[] v = series.get(s);
-            final int n = Math.min(v.length, 300);
-            final double[] xs = new double[n];
-            final double[] ys = new double[n];
-            for (int i = 0; i < n; i++) {
-                final int at = n == 1 ? 0 : (int) Math.round((double) i * (v.length - 1) / (n - 1));
-                xs[i] = v[at];
-                ys[i] = (at + 1.0) / v.length;
-            }
-            chart.line(xs, ys, Chart.PALETTE[s % Chart.PALETTE.length], "cdf-line");
-        }
-        chart.legend(names);
-        page.append(chart.svg());
-        if (cells.size() > MAX_CELLS_DRAWN) {
-            page.append("<p>The first ").append(MAX_CELLS_DRAWN).append(" cells are drawn.</p>\n");
-        }
-    }
-
-    private static void timelines(final StringBuilder page, final List<Cell> cells) {
-        boolean any = false;
-        for (final Cell c : cells.subList(0, Math.min(cells.size(), MAX_CELLS_DRAWN))) {
-            final RecordScan scan = c.records().get();
-            final long[] starts = scan.starts();
-            final long[] ends = scan.ends();
-            if (starts.length == 0) {
-                continue;
-            }
-            if (!any) {
-                page.append("<h2>Timelines</h2>\n<p>Requests in flight (mean per interval) and requests sent per "
-                        + "second, over each cell's profiling window.</p>\n");
-                any = true;
-            }
-            final long t0 = Arrays.stream(starts).min().orElse(0);
-            final long t1 = Math.max(t0 + 1, Arrays.stream(ends).max().orElse(t0 + 1));
-            final int bins = 60;
-            final double width = Math.max(1, t1 - t0) / (double) bins;
-            final double[] xs = new double[bins];
-            final double[] inFlight = new double[bins];
-            final double[] rate = new double[bins];
-            for (int i = 0; i < starts.length; i++) {
-                final long start = starts[i];
-                final long end = ends[i];
-                rate[(int) Math.min(bins - 1, (start - t0) / width)] += 1e9 / width;
-                for (int b = (int) ((start - t0) / width); b < bins && t0 + b * width < end; b++) {
-                    final double lo = Math.max(start, t0 + b * width);
-                    final double hi = Math.min(end, t0 + (b + 1) * width);
-                    inFlight[b] += Math.max(0, hi - lo) / width;
+                if (!any) {
+                    page.append("<h2 id=\"timelines\">Timelines</h2>\n<p>Requests sent per second (left axis) and the "
+                            + "mean number in flight (right axis), in bins of a fixed width (1 s; shorter for a "
+                            + "short cell), from the cell's first request.</p>\n");
+                    any = true;
                 }
+                final Timeline t = Timeline.of(scan.starts(), scan.ends());
+                final String name = (data.comparison() ? c.run() + " " : "") + c.label();
+                final Chart chart = new Chart("timeline-" + r + "-" + c.label().replaceAll("[^A-Za-z0-9_-]", "_"),
+                        name + ": requests over time (bins of " + Chart.num(t.width()) + " s)",
+                        "seconds from the first request", "requests sent per second").xFromZero()
+                        .rightAxis("requests in flight").fit(t.centers(), t.sentPerSecond()).fitRight(t.inFlight());
+                chart.series("sent per second").line(t.centers(), t.sentPerSecond(), Chart.PALETTE[0],
+                        "timeline-send-rate");
+                chart.series("in flight").line(t.centers(), t.inFlight(), Chart.PALETTE[1], "timeline-in-flight",
+                        0, true);
+                chart.key("sent/s (left), peak " + Chart.num(t.peakSentPerSecond()), Chart.PALETTE[0], 0)
+                        .key("in flight (right)", Chart.PALETTE[1], 0);
+                page.append(chart.svg().replaceFirst("<svg ", "<svg data-peak-rate=\""
+                        + String.format(Locale.ROOT, "%.3f", t.peakSentPerSecond()) + "\" "));
+                drawn++;
             }
-            for (int b = 0; b < bins; b++) {
-                xs[b] = (b + 0.5) * width / 1e9;
-            }
-            final Chart chart = new Chart("timeline-" + c.id().replaceAll("[^A-Za-z0-9_-]", "_"), c.id()
-                    + ": requests in flight and sent per second", "seconds into the window", "requests")
-                    .fit(xs, inFlight).fit(xs, rate);
-            chart.line(xs, inFlight, Chart.PALETTE[0], "timeline-in-flight");
-            chart.line(xs, rate, Chart.PALETTE[1], "timeline-send-rate");
-            chart.legend(List.of("in flight", "sent per second"));
-            page.append(chart.svg());
+        }
+        if (drawn > 0 && drawn < data.cells().size()) {
+            page.append("<p>").append(drawn).append(" of ").append(data.cells().size())
+                    .append(" cells are drawn: the first of each run.</p>\n");
         }
     }
 
-    private static void hooks(final StringBuilder page, final List<Cell> cells) {
-        page.append("<h2>Control hooks</h2>\n");
-        if (cells.stream().allMatch(c -> c.outcome().hooks().isEmpty())) {
+    private static void hooks(final StringBuilder page, final ReportData data) {
+        page.append("<h2 id=\"hooks\">Control hooks</h2>\n");
+        if (data.cells().stream().allMatch(c -> c.outcome().hooks().isEmpty())) {
             page.append("<p>No control hook ran (no KV-cache reset, no server profiler).</p>\n");
             return;
         }
-        page.append("<table border=\"1\" cellpadding=\"4\" cellspacing=\"0\">\n<tr><th>cell</th><th>hook</th>"
-                + "<th>origin</th><th>result</th><th>attempts</th><th>status</th><th>ms</th></tr>\n");
-        for (final Cell c : cells) {
+        page.append("<table border=\"1\" cellpadding=\"4\" cellspacing=\"0\">\n<tr><th>run</th><th>cell</th><th>hook"
+                + "</th><th>origin</th><th>result</th><th>attempts</th><th>status</th><th>ms</th></tr>\n");
+        for (final ReportData.Cell c : data.cells()) {
             for (final HookCall h : c.outcome().hooks()) {
-                page.append("<tr><td>").append(Html.escape(c.id())).append("</td><td>").append(Html.escape(h.hook()))
+                page.append("<tr><td>").append(Html.escape(c.run())).append("</td><td>").append(Html.escape(c.label()))
+                        .append("</td><td>").append(Html.escape(h.hook()))
                         .append("</td><td>").append(Html.escape(h.origin())).append("</td><td>")
                         .append(Html.escape(h.result())).append("</td><td align=\"right\">").append(h.attempts())
                         .append("</td><td>").append(h.statusCode() == null ? "&ndash;" : h.statusCode())
@@ -322,63 +296,46 @@ public final class HtmlReport {
         page.append("</table>\n");
     }
 
-    private static void gateTable(final StringBuilder page, final JsonNode gate) {
-        page.append("<h2>Gate: ").append(Html.escape(gate.path("verdict").asText())).append("</h2>\n")
-                .append("<table border=\"1\" cellpadding=\"4\" cellspacing=\"0\">\n<tr><th>metric</th><th>stat</th>"
-                        + "<th>cell</th><th>baseline</th><th>candidate</th><th>change</th><th>limit</th><th>p</th>"
-                        + "<th>status</th><th>message</th></tr>\n");
-        for (final JsonNode r : gate.path("rules")) {
-            final String unit = r.path("unit").asText("").isEmpty() ? "" : " " + r.path("unit").asText();
-            page.append("<tr><td>").append(Html.escape(r.path("metric").asText())).append("</td><td>")
-                    .append(Html.escape(r.path("stat").asText())).append("</td><td>")
-                    .append(Html.escape(r.path("cell").asText())).append("</td>");
-            gateNumber(page, r.path("baseline"), unit);
-            gateNumber(page, r.path("candidate"), unit);
-            page.append("<td align=\"right\">").append(r.path("delta_pct").isNumber()
-                    ? String.format(java.util.Locale.ROOT, "%+.1f%%", r.path("delta_pct").asDouble()) : "&ndash;");
-            page.append("</td><td>").append(Html.escape(r.path("limit").asText())).append("</td><td align=\"right\">")
-                    .append(r.path("p_value").isNumber()
-                            ? String.format(java.util.Locale.ROOT, "%.3g", r.path("p_value").asDouble()) : "&ndash;")
-                    .append("</td><td>")
-                    .append(Html.escape(r.path("status").asText())).append("</td><td>")
-                    .append(Html.escape(r.path("message").asText())).append("</td></tr>\n");
+    /** Each run's environment fingerprint, one column per run; rows whose values differ are marked. */
+    private static void environment(final StringBuilder page, final ReportData data) {
+        final List<Map<String, String>> columns = new ArrayList<>();
+        final Set<String> keys = new LinkedHashSet<>();
+        for (final ReportData.Run run : data.runs()) {
+            final Map<String, String> values = new TreeMap<>();
+            run.cells().stream().map(ReportData.Cell::summary).filter(s -> s != null
+                    && s.path("environment").path("fingerprint").isObject()).findFirst().ifPresent(s -> {
+                        final Iterator<Map.Entry<String, JsonNode>> it = s.path("environment").path("fingerprint")
+                                .properties().iterator();
+                        while (it.hasNext()) {
+                            final Map.Entry<String, JsonNode> e = it.next();
+                            values.put(e.getKey(), e.getValue().isNull() ? "" : e.getValue().asText());
+                        }
+                    });
+            keys.addAll(values.keySet());
+            columns.add(values);
+        }
+        if (keys.isEmpty()) {
+            return;
+        }
+        page.append("<h2 id=\"environment\">Environment</h2>\n");
+        if (data.comparison()) {
+            page.append("<p>Rows marked <b>differs</b> are not the same in every run: a change there can explain a "
+                    + "change in the numbers.</p>\n");
+        }
+        page.append("<table class=\"environment\" border=\"1\" cellpadding=\"4\" cellspacing=\"0\">\n<tr><th>field"
+                + "</th>");
+        data.runs().forEach(r -> page.append("<th>").append(Html.escape(r.name())).append("</th>"));
+        page.append(data.comparison() ? "<th></th>" : "").append("</tr>\n");
+        for (final String key : keys.stream().sorted().toList()) {
+            final boolean differs = columns.stream().map(c -> c.getOrDefault(key, "")).distinct().count() > 1;
+            page.append(differs ? "<tr class=\"differs\">" : "<tr>").append("<td>").append(Html.escape(key))
+                    .append("</td>");
+            for (final Map<String, String> c : columns) {
+                final String v = Html.escape(c.getOrDefault(key, ""));
+                page.append("<td>").append(differs ? "<mark>" + v + "</mark>" : v).append("</td>");
+            }
+            page.append(data.comparison() ? differs ? "<td><b>differs</b></td>" : "<td></td>" : "").append("</tr>\n");
         }
         page.append("</table>\n");
-    }
-
-    private static void gateNumber(final StringBuilder page, final JsonNode v, final String unit) {
-        page.append("<td align=\"right\">").append(v.isNumber() ? Html.escape(Chart.num(v.asDouble()) + unit)
-                : "&ndash;").append("</td>");
-    }
-
-    /** A cell's records, read (in one pass) the first time a section asks for them. */
-    private static java.util.function.Supplier<RecordScan> once(final Path file) {
-        return new java.util.function.Supplier<>() {
-            private RecordScan scan;
-
-            @Override
-            public synchronized RecordScan get() {
-                if (scan == null) {
-                    scan = RecordScan.of(file);
-                }
-                return scan;
-            }
-        };
-    }
-
-    private static List<Path> files(final Path root, final String name) {
-        try (Stream<Path> walk = Files.walk(root)) {
-            return walk.filter(p -> p.getFileName().toString().equals(name)).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static JsonNode read(final Path file) {
-        try {
-            return JSON.readTree(file.toFile());
-        } catch (IOException e) {
-            return null;
-        }
     }
 }

@@ -20,10 +20,13 @@ import java.util.Arrays;
  * @param starts {@code metadata.request_start_ns} of each valid record (no {@code error}) with an end (epoch ns;
  *               failed and cancelled records have an end too)
  * @param ends {@code metadata.request_end_ns} of the same records
+ * @param ttfts {@code metrics.time_to_first_token.value} of each record that has one (ms; streamed answers only)
+ * @param itls {@code metrics.inter_token_latency.value} of each record that has one (ms)
  */
-record RecordScan(double[] latencies, long[] starts, long[] ends) {
+record RecordScan(double[] latencies, long[] starts, long[] ends, double[] ttfts, double[] itls) {
     private static final JsonFactory JSON = new JsonFactory();
-    static final RecordScan EMPTY = new RecordScan(new double[0], new long[0], new long[0]);
+    static final RecordScan EMPTY = new RecordScan(new double[0], new long[0], new long[0], new double[0],
+            new double[0]);
 
     /** Reads {@code file}; a missing file is empty, a damaged line (a killed run's last) is left out with a warning. */
     static RecordScan of(final Path file) {
@@ -58,21 +61,26 @@ record RecordScan(double[] latencies, long[] starts, long[] ends) {
 
     /** Growable primitive columns, and the fields of the record being read (kept only once it is whole). */
     private static final class Builder {
-        double[] latencies = new double[1024];
+        final Column latencies = new Column();
+        final Column ttfts = new Column();
+        final Column itls = new Column();
         long[] starts = new long[1024];
         long[] ends = new long[1024];
-        int nLatencies;
         int nSpans;
         double latency;
+        double ttft;
+        double itl;
         long start;
         long end;
         boolean hasLatency;
+        boolean hasTtft;
+        boolean hasItl;
         boolean hasStart;
         boolean hasEnd;
         boolean failed;
 
         void record(final JsonParser p) throws IOException {
-            hasLatency = hasStart = hasEnd = failed = false;
+            hasLatency = hasTtft = hasItl = hasStart = hasEnd = failed = false;
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return;
             }
@@ -94,10 +102,13 @@ record RecordScan(double[] latencies, long[] starts, long[] ends) {
                 throw new com.fasterxml.jackson.core.JsonParseException(p, "record not closed");
             }
             if (hasLatency) {
-                if (nLatencies == latencies.length) {
-                    latencies = Arrays.copyOf(latencies, nLatencies * 2);
-                }
-                latencies[nLatencies++] = latency;
+                latencies.add(latency);
+            }
+            if (hasTtft) {
+                ttfts.add(ttft);
+            }
+            if (hasItl) {
+                itls.add(itl);
             }
             if (hasEnd && !failed) {
                 if (nSpans == starts.length) {
@@ -114,13 +125,28 @@ record RecordScan(double[] latencies, long[] starts, long[] ends) {
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 final String name = p.currentName();
                 final JsonToken value = p.nextToken();
-                if (value == JsonToken.START_OBJECT && name.equals("request_latency")) {
+                final int which = name.equals("request_latency") ? 0 : name.equals("time_to_first_token") ? 1
+                        : name.equals("inter_token_latency") ? 2 : -1;
+                if (value == JsonToken.START_OBJECT && which >= 0) {
                     while (p.nextToken() == JsonToken.FIELD_NAME) {
                         final String field = p.currentName();
                         final JsonToken v = p.nextToken();
                         if (field.equals("value") && v.isNumeric()) {
-                            latency = p.getDoubleValue();
-                            hasLatency = true;
+                            final double d = p.getDoubleValue();
+                            switch (which) {
+                                case 0 -> {
+                                    latency = d;
+                                    hasLatency = true;
+                                }
+                                case 1 -> {
+                                    ttft = d;
+                                    hasTtft = true;
+                                }
+                                default -> {
+                                    itl = d;
+                                    hasItl = true;
+                                }
+                            }
                         } else {
                             p.skipChildren();
                         }
@@ -148,8 +174,25 @@ record RecordScan(double[] latencies, long[] starts, long[] ends) {
         }
 
         RecordScan build() {
-            return new RecordScan(Arrays.copyOf(latencies, nLatencies), Arrays.copyOf(starts, nSpans),
-                    Arrays.copyOf(ends, nSpans));
+            return new RecordScan(latencies.values(), Arrays.copyOf(starts, nSpans), Arrays.copyOf(ends, nSpans),
+                    ttfts.values(), itls.values());
+        }
+    }
+
+    /** A growable column of doubles. */
+    private static final class Column {
+        private double[] values = new double[1024];
+        private int n;
+
+        void add(final double v) {
+            if (n == values.length) {
+                values = Arrays.copyOf(values, n * 2);
+            }
+            values[n++] = v;
+        }
+
+        double[] values() {
+            return Arrays.copyOf(values, n);
         }
     }
 }

@@ -221,7 +221,8 @@ public final class CellRunner {
                 openLoop.put(r.phase().name(), r.openLoop());
                 final String behind = r.openLoop().warning();
                 if (behind != null) {
-                    ctx.log().warning("phase " + r.phase().name() + ": " + behind);
+                    ctx.log().warning("phase " + r.phase().name() + ": " + r.openLoop().brief(),
+                            "phase " + r.phase().name() + ": " + behind);
                 }
             }
             maxLagNanos = Math.max(maxLagNanos, r.maxScheduleLagNanos());

@@ -7,6 +7,7 @@ import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.run.CellContext;
 import io.aiperf.engine.run.CellRunner;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,11 +69,33 @@ public final class InterleavedComparison {
             MultiRunner.printValidity(outcomesA, summary, "A ", ctx);
             MultiRunner.printValidity(outcomesB, summary, "B ", ctx);
         }
-        final int exitA = RunAssembler.assemble(dir.resolve(A), outcomesA, false, cancelled, summary, ctx.out(), ctx.err());
-        final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, false, cancelled, summary, ctx.out(), ctx.err());
+        final int exitA = RunAssembler.assemble(dir.resolve(A), outcomesA, false, cancelled, summary, ctx.out(),
+                ctx.err(), true, false);
+        final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, false, cancelled, summary, ctx.out(),
+                ctx.err(), true, false);
+        if (!outcomesA.isEmpty() || !outcomesB.isEmpty()) {
+            writeReport(dir, null, a.artifacts().prefix(), ctx.out(), ctx.err());
+        }
         if (exitA == ExitCode.CANCELLED || exitB == ExitCode.CANCELLED) {
             return ExitCode.CANCELLED;
         }
         return exitA != ExitCode.OK ? exitA : exitB;
+    }
+
+    /**
+     * The comparison's one {@code report.html} (and {@code comparison.svg}), A against B side by side (with the gate's result when there is one);
+     * a report that cannot be drawn is a warning, never a failure.
+     *
+     * @param gateFile the gate's {@code gate_result.json}, or null
+     */
+    public static void writeReport(final Path dir, final Path gateFile, final String prefix, final PrintStream out,
+                                   final PrintStream err) {
+        try {
+            final Path file = io.aiperf.engine.report.ReportFiles.write(dir, "A", List.of(dir.resolve(A)), "B",
+                    dir.resolve(B), gateFile, ExportNames.of(prefix));
+            out.println("Report: " + file.toAbsolutePath());
+        } catch (RuntimeException e) {
+            err.println("warning: no report.html: " + e.getMessage());
+        }
     }
 }

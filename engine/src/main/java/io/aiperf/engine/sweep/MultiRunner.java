@@ -62,7 +62,7 @@ public final class MultiRunner {
         }
         final boolean partial = cells.size() < CellPlan.of(config).size();
         return RunAssembler.assemble(dir, outcomes, partial, ctx.cancellation().isCancelled(),
-                ExportNames.of(config.artifacts().prefix()).summaryJson(), ctx.out(), ctx.err());
+                ExportNames.of(config.artifacts().prefix()).summaryJson(), ctx.out(), ctx.err(), multi.sweepTable(), true);
     }
 
     /**

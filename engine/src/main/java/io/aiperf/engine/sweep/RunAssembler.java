@@ -42,11 +42,23 @@ public final class RunAssembler {
     public static int assemble(final Path dir, final List<CellOutcome> cells, final boolean partial,
                                final boolean cancelled, final String summaryName, final PrintStream out,
                                final PrintStream err) {
+        return assemble(dir, cells, partial, cancelled, summaryName, out, err, true, true);
+    }
+
+    /**
+     * @param sweepTable whether a sweep prints the table of its points ({@code --no-sweep-table} turns it off)
+     * @param report whether to write the run's {@code report.html} (a comparison writes one for both runs)
+     */
+    public static int assemble(final Path dir, final List<CellOutcome> cells, final boolean partial,
+                               final boolean cancelled, final String summaryName, final PrintStream out,
+                               final PrintStream err, final boolean sweepTable, final boolean report) {
         final List<CellOutcome> ordered = cells.stream()
                 .sorted(Comparator.comparingInt(o -> o.cell().index())).toList();
         if (!partial && !ordered.isEmpty()) {
-            writeAggregates(dir, ordered, summaryName, out, err);
-            writeReport(dir, summaryName, out, err);
+            writeAggregates(dir, ordered, summaryName, sweepTable, out, err);
+            if (report) {
+                writeReport(dir, summaryName, out, err);
+            }
         }
         final int exit = cancelled || ordered.stream().anyMatch(o -> o.exitCode() == ExitCode.CANCELLED) ? ExitCode.CANCELLED
                 : ordered.stream().anyMatch(o -> o.exitCode() != ExitCode.OK) ? ExitCode.FAILED : ExitCode.OK;
@@ -55,7 +67,7 @@ public final class RunAssembler {
     }
 
     private static void writeAggregates(final Path dir, final List<CellOutcome> cells, final String summaryName,
-                                        final PrintStream out, final PrintStream err) {
+                                        final boolean sweepTable, final PrintStream out, final PrintStream err) {
         final CellIdentity first = cells.get(0).cell();
         final Map<String, List<CellOutcome>> byPoint = new LinkedHashMap<>();
         cells.forEach(o -> byPoint.computeIfAbsent(String.valueOf(o.cell().variation()), k -> new ArrayList<>()).add(o));
@@ -76,8 +88,10 @@ public final class RunAssembler {
             try {
                 AtomicFiles.write(file, JSON.writeValueAsBytes(
                         SweepAggregator.aggregate(points, first.numTrials(), first.confidenceLevel())));
-                out.println();
-                out.print(SweepTable.render(points));
+                if (sweepTable) {
+                    out.println();
+                    out.print(SweepTable.render(points));
+                }
                 out.println("Sweep aggregate: " + file.toAbsolutePath());
             } catch (IOException e) {
                 err.println("warning: no sweep aggregate: " + e.getMessage());
@@ -85,16 +99,14 @@ public final class RunAssembler {
         }
     }
 
-    /** {@code report.html} beside the aggregates; a report that cannot be drawn is a warning, never a failure. */
+    /** {@code report.html} and {@code comparison.svg} beside the aggregates; a report that cannot be drawn is a warning, never a failure. */
     private static void writeReport(final Path dir, final String summaryName, final PrintStream out,
                                     final PrintStream err) {
         final String defaultName = io.aiperf.engine.export.ExportNames.of(null).summaryJson();
         final io.aiperf.engine.export.ExportNames names = io.aiperf.engine.export.ExportNames.of(
                 summaryName.equals(defaultName) ? null : summaryName.substring(0, summaryName.length() - 5));
         try {
-            final Path file = dir.resolve(io.aiperf.engine.report.HtmlReport.FILE);
-            AtomicFiles.write(file, io.aiperf.engine.report.HtmlReport.html(List.of(dir), names)
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            final Path file = io.aiperf.engine.report.ReportFiles.write(dir, names);
             out.println("Report: " + file.toAbsolutePath());
         } catch (RuntimeException e) {
             err.println("warning: no report.html: " + e.getMessage());

@@ -31,6 +31,7 @@ public final class ServerMetricsCollector {
     private final List<Target> targets = new ArrayList<>();
     private final Map<String, String> headers;
     private final long intervalMillis;
+    private final int maxBytes;
     private final ProbeClient http;
     private java.util.function.Consumer<String> onWarning = w -> { };
     private ScheduledExecutorService timer;
@@ -62,6 +63,13 @@ public final class ServerMetricsCollector {
      */
     public ServerMetricsCollector(final List<URI> targets, final Map<String, String> headers,
                                   final double intervalSeconds, final ProbeClient http) {
+        this(targets, headers, intervalSeconds, http, MAX_BYTES);
+    }
+
+    /** @param maxBytes the byte budget of one answer (tests use a small one, so a busy host still reaches it) */
+    ServerMetricsCollector(final List<URI> targets, final Map<String, String> headers, final double intervalSeconds,
+                           final ProbeClient http, final int maxBytes) {
+        this.maxBytes = maxBytes;
         this.http = http;
         targets.forEach(u -> this.targets.add(new Target(u)));
         this.headers = Map.copyOf(headers);
@@ -142,7 +150,7 @@ public final class ServerMetricsCollector {
 
     private void scrape(final Target t) {
         try {
-            final ProbeClient.Response response = http.get(t.uri, headers, TIMEOUT.toMillis() / 1000.0, MAX_BYTES);
+            final ProbeClient.Response response = http.get(t.uri, headers, TIMEOUT.toMillis() / 1000.0, maxBytes);
             if (response.status() / 100 != 2) {
                 t.failures++;
                 t.lastError = "HTTP " + response.status();
@@ -161,9 +169,9 @@ public final class ServerMetricsCollector {
         } catch (ResponseTooLargeException e) {
             t.failures++;
             t.oversized = true;
-            t.lastError = "answer larger than " + MAX_BYTES + " bytes";
+            t.lastError = "answer larger than " + maxBytes + " bytes";
             onWarning.accept("server metrics: " + t.uri.getHost() + ":" + t.uri.getPort() + t.uri.getRawPath()
-                    + " answered with more than " + MAX_BYTES + " bytes; that scrape is dropped and the target is not "
+                    + " answered with more than " + maxBytes + " bytes; that scrape is dropped and the target is not "
                     + "scraped again");
         } catch (java.io.IOException | IllegalArgumentException e) {
             t.failures++;

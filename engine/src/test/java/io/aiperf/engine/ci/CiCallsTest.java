@@ -188,6 +188,26 @@ class CiCallsTest {
     }
 
     @Test
+    void aBuildsTrendHasOneSeriesPerSweepPointAndAnOlderSummaryIsItsOnePoint() {
+        final java.util.LinkedHashMap<String, Object> sweep = new java.util.LinkedHashMap<>();
+        sweep.put(StepSummary.METRICS, Map.of());
+        sweep.put(StepSummary.POINT_METRICS, Map.of("concurrency_10", Map.of("time_to_first_token_p50", 9.0),
+                "concurrency_2", Map.of("time_to_first_token_p50", 5.0)));
+        final java.util.LinkedHashMap<String, Object> older = new java.util.LinkedHashMap<>();
+        older.put(StepSummary.METRICS, Map.of("time_to_first_token_p50", 4.0));
+        assertThat(StepSummary.trendPoints(Map.of("aiperf/aiperf/run/", sweep), "aiperf"))
+                .containsOnlyKeys("concurrency_2", "concurrency_10");
+        assertThat(StepSummary.trendPoints(Map.of("aiperf/aiperf/run/", older), "aiperf")).containsOnlyKeys("base");
+        final String svg = TrendChart.svgOfBuilds(List.of(
+                new TrendChart.Build("#1", StepSummary.trendPoints(Map.of("aiperf/aiperf/run/", sweep), "aiperf"), null),
+                new TrendChart.Build("#2", StepSummary.trendPoints(Map.of("aiperf/aiperf/run/", sweep), "aiperf"), null)));
+        // numeric order: concurrency_2's series first
+        assertThat(svg.indexOf("data-series=\"concurrency_2\"")).isPositive()
+                .isLessThan(svg.indexOf("data-series=\"concurrency_10\""));
+        assertThat(svg).contains(">#1<", ">#2<", "class=\"y-tick\"");
+    }
+
+    @Test
     void healthIsTheShareOfTheLastBuildsThatPassed() {
         assertThat(BuildHealth.of(List.of("SUCCESS", "UNSTABLE", "SUCCESS", "FAILURE", "SUCCESS", "FAILURE")).score())
                 .isEqualTo(60);

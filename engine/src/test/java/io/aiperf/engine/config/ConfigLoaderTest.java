@@ -29,6 +29,21 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theSweepTableIsOnUnlessTheEnvelopeOrTheFlagTurnsItOff() {
+        final String yaml = """
+                %s
+                benchmark:
+                  model: m
+                  phases: {concurrency: 1, requests: 2}
+                """;
+        assertThat(ConfigLoader.fromYaml(yaml.formatted(""), new CliOverlay()).multiRun().sweepTable()).isTrue();
+        assertThat(ConfigLoader.fromYaml(yaml.formatted("noSweepTable: true"), new CliOverlay()).multiRun().sweepTable())
+                .isFalse();
+        assertThat(ConfigLoader.fromYaml(yaml.formatted(""), new CliOverlay().noSweepTable(true)).multiRun().sweepTable())
+                .isFalse();
+    }
+
+    @Test
     void typedFlagsBeatYamlAndBareHookFlagsKeepYamlFields() {
         final CliOverlay cli = new CliOverlay()
                 .set("endpoint.reset_kv_cache", true, "--reset-kv-cache")

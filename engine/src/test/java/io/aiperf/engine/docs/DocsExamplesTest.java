@@ -144,7 +144,29 @@ class DocsExamplesTest {
         final Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("finished: " + words).isTrue();
+        if (p.exitValue() == io.aiperf.engine.ci.ExitCode.GATE_INCONCLUSIVE && clientWasStarved(words, work)) {
+            // The gate did its job: on a machine too busy to measure, it refuses a verdict instead of guessing.
+            System.out.println("docs example inconclusive on a CPU-starved client, as designed: " + words);
+            return;
+        }
         assertThat(p.exitValue()).as(String.join(" ", words) + "\n" + Files.readString(log)).isZero();
+    }
+
+    /** Whether the run's own validity checks say its client was short of CPU (its timer wake-ups were late). */
+    private static boolean clientWasStarved(final List<String> words, final Path work) throws Exception {
+        final int at = words.indexOf("--artifact-dir");
+        final Path summary = at < 0 ? null : work.resolve(words.get(at + 1)).resolve("profile_export_aiperf.json");
+        if (summary == null || !Files.exists(summary)) {
+            return false;
+        }
+        for (final JsonNode check : new com.fasterxml.jackson.databind.ObjectMapper().readTree(summary.toFile())
+                .path("validity").path("checks")) {
+            if (check.path("name").asText().equals(io.aiperf.engine.validity.Validity.CLIENT_WAKEUP)
+                    && !check.path("result").asText().equals("ok")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Shell lines joined at trailing backslashes, without comments. */

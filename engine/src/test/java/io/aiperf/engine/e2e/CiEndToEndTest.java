@@ -78,8 +78,14 @@ class CiEndToEndTest {
             final Process p = new ProcessBuilder(inv.argv()).directory(tmp.toFile()).redirectErrorStream(true)
                     .redirectOutput(tmp.resolve("ab.txt").toFile()).start();
             assertThat(p.waitFor(90, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-            assertThat(p.exitValue()).as(java.nio.file.Files.readString(tmp.resolve("ab.txt"))).isZero();
             final Map<String, Object> summary = StepSummary.of(p.exitValue(), tmp.resolve(inv.exportDir()), false, List.of());
+            if (p.exitValue() == io.aiperf.engine.ci.ExitCode.GATE_INCONCLUSIVE
+                    && Runs.clientStarved(tmp.resolve(inv.exportDir()))) {
+                // A client short of CPU (a very busy host) makes the gate refuse a verdict, as it should.
+                assertThat(summary).containsEntry(StepSummary.GATE, "inconclusive");
+                return;
+            }
+            assertThat(p.exitValue()).as(java.nio.file.Files.readString(tmp.resolve("ab.txt"))).isZero();
             assertThat(summary).containsEntry(StepSummary.VERDICT, "SUCCESS").containsEntry(StepSummary.GATE, "passed");
             assertThat(production.controlState().resetCount()).isEqualTo(1);
             assertThat(candidate.controlState().resetCount()).isEqualTo(1);

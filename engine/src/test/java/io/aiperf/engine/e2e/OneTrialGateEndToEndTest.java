@@ -54,21 +54,28 @@ class OneTrialGateEndToEndTest {
         }
         final Runs.Result passed = Runs.aiperf("gate", "--rules", rules.toString(), "--baseline", base.toString(),
                 "--candidate", same.toString());
-        assertThat(passed.exitCode()).as(passed.out()).isZero();
-        final JsonNode pass = Runs.json(same.resolve("gate_result.json")).path("rules").get(0);
-        assertThat(pass.path("status").asText()).isEqualTo("passed");
-        assertThat(pass.path("p_value").isNumber()).isTrue();
-        // No warmup: each side's first wave (up to 4 requests, one per connection, sent before the first answer)
-        // is left out, and the rest are compared.
-        final Matcher counts = Pattern.compile("over (\\d+) and (\\d+) requests .*the first wave, (\\d+) and (\\d+) "
-                + "requests").matcher(pass.path("message").asText());
-        assertThat(counts.find()).as(pass.path("message").asText()).isTrue();
-        for (int side = 1; side <= 2; side++) {
-            final int excluded = Integer.parseInt(counts.group(side + 2));
-            assertThat(excluded).isBetween(1, 4);
-            assertThat(Integer.parseInt(counts.group(side))).isEqualTo(60 - excluded);
+        // A host so busy that the client's timers woke late (its own validity says so) may move even a median
+        // between two runs; the gate then refuses a verdict, and that is the check.
+        if (passed.exitCode() == io.aiperf.engine.ci.ExitCode.GATE_INCONCLUSIVE
+                && (Runs.clientStarved(base) || Runs.clientStarved(same))) {
+            assertThat(Runs.json(same.resolve("gate_result.json")).path("verdict").asText()).isEqualTo("inconclusive");
+        } else {
+            assertThat(passed.exitCode()).as(passed.out()).isZero();
+            final JsonNode pass = Runs.json(same.resolve("gate_result.json")).path("rules").get(0);
+            assertThat(pass.path("status").asText()).isEqualTo("passed");
+            assertThat(pass.path("p_value").isNumber()).isTrue();
+            // No warmup: each side's first wave (up to 4 requests, one per connection, sent before the first answer)
+            // is left out, and the rest are compared.
+            final Matcher counts = Pattern.compile("over (\\d+) and (\\d+) requests .*the first wave, (\\d+) and (\\d+) "
+                    + "requests").matcher(pass.path("message").asText());
+            assertThat(counts.find()).as(pass.path("message").asText()).isTrue();
+            for (int side = 1; side <= 2; side++) {
+                final int excluded = Integer.parseInt(counts.group(side + 2));
+                assertThat(excluded).isBetween(1, 4);
+                assertThat(Integer.parseInt(counts.group(side))).isEqualTo(60 - excluded);
+            }
+            assertThat(pass.path("message").asText()).contains("CI of the change");
         }
-        assertThat(pass.path("message").asText()).contains("CI of the change");
 
         final JsonNode fail = Runs.json(slow.resolve("gate_result.json"));
         assertThat(fail.path("verdict").asText()).isEqualTo("failed");
@@ -78,11 +85,22 @@ class OneTrialGateEndToEndTest {
 
         assertThat(Runs.aiperf("report", slow.toString()).exitCode()).isZero();
         final String html = Files.readString(slow.resolve("report.html"));
-        final String gate = html.substring(html.indexOf("<h2>Gate: failed</h2>"));
-        assertThat(gate).contains("<th>baseline</th><th>candidate</th><th>change</th><th>limit</th><th>p</th>");
+        // The verdict leads the page, then the gated metrics with the numbers of gate_result.json.
+        assertThat(html.indexOf("<h2 id=\"verdict\">Verdict: FAILED</h2>")).isNotNegative()
+                .isLessThan(html.indexOf("<h2 id=\"gate\">")).isLessThan(html.indexOf("<h2 id=\"throughput-latency\">"));
+        final String gate = section(html, "gate");
+        assertThat(gate).contains("<th>baseline</th><th>candidate</th><th>change</th><th>interval of the change</th>"
+                + "<th>limit</th><th>p</th>");
+        assertThat(gate).contains(String.format(Locale.ROOT, "[%+.1f%%, %+.1f%%]",
+                rule.path("change_ci_low_pct").asDouble(), rule.path("change_ci_high_pct").asDouble()));
+        assertThat(rule.path("change_ci_low_pct").asDouble()).isGreaterThan(10); // the whole interval past the limit
         assertThat(gate).contains(String.format(Locale.ROOT, ">%.3g<", rule.path("p_value").asDouble()))
                 .contains(String.format(Locale.ROOT, ">%+.1f%%<", rule.path("delta_pct").asDouble()))
                 .contains(">failed<");
+        // aiperf report of a gated run draws the baseline the gate recorded beside it.
+        assertThat(section(html, "throughput-latency")).contains("data-series=\"baseline\"")
+                .contains("data-series=\"candidate\"");
+        assertThat(html).contains("<b>baseline</b>: 1 cell(s) in 1 sweep point(s) against <b>candidate</b>: 1 cell(s)");
     }
 
     @Test
@@ -138,23 +156,26 @@ class OneTrialGateEndToEndTest {
         final Path plain = tmp.resolve("plain.html");
         assertThat(Runs.aiperf("report", dir.toString(), "-o", plain.toString()).exitCode()).isZero();
         final String reported = Files.readString(plain);
-        assertThat(gated).contains("<p>9 cell(s) from [" + dir + "]");
-        assertThat(reported).contains("<p>9 cell(s) from [" + dir + "]");
-        final String cells = section(gated, "Cells");
+        // No baseline: the candidate alone, each of its 9 cells once.
+        assertThat(gated).contains("<b>candidate</b>: 9 cell(s) in 3 sweep point(s);");
+        assertThat(reported).contains("<b>candidate</b>: 9 cell(s) in 3 sweep point(s);");
+        final String cells = section(gated, "cells");
         assertThat(rows(cells)).isEqualTo(9);
-        final Matcher ids = Pattern.compile("<tr><td>([^<]+)</td>").matcher(cells);
+        final Matcher ids = Pattern.compile("<tr><td>([^<]+)</td><td>([^<]+)</td>").matcher(cells);
         final java.util.Set<String> seen = new java.util.HashSet<>();
         while (ids.find()) {
-            assertThat(seen.add(ids.group(1))).as("cell " + ids.group(1) + " listed once").isTrue();
+            assertThat(seen.add(ids.group(1) + " " + ids.group(2))).as("cell " + ids.group(2) + " listed once").isTrue();
         }
-        assertThat(section(gated, "Across trials")).isNotEmpty().isEqualTo(section(reported, "Across trials"));
-        assertThat(gated).contains("<h2>Gate: passed</h2>");
+        assertThat(seen).hasSize(9);
+        assertThat(section(gated, "across-trials")).isNotEmpty().isEqualTo(section(reported, "across-trials"));
+        assertThat(section(gated, "across-trials")).contains("<td>concurrency_3</td><td align=\"right\">3</td>");
+        assertThat(gated).contains("<h2 id=\"verdict\">Verdict: PASSED</h2>");
     }
 
-    private static String section(final String html, final String title) {
-        final int start = html.indexOf("<h2>" + title + "</h2>");
-        assertThat(start).as(title).isNotNegative();
-        final int end = html.indexOf("<h2>", start + 4);
+    private static String section(final String html, final String id) {
+        final int start = html.indexOf("<h2 id=\"" + id + "\">");
+        assertThat(start).as(id).isNotNegative();
+        final int end = html.indexOf("<h2 ", start + 4);
         return html.substring(start, end < 0 ? html.length() : end);
     }
 

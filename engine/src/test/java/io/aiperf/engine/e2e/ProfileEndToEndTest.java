@@ -260,8 +260,24 @@ class ProfileEndToEndTest {
             assertThat(payload.path("max_completion_tokens").asInt()).isEqualTo(6);
             assertThat(payload.path("stream_options").path("include_usage").asBoolean()).isTrue();
             final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
-            // The mock reports prompt_tokens as characters / 4, so server counts differ from the exact 40.
-            assertThat(s.path("input_sequence_length").path("avg").asDouble()).isNotEqualTo(40.0);
+            // The mock reports prompt_tokens as the prompt's characters / 4: ISL is the server's count, not the 40 asked.
+            final java.util.Map<String, Integer> charsOver4 = new java.util.HashMap<>();
+            for (final JsonNode session : Runs.json(dir.resolve("inputs.json")).path("data")) {
+                final JsonNode messages = session.path("payloads").get(0).path("messages");
+                charsOver4.put(session.path("session_id").asText(),
+                        Math.max(1, messages.get(messages.size() - 1).path("content").asText().length() / 4));
+            }
+            double serverIsl = 0;
+            final java.util.List<JsonNode> records = Runs.jsonl(dir.resolve("profile_export.jsonl"));
+            assertThat(records).hasSize(4);
+            for (final JsonNode record : records) {
+                final int expected = charsOver4.get(record.path("metadata").path("conversation_id").asText());
+                assertThat(record.path("metrics").path("input_sequence_length").path("value").asInt()).isEqualTo(expected);
+                serverIsl += expected;
+            }
+            assertThat(serverIsl / 4).isNotEqualTo(40.0);
+            assertThat(s.path("input_sequence_length").path("avg").asDouble())
+                    .isCloseTo(serverIsl / 4, org.assertj.core.data.Offset.offset(1e-9));
             assertThat(s.path("output_sequence_length").path("avg").asDouble()).isEqualTo(6.0);
             assertThat(s.path("input_config").path("endpoint").path("headers").path("X-Team").asText()).isEqualTo("perf");
         }

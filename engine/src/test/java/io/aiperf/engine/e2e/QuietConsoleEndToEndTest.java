@@ -45,4 +45,14 @@ class QuietConsoleEndToEndTest {
         assertThat(r.out()).doesNotContain("LLM Metrics").doesNotContain("Validity").contains("Sweep aggregate: ")
                 .contains("Sweep: 2 points").contains("concurrency_1 ").contains("concurrency_2 ");
     }
+
+    @Test
+    void noSweepTableLeavesOutOnlyTheTable() {
+        final Path dir = tmp.resolve("no-table");
+        final Runs.Result r = Runs.aiperf("profile", "--mock", "--no-sweep-table", "--concurrency", "1,2",
+                "--request-count", "4", "--osl", "4", "--artifact-dir", dir.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).doesNotContain("Sweep: 2 points").contains("Sweep aggregate: ");
+        assertThat(dir.resolve("sweep_aggregate").resolve("profile_export_aiperf_sweep.json")).exists();
+    }
 }

@@ -69,6 +69,24 @@ final class Runs {
         return out;
     }
 
+    /**
+     * Whether some cell under {@code dir} says, in its own validity checks, that its client was short of CPU (its
+     * timer wake-ups were late): a verdict measured so is the machine's, and a test of the verdict must not judge it.
+     */
+    static boolean clientStarved(final Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (final Path p : files.filter(f -> f.getFileName().toString().equals("profile_export_aiperf.json")).toList()) {
+                for (final JsonNode check : json(p).path("validity").path("checks")) {
+                    if (check.path("name").asText().equals(io.aiperf.engine.validity.Validity.CLIENT_WAKEUP)
+                            && !check.path("result").asText().equals("ok")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
     /** Every file under {@code dir} as text, for secret scans. */
     static String allText(final Path dir) throws IOException {
         final StringBuilder sb = new StringBuilder();

@@ -37,6 +37,7 @@ class ShardsEndToEndTest {
                 shards.add(Runs.engineProcess(List.of("profile", "-m", "m", "-u", mock.url(), "--streaming",
                         "--isl", "16", "--osl", "8", "--concurrency", "4", "--request-count", "40",
                         "--reset-kv-cache", "--random-seed", "5", "--tokenizer", "builtin", "--shard", i + "/2",
+                        "--extra-inputs", "ignore_eos:true",
                         "--start-at", startAt.toString(), "--artifact-dir", tmp.resolve("shard" + i).toString()),
                         tmp.resolve("shard" + i + ".log")).start());
             }
@@ -85,6 +86,12 @@ class ShardsEndToEndTest {
             final String checks = s.path("validity").toString();
             assertThat(checks).contains("\"shard_start\"").contains("\"shard_clock\"");
             assertThat(s.path("shards").path("start_lateness_ms")).hasSize(2);
+            // The records carry each request's output cap, so the merged cell keeps its token accounting.
+            final JsonNode tokens = s.path("token_accounting");
+            assertThat(tokens.path("osl_requests").asInt()).isEqualTo(40);
+            assertThat(tokens.path("requested_output_tokens").asLong()).isEqualTo(40 * 8);
+            assertThat(checks).as("with ignore_eos the merged cell judges the output shortfall")
+                    .contains("\"osl_shortfall\"");
             assertThat(Runs.jsonl(merged.resolve("profile_export.jsonl"))).hasSize(40);
         }
         // A shard alone is refused; so are two copies of one shard posing as both (their request ids overlap).

@@ -51,8 +51,8 @@ class TrendReportEndToEndTest {
             assertThat(series.getAttribute("points").split(" ")).hasSize(3);
             assertThat(text(panel, "x-label")).containsExactly("build");
             assertThat(text(panel, "y-label")).singleElement().asString().isNotBlank();
-            assertThat(text(panel, "x-tick")).containsExactly("build-1", "build-3");
-            assertThat(text(panel, "y-tick")).hasSize(2);
+            assertThat(text(panel, "x-tick")).containsExactly("build-1", "build-2", "build-3");
+            assertThat(text(panel, "y-tick")).hasSizeGreaterThanOrEqualTo(2).startsWith("0"); // from zero
             assertThat(byClass(panel, "line", "x-axis")).hasSize(1);
             assertThat(byClass(panel, "line", "y-axis")).hasSize(1);
         }
@@ -62,6 +62,41 @@ class TrendReportEndToEndTest {
         assertThat(y(ttft[0])).isGreaterThan(y(ttft[1]));
         assertThat(y(ttft[1])).isGreaterThan(y(ttft[2]));
         assertThat(java.nio.file.Files.readString(svg)).doesNotContain("<script").doesNotContain("onload");
+    }
+
+    @Test
+    void trendOfFourLabelledBuildsOfASweepWithTrialsDrawsOneSeriesPerSweepPoint() throws Exception {
+        final List<String> args = new ArrayList<>(List.of("report", "--trend"));
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 1))) {
+            for (int build = 1; build <= 4; build++) {
+                final Path dir = tmp.resolve("ci-folder-" + build);
+                final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming",
+                        "--concurrency", "1,2", "--num-profile-runs", "2", "--request-count", "4", "--isl", "8",
+                        "--osl", "2", "--label", "#" + build, "--artifact-dir", dir.toString());
+                assertThat(r.exitCode()).as(r.err()).isZero();
+                args.add(dir.toString());
+            }
+        }
+        final Path svg = tmp.resolve("sweep-trend.svg");
+        args.addAll(List.of("-o", svg.toString()));
+        assertThat(Runs.aiperf(args.toArray(new String[0])).exitCode()).isZero();
+        final DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(true);
+        final Document doc = f.newDocumentBuilder().parse(svg.toFile());
+        final List<Element> panels = byClass(doc, "g", "panel");
+        assertThat(panels).isNotEmpty();
+        for (final Element panel : panels) {
+            final List<Element> series = byClass(panel, "polyline", "series");
+            assertThat(series).extracting(e -> e.getAttribute("data-series"))
+                    .containsExactly("concurrency_1", "concurrency_2");
+            for (final Element line : series) {
+                assertThat(line.getAttribute("points").split(" ")).hasSize(4);
+            }
+            assertThat(text(panel, "x-tick")).containsExactly("#1", "#2", "#3", "#4"); // the label, not the folder
+            assertThat(text(panel, "y-tick").get(0)).isEqualTo("0");
+        }
+        assertThat(Runs.aiperf("profile", "-m", "m", "-u", "http://127.0.0.1:9", "--label", " ",
+                "--artifact-dir", tmp.resolve("bad").toString()).err()).contains("--label: must not be empty");
     }
 
     private static double y(final String point) {

@@ -32,6 +32,7 @@ class OpenLoopHealthTest {
         assertThat(h.warning()).isEqualTo("the client limited the run: the open loop asked for 1000.0 req/s and "
                 + "achieved 800.0 req/s; 300 of 1000 sends were over 10 ms late (p99 180.0 ms): the load was lower "
                 + "than asked, so these numbers understate what the rate would do");
+        assertThat(h.brief()).isEqualTo("the client limited the run: 800.0 of 1000.0 req/s");
     }
 
     @Test
@@ -42,6 +43,7 @@ class OpenLoopHealthTest {
         final OpenLoopHealth few = new OpenLoopHealth(100, 100, 100, 1000, 998, 0, 2, 0, 0.1, 0.5, 0.9);
         assertThat(few.clientLimited()).isFalse();
         assertThat(few.warning()).doesNotContain("limited").doesNotContain("lower than asked").endsWith("the rate held");
+        assertThat(few.brief()).isEqualTo("the rate held; about 2 arrival(s) were skipped after stalls");
     }
 
     @Test
@@ -51,6 +53,7 @@ class OpenLoopHealthTest {
         assertThat(h.clientLimited()).isFalse();
         assertThat(h.warning()).startsWith("the open loop asked for 200.0 req/s and achieved 19.0 req/s")
                 .contains("19 arrival(s) waited for the --concurrency ceiling").contains("lower than asked");
+        assertThat(h.brief()).isEqualTo("the --concurrency ceiling held the load to 19.0 of 200.0 req/s");
     }
 
     @Test

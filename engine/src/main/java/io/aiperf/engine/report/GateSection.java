@@ -1,0 +1,82 @@
+package io.aiperf.engine.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The top of a gated report: the verdict with its reasons (every rule result that did not pass, in the gate's
+ * words), then per gated metric the table of baseline, candidate, change, interval of the change and p, and a chart
+ * per metric with the limit drawn. Reads {@code gate_result.json}. Stateless.
+ */
+final class GateSection {
+    private GateSection() {
+    }
+
+    static void verdict(final StringBuilder page, final JsonNode gate) {
+        final String verdict = gate.path("verdict").asText("unknown");
+        final List<JsonNode> reasons = new ArrayList<>();
+        int passed = 0;
+        int inactive = 0;
+        for (final JsonNode r : gate.path("rules")) {
+            switch (r.path("status").asText()) {
+                case "passed" -> passed++;
+                case "inactive" -> {
+                    inactive++;
+                    reasons.add(r);
+                }
+                default -> reasons.add(r);
+            }
+        }
+        page.append("<h2 id=\"verdict\">Verdict: ").append(Html.escape(verdict.toUpperCase(Locale.ROOT)))
+                .append("</h2>\n<p class=\"verdict-summary\">").append(passed).append(" of ")
+                .append(gate.path("rules").size()).append(" rule result(s) passed");
+        if (inactive > 0) {
+            page.append(", ").append(inactive).append(" inactive");
+        }
+        page.append(" (exit code ").append(gate.path("exit_code").asInt()).append(").</p>\n");
+        if (!reasons.isEmpty()) {
+            page.append("<ul class=\"reasons\">\n");
+            for (final JsonNode r : reasons) {
+                page.append("<li><b>").append(Html.escape(r.path("status").asText())).append("</b> ")
+                        .append(Html.escape(r.path("cell").asText())).append(": ")
+                        .append(Html.escape(r.path("message").asText())).append("</li>\n");
+            }
+            page.append("</ul>\n");
+        }
+    }
+
+    static void metrics(final StringBuilder page, final JsonNode gate, final List<String> runNames) {
+        page.append("<h2 id=\"gate\">Gated metrics</h2>\n<table class=\"gate\" border=\"1\" cellpadding=\"4\" "
+                + "cellspacing=\"0\">\n<tr><th>status</th><th>metric</th><th>stat</th><th>cell</th><th>baseline</th>"
+                + "<th>candidate</th><th>change</th><th>interval of the change</th><th>limit</th><th>p</th></tr>\n");
+        for (final JsonNode r : gate.path("rules")) {
+            final String unit = r.path("unit").asText("").isEmpty() ? "" : " " + r.path("unit").asText();
+            page.append("<tr><td><b>").append(Html.escape(r.path("status").asText())).append("</b></td><td>")
+                    .append(Html.escape(r.path("metric").asText())).append("</td><td>")
+                    .append(Html.escape(r.path("stat").asText())).append("</td><td>")
+                    .append(Html.escape(r.path("cell").asText())).append("</td>");
+            number(page, r.path("baseline"), unit);
+            number(page, r.path("candidate"), unit);
+            page.append("<td align=\"right\">").append(pct(r.path("delta_pct"))).append("</td><td align=\"right\">")
+                    .append(r.path("change_ci_low_pct").isNumber() ? "[" + pct(r.path("change_ci_low_pct")) + ", "
+                            + pct(r.path("change_ci_high_pct")) + "]" : "&ndash;")
+                    .append("</td><td>").append(Html.escape(r.path("limit").asText())).append("</td><td align=\"right\">")
+                    .append(r.path("p_value").isNumber()
+                            ? String.format(Locale.ROOT, "%.3g", r.path("p_value").asDouble()) : "&ndash;")
+                    .append("</td></tr>\n");
+        }
+        page.append("</table>\n");
+        ComparisonCharts.gateCharts(gate, runNames).forEach(page::append);
+    }
+
+    private static String pct(final JsonNode v) {
+        return v.isNumber() ? String.format(Locale.ROOT, "%+.1f%%", v.asDouble()) : "&ndash;";
+    }
+
+    private static void number(final StringBuilder page, final JsonNode v, final String unit) {
+        page.append("<td align=\"right\">").append(v.isNumber() ? Html.escape(Chart.num(v.asDouble()) + unit)
+                : "&ndash;").append("</td>");
+    }
+}

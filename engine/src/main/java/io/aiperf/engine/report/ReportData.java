@@ -1,0 +1,161 @@
+package io.aiperf.engine.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.export.OutcomeJsonReader;
+import io.aiperf.engine.export.OutcomeJsonWriter;
+import io.aiperf.engine.gate.GateReports;
+import io.aiperf.engine.gate.RunData;
+import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.CellIdentity;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * What a report shows: one or more runs (each its own series, never pooled with another), their cells, and the
+ * gate's result when there is one. A cell file is read once even when a directory is given twice or lies inside
+ * another (a gate's output in its candidate), so no trial counts twice. Immutable after loading.
+ *
+ * @param runs the runs, in the order given: a comparison's baseline first
+ * @param gate {@code gate_result.json}, or null
+ */
+record ReportData(List<Run> runs, JsonNode gate) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One run of a report: a name (its series' label), its directories and cells (by sweep point and trial). */
+    record Run(String name, List<Path> dirs, List<Cell> cells) {
+        /** The cells of each sweep point, points in numeric order. */
+        Map<String, List<Cell>> points() {
+            final Map<String, List<Cell>> out = new LinkedHashMap<>();
+            cells.forEach(c -> out.computeIfAbsent(c.point(), k -> new ArrayList<>()).add(c));
+            return out;
+        }
+    }
+
+    /**
+     * One cell.
+     *
+     * @param label the cell's id as the gate and the console name it ({@code base} for a run of one cell)
+     * @param point its sweep point's label ({@code base} without a sweep), the gate's cell label
+     */
+    record Cell(String run, String label, String point, int trial, CellOutcome outcome, JsonNode summary,
+                Supplier<RecordScan> records) {
+        double stat(final String metric, final String stat) {
+            final JsonNode v = summary == null ? null : summary.path(metric).path(stat);
+            return v != null && v.isNumber() ? v.asDouble() : Double.NaN;
+        }
+    }
+
+    /** One named run of a report: the directories whose cells it holds. */
+    record Side(String name, List<Path> dirs) {
+    }
+
+    /** The label a comparison's sides share everywhere, as the gate names a run of one cell. */
+    static final String SINGLE_POINT = RunData.BASE_CELL;
+
+    static ReportData load(final List<Side> sides, final Path gateFile, final ExportNames names) {
+        final Set<Path> seen = new HashSet<>();
+        final List<Run> runs = new ArrayList<>();
+        for (final Side side : sides) {
+            final List<Cell> cells = new ArrayList<>();
+            for (final Path dir : side.dirs()) {
+                for (final Path f : files(dir, OutcomeJsonWriter.FILE)) {
+                    if (seen.add(f.toAbsolutePath().normalize())) {
+                        cells.add(cell(side.name(), f, names));
+                    }
+                }
+            }
+            cells.sort(Comparator.comparing(Cell::point, ReportData::natural).thenComparingInt(Cell::trial)
+                    .thenComparing(Cell::label));
+            runs.add(new Run(side.name(), List.copyOf(side.dirs()), cells));
+        }
+        return new ReportData(List.copyOf(runs), gateFile == null ? null : read(gateFile));
+    }
+
+    boolean comparison() {
+        return runs.size() > 1;
+    }
+
+    List<Cell> cells() {
+        return runs.stream().flatMap(r -> r.cells().stream()).toList();
+    }
+
+    /** Every sweep point of any run, in numeric order. */
+    List<String> points() {
+        return cells().stream().map(Cell::point).distinct().sorted(ReportData::natural).toList();
+    }
+
+    /** The first {@code gate_result.json} under {@code dir}, or null. */
+    static Path gateFile(final Path dir) {
+        final List<Path> found = files(dir, GateReports.JSON_FILE);
+        return found.isEmpty() ? null : found.get(0);
+    }
+
+    static int natural(final String a, final String b) {
+        return io.aiperf.engine.ci.NaturalOrder.compare(a, b);
+    }
+
+    private static Cell cell(final String run, final Path outcomeFile, final ExportNames names) {
+        final Path dir = outcomeFile.getParent();
+        final CellOutcome o;
+        try {
+            o = OutcomeJsonReader.read(outcomeFile, dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        final Path summary = dir.resolve(names.summaryJson());
+        final String point = o.cell().variation() != null ? o.cell().variation() : SINGLE_POINT;
+        final String label = o.cell().id().equals(CellIdentity.SINGLE) ? SINGLE_POINT : o.cell().id();
+        return new Cell(run, label, point, o.cell().trial(), o, Files.isRegularFile(summary) ? read(summary) : null,
+                once(dir.resolve(names.recordsJsonl())));
+    }
+
+    /** A cell's records, read (in one pass) the first time a section asks for them. */
+    private static Supplier<RecordScan> once(final Path file) {
+        return new Supplier<>() {
+            private RecordScan scan;
+
+            @Override
+            public synchronized RecordScan get() {
+                if (scan == null) {
+                    scan = RecordScan.of(file);
+                }
+                return scan;
+            }
+        };
+    }
+
+    static List<Path> files(final Path root, final String name) {
+        if (Files.isRegularFile(root)) {
+            return root.getFileName().toString().equals(name) ? List.of(root) : List.of();
+        }
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            return walk.filter(p -> p.getFileName().toString().equals(name)).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static JsonNode read(final Path file) {
+        try {
+            return JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}

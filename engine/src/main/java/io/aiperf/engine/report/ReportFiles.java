@@ -1,0 +1,43 @@
+package io.aiperf.engine.report;
+
+import io.aiperf.engine.export.AtomicFiles;
+import io.aiperf.engine.export.ExportNames;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Writes a run's {@code report.html} and {@code comparison.svg} (its comparison charts as one image) side by side,
+ * from one reading of the runs. Stateless.
+ */
+public final class ReportFiles {
+    /** The comparison charts' file name, next to {@link HtmlReport#FILE}. */
+    public static final String SVG_FILE = io.aiperf.engine.ci.ReportCharts.FILE;
+
+    private ReportFiles() {
+    }
+
+    /** The report of the run in {@code dir} (with the baselines its gate recorded), written into {@code dir}. */
+    public static Path write(final Path dir, final ExportNames names) {
+        return write(dir, HtmlReport.data(List.of(dir), names));
+    }
+
+    /**
+     * The comparison of the baselines (one run) and the candidate, written into {@code dir}.
+     *
+     * @param gateFile the gate's {@code gate_result.json}, or null
+     * @return the report's path
+     */
+    public static Path write(final Path dir, final String baselineName, final List<Path> baselines,
+                             final String candidateName, final Path candidate, final Path gateFile,
+                             final ExportNames names) {
+        return write(dir, HtmlReport.comparisonData(baselineName, baselines, candidateName, candidate, gateFile, names));
+    }
+
+    private static Path write(final Path dir, final ReportData data) {
+        final Path html = dir.resolve(HtmlReport.FILE);
+        AtomicFiles.write(html, HtmlReport.page(data).getBytes(StandardCharsets.UTF_8));
+        AtomicFiles.write(dir.resolve(SVG_FILE), ComparisonSvg.svg(data).getBytes(StandardCharsets.UTF_8));
+        return html;
+    }
+}
