@@ -38,7 +38,8 @@ public final class ConfigCommand implements Runnable {
         }
     }
 
-    @Command(name = "validate", mixinStandardHelpOptions = true, description = "Check a config; exit 2 with the field named when it is invalid.")
+    @Command(name = "validate", mixinStandardHelpOptions = true, description = "Check a config; exit 1 with the field "
+            + "named when it is invalid, as upstream's config validate does (profile exits 2 for the same config).")
     static final class Validate extends FileCommand {
         @Override
         public Integer call() {
@@ -58,7 +59,7 @@ public final class ConfigCommand implements Runnable {
                 return ExitCode.OK;
             } catch (ConfigException e) {
                 System.err.println("error: invalid configuration: " + e.getMessage());
-                return ExitCode.USAGE;
+                return ExitCode.FAILED; // upstream's documented exit code for an invalid file
             }
         }
     }

@@ -212,6 +212,12 @@ public final class ProfileCommand implements Callable<Integer> {
                 return ExitCode.USAGE;
             }
             try (runDirectory) {
+                // every configuration check is done; wait for the server before any load, as upstream does
+                final String notReady = ModelReadiness.await(config, console);
+                if (notReady != null) {
+                    err.println("error: " + notReady);
+                    return ExitCode.FAILED;
+                }
                 final long[] mockBefore = mockServer == null ? null : mockServer.busy();
                 final int exit = run(config, selected, dir, out, err, redactor, search);
                 if (mockServer != null) {

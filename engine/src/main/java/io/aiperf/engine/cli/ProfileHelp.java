@@ -29,7 +29,8 @@ final class ProfileHelp {
                 "--api-key", "--api-key-env", "--header", "--extra-inputs", "--request-timeout-seconds",
                 "--ssl-ca-file", "--ssl-insecure", "--ssl-cert-file", "--ssl-key-file", "--proxy", "--http2",
                 "--use-server-token-count", "--use-legacy-max-tokens",
-                "--model-selection-strategy", "--url-strategy", "--mock", "--mock-max-slots"));
+                "--model-selection-strategy", "--url-strategy", "--mock", "--mock-max-slots",
+                "--wait-for-model-timeout", "--wait-for-model-interval", "--wait-for-model-mode"));
         t.put("Load", List.of("--concurrency", "--request-rate", "--request-rate-mode", "--arrival-smoothness",
                 "--request-count", "--benchmark-duration", "--benchmark-grace-period", "--concurrency-ramp-duration",
                 "--request-rate-ramp-duration", "--prefill-concurrency", "--prefill-concurrency-ramp-duration",
@@ -55,7 +56,7 @@ final class ProfileHelp {
                 "--user-context-prompt-length"));
         t.put("Tokenizer", List.of("--tokenizer", "--tokenizer-revision", "--tokenizer-trust-remote-code"));
         t.put("Output", List.of("--output-artifact-dir", "--profile-export-prefix", "--profile-export-level",
-                "--slice-duration", "--goodput", "--output-format"));
+                "--export-outputs-json", "--slice-duration", "--goodput", "--output-format"));
         t.put("Console and logging", List.of("--quiet", "--log-level", "--verbose", "--extra-verbose", "--ui-type"));
         t.put("Config, sweeps and trials", List.of("--config", "--sweep-type", "--num-profile-runs",
                 "--profile-run-cooldown-seconds", "--confidence-level", "--profile-run-disable-warmup-after-first",

@@ -104,6 +104,16 @@ public final class ProfileOptions {
 
     @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Request timeout. Default: 21600.")
     Double requestTimeoutSeconds;
+    @Option(names = "--wait-for-model-timeout", paramLabel = "SECONDS", converter = DurationConverter.class,
+            description = "Wait up to this long for the server to be ready before any load (see "
+            + "--wait-for-model-mode); exit 1 if it never is. Default: 0, no waiting.")
+    Double waitForModelTimeout;
+    @Option(names = "--wait-for-model-interval", paramLabel = "SECONDS", converter = DurationConverter.class,
+            description = "The pause between two readiness checks. Default: 5.")
+    Double waitForModelInterval;
+    @Option(names = "--wait-for-model-mode", paramLabel = "READINESS", description = "inference (a one-token "
+            + "request answers 2xx) or models (GET /v1/models answers 2xx and lists the model). Default: inference.")
+    String waitForModelMode;
     @Option(names = "--api-key", paramLabel = "KEY", description = "Sent as Authorization: Bearer KEY. Never written to any file.")
     String apiKey;
     @Option(names = "--api-key-env", paramLabel = "VAR", description = "Read the API key from this environment variable, so it stays off the command line (CI).")
@@ -156,15 +166,15 @@ public final class ProfileOptions {
     @Option(names = "--random-seed", paramLabel = "SEED", description = "Seed for prompts and arrivals.")
     Long randomSeed;
     @Option(names = "--input-file", paramLabel = "FILE", description = "Prompts from this JSONL file instead of "
-            + "synthetic ones (see --custom-dataset-type); every row is sent once unless a count or duration is set.")
+            + "synthetic ones (see --custom-dataset-type); every row is sent once unless a count or duration is set. "
+            + "A directory: raw_payload conversations or random_pool pools, one per .jsonl file.")
     String inputFile;
 
     @Option(names = "--custom-dataset-type", paramLabel = "FORMAT",
             completionCandidates = Candidates.DatasetTypes.class, description = "The --input-file format: single_turn "
             + "(text per row), multi_turn (session_id and turns per row), random_pool (rows sampled with "
             + "replacement), mooncake_trace (input_length, output_length, hash_ids, timestamp) or raw_payload (a "
-            + "complete request body per row, for --endpoint-type raw). Default: "
-            + "single_turn.")
+            + "complete request body per row, sent as written). Default: told from the first row, as upstream does.")
     String customDatasetType;
 
     @Option(names = "--public-dataset", paramLabel = "NAME", description = "A public dataset from a local copy: "
@@ -466,6 +476,9 @@ public final class ProfileOptions {
             + "summary files only), records (also profile_export.jsonl) or raw (also profile_export_raw.jsonl with "
             + "each request's body and response). Default: records.")
     String exportLevel;
+    @Option(names = "--export-outputs-json", description = "Also write outputs.json: each request's generated text "
+            + "with its ids, times and token counts (written at --export-level raw too).")
+    Boolean exportOutputsJson;
     @Option(names = {"--ui-type", "--ui"}, paramLabel = "UI",
             completionCandidates = Candidates.UiTypes.class, description = "dashboard, simple or none.")
     String uiType;
@@ -512,6 +525,9 @@ public final class ProfileOptions {
         o.set("endpoint.path", customEndpoint, "--custom-endpoint");
         o.set("endpoint.streaming", streaming, "--streaming");
         o.set("endpoint.timeout", requestTimeoutSeconds, "--request-timeout-seconds");
+        o.set("endpoint.wait_for_model_timeout", waitForModelTimeout, "--wait-for-model-timeout");
+        o.set("endpoint.wait_for_model_interval", waitForModelInterval, "--wait-for-model-interval");
+        o.set("endpoint.wait_for_model_mode", waitForModelMode, "--wait-for-model-mode");
         o.set("runtime.max_error_rate", maxErrorRate, "--max-error-rate");
         o.set("endpoint.ssl_ca_file", sslCaFile, "--ssl-ca-file");
         o.set("endpoint.ssl_cert_file", sslCertFile, "--ssl-cert-file");
@@ -723,6 +739,7 @@ public final class ProfileOptions {
         o.set("artifacts.dir", artifactDir, "--artifact-dir");
         o.set("artifacts.prefix", profileExportPrefix, "--profile-export-prefix");
         o.set("artifacts.export_level", exportLevel, "--export-level");
+        o.set("artifacts.export_outputs_json", exportOutputsJson, "--export-outputs-json");
         o.set("artifacts.slice_duration", sliceDuration, "--slice-duration");
         o.set("runtime.shard", shard, "--shard");
         o.set("runtime.start_at", startAt, "--start-at");

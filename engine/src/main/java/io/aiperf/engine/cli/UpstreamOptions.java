@@ -65,12 +65,8 @@ public final class UpstreamOptions {
         add(m, "piecewise-linear rate control is not implemented; sweep over rates instead (--request-rate 10,20,40)",
                 "--request-rate-series");
         add(m, "scenario locks belong to upstream's submission rules", "--scenario", "--unsafe-override");
-        add(m, "readiness waiting is not implemented; start the benchmark once the server answers",
-                "--wait-for-model-timeout", "--wait-for-model-mode", "--wait-for-model-interval");
         add(m, "there is no plot command; the JSON, CSV and JSONL exports feed any plotting tool",
                 "--auto-plot", "--no-auto-plot", "--plot-required");
-        add(m, "the generated text of each request is in profile_export_raw.jsonl with --export-level raw",
-                "--export-outputs-json");
         add(m, "no exporters to outside services; CI archives the export files and trends them",
                 "--otel-url", "--stream", "--otel-resource-attributes", "--gen-ai-provider", "--mlflow-tracking-uri",
                 "--mlflow-experiment", "--mlflow-run-name", "--mlflow-tag", "--mlflow-parent-run-id",

@@ -55,6 +55,17 @@ public final class ProbeClient {
      */
     public Response get(final URI uri, final Map<String, String> headers, final double timeoutSeconds,
                         final int maxBytes) throws IOException {
+        return exchange(uri, headers, null, timeoutSeconds, maxBytes);
+    }
+
+    /** As {@link #get}, a POST of the JSON {@code body} (readiness checks send one tiny request). */
+    public Response post(final URI uri, final Map<String, String> headers, final byte[] body,
+                         final double timeoutSeconds, final int maxBytes) throws IOException {
+        return exchange(uri, headers, body, timeoutSeconds, maxBytes);
+    }
+
+    private Response exchange(final URI uri, final Map<String, String> headers, final byte[] body,
+                              final double timeoutSeconds, final int maxBytes) throws IOException {
         final long deadline = System.nanoTime() + (long) (timeoutSeconds * 1e9);
         final Http1Origin origin = Http1Origin.resolve(uri, tls, proxies.forTarget(uri), new ConnectionFacts());
         try (SocketChannel channel = SocketChannel.open(); Selector selector = Selector.open()) {
@@ -71,7 +82,7 @@ public final class ProbeClient {
                 await(selector, key, setup.interest(), deadline, timeoutSeconds);
             }
             final TlsSession session = setup.tls();
-            final ByteBuffer request = ByteBuffer.wrap(request(uri, origin, headers));
+            final ByteBuffer request = ByteBuffer.wrap(request(uri, origin, headers, body));
             while (true) {
                 if (session == null) {
                     channel.write(request);
@@ -122,9 +133,10 @@ public final class ProbeClient {
         return new SocketTimeoutException("no complete answer within " + timeoutSeconds + " s");
     }
 
-    private static byte[] request(final URI uri, final Http1Origin origin, final Map<String, String> headers) {
+    private static byte[] request(final URI uri, final Http1Origin origin, final Map<String, String> headers,
+                                  final byte[] body) {
         final String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-        final StringBuilder s = new StringBuilder("GET ");
+        final StringBuilder s = new StringBuilder(body == null ? "GET " : "POST ");
         if (origin.absoluteForm()) {
             s.append("http://").append(origin.hostHeader());
         }
@@ -138,7 +150,7 @@ public final class ProbeClient {
             final String name = h.getKey();
             if (name.equalsIgnoreCase("Content-Type") || name.equalsIgnoreCase("Content-Length")
                     || name.equalsIgnoreCase("Transfer-Encoding") || name.equalsIgnoreCase("Connection")) {
-                continue; // a GET has no body, and this connection carries one request
+                continue; // set below for a body, and this connection carries one request
             }
             host |= name.equalsIgnoreCase("Host");
             s.append(name).append(": ").append(h.getValue()).append("\r\n");
@@ -149,8 +161,17 @@ public final class ProbeClient {
         if (origin.absoluteForm() && origin.proxy().authorization() != null) {
             s.append("Proxy-Authorization: ").append(origin.proxy().authorization()).append("\r\n");
         }
+        if (body != null) {
+            s.append("Content-Type: application/json\r\nContent-Length: ").append(body.length).append("\r\n");
+        }
         s.append("Connection: close\r\n\r\n");
-        return s.toString().getBytes(StandardCharsets.UTF_8);
+        final byte[] head = s.toString().getBytes(StandardCharsets.UTF_8);
+        if (body == null) {
+            return head;
+        }
+        final byte[] out = java.util.Arrays.copyOf(head, head.length + body.length);
+        System.arraycopy(body, 0, out, head.length, body.length);
+        return out;
     }
 
     /** Collects one answer, up to the body limit. */

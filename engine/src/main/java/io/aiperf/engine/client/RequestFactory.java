@@ -219,6 +219,17 @@ public final class RequestFactory {
         return body;
     }
 
+    /**
+     * A row's own {@code extra} fields over a built body (upstream's per-row extra: shallow, and over
+     * {@code --extra-inputs}); the body itself when the row has none.
+     */
+    public static ObjectNode withRowExtra(final ObjectNode body, final ObjectNode rowExtra) {
+        if (rowExtra != null) {
+            rowExtra.properties().forEach(e -> body.set(e.getKey(), e.getValue().deepCopy()));
+        }
+        return body;
+    }
+
     static String joined(final String system, final List<String> exchange) {
         if (system == null && exchange.size() == 1) {
             return exchange.get(0);

@@ -27,10 +27,7 @@ public interface ResponseParser {
             case RESPONSES -> tree(ResponseParser::responses);
             case HUGGINGFACE_GENERATE -> tree(ResponseParser::huggingFace);
             case NIM_RANKINGS, HF_TEI_RANKINGS, COHERE_RANKINGS -> tree(ResponseParser::rankings);
-            case TEMPLATE -> {
-                final String[] path = endpoint.template().responseField().split("\\.");
-                yield tree((node, out) -> template(node, path, out));
-            }
+            case TEMPLATE -> raw(endpoint.template().responseField()); // null: detected, as upstream's
             case IMAGE_RETRIEVAL -> tree((node, out) -> out.hasEmbedding = node.path("data").isArray()
                     && !node.path("data").isEmpty());
             case RAW -> raw(endpoint.extra() == null ? null : endpoint.extra().path("response_field").asText(null));

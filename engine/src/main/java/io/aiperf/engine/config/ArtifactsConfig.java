@@ -8,7 +8,9 @@ package io.aiperf.engine.config;
  * @param prefix the export file prefix, or null for AIPerf's default names
  * @param exportLevel summary, records or raw (AIPerf's {@code --export-level})
  * @param sliceDurationSeconds the timeslice length ({@code --slice-duration}), or null for no timeslices
+ * @param exportOutputsJson write {@code outputs.json}, the generated texts ({@code --export-outputs-json}; the raw
+ *                          export level writes it too, as upstream's)
  */
 public record ArtifactsConfig(String dir, boolean dirExplicit, String prefix, String exportLevel,
-                              Double sliceDurationSeconds) {
+                              Double sliceDurationSeconds, boolean exportOutputsJson) {
 }

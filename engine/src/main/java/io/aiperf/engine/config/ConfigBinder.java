@@ -41,10 +41,11 @@ public final class ConfigBinder {
             "extra", "timeout", "use_server_token_count", "use_legacy_max_tokens", "url_strategy",
             "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file", "ssl_cert_file", "ssl_key_file",
             "proxy", "http2", "server_metrics", "model_selection",
-            "session_header", "template", "gpu_telemetry", "connection_reuse");
+            "session_header", "template", "gpu_telemetry", "connection_reuse", "wait_for_model_timeout",
+            "wait_for_model_interval", "wait_for_model_mode");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
             "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays", "media_roots",
-            "turn_delay_cap", "rankings");
+            "turn_delay_cap", "rankings", "synthesis");
     static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size", "prefix_prompts",
             "shared_system_prompt_length", "sequence_distribution", "user_context_prompt_length");
     static final List<String> TURN_DELAY_KEYS = List.of("mean", "stddev", "ratio");
@@ -54,7 +55,8 @@ public final class ConfigBinder {
             "requests", "sessions", "duration", "grace_period", "seamless", "exclude_from_results", "auto_offset",
             "start_offset", "end_offset", "concurrency_ramp_duration", "rate_ramp_duration", "prefill_concurrency",
             "failed_request_threshold", "users", "prefill_concurrency_ramp_duration");
-    static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix", "export_level", "slice_duration");
+    static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix", "export_level", "slice_duration", "summary",
+            "records", "raw", "export_outputs_json");
     static final List<String> RESET_KEYS = List.of("path", "timeout_seconds", "max_retry_seconds");
     static final List<String> PROFILER_KEYS = List.of("start_path", "stop_path", "timeout_seconds");
     private static final Pattern PHASE_NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_-]*$");
@@ -99,11 +101,10 @@ public final class ConfigBinder {
         streaming = endpoint.streaming();
         final DatasetConfig dataset = dataset(b.section("dataset"));
         final boolean rawRows = dataset.file() != null && dataset.file().format() == DatasetConfig.Format.RAW_PAYLOAD;
-        if ((endpoint.type() == EndpointType.RAW) != rawRows) {
-            throw rawRows ? new ConfigException("benchmark.dataset.format", "raw_payload rows are complete request "
-                    + "bodies, sent only with --endpoint-type raw")
-                    : new ConfigException("benchmark.endpoint.type", "--endpoint-type raw sends the rows of a "
-                    + "raw_payload file as they are: give --input-file FILE --custom-dataset-type raw_payload");
+        if (endpoint.type() == EndpointType.RAW && !rawRows) {
+            throw new ConfigException("benchmark.endpoint.type", "--endpoint-type raw sends the rows of a "
+                    + "raw_payload file as they are: give --input-file FILE (rows with a messages list) or "
+                    + "--custom-dataset-type raw_payload");
         }
         if (multiTurn && !endpoint.type().conversational()) {
             throw new ConfigException("benchmark.dataset", "an " + endpoint.type().wireName() + " endpoint has no "
@@ -114,7 +115,7 @@ public final class ConfigBinder {
         final Section art = b.section("artifacts");
         art.allowOnly(ARTIFACT_KEYS);
         final boolean dirExplicit = art.has("dir");
-        final String exportLevel = art.string("export_level", "records").toLowerCase(Locale.ROOT);
+        final String exportLevel = art.string("export_level", exportLevelOf(art)).toLowerCase(Locale.ROOT);
         if (!List.of("summary", "records", "raw").contains(exportLevel)) {
             throw art.error("export_level", "expected summary, records or raw, got '" + exportLevel + "'");
         }
@@ -127,7 +128,7 @@ public final class ConfigBinder {
                     + "--export-level summary does not write");
         }
         final ArtifactsConfig artifacts = new ArtifactsConfig(art.string("dir", "artifacts"), dirExplicit,
-                art.string("prefix", null), exportLevel, slice);
+                art.string("prefix", null), exportLevel, slice, art.bool("export_outputs_json", false));
         final Section tok = b.section("tokenizer");
         tok.allowOnly(List.of("name", "revision", "trust_remote_code"));
         final TokenizerConfig tokenizer = new TokenizerConfig(tok.string("name", null), tok.string("revision", "main"),
@@ -262,7 +263,24 @@ public final class ConfigBinder {
                 e.bool("use_server_token_count", false), e.bool("use_legacy_max_tokens", false),
                 resetHook(e), profilerHook(e), tls(e), serverMetrics(e, urls), modelSelection(e), sessionHeader(e),
                 template(e, type), gpuTelemetry(e), proxy(e),
-                e.bool("http2", false), connectionReuse(e));
+                e.bool("http2", false), connectionReuse(e), waitForModel(e));
+    }
+
+    /** Upstream's {@code wait_for_model_timeout/interval/mode}: timeout 0 (no waiting), interval 5 s, inference. */
+    private static WaitForModel waitForModel(final Section e) {
+        final Double timeout = e.seconds("wait_for_model_timeout");
+        final Double interval = e.seconds("wait_for_model_interval");
+        final String mode = e.string("wait_for_model_mode", "inference").toLowerCase(Locale.ROOT);
+        if (timeout != null && !(timeout >= 0)) {
+            throw e.error("wait_for_model_timeout", "Input should be greater than or equal to 0");
+        }
+        if (interval != null && !(interval > 0)) {
+            throw e.error("wait_for_model_interval", "Input should be greater than 0");
+        }
+        if (!mode.equals("inference") && !mode.equals("models")) {
+            throw e.error("wait_for_model_mode", "expected inference or models, got '" + mode + "'");
+        }
+        return new WaitForModel(timeout == null ? 0 : timeout, interval == null ? 5.0 : interval, mode);
     }
 
     /** {@code connection_reuse}: upstream's strategies (src-docs/cli.md, connection reuse). */
@@ -310,9 +328,20 @@ public final class ConfigBinder {
     }
 
     private static PayloadTemplate template(final Section e, final EndpointType type) {
+        final JsonNode extra = e.raw("extra");
+        if (!e.has("template") && type == EndpointType.TEMPLATE && extra != null && extra.has("payload_template")) {
+            // upstream's --extra-inputs payload_template:... and response_field:..., which are no body fields
+            final ObjectNode x = (ObjectNode) extra;
+            final ObjectNode t = e.node().putObject("template");
+            t.put("body", PayloadTemplate.bodyOf(x.remove("payload_template").asText(), e.field("extra")));
+            final JsonNode field = x.remove("response_field");
+            t.set("response_field", field == null ? com.fasterxml.jackson.databind.node.TextNode.valueOf("")
+                    : field); // none given: detected, as upstream's template endpoint does
+        }
         if (!e.has("template")) {
             if (type == EndpointType.TEMPLATE) {
-                throw e.error("template", "the template endpoint needs template: {body, response_field}");
+                throw e.error("template", "the template endpoint needs template: {body, response_field} or "
+                        + "--extra-inputs payload_template:TEMPLATE");
             }
             return null;
         }
@@ -323,7 +352,8 @@ public final class ConfigBinder {
         if (body == null || body.isBlank()) {
             throw t.error("body", "a template needs a body");
         }
-        final PayloadTemplate template = new PayloadTemplate(body, t.string("response_field", "text"));
+        final String field = t.string("response_field", "text");
+        final PayloadTemplate template = new PayloadTemplate(body, field.isEmpty() ? null : field);
         final String problem = template.problem();
         if (problem != null) {
             throw t.error("body", problem);
@@ -340,6 +370,60 @@ public final class ConfigBinder {
         return v;
     }
 
+    /**
+     * Upstream's artifact formats: {@code summary: [json]} (the summary JSON and CSV are always written here, as the
+     * gate, the report and compare read them), {@code records: [jsonl]} or {@code false} (export level summary),
+     * {@code raw: true} (export level raw). They are folded into {@code export_level}.
+     */
+    private String exportLevelOf(final Section art) {
+        final JsonNode summary = art.raw("summary");
+        if (summary != null && !summary.isNull()) {
+            if (summary.isBoolean() && !summary.asBoolean()) {
+                throw art.error("summary", "the summary JSON is always written (the gate, the report and compare "
+                        + "read it); remove summary: false");
+            }
+            formats(art, "summary", summary, List.of("json", "csv"));
+        }
+        final JsonNode records = art.raw("records");
+        final JsonNode raw = art.raw("raw");
+        final boolean noRecords = records != null && records.isBoolean() && !records.asBoolean();
+        if (records != null && !records.isNull() && !noRecords) {
+            if (formats(art, "records", records, List.of("jsonl", "csv")).contains("csv")) {
+                warnings.add(art.field("records") + ": records are written as JSONL only (upstream has no records "
+                        + "CSV either); csv ignored");
+            }
+        }
+        if (raw != null && !raw.isNull() && !raw.isBoolean()) {
+            throw art.error("raw", "expected true or false");
+        }
+        final boolean rawExport = raw != null && raw.asBoolean();
+        if (art.has("export_level") && (records != null || raw != null)) {
+            throw art.error("export_level", "give either export_level or records/raw");
+        }
+        art.node().remove(List.of("summary", "records", "raw"));
+        if (rawExport && noRecords) {
+            throw art.error("raw", "raw: true keeps the records; it cannot go with records: false");
+        }
+        return rawExport ? "raw" : noRecords ? "summary" : "records";
+    }
+
+    private static List<String> formats(final Section art, final String key, final JsonNode v,
+                                        final List<String> allowed) {
+        if (!v.isArray() || v.isEmpty()) {
+            throw art.error(key, key + " takes a non-empty list of formats (" + String.join(", ", allowed)
+                    + ") or false");
+        }
+        final List<String> out = new ArrayList<>();
+        for (final JsonNode f : v) {
+            final String name = f.asText().toLowerCase(Locale.ROOT);
+            if (!allowed.contains(name)) {
+                throw art.error(key, "unknown format '" + f.asText() + "'; expected " + String.join(", ", allowed));
+            }
+            out.add(name);
+        }
+        return out;
+    }
+
     private static String sessionHeader(final Section e) {
         final String v = e.string("session_header", "X-Correlation-ID");
         if (!v.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
@@ -349,7 +433,7 @@ public final class ConfigBinder {
     }
 
     /** {@code server_metrics}: true (the default), false, or {enabled, urls, formats, interval}. */
-    private static ServerMetricsConfig serverMetrics(final Section e, final List<String> targets) {
+    private ServerMetricsConfig serverMetrics(final Section e, final List<String> targets) {
         final JsonNode raw = e.raw("server_metrics");
         if (raw != null && raw.isBoolean() && !raw.asBoolean()) {
             return ServerMetricsConfig.OFF;
@@ -384,12 +468,24 @@ public final class ConfigBinder {
                 }
             }
         }
-        final List<String> formats = s == null || !s.has("formats") ? List.of("json", "csv") : s.stringList("formats");
-        for (final String f : formats) {
-            if (!f.equals("json") && !f.equals("csv")) {
-                throw s.error("formats", "'" + f + "' is not written by this engine; choose json and/or csv "
-                        + "(jsonl and parquet are listed in cli.md under deliberate differences)");
+        final List<String> asked = s == null || !s.has("formats") ? List.of("json", "csv") : s.stringList("formats");
+        final List<String> formats = new ArrayList<>();
+        for (final String f : asked) {
+            if (f.equals("json") || f.equals("csv")) {
+                formats.add(f);
+            } else if (!f.equals("jsonl") && !f.equals("parquet")) {
+                throw s.error("formats", "unknown format '" + f + "'; expected json, csv, jsonl or parquet");
             }
+        }
+        if (formats.size() < asked.size()) {
+            if (formats.isEmpty()) {
+                throw s.error("formats", asked + " are not written by this engine; choose json and/or csv (jsonl and "
+                        + "parquet are listed in cli.md under deliberate differences)");
+            }
+            warnings.add(s.field("formats") + ": only " + formats + " are written (jsonl and parquet are listed in "
+                    + "cli.md under deliberate differences)");
+            final ArrayNode kept = s.node().putArray("formats");
+            formats.forEach(kept::add);
         }
         final double interval = s == null ? 1.0 : s.number("interval", 1.0);
         if (!(interval > 0) || Double.isInfinite(interval)) {
@@ -574,7 +670,9 @@ public final class ConfigBinder {
             if (path == null) {
                 throw d.error("path", "a file dataset needs a path (--input-file)");
             }
-            final String formatText = d.string("format", "single_turn");
+            final JsonNode givenFormat = d.raw("format");
+            final String formatText = d.string("format", givenFormat != null && !givenFormat.isNull() ? null
+                    : FormatDetector.detect(path, d.field("path")).wireName());
             final DatasetConfig.Format format;
             try {
                 format = DatasetConfig.Format.valueOf(formatText.toUpperCase(Locale.ROOT).replace('-', '_'));
@@ -582,13 +680,19 @@ public final class ConfigBinder {
                 throw d.error("format", "unknown dataset format '" + formatText + "'; supported: single_turn, "
                         + "multi_turn, random_pool, mooncake_trace, raw_payload");
             }
+            if (java.nio.file.Files.isDirectory(java.nio.file.Path.of(path)) && format != DatasetConfig.Format.RAW_PAYLOAD
+                    && format != DatasetConfig.Format.RANDOM_POOL) {
+                throw d.error("path", path + " is a directory: only raw_payload (a conversation per file) and "
+                        + "random_pool (a pool per file) read one, not " + format.wireName());
+            }
             final int blockSize = d.integer("block_size", 512);
             if (blockSize < 1) {
                 throw d.error("block_size", "Input should be greater than or equal to 1");
             }
+            final DatasetConfig.Synthesis synthesis = synthesis(d, format);
             file = new DatasetConfig.InputFile(path, format, blockSize,
-                    InputFiles.timestamps(path, d.field("path"), format), d.bool("ignore_trace_delays", false),
-                    d.has("media_roots") ? d.stringList("media_roots") : List.of());
+                    InputFiles.timestamps(path, d.field("path"), format, synthesis), d.bool("ignore_trace_delays", false),
+                    d.has("media_roots") ? d.stringList("media_roots") : List.of(), synthesis);
             fileDataset = file;
         } else if (type.equals("public")) {
             final String name = d.string("public_dataset", null);
@@ -609,8 +713,8 @@ public final class ConfigBinder {
             } catch (IllegalArgumentException e) {
                 throw d.error("sampling", "expected sequential, random or shuffle, got '" + samplingText + "'");
             }
-            if (fileDataset != null && fileDataset.timestamped()) {
-                samplingTrace = d.field("sampling");
+            if (fileDataset != null && fileDataset.timestamped() && sampling != DatasetConfig.Sampling.SEQUENTIAL) {
+                samplingTrace = d.field("sampling"); // sequential is a replay's own order (upstream's trace template)
             }
         }
         d.string("name", "default");
@@ -658,7 +762,8 @@ public final class ConfigBinder {
         final DatasetConfig.Turns turns = turns(d);
         final DatasetConfig.Prefixes prefixes = prefixes(prompts);
         final boolean synthetic = type.equals("synthetic");
-        multiTurn = turns.multiTurn() || (file != null && file.format() == DatasetConfig.Format.MULTI_TURN);
+        multiTurn = turns.multiTurn() || (file != null && (file.format() == DatasetConfig.Format.MULTI_TURN
+                || (file.directory() && file.format() == DatasetConfig.Format.RAW_PAYLOAD)));
         if (!synthetic && (turns.multiTurn() || prefixes != DatasetConfig.Prefixes.NONE || sequences != null)) {
             throw d.error(turns.multiTurn() ? "turns" : "prompts",
                     "--session-turns-*, prefix prompts, --shared-system-prompt-length and --seq-dist shape "
@@ -691,6 +796,41 @@ public final class ConfigBinder {
             }
         }
         return new DatasetConfig.Rankings(v[0], v[1], v[2], v[3], v[4], v[5]);
+    }
+
+    /**
+     * {@code dataset.synthesis} of upstream's trace-replay template: the speedup and the ISL/OSL limits are applied to
+     * a mooncake trace; the length multipliers only at 1.0 (upstream's radix-tree synthesis is not implemented).
+     */
+    private static DatasetConfig.Synthesis synthesis(final Section d, final DatasetConfig.Format format) {
+        if (!d.has("synthesis")) {
+            return DatasetConfig.Synthesis.NONE;
+        }
+        final Section s = d.section("synthesis");
+        s.allowOnly(List.of("speedup_ratio", "prefix_len_multiplier", "prefix_root_multiplier",
+                "prompt_len_multiplier", "output_len_multiplier", "max_isl", "max_osl"));
+        if (format != DatasetConfig.Format.MOONCAKE_TRACE) {
+            throw d.error("synthesis", "trace synthesis applies to a mooncake_trace file, not " + format.wireName());
+        }
+        for (final String key : List.of("prefix_len_multiplier", "prefix_root_multiplier", "prompt_len_multiplier",
+                "output_len_multiplier")) {
+            final double v = s.number(key, 1.0);
+            if (v != 1.0) {
+                throw s.error(key, "trace synthesis (upstream's aiperf synthesize) is not implemented: only 1.0, "
+                        + "the trace as recorded, is supported");
+            }
+        }
+        final double speedup = s.number("speedup_ratio", 1.0);
+        if (!(speedup > 0) || Double.isInfinite(speedup)) {
+            throw s.error("speedup_ratio", "Input should be greater than 0");
+        }
+        final Integer maxIsl = s.has("max_isl") ? s.integer("max_isl", 1) : null;
+        final Integer maxOsl = s.has("max_osl") ? s.integer("max_osl", 1) : null;
+        if ((maxIsl != null && maxIsl < 1) || (maxOsl != null && maxOsl < 1)) {
+            throw s.error(maxIsl != null && maxIsl < 1 ? "max_isl" : "max_osl", "Input should be greater than or "
+                    + "equal to 1");
+        }
+        return new DatasetConfig.Synthesis(speedup, maxIsl, maxOsl);
     }
 
     private static DatasetConfig.Turns turns(final Section d) {
@@ -914,9 +1054,12 @@ public final class ConfigBinder {
             }
         } else if (requests == null && sessions == null && duration == null && fileDataset != null
                 && kind == PhaseKind.PROFILING) {
-            if (fileDataset.format() == DatasetConfig.Format.MULTI_TURN) {
+            if (fileDataset.format() == DatasetConfig.Format.MULTI_TURN || (fileDataset.directory()
+                    && fileDataset.format() == DatasetConfig.Format.RAW_PAYLOAD)) {
                 sessions = fileDataset.timestampsMs().size(); // every conversation of the file once, all its turns
                 s.node().put("sessions", sessions);
+            } else if (fileDataset.directory()) {
+                // random_pool pools: conversations are drawn, so the run takes the count's usual default
             } else {
                 requests = fileDataset.timestampsMs().size(); // every row of the file once
                 s.node().put("requests", requests);

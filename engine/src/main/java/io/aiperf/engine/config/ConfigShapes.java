@@ -23,7 +23,17 @@ final class ConfigShapes {
     private ConfigShapes() {
     }
 
+    /**
+     * Body sections upstream's templates also write at the top level, next to {@code benchmark:} (its minimal,
+     * multi-turn and trace-replay templates put {@code model}, {@code dataset}, {@code warmup} and
+     * {@code profiling} there).
+     */
+    static final List<String> ROOT_BODY_KEYS = List.of("model", "models", "endpoint", "dataset", "datasets",
+            "phases", "warmup", "profiling", "artifacts", "tokenizer", "slos", "goodput", "runtime", "server_metrics",
+            "gpu_telemetry");
+
     static ObjectNode canonical(final ObjectNode envelope) {
+        hoistRootBody(envelope);
         new Section(envelope, "", Map.of()).allowOnly(ENVELOPE_KEYS);
         final JsonNode body = envelope.get("benchmark");
         if (body == null || body.isNull()) {
@@ -67,10 +77,61 @@ final class ConfigShapes {
             final String name = b.get("tokenizer").textValue();
             b.putObject("tokenizer").put("name", name);
         }
+        phaseEnvelope(b);
         if (b.has("phases")) {
             b.set("phases", phaseList(b.get("phases")));
         }
+        for (final String key : List.of("server_metrics", "gpu_telemetry")) {
+            if (b.has(key)) { // this engine keeps both beside the endpoint they are scraped from
+                final ObjectNode endpoint = b.has("endpoint") && b.get("endpoint").isObject()
+                        ? (ObjectNode) b.get("endpoint") : b.putObject("endpoint");
+                if (endpoint.has(key)) {
+                    throw new ConfigException("benchmark." + key, "given both here and under benchmark.endpoint");
+                }
+                endpoint.set(key, b.remove(key));
+            }
+        }
         return envelope;
+    }
+
+    /** Moves the body sections written at the top level into {@code benchmark}. */
+    private static void hoistRootBody(final ObjectNode envelope) {
+        for (final String key : ROOT_BODY_KEYS) {
+            if (!envelope.has(key)) {
+                continue;
+            }
+            final JsonNode existing = envelope.get("benchmark");
+            final ObjectNode b = existing != null && existing.isObject() ? (ObjectNode) existing
+                    : existing == null || existing.isNull() ? envelope.putObject("benchmark") : null;
+            if (b == null) {
+                return; // a benchmark that is not a mapping: reported below
+            }
+            if (b.has(key)) {
+                throw new ConfigException(key, "given both at the top level and under benchmark; keep one");
+            }
+            b.set(key, envelope.remove(key));
+        }
+    }
+
+    /** {@code warmup:} and {@code profiling:} in the body: the two-phase shorthand of upstream's templates. */
+    private static void phaseEnvelope(final ObjectNode b) {
+        if (!b.has("warmup") && !b.has("profiling")) {
+            return;
+        }
+        if (b.has("phases")) {
+            throw new ConfigException("benchmark." + (b.has("warmup") ? "warmup" : "profiling"), "cannot be used "
+                    + "with 'phases': use warmup/profiling for a simple config or phases for several phases");
+        }
+        if (b.has("warmup") && !b.has("profiling")) {
+            throw new ConfigException("benchmark.warmup", "'warmup' requires 'profiling': a warmup alone produces no "
+                    + "results");
+        }
+        final ObjectNode phases = b.putObject("phases");
+        for (final String name : List.of("warmup", "profiling")) {
+            if (b.has(name)) {
+                phases.set(name, b.remove(name));
+            }
+        }
     }
 
     private static void rename(final ObjectNode node, final String from, final String to, final String path) {
@@ -83,6 +144,18 @@ final class ConfigShapes {
     }
 
     private static void shapeDataset(final ObjectNode ds) {
+        if (ds.has("turn_delay_ratio")) { // upstream's flat spelling of turn_delay.ratio
+            final JsonNode delay = ds.get("turn_delay");
+            final ObjectNode d = delay != null && delay.isObject() ? (ObjectNode) delay : ds.putObject("turn_delay");
+            if (delay != null && delay.isNumber()) {
+                d.set("mean", delay);
+            }
+            if (d.has("ratio")) {
+                throw new ConfigException("benchmark.dataset.turn_delay_ratio", "give either turn_delay_ratio or "
+                        + "turn_delay.ratio");
+            }
+            d.set("ratio", ds.remove("turn_delay_ratio"));
+        }
         for (final String key : List.of("turns", "turn_delay")) {
             final JsonNode v = ds.get(key);
             if (v != null && v.isNumber()) {
@@ -116,8 +189,45 @@ final class ConfigShapes {
         }
     }
 
-    /** Named list form for every accepted phases shape. */
+    /** Named list form for every accepted phases shape, ramps in upstream's spelling renamed. */
     static ArrayNode phaseList(final JsonNode phases) {
+        final ArrayNode list = namedPhases(phases);
+        for (final JsonNode p : list) {
+            if (p.isObject()) {
+                ramps((ObjectNode) p);
+            }
+        }
+        return list;
+    }
+
+    /**
+     * Upstream's {@code rate_ramp}, {@code concurrency_ramp} and {@code prefill_ramp}: a duration, or
+     * {@code {duration, strategy}} where only the linear strategy is supported.
+     */
+    private static void ramps(final ObjectNode phase) {
+        for (final String[] pair : new String[][]{{"rate_ramp", "rate_ramp_duration"},
+                {"concurrency_ramp", "concurrency_ramp_duration"}, {"prefill_ramp", "prefill_concurrency_ramp_duration"}}) {
+            JsonNode v = phase.get(pair[0]);
+            if (v == null) {
+                continue;
+            }
+            if (phase.has(pair[1])) {
+                throw new ConfigException("phases." + pair[0], "give either '" + pair[0] + "' or '" + pair[1] + "'");
+            }
+            if (v.isObject()) {
+                final String strategy = v.path("strategy").asText("linear");
+                if (!strategy.equalsIgnoreCase("linear")) {
+                    throw new ConfigException("phases." + pair[0] + ".strategy", "only the linear ramp is supported, "
+                            + "not '" + strategy + "'");
+                }
+                v = v.get("duration");
+            }
+            phase.remove(pair[0]);
+            phase.set(pair[1], v);
+        }
+    }
+
+    private static ArrayNode namedPhases(final JsonNode phases) {
         if (phases.isArray()) {
             return (ArrayNode) phases;
         }

@@ -25,7 +25,7 @@ public record DatasetConfig(int entries, double islMean, double islStddev, Doubl
     /** The file formats read (AIPerf's {@code --custom-dataset-type}). */
     public enum Format {
         SINGLE_TURN, MULTI_TURN, RANDOM_POOL, MOONCAKE_TRACE,
-        /** Each row is a complete request body, sent as it is with {@code --endpoint-type raw}. */
+        /** Each row is a complete request body, sent as it is to any endpoint type (a directory: a conversation per file). */
         RAW_PAYLOAD;
 
         public String wireName() {
@@ -63,12 +63,44 @@ public record DatasetConfig(int entries, double islMean, double islStddev, Doubl
      * @param ignoreDelays drop the rows' timestamps and the turns' delays ({@code --ignore-trace-delays})
      * @param mediaRoots folders besides the file's own that rows may read images and audio from
      *                   ({@code --media-root}); empty for the file's folder only
+     * @param synthesis how a mooncake trace's rows are reshaped as they are read (YAML {@code dataset.synthesis})
      */
     public record InputFile(String path, Format format, int blockSize, java.util.List<Long> timestampsMs,
-                            boolean ignoreDelays, java.util.List<String> mediaRoots) {
+                            boolean ignoreDelays, java.util.List<String> mediaRoots, Synthesis synthesis) {
+        /** Whether the path is a directory (raw_payload conversations, random_pool pools), one file per entry. */
+        public boolean directory() {
+            return java.nio.file.Files.isDirectory(java.nio.file.Path.of(path));
+        }
+
         /** Whether the first row carries a timestamp: such a trace replays on its own schedule by default. */
         public boolean timestamped() {
             return !ignoreDelays && !timestampsMs.isEmpty() && timestampsMs.get(0) != null;
+        }
+    }
+
+    /**
+     * Upstream's trace synthesis settings that this engine applies to a mooncake trace (src-docs/datasets.md):
+     * timestamps divided by {@code speedupRatio}, rows above {@code maxIsl} input tokens dropped, output lengths
+     * capped at {@code maxOsl}.
+     *
+     * @param maxIsl the longest input_length kept, or null
+     * @param maxOsl the output_length cap, or null
+     */
+    public record Synthesis(double speedupRatio, Integer maxIsl, Integer maxOsl) {
+        public static final Synthesis NONE = new Synthesis(1.0, null, null);
+
+        /** Whether a row of {@code inputLength} tokens is replayed. */
+        public boolean keeps(final long inputLength) {
+            return maxIsl == null || inputLength <= maxIsl;
+        }
+
+        /** A trace timestamp on the sped-up clock. */
+        public long timestamp(final long ms) {
+            return speedupRatio == 1.0 ? ms : Math.round(ms / speedupRatio);
+        }
+
+        public Integer outputLength(final Integer osl) {
+            return osl == null || maxOsl == null ? osl : Integer.valueOf(Math.min(osl, maxOsl));
         }
     }
 

@@ -26,7 +26,7 @@ public record EndpointConfig(List<String> urls, EndpointType type, String custom
                              ResetKvCacheConfig resetKvCache, ServerProfilerConfig serverProfiler, TlsConfig tls,
                              ServerMetricsConfig serverMetrics, String modelSelection, String sessionHeader,
                              PayloadTemplate template, List<String> gpuTelemetry, ProxyConfig proxy,
-                             boolean http2, ConnectionReuse connectionReuse) {
+                             boolean http2, ConnectionReuse connectionReuse, WaitForModel waitForModel) {
 
     /** How servers are reached, on every path. */
     public NetworkConfig network() {

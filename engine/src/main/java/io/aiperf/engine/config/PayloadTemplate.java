@@ -21,7 +21,34 @@ import java.util.regex.Pattern;
  */
 public record PayloadTemplate(String body, String responseField) {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([a-z_]+)\\s*(\\|\\s*tojson\\s*)?}}");
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([a-z_]+)\\s*(\\|\\s*(tojson|lower)\\s*)?}}");
+
+    /** Upstream's named payload templates ({@code --extra-inputs payload_template:NAME}). */
+    private static final Map<String, String> NAMED = Map.of("nv-embedqa", "{\"text\": {{ texts|tojson }}}");
+
+    /**
+     * The body of upstream's {@code payload_template} extra input: a named template, a file holding one, or the
+     * template itself.
+     */
+    public static String bodyOf(final String spec, final String field) {
+        if (NAMED.containsKey(spec.strip())) {
+            return NAMED.get(spec.strip());
+        }
+        final String text = spec.strip();
+        if (!text.startsWith("{")) {
+            final java.nio.file.Path file = java.nio.file.Path.of(text);
+            if (!java.nio.file.Files.isRegularFile(file)) {
+                throw new ConfigException(field, "payload_template '" + text + "' is neither a template (a JSON "
+                        + "object), a named one (" + String.join(", ", NAMED.keySet()) + ") nor a file");
+            }
+            try {
+                return java.nio.file.Files.readString(file);
+            } catch (java.io.IOException e) {
+                throw new ConfigException(field, "cannot read payload_template " + file + ": " + e.getMessage());
+            }
+        }
+        return spec;
+    }
 
     /** Checks the template renders to a JSON object, with a sample turn; the problem in words, or null. */
     public String problem() {
@@ -50,16 +77,21 @@ public record PayloadTemplate(String body, String responseField) {
         values.put("max_tokens", maxTokens);
         values.put("stream", stream);
         values.put("messages", messages);
+        final String text = exchange.isEmpty() ? null : exchange.get(exchange.size() - 1);
+        values.put("text", text); // upstream's names for the turn's texts
+        values.put("texts", text == null ? List.of() : List.of(text));
         final Matcher m = PLACEHOLDER.matcher(body);
         final StringBuilder out = new StringBuilder();
         while (m.find()) {
             if (!values.containsKey(m.group(1))) {
-                throw new IllegalArgumentException("unknown placeholder '" + m.group(1) + "'; known: prompt, model, "
-                        + "max_tokens, stream, messages");
+                throw new IllegalArgumentException("unknown placeholder '" + m.group(1) + "'; known: prompt, text, "
+                        + "texts, model, max_tokens, stream, messages");
             }
             final Object v = values.get(m.group(1));
-            m.appendReplacement(out, Matcher.quoteReplacement(m.group(2) != null || !(v instanceof String)
-                    ? json(v) : (String) v));
+            final String filter = m.group(3);
+            m.appendReplacement(out, Matcher.quoteReplacement("lower".equals(filter)
+                    ? String.valueOf(v).toLowerCase(java.util.Locale.ROOT)
+                    : filter != null || !(v instanceof String) ? json(v) : (String) v));
         }
         m.appendTail(out);
         try {

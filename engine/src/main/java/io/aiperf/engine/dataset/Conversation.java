@@ -43,12 +43,19 @@ public record Conversation(String id, String systemPrompt, int systemTokens, Lis
      * @param media images and audio sent with {@code prompt} (multimodal chat), in order; empty for text only
      * @param payload the complete request body of a {@code raw_payload} row, sent as it is; null otherwise
      *                ({@code prompt} then holds the payload's text, for the token counts)
+     * @param extra the row's {@code extra} fields, merged over the generated body (after {@code --extra-inputs}, as
+     *              upstream merges them); null for none. Read only.
      */
     public record Turn(String prompt, int inputTokens, Integer outputTokens, long delayMs, List<String> passages,
-                       List<Media> media, String payload) {
+                       List<Media> media, String payload, com.fasterxml.jackson.databind.node.ObjectNode extra) {
         public Turn {
             passages = List.copyOf(passages);
             media = List.copyOf(media);
+        }
+
+        public Turn(final String prompt, final int inputTokens, final Integer outputTokens, final long delayMs,
+                    final List<String> passages, final List<Media> media, final String payload) {
+            this(prompt, inputTokens, outputTokens, delayMs, passages, media, payload, null);
         }
 
         public Turn(final String prompt, final int inputTokens, final Integer outputTokens, final long delayMs,

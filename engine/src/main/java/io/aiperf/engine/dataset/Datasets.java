@@ -113,7 +113,8 @@ public final class Datasets {
                     tokenizer);
         }
         if (config.file() != null) {
-            return FileDataset.load(config.file(), config.oslMean(), seed, tokenizer, schedule, config.turnDelayCapMs());
+            return FileDataset.load(config.file(), config.oslMean(), seed, tokenizer, schedule, config.turnDelayCapMs(),
+                    config.entries());
         }
         return rankings ? SyntheticDataset.rankings(config, seed, tokenizer)
                 : SyntheticDataset.generate(config, seed, tokenizer);

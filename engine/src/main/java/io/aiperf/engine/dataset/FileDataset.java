@@ -41,7 +41,21 @@ public final class FileDataset {
     public static List<Conversation> load(final DatasetConfig.InputFile file, final Double oslMean, final Long seed,
                                           final Tokenizer tokenizer, final PhaseConfig.Schedule schedule,
                                           final Long delayCapMs) {
+        return load(file, oslMean, seed, tokenizer, schedule, delayCapMs, 100);
+    }
+
+    /**
+     * @param entries the conversations drawn from a random_pool directory (one row of each pool file per
+     *                conversation); unused otherwise
+     */
+    public static List<Conversation> load(final DatasetConfig.InputFile file, final Double oslMean, final Long seed,
+                                          final Tokenizer tokenizer, final PhaseConfig.Schedule schedule,
+                                          final Long delayCapMs, final int entries) {
         final Random random = seed == null ? new Random() : new Random(seed);
+        if (java.nio.file.Files.isDirectory(java.nio.file.Path.of(file.path()))) {
+            return file.format() == DatasetConfig.Format.RAW_PAYLOAD ? payloadDirectory(file, tokenizer, random)
+                    : poolDirectory(file, oslMean, tokenizer, random, entries);
+        }
         final Map<Long, String> blocks = new HashMap<>();
         final List<Conversation> out = new ArrayList<>();
         InputFiles.rows(file.path(), FIELD, (line, row) -> {
@@ -50,13 +64,17 @@ public final class FileDataset {
                 out.add(conversation(row, line, file, oslMean, tokenizer, id, delayCapMs));
                 return;
             }
-            final Long timestamp = row.hasNonNull("timestamp") && !file.ignoreDelays() ? row.get("timestamp").asLong()
-                    : null;
+            if (file.format() == DatasetConfig.Format.MOONCAKE_TRACE
+                    && !file.synthesis().keeps(row.path("input_length").asLong(0))) {
+                return; // above synthesis.max_isl
+            }
+            final Long timestamp = row.hasNonNull("timestamp") && !file.ignoreDelays()
+                    ? file.synthesis().timestamp(row.get("timestamp").asLong()) : null;
             if (timestamp != null && file.format() == DatasetConfig.Format.RANDOM_POOL) {
                 throw new ConfigException(FIELD, where(file, line) + "a random_pool row has no timestamp (pools are "
                         + "sampled, not replayed)");
             }
-            final Integer osl = osl(row, line, file, oslMean);
+            final Integer osl = file.synthesis().outputLength(osl(row, line, file, oslMean));
             final List<String> passages = named(row, "passages");
             if (!passages.isEmpty() && file.format() != DatasetConfig.Format.MOONCAKE_TRACE) {
                 // A rankings row: {"texts": [{"name": "query", "contents": [...]}, {"name": "passages", ...}]}
@@ -78,12 +96,13 @@ public final class FileDataset {
             }
             if (file.format() == DatasetConfig.Format.MOONCAKE_TRACE) {
                 final String prompt = trace(row, line, file, blocks, tokenizer, random);
-                out.add(Conversation.single(id, prompt, tokenizer.count(prompt), osl, timestamp));
+                out.add(new Conversation(id, null, 0, List.of(new Conversation.Turn(prompt, tokenizer.count(prompt), osl,
+                        0, List.of(), List.of(), null, extra(row, line, file))), timestamp));
                 return;
             }
             final String prompt = text(row, line, file, "row");
             out.add(new Conversation(id, null, 0, List.of(new Conversation.Turn(prompt, tokenizer.count(prompt), osl, 0,
-                    List.of(), media(row, line, file))), timestamp));
+                    List.of(), media(row, line, file), null, extra(row, line, file))), timestamp));
         });
         if (schedule == null) {
             return out;
@@ -152,7 +171,7 @@ public final class FileDataset {
                         + "--inter-turn-delay-cap-seconds, or drop them with --ignore-trace-delays");
             }
             out.add(new Conversation.Turn(prompt, tokenizer.count(prompt), osl(turn, line, file, oslMean), delay,
-                    List.of(), media(turn, line, file)));
+                    List.of(), media(turn, line, file), null, extra(turn, line, file)));
         }
         if (out.isEmpty()) {
             throw new ConfigException(FIELD, where(file, line) + "a multi_turn row needs a user turn after its system "
@@ -196,6 +215,98 @@ public final class FileDataset {
         final String prompt = text.toString();
         return new Conversation.Turn(prompt, tokenizer.count(prompt), cap != null && cap.canConvertToInt()
                 ? cap.asInt() : null, 0, List.of(), List.of(), row.toString());
+    }
+
+    /**
+     * A raw_payload directory: each {@code .jsonl} file one conversation (sorted by name), its lines the turns, each
+     * sent as written; a line carries the whole history it needs, as upstream's directory form does.
+     */
+    private static List<Conversation> payloadDirectory(final DatasetConfig.InputFile file, final Tokenizer tokenizer,
+                                                       final Random random) {
+        final List<Conversation> out = new ArrayList<>();
+        for (final java.nio.file.Path f : InputFiles.directoryFiles(file.path(), FIELD)) {
+            final DatasetConfig.InputFile one = withPath(file, f.toString());
+            final List<Conversation.Turn> turns = new ArrayList<>();
+            InputFiles.rows(f.toString(), FIELD, (line, row) -> turns.add(rawPayload(row, line, one, tokenizer)));
+            if (!turns.isEmpty()) {
+                out.add(new Conversation(new UUID(random.nextLong(), random.nextLong()).toString(), null, 0, turns,
+                        null));
+            }
+        }
+        if (out.isEmpty()) {
+            throw new ConfigException(FIELD, file.path() + " holds no rows");
+        }
+        return out;
+    }
+
+    /**
+     * A random_pool directory: each {@code .jsonl} file one pool; each of {@code entries} conversations is one turn
+     * made of a row drawn (with replacement) from every pool, texts joined in file order, as upstream merges them.
+     */
+    private static List<Conversation> poolDirectory(final DatasetConfig.InputFile file, final Double oslMean,
+                                                    final Tokenizer tokenizer, final Random random, final int entries) {
+        final List<List<Conversation.Turn>> pools = new ArrayList<>();
+        for (final java.nio.file.Path f : InputFiles.directoryFiles(file.path(), FIELD)) {
+            final DatasetConfig.InputFile one = withPath(file, f.toString());
+            final List<Conversation.Turn> pool = new ArrayList<>();
+            InputFiles.rows(f.toString(), FIELD, (line, row) -> {
+                if (row.hasNonNull("timestamp")) {
+                    throw new ConfigException(FIELD, where(one, line) + "a random_pool row has no timestamp (pools "
+                            + "are sampled, not replayed)");
+                }
+                pool.add(new Conversation.Turn(text(row, line, one, "row"), 0, osl(row, line, one, oslMean), 0,
+                        List.of(), media(row, line, one), null, extra(row, line, one)));
+            });
+            if (!pool.isEmpty()) {
+                pools.add(pool);
+            }
+        }
+        if (pools.isEmpty()) {
+            throw new ConfigException(FIELD, file.path() + " holds no rows");
+        }
+        final List<Conversation> out = new ArrayList<>(entries);
+        for (int i = 0; i < entries; i++) {
+            final List<String> texts = new ArrayList<>();
+            final List<Conversation.Media> media = new ArrayList<>();
+            com.fasterxml.jackson.databind.node.ObjectNode extra = null;
+            Integer osl = null;
+            for (final List<Conversation.Turn> pool : pools) {
+                final Conversation.Turn t = pool.get(random.nextInt(pool.size()));
+                if (!t.prompt().isEmpty()) {
+                    texts.add(t.prompt());
+                }
+                media.addAll(t.media());
+                osl = osl == null ? t.outputTokens() : osl;
+                if (t.extra() != null) {
+                    extra = extra == null ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                            : extra;
+                    extra.setAll(t.extra());
+                }
+            }
+            final String prompt = String.join(" ", texts);
+            out.add(new Conversation(new UUID(random.nextLong(), random.nextLong()).toString(), null, 0,
+                    List.of(new Conversation.Turn(prompt, tokenizer.count(prompt), osl, 0, List.of(), media, null,
+                            extra)), null));
+        }
+        return out;
+    }
+
+    private static DatasetConfig.InputFile withPath(final DatasetConfig.InputFile file, final String path) {
+        return new DatasetConfig.InputFile(path, file.format(), file.blockSize(), file.timestampsMs(),
+                file.ignoreDelays(), file.mediaRoots(), file.synthesis());
+    }
+
+    /** A row's {@code extra}: fields merged into its request body (upstream's per-row extra), or null. */
+    private static com.fasterxml.jackson.databind.node.ObjectNode extra(final JsonNode row, final int line,
+                                                                       final DatasetConfig.InputFile file) {
+        final JsonNode extra = row.get("extra");
+        if (extra == null || extra.isNull()) {
+            return null;
+        }
+        if (!extra.isObject()) {
+            throw new ConfigException(FIELD, where(file, line) + "extra must be an object of request body fields");
+        }
+        return (com.fasterxml.jackson.databind.node.ObjectNode) extra;
     }
 
     /** The contents of the {@code texts} entry named {@code name}, or none. */

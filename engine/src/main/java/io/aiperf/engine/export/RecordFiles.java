@@ -18,6 +18,9 @@ public final class RecordFiles {
     private final OutputStream rawStream;
     private final RecordsJsonlWriter writer;
     private final ExportNames names;
+    private final OutputsJson outputs;
+    private final Path dir;
+    private final UnaryOperator<OutputStream> wrap;
 
     /**
      * @param level summary, records or raw
@@ -25,12 +28,24 @@ public final class RecordFiles {
      */
     public RecordFiles(final Path dir, final ExportNames names, final String level, final WallClock wall,
                        final UnaryOperator<OutputStream> wrap) throws IOException {
+        this(dir, names, level, wall, wrap, false);
+    }
+
+    /** @param outputsJson write {@code outputs.json} too (also written at the raw level) */
+    public RecordFiles(final Path dir, final ExportNames names, final String level, final WallClock wall,
+                       final UnaryOperator<OutputStream> wrap, final boolean outputsJson) throws IOException {
         this.names = names;
+        this.dir = dir;
+        this.wrap = wrap;
         this.jsonl = level.equals("summary") ? null : AtomicFiles.begin(dir.resolve(names.recordsJsonl()));
         this.raw = level.equals("raw") ? AtomicFiles.begin(dir.resolve(names.rawJsonl())) : null;
         this.jsonlStream = jsonl == null ? OutputStream.nullOutputStream() : wrap.apply(jsonl.stream());
         this.rawStream = raw == null ? null : wrap.apply(raw.stream());
         this.writer = new RecordsJsonlWriter(jsonlStream, rawStream, wall);
+        this.outputs = outputsJson || level.equals("raw") ? new OutputsJson(wall) : null;
+        if (outputs != null) {
+            writer.collectOutputs(outputs);
+        }
     }
 
     public RecordsJsonlWriter writer() {
@@ -57,6 +72,13 @@ public final class RecordFiles {
             }
             if (raw != null) {
                 raw.commit();
+            }
+            if (outputs != null) {
+                final AtomicFiles.Pending file = AtomicFiles.begin(dir.resolve(OutputsJson.FILE));
+                try (OutputStream o = wrap.apply(file.stream())) {
+                    o.write(outputs.bytes());
+                }
+                file.commit();
             }
             return null;
         } catch (IOException | java.io.UncheckedIOException e) {

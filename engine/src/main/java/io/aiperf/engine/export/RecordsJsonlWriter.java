@@ -56,6 +56,8 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     /** Writes warmup records nowhere, through the same code as the file's lines (see {@link #rehearse}). */
     private JsonGenerator rehearsal;
 
+    private OutputsJson outputs;
+
     public RecordsJsonlWriter(final OutputStream out, final WallClock wall) throws IOException {
         this(out, null, wall);
     }
@@ -81,8 +83,16 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         return g;
     }
 
+    /** Also collects each request's generated text for {@code outputs.json} into {@code outputs}. */
+    public void collectOutputs(final OutputsJson outputs) {
+        this.outputs = outputs;
+    }
+
     /** Writes one request's line (and its raw line). */
     public void write(final RequestRecord r, final RecordMetrics m) throws IOException {
+        if (outputs != null) {
+            outputs.add(r, m, false);
+        }
         writeOne(g, r, m, wall, digits);
         g.writeRaw('\n');
         if (raw != null) {
@@ -97,6 +107,9 @@ public final class RecordsJsonlWriter implements AutoCloseable {
      * of by the JIT in its first seconds (where it cost a core for about a second on 2 cores).
      */
     public void rehearse(final RequestRecord r, final RecordMetrics m) throws IOException {
+        if (outputs != null) {
+            outputs.add(r, m, true); // outputs.json keeps the warmup's answers apart, as upstream's
+        }
         if (rehearsal == null) {
             rehearsal = generator(OutputStream.nullOutputStream());
         }

@@ -74,8 +74,7 @@ public final class SummaryJsonWriter {
         tokenAccounting(root, r.profiling().tokens());
         environment(root, r.environment());
         // Judged from the summary itself, the same way the gate judges it (src-docs/validity.md).
-        root.set("validity", io.aiperf.engine.validity.Validity.json(io.aiperf.engine.validity.Validity.evaluate(root,
-                io.aiperf.engine.validity.Thresholds.defaults())));
+        validity(root);
         root.put("end_time", Instant.ofEpochSecond(0, r.endEpochNanos()).toString());
         return root;
     }
@@ -128,8 +127,20 @@ public final class SummaryJsonWriter {
         root.setAll(rest);
         root.set("error_summary", errors(summary));
         tokenAccounting(root, summary.tokens());
-        root.set("validity", io.aiperf.engine.validity.Validity.json(io.aiperf.engine.validity.Validity.evaluate(root,
-                io.aiperf.engine.validity.Thresholds.defaults())));
+        validity(root);
+    }
+
+    /**
+     * The {@code validity} block, and upstream's {@code runtime_submission_invalid_reasons}: the names of the checks
+     * that judged the run invalid (empty for a run fit to report).
+     */
+    private static void validity(final ObjectNode root) {
+        final io.aiperf.engine.validity.Validity.Report report = io.aiperf.engine.validity.Validity.evaluate(root,
+                io.aiperf.engine.validity.Thresholds.defaults());
+        root.set("validity", io.aiperf.engine.validity.Validity.json(report));
+        final com.fasterxml.jackson.databind.node.ArrayNode reasons = root.putArray("runtime_submission_invalid_reasons");
+        report.problems().stream().filter(c -> c.result() == io.aiperf.engine.validity.Result.INVALID)
+                .forEach(c -> reasons.add(c.name()));
     }
 
     /** The sums the token validity checks read (src-docs/validity.md). */

@@ -27,7 +27,7 @@ public final class MetricRegistry {
     public static final MetricSpec TTFT_FROM_INTENDED = MetricSpec.record("time_to_first_token_from_intended", "Time to First Token (from intended start)", "ms", false, NS_TO_MS, RecordMetrics::ttftFromIntendedNanos, false, true);
     public static final MetricSpec OTPS_USER = MetricSpec.record("output_token_throughput_per_user", "Output Token Throughput Per User", "tokens/sec/user", true, 1, RecordMetrics::outputTokensPerSecondPerUser, true, true);
     public static final MetricSpec PREFILL_USER = MetricSpec.record("prefill_throughput_per_user", "Prefill Throughput Per User", "tokens/sec/user", true, 1, m -> m.isl() < 0 || !(m.ttftNanos() > 0) ? Double.NaN : m.isl() / (m.ttftNanos() / 1e9), true, false);
-    public static final MetricSpec E2E_OUTPUT = MetricSpec.record("e2e_output_token_throughput", "End-to-End Output Token Throughput", "tokens/sec", true, 1, m -> m.osl() < 0 || !(m.latencyNanos() > 0) ? Double.NaN : m.osl() / (m.latencyNanos() / 1e9), true, false);
+    public static final MetricSpec E2E_OUTPUT = MetricSpec.record("e2e_output_token_throughput", "E2E Output Token Throughput", "tokens/sec/user", true, 1, m -> m.osl() < 0 || !(m.latencyNanos() > 0) ? Double.NaN : m.osl() / (m.latencyNanos() / 1e9), true, false);
     public static final MetricSpec ISL = MetricSpec.record("input_sequence_length", "Input Sequence Length", "tokens", true, 1, tokens(RecordMetrics::isl), true, true);
     public static final MetricSpec OSL = MetricSpec.record("output_sequence_length", "Output Sequence Length", "tokens", true, 1, tokens(RecordMetrics::osl), true, true);
     public static final MetricSpec OUTPUT_TOKENS = MetricSpec.record("output_token_count", "Output Token Count", "tokens", true, 1, tokens(RecordMetrics::outputTokens), false, true);
@@ -36,8 +36,10 @@ public final class MetricRegistry {
     public static final MetricSpec USAGE_COMPLETION = MetricSpec.record("usage_completion_tokens", "Usage Completion Tokens", "tokens", true, 1, tokens(RecordMetrics::serverOutputTokens), false, false);
     public static final MetricSpec USAGE_TOTAL = MetricSpec.record("usage_total_tokens", "Usage Total Tokens", "tokens", true, 1, tokens(RecordMetrics::usageTotalTokens), false, false);
     public static final MetricSpec USAGE_REASONING = MetricSpec.record("usage_reasoning_tokens", "Usage Reasoning Tokens", "tokens", true, 1, tokens(RecordMetrics::usageReasoningTokens), false, false);
-    public static final MetricSpec USAGE_PROMPT_DIFF = MetricSpec.record("usage_prompt_tokens_diff_pct", "Usage Prompt Tokens Diff %", "%", false, 1, m -> diffPct(m.usagePromptTokens(), m.clientInputTokens()), false, false);
-    public static final MetricSpec USAGE_COMPLETION_DIFF = MetricSpec.record("usage_completion_tokens_diff_pct", "Usage Completion Tokens Diff %", "%", false, 1, m -> diffPct(m.serverOutputTokens(), m.clientOutputTokens()), false, false);
+    public static final MetricSpec USAGE_PROMPT_DIFF = MetricSpec.record("usage_prompt_tokens_diff_pct", "Usage Prompt Diff", "%", false, 1, m -> diffPct(m.usagePromptTokens(), m.clientInputTokens()), false, false);
+    public static final MetricSpec USAGE_COMPLETION_DIFF = MetricSpec.record("usage_completion_tokens_diff_pct", "Usage Completion Diff", "%", false, 1, m -> diffPct(m.serverOutputTokens(), m.clientOutputTokens()), false, false);
+    /** Server against client reasoning tokens, when the client counted the reasoning text itself. */
+    public static final MetricSpec USAGE_REASONING_DIFF = MetricSpec.record("usage_reasoning_tokens_diff_pct", "Usage Reasoning Diff", "%", false, 1, m -> m.clientOutputTokens() < 0 ? Double.NaN : diffPct(m.usageReasoningTokens(), m.reasoningTokens()), false, false);
     public static final MetricSpec NUM_IMAGES = MetricSpec.record("num_images", "Number of Images", "images", true, 1, RecordMetrics::imagesOrNaN, false, true);
     public static final MetricSpec IMAGE_THROUGHPUT = MetricSpec.record("image_throughput", "Image Throughput", "images/sec", true, 1, m -> m.imagesOrNaN() / (m.latencyNanos() / 1e9), false, true);
     public static final MetricSpec IMAGE_LATENCY = MetricSpec.record("image_latency", "Image Latency", "ms/image", false, 1, m -> m.latencyNanos() / 1e6 / m.imagesOrNaN(), false, true);
@@ -56,15 +58,21 @@ public final class MetricRegistry {
     public static final MetricSpec TOTAL_OUTPUT_TOKENS = hidden("total_output_tokens", "Total Output Tokens", "tokens", true);
     public static final MetricSpec TOTAL_REASONING_TOKENS = hidden("total_reasoning_tokens", "Total Reasoning Tokens", "tokens", true);
     public static final MetricSpec TOTAL_ERROR_ISL = hidden("total_error_isl", "Total Error Input Sequence Length", "tokens", false);
+    public static final MetricSpec TOTAL_USAGE_PROMPT = hidden("total_usage_prompt_tokens", "Total Usage Prompt Tokens", "tokens", true);
+    public static final MetricSpec TOTAL_USAGE_COMPLETION = hidden("total_usage_completion_tokens", "Total Usage Completion Tokens", "tokens", true);
+    public static final MetricSpec TOTAL_USAGE_TOTAL = hidden("total_usage_total_tokens", "Total Usage Total Tokens", "tokens", true);
+    /** Requests whose server prompt count differs from the client's by more than 10% (upstream's default threshold). */
+    public static final MetricSpec USAGE_DISCREPANCY = hidden("usage_discrepancy_count", "Usage Discrepancy Count", "requests", false);
     public static final MetricSpec GOOD_COUNT = MetricSpec.scalar("good_request_count", "Good Request Count", "requests", true);
     public static final MetricSpec GOODPUT = MetricSpec.scalar("goodput", "Goodput", "requests/sec", true);
 
     public static final List<MetricSpec> ALL = List.of(REQUEST_LATENCY, TTFT, TTST, TTFO, ITL, ICL, DECODE_DURATION,
             LATENCY_FROM_INTENDED, TTFT_FROM_INTENDED, OTPS_USER, PREFILL_USER, E2E_OUTPUT, ISL, OSL, OUTPUT_TOKENS,
             REASONING_TOKENS, USAGE_PROMPT, USAGE_COMPLETION, USAGE_TOTAL, USAGE_REASONING, USAGE_PROMPT_DIFF,
-            USAGE_COMPLETION_DIFF, NUM_IMAGES, IMAGE_THROUGHPUT, IMAGE_LATENCY, ERROR_ISL, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
+            USAGE_COMPLETION_DIFF, USAGE_REASONING_DIFF, NUM_IMAGES, IMAGE_THROUGHPUT, IMAGE_LATENCY, ERROR_ISL, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
             TOTAL_THROUGHPUT, REQUEST_COUNT, ERROR_COUNT, ERROR_RATE, DURATION, TOTAL_ISL, TOTAL_OSL,
-            TOTAL_OUTPUT_TOKENS, TOTAL_REASONING_TOKENS, TOTAL_ERROR_ISL, GOOD_COUNT, GOODPUT);
+            TOTAL_OUTPUT_TOKENS, TOTAL_REASONING_TOKENS, TOTAL_ERROR_ISL, TOTAL_USAGE_PROMPT, TOTAL_USAGE_COMPLETION,
+            TOTAL_USAGE_TOTAL, USAGE_DISCREPANCY, GOOD_COUNT, GOODPUT);
 
     /** The metrics whose statistics are also given error-adjusted ({@code adj_*}, AIPerf's metrics reference). */
     public static final java.util.Set<MetricSpec> ERROR_ADJUSTED = java.util.Set.of(REQUEST_LATENCY, TTFT, ITL,
@@ -93,8 +101,11 @@ public final class MetricRegistry {
         };
     }
 
+    /** Upstream's usage discrepancy threshold, percent ({@code AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD}'s default). */
+    public static final double USAGE_DIFF_THRESHOLD_PCT = 10.0;
+
     /** {@code |server - client| / client} in percent, when both counted. */
-    private static double diffPct(final int server, final int client) {
+    static double diffPct(final int server, final int client) {
         return server < 0 || client <= 0 ? Double.NaN : Math.abs(server - client) * 100.0 / client;
     }
 

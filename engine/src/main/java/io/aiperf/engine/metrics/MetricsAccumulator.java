@@ -45,6 +45,10 @@ public final class MetricsAccumulator implements AutoCloseable {
     private long oslRequests;
     private long requestedTokens;
     private long deliveredTokens;
+    private final long[] usageTotals = new long[3]; // prompt, completion, total: the server's usage, summed
+    private final boolean[] anyUsage = new boolean[3];
+    private long usageDiscrepancies;
+    private boolean anyPromptDiff;
 
     /** @param slos goodput thresholds by tag in display units; empty for no goodput */
     public MetricsAccumulator(final Map<String, Double> slos) {
@@ -94,6 +98,20 @@ public final class MetricsAccumulator implements AutoCloseable {
             compared++;
             clientTokens += m.clientOutputTokens();
             serverTokens += m.serverOutputTokens();
+        }
+        final int[] usage = {m.usagePromptTokens(), m.serverOutputTokens(), m.usageTotalTokens()};
+        for (int i = 0; i < usage.length; i++) {
+            if (usage[i] >= 0) {
+                usageTotals[i] += usage[i];
+                anyUsage[i] = true;
+            }
+        }
+        final double promptDiff = MetricRegistry.diffPct(m.usagePromptTokens(), m.clientInputTokens());
+        if (!Double.isNaN(promptDiff)) {
+            anyPromptDiff = true;
+            if (promptDiff > MetricRegistry.USAGE_DIFF_THRESHOLD_PCT) {
+                usageDiscrepancies++;
+            }
         }
         if (m.requestedOsl() > 0 && m.osl() >= 0) {
             oslRequests++;
@@ -148,6 +166,16 @@ public final class MetricsAccumulator implements AutoCloseable {
             }
             if (anyReasoning) {
                 scalar(out, MetricRegistry.TOTAL_REASONING_TOKENS, totalReasoningTokens);
+            }
+            final MetricSpec[] totals = {MetricRegistry.TOTAL_USAGE_PROMPT, MetricRegistry.TOTAL_USAGE_COMPLETION,
+                    MetricRegistry.TOTAL_USAGE_TOTAL};
+            for (int i = 0; i < totals.length; i++) {
+                if (anyUsage[i]) {
+                    scalar(out, totals[i], usageTotals[i]);
+                }
+            }
+            if (anyPromptDiff) {
+                scalar(out, MetricRegistry.USAGE_DISCREPANCY, usageDiscrepancies);
             }
             if (!slos.isEmpty()) {
                 scalar(out, MetricRegistry.GOOD_COUNT, good);

@@ -135,7 +135,8 @@ public final class CellRunner {
         final ExportNames names = ExportNames.of(config.artifacts().prefix());
         final RecordFiles recordFiles;
         try {
-            recordFiles = new RecordFiles(dir, names, config.artifacts().exportLevel(), wall, ctx.redactor()::file);
+            recordFiles = new RecordFiles(dir, names, config.artifacts().exportLevel(), wall, ctx.redactor()::file,
+                    config.artifacts().exportOutputsJson());
         } catch (java.io.IOException | java.io.UncheckedIOException e) {
             return finish(CellOutcome.FAILED, ExitCode.FAILED, "exports not written: " + e.getMessage(), 0, 0, 0);
         }
@@ -265,7 +266,7 @@ public final class CellRunner {
         } catch (java.io.UncheckedIOException e) {
             writeError = writeError != null ? writeError : e.getMessage(); // names the file; the summary is still shown
         }
-        printSummary(report, profilingMetrics);
+        printSummary(report, profilingMetrics, names);
         final long valid = profilingMetrics.validCount();
         final long errors = profilingMetrics.errorCount();
         if (writeError != null) {
@@ -571,7 +572,7 @@ public final class CellRunner {
         return identity != null && !identity.path().equals(".");
     }
 
-    private void printSummary(final RunReport report, final MetricsSummary metrics) {
+    private void printSummary(final RunReport report, final MetricsSummary metrics, final ExportNames names) {
         final boolean quiet = ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.WARNING) > 0;
         if (quiet && oneOfSeveral()) {
             return; // a quiet sweep prints its sweep table and the exports line, not every cell's table
@@ -604,6 +605,25 @@ public final class CellRunner {
             }
         }
         ctx.out().println("Exports: " + dir.toAbsolutePath());
+        if (!quiet || !oneOfSeveral()) {
+            printUpstreamFooter(report, metrics, names);
+        }
+    }
+
+    /**
+     * Upstream AIPerf's closing lines, word for word, for scripts that grep them: the command, the duration and the
+     * absolute paths of the summary exports and the log.
+     */
+    private void printUpstreamFooter(final RunReport report, final MetricsSummary metrics, final ExportNames names) {
+        ctx.out().println("CLI Command: " + ctx.cliCommand());
+        final io.aiperf.engine.metrics.MetricValue duration = metrics.get("benchmark_duration");
+        if (duration != null) {
+            ctx.out().println(String.format(java.util.Locale.ROOT, "Benchmark Duration: %.2f sec%s",
+                    duration.get("avg"), report.wasCancelled() ? " (cancelled early)" : ""));
+        }
+        ctx.out().println("CSV Export: " + dir.resolve(names.summaryCsv()).toAbsolutePath());
+        ctx.out().println("JSON Export: " + dir.resolve(names.summaryJson()).toAbsolutePath());
+        ctx.out().println("Log File: " + dir.resolve("logs").resolve("aiperf.log").toAbsolutePath());
     }
 
     private CellOutcome finish(final String status, final int exitCode, final String error, final long sent,

@@ -131,9 +131,11 @@ public final class RequestSource {
         out.add(firstBodies[conversation * models.size()]);
         for (int t = 1; t < c.turns().size(); t++) {
             final Conversation.Turn turn = c.turns().get(t);
-            out.add(rankings ? RequestFactory.bytes(factory.rankingBody(models.get(0), turn.prompt(), turn.passages()))
-                    : RequestFactory.bytes(factory.body(models.get(0), c.systemPrompt(), List.of(turn.prompt()),
-                    List.of(turn.media()), turn.outputTokens())));
+            out.add(turn.payload() != null ? turn.payload().getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                    : RequestFactory.bytes(RequestFactory.withRowExtra(rankings
+                    ? factory.rankingBody(models.get(0), turn.prompt(), turn.passages())
+                    : factory.body(models.get(0), c.systemPrompt(), List.of(turn.prompt()), List.of(turn.media()),
+                    turn.outputTokens()), turn.extra())));
         }
         return out;
     }
@@ -148,7 +150,8 @@ public final class RequestSource {
         }
         if (rankings) {
             final Conversation.Turn t = c.turns().get(turn);
-            return RequestFactory.bytes(factory.rankingBody(model, t.prompt(), t.passages()));
+            return RequestFactory.bytes(RequestFactory.withRowExtra(factory.rankingBody(model, t.prompt(), t.passages()),
+                    t.extra()));
         }
         final List<String> exchange = new ArrayList<>(2 * turn + 1);
         final List<List<Conversation.Media>> media = new ArrayList<>(turn + 1);
@@ -160,7 +163,8 @@ public final class RequestSource {
         final Conversation.Turn now = c.turns().get(turn);
         exchange.add(now.prompt());
         media.add(now.media());
-        return RequestFactory.bytes(factory.body(model, c.systemPrompt(), exchange, media, now.outputTokens()));
+        return RequestFactory.bytes(RequestFactory.withRowExtra(factory.body(model, c.systemPrompt(), exchange, media,
+                now.outputTokens()), now.extra()));
     }
 
     /** Images and audio go only where upstream sends them: chat (and chat embeddings), and the Responses API's images. */

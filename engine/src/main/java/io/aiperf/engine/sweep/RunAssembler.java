@@ -151,6 +151,7 @@ public final class RunAssembler {
             final ObjectNode agg = TrialAggregator.aggregate(trials, id.confidenceLevel(), id.cooldownSeconds());
             final Path file = aggDir.resolve(TrialAggregator.FILE);
             AtomicFiles.write(file, JSON.writeValueAsBytes(agg));
+            AtomicFiles.write(aggDir.resolve(TrialAggregateCsv.FILE), TrialAggregateCsv.bytes(agg));
             printHighlights(agg, id, file, out);
             return agg;
         } catch (IllegalArgumentException | IOException e) {

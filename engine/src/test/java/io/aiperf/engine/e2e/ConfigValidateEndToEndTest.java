@@ -25,7 +25,7 @@ class ConfigValidateEndToEndTest {
                   models: [m]
                   tokenizer: {name: %s}
                 """.formatted(tmp.resolve("no-such-tokenizer")));
-        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.err()).contains("--tokenizer (benchmark.tokenizer.name)").contains("cannot load tokenizer");
     }
 

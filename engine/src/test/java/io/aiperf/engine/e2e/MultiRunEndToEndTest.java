@@ -7,6 +7,7 @@ import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,6 +43,17 @@ class MultiRunEndToEndTest {
             assertThat(ttft.path("ci_low").asDouble()).isLessThanOrEqualTo(ttft.path("mean").asDouble());
             assertThat(ttft.path("ci_high").asDouble()).isGreaterThanOrEqualTo(ttft.path("mean").asDouble());
             assertThat(ttft.path("t_critical").asDouble()).isBetween(4.30, 4.31); // df = 2
+            // the CSV twin, in upstream's layout: a row per key, then the metadata
+            final List<String> csv = Files.readAllLines(dir.resolve("aggregate/profile_export_aiperf_aggregate.csv"));
+            assertThat(csv.get(0)).isEqualTo("metric,mean,std,min,max,cv,se,ci_low,ci_high,t_critical,unit");
+            final String row = csv.stream().filter(l -> l.startsWith("time_to_first_token_p50,")).findFirst().orElseThrow();
+            assertThat(row).startsWith("time_to_first_token_p50," + String.format(java.util.Locale.ROOT, "%.2f",
+                    ttft.path("mean").asDouble()) + ",").endsWith(",ms");
+            assertThat(row.split(",")[9]).isEqualTo(String.format(java.util.Locale.ROOT, "%.4f",
+                    ttft.path("t_critical").asDouble()));
+            assertThat(csv).contains("Aggregation Type,confidence", "Total Runs,3", "Successful Runs,3");
+            assertThat(csv.stream().filter(l -> l.contains("_p50,")).count()).isEqualTo(countKeys(agg, "_p50"))
+                    .isPositive();
             final JsonNode run = Runs.json(dir.resolve("run_outcome.json"));
             assertThat(run.path("status").asText()).isEqualTo("completed");
             assertThat(run.path("cells").size()).isEqualTo(3);
@@ -71,5 +83,11 @@ class MultiRunEndToEndTest {
         assertThat(rule.path("baseline_trials").asInt()).isEqualTo(3);
         assertThat(rule.path("candidate_trials").asInt()).isEqualTo(3);
         assertThat(rule.path("p_value").asDouble()).isLessThan(0.05);
+    }
+
+    private static long countKeys(final JsonNode agg, final String suffix) {
+        final java.util.List<String> keys = new java.util.ArrayList<>();
+        agg.path("metrics").fieldNames().forEachRemaining(keys::add);
+        return keys.stream().filter(k -> k.endsWith(suffix)).count();
     }
 }

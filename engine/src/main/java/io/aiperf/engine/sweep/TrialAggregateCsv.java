@@ -1,0 +1,50 @@
+package io.aiperf.engine.sweep;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/**
+ * The CSV twin of {@code profile_export_aiperf_aggregate.json}, in upstream AIPerf's layout: one row per
+ * {@code <tag>_<stat>} key with {@code metric,mean,std,min,max,cv,se,ci_low,ci_high,t_critical,unit} (two decimals,
+ * four for cv, se and t_critical; empty where undefined), a blank line, then the metadata as {@code Name,value} rows.
+ * Stateless.
+ */
+public final class TrialAggregateCsv {
+    public static final String FILE = "profile_export_aiperf_aggregate.csv";
+    private static final String[] STATS = {"mean", "std", "min", "max", "cv", "se", "ci_low", "ci_high", "t_critical"};
+
+    private TrialAggregateCsv() {
+    }
+
+    public static byte[] bytes(final JsonNode aggregate) {
+        final StringBuilder out = new StringBuilder("metric,").append(String.join(",", STATS)).append(",unit\r\n");
+        aggregate.path("metrics").properties().forEach(e -> {
+            out.append(e.getKey());
+            for (final String stat : STATS) {
+                final JsonNode v = e.getValue().get(stat);
+                final boolean fine = stat.equals("cv") || stat.equals("se") || stat.equals("t_critical");
+                out.append(',').append(v == null || !v.isNumber() ? "" : format(v.doubleValue(), fine ? 4 : 2));
+            }
+            out.append(',').append(e.getValue().path("unit").asText("")).append("\r\n");
+        });
+        final JsonNode meta = aggregate.path("metadata");
+        out.append("\r\n");
+        out.append("Aggregation Type,").append(meta.path("aggregation_type").asText()).append("\r\n");
+        out.append("Total Runs,").append(meta.path("num_profile_runs").asInt()).append("\r\n");
+        out.append("Successful Runs,").append(meta.path("num_successful_runs").asInt()).append("\r\n");
+        out.append("Confidence Level,").append(meta.path("confidence_level").asDouble()).append("\r\n");
+        out.append("Cooldown Seconds,").append(meta.path("cooldown_seconds").asDouble()).append("\r\n");
+        return out.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String format(final double v, final int decimals) {
+        if (Double.isNaN(v)) {
+            return "";
+        }
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "inf" : "-inf";
+        }
+        return String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+}

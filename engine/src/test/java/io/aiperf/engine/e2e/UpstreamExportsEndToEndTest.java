@@ -1,0 +1,68 @@
+package io.aiperf.engine.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.mock.MockServer;
+import io.aiperf.engine.mock.MockServerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The export keys upstream AIPerf writes and readers of its files look for: the usage totals and discrepancy count,
+ * {@code runtime_submission_invalid_reasons}, upstream's headers and units, and {@code outputs.json}.
+ */
+class UpstreamExportsEndToEndTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void usageTotalsDiscrepanciesHeadersAndOutputsJson() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("run");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "6",
+                    "--warmup-request-count", "2", "--isl", "40", "--osl", "8", "--tokenizer", "builtin",
+                    "--export-outputs-json", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            final List<JsonNode> records = Runs.jsonl(dir.resolve("profile_export.jsonl"));
+            assertThat(records).hasSize(6);
+            // totals are the sums of the records' usage values
+            for (final String usage : List.of("prompt", "completion", "total")) {
+                final long sum = records.stream().mapToLong(l -> l.path("metrics").path("usage_" + usage + "_tokens")
+                        .path("value").asLong()).sum();
+                assertThat(sum).as(usage).isPositive();
+                assertThat(s.path("total_usage_" + usage + "_tokens").path("avg").asLong()).as(usage).isEqualTo(sum);
+                assertThat(s.path("total_usage_" + usage + "_tokens").path("unit").asText()).isEqualTo("tokens");
+            }
+            // requests whose server prompt count is off the client's by more than 10%
+            final long off = records.stream().filter(l -> l.path("metrics").path("usage_prompt_tokens_diff_pct")
+                    .path("value").asDouble() > 10.0).count();
+            assertThat(s.path("usage_discrepancy_count").path("avg").asLong()).isEqualTo(off);
+            assertThat(s.path("runtime_submission_invalid_reasons").isArray()).isTrue();
+            assertThat(s.path("runtime_submission_invalid_reasons")).isEmpty();
+            assertThat(s.path("e2e_output_token_throughput").path("unit").asText()).isEqualTo("tokens/sec/user");
+            final String csv = Files.readString(dir.resolve("profile_export_aiperf.csv"));
+            assertThat(csv).contains("E2E Output Token Throughput (tokens/sec/user),", "Usage Prompt Diff (%),");
+            // outputs.json: profiling answers in data, the warmup's apart, sorted by session and turn
+            final JsonNode outputs = Runs.json(dir.resolve("outputs.json"));
+            assertThat(outputs.path("schema_version").asText()).isEqualTo("1.1");
+            assertThat(outputs.path("data")).hasSize(6);
+            assertThat(outputs.path("warmup")).hasSize(2);
+            final JsonNode first = outputs.path("data").get(0);
+            assertThat(first.path("benchmark_phase").asText()).isEqualTo("profiling");
+            assertThat(first.path("response_text").asText()).isNotBlank();
+            assertThat(first.path("request_end_ns").asLong()).isGreaterThan(first.path("request_start_ns").asLong());
+            assertThat(first.path("metrics").path("input_sequence_length").asInt()).isEqualTo(40);
+            final List<String> ids = records.stream().map(l -> l.path("metadata").path("x_request_id").asText()).toList();
+            outputs.path("data").forEach(o -> assertThat(ids).contains(o.path("x_request_id").asText()));
+            for (int i = 1; i < outputs.path("data").size(); i++) {
+                assertThat(outputs.path("data").get(i).path("session_num").asInt())
+                        .isGreaterThanOrEqualTo(outputs.path("data").get(i - 1).path("session_num").asInt());
+            }
+        }
+    }
+}
