@@ -22,13 +22,28 @@ out = [f"\n## {date} · commit {commit} · {cores} cores · load {before} before
 
 p1 = by("P1")
 if p1:
-    out += ["### P1: requests/s against nginx (canned chat completion, non-streaming, loopback)",
-            "| connections | wrk | h2load | hey | aiperf-java | engine / wrk | engine / hey |", "|---|---|---|---|---|---|---|"]
+    out += ["### P1: requests/s against nginx (canned chat completion, non-streaming, loopback; each peer at its best "
+            "setting, in brackets)",
+            "| connections | wrk | h2load | hey | aiperf-java | engine / wrk best | engine / best peer | engine / hey |",
+            "|---|---|---|---|---|---|---|---|"]
+
+    def best(tool, conns):  # (rps, setting) of the tool's best setting, or (None, None)
+        runs = [r for r in p1 if r["tool"] == tool and r["connections"] == conns and r.get("rps")]
+        top = max(runs, key=lambda r: r["rps"], default=None)
+        return (top["rps"], top.get("setting")) if top else (None, None)
+
+    def shown(pair):
+        return f(pair[0]) + (f" ({pair[1]})" if pair[1] else "")
+
     for conns in sorted({r["connections"] for r in p1}):
-        got = {r["tool"]: r.get("rps") for r in p1 if r["connections"] == conns}
-        e, w, h = got.get("aiperf-java"), got.get("wrk"), got.get("hey")
-        out.append(f"| {conns} | {f(w)} | {f(got.get('h2load'))} | {f(h)} | {f(e)} | "
-                   f"{f(e / w, 2) if e and w else '-'} | {f(e / h, 2) if e and h else '-'} |")
+        w, h2, h = best("wrk", conns), best("h2load", conns), best("hey", conns)
+        e = best("aiperf-java", conns)[0]
+        peer = max((v for v, _ in (w, h2, h) if v), default=None)
+        ratio = lambda v: f(e / v, 2) if e and v else "-"
+        out.append(f"| {conns} | {shown(w)} | {shown(h2)} | {shown(h)} | {f(e)} | {ratio(w[0])} | {ratio(peer)} | "
+                   f"{ratio(h[0])} |")
+    settings = [f"{r['tool']} {r['setting']} at {r['connections']}: {f(r.get('rps'))}" for r in p1 if r.get("setting")]
+    out.append("\nEvery setting: " + "; ".join(settings) + ".")
     out.append("")
 
 p1s = by("P1S")

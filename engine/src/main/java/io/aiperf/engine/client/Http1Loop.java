@@ -82,6 +82,19 @@ final class Http1Loop implements Runnable {
     private final List<Http1Connection> readAgain = new ArrayList<>();
     private final Http1RequestWriter writer = new Http1RequestWriter();
     private int open;
+    /**
+     * Growing ahead of an open loop's demand: this many connections to each origin are kept idle or connecting at
+     * all times (empty: off), so a burst finds them open instead of waiting for connects.
+     */
+    private final Map<Http1Origin, Integer> spares = new java.util.LinkedHashMap<>();
+    /** After a spare's connect failed, no spare is opened before this time (the requests report the problem). */
+    private long sparesAfterNanos;
+    private boolean growing;
+    /** Connections this loop opened (read by other threads: written with release semantics, one writer). */
+    private final java.util.concurrent.atomic.AtomicLong opened = new java.util.concurrent.atomic.AtomicLong();
+    /** Answers read to their end, and the sum of their times from written request to end (for Little's law). */
+    private final java.util.concurrent.atomic.AtomicLong answered = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong answeredNanos = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean running = true;
 
     /**
@@ -325,6 +338,8 @@ final class Http1Loop implements Runnable {
     private void complete(final Http1Connection c, final boolean reusable) {
         final Http1Exchange exchange = c.current;
         c.current = null;
+        answered.lazySet(answered.get() + 1);
+        answeredNanos.lazySet(answeredNanos.get() + (clock.nanoTime() - c.sentNanos));
         final java.net.URI redirect = c.redirect;
         c.redirect = null;
         if (c.reader.closeAnnounced()) {
@@ -460,8 +475,18 @@ final class Http1Loop implements Runnable {
                 + "server before it read the request");
     }
 
-    /** Gives connections to waiting requests: an idle one to the same origin, or a new one while there is room. */
+    /**
+     * Gives connections to waiting requests: an idle one to the same origin, or a new one while there is room; then
+     * tops the spares up when the loop grows ahead of demand.
+     */
     private void serveWaiting() {
+        serveQueue();
+        if (!spares.isEmpty()) {
+            growAhead();
+        }
+    }
+
+    private void serveQueue() {
         Http1Exchange next;
         while ((next = waiting.peek()) != null) {
             try {
@@ -526,6 +551,70 @@ final class Http1Loop implements Runnable {
     }
 
     /**
+     * Opens connections, marked as opened ahead, until each spare origin has its spares idle or connecting (the
+     * connects in progress count for every origin), within the pool's share and the bound on parallel connects.
+     */
+    private void growAhead() {
+        if (growing || (sparesAfterNanos != 0 && clock.nanoTime() < sparesAfterNanos)) {
+            return;
+        }
+        growing = true; // a connect that completes at once serves the queue, which comes back here
+        try {
+            for (final Map.Entry<Http1Origin, Integer> want : spares.entrySet()) {
+                final ArrayDeque<Http1Connection> free = idle.get(want.getKey());
+                while ((free == null ? 0 : free.size()) + connecting.size() < want.getValue()
+                        && open < maxConnections && connecting.size() < MAX_PARALLEL_CONNECTS) {
+                    if (!openSpare(want.getKey())) {
+                        sparesAfterNanos = clock.nanoTime() + IDLE_PROBE_AFTER_NANOS;
+                        return;
+                    }
+                }
+            }
+            sparesAfterNanos = 0;
+        } finally {
+            growing = false;
+        }
+    }
+
+    /** One connection opened ahead of demand; false when it failed at once. */
+    private boolean openSpare(final Http1Origin origin) {
+        final Http1Connection c;
+        try {
+            c = open(origin);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        c.ahead = true;
+        finishOpening(c);
+        return !c.closed;
+    }
+
+    /**
+     * Keeps {@code spares} connections to {@code origin} idle or connecting from now on, opened ahead of demand
+     * (0 stops it); connections beyond the loop's share are never opened.
+     */
+    void growAhead(final Http1Origin origin, final int spares) {
+        execute(() -> {
+            if (spares > 0) {
+                this.spares.put(origin, spares);
+            } else {
+                this.spares.remove(origin);
+            }
+            serveWaiting();
+        });
+    }
+
+    /** Connections opened by this loop so far. */
+    long connectsOpened() {
+        return opened.get();
+    }
+
+    /** Answers read to their end so far, and the sum of their times from request written to answer's end. */
+    long[] answered() {
+        return new long[] {answered.get(), answeredNanos.get()};
+    }
+
+    /**
      * Whether a connection that sat idle for a while was closed by the server meanwhile (then it is closed here).
      * The selector normally sees that first; a read probe covers a close that arrived just before the reuse, at the
      * cost of one system call, and only after a pause, so a busy loop never pays it.
@@ -579,6 +668,7 @@ final class Http1Loop implements Runnable {
             final Http1Connection c = new Http1Connection(origin, channel, maxHeadBytes);
             c.key = channel.register(selector, SelectionKey.OP_CONNECT, c);
             open++;
+            opened.lazySet(opened.get() + 1);
             c.connectingSince = clock.nanoTime();
             c.connectStartNanos = c.connectingSince;
             return c;
@@ -652,8 +742,22 @@ final class Http1Loop implements Runnable {
      * tried for want of room).
      */
     void preconnect(final Http1Origin origin, final int count, final java.util.concurrent.CountDownLatch settled) {
+        preconnect(origin, count, false, settled);
+    }
+
+    /**
+     * As {@link #preconnect(Http1Origin, int, java.util.concurrent.CountDownLatch)}; with {@code upTo}, only the
+     * connections that {@code origin} lacks to have {@code count} open on this loop are opened (the latch still
+     * counts {@code count}).
+     */
+    void preconnect(final Http1Origin origin, final int count, final boolean upTo,
+                    final java.util.concurrent.CountDownLatch settled) {
         execute(() -> {
-            for (int i = 0; i < count; i++) {
+            final int have = upTo ? connectionsTo(origin) : 0;
+            for (int i = 0; i < have && i < count; i++) {
+                settled.countDown();
+            }
+            for (int i = have; i < count; i++) {
                 if (open >= maxConnections) {
                     settled.countDown();
                     continue;
@@ -668,6 +772,17 @@ final class Http1Loop implements Runnable {
                 }
             }
         });
+    }
+
+    /** Connections of this loop to {@code origin}, open or opening. */
+    private int connectionsTo(final Http1Origin origin) {
+        int n = 0;
+        for (final SelectionKey key : selector.keys()) {
+            if (key.attachment() instanceof Http1Connection c && !c.closed && c.origin.equals(origin)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private void start(final Http1Connection c, final Http1Exchange exchange) {
