@@ -4,10 +4,11 @@
 # the profiling phase (top frames per thread, bench/lib/jfr_top.py) and each thread's CPU over the same window
 # from /proc, per request; wrk's own CPU per request. Writes bench/profiles/p1-<connections>.txt.
 #
-# Usage: bench/profile.sh        (about 2 minutes on 2 cores; CONNS="50 500" by default)
+# Usage: bench/profile.sh        (about 2 minutes on 2 cores; CONNS="50 500" by default; JAR=other.jar TAG=name
+#                                 profiles another build into bench/profiles/p1-<connections>-<name>.txt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-jar=engine/target/aiperf.jar
+jar=${JAR:-engine/target/aiperf.jar}
 [ -f "$jar" ] || mvn -B -q package -DskipTests -Djazzer.skip=true -pl engine
 out=$(mktemp -d)
 nginx_port=18611
@@ -25,7 +26,7 @@ sed -e '/method-sampling-java-interval/s/>10 ms</>2 ms</' -e '/method-sampling-n
 mkdir -p bench/profiles
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 for conns in ${CONNS:-50 500}; do
-  report="bench/profiles/p1-$conns.txt"
+  report="bench/profiles/p1-$conns${TAG:+-$TAG}.txt"
   load_before=$(cut -d' ' -f1-3 /proc/loadavg)
   wrk -t2 -c"$conns" -d2s -s "$out/post.lua" "$url/v1/chat/completions" >/dev/null # warm nginx
   wrk_best=0; wrk_line=""

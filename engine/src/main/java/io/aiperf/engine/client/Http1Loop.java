@@ -561,8 +561,7 @@ final class Http1Loop implements Runnable {
         growing = true; // a connect that completes at once serves the queue, which comes back here
         try {
             for (final Map.Entry<Http1Origin, Integer> want : spares.entrySet()) {
-                final ArrayDeque<Http1Connection> free = idle.get(want.getKey());
-                while ((free == null ? 0 : free.size()) + connecting.size() < want.getValue()
+                while (idleCount(want.getKey()) + connecting.size() < want.getValue()
                         && open < maxConnections && connecting.size() < MAX_PARALLEL_CONNECTS) {
                     if (!openSpare(want.getKey())) {
                         sparesAfterNanos = clock.nanoTime() + IDLE_PROBE_AFTER_NANOS;
@@ -574,6 +573,11 @@ final class Http1Loop implements Runnable {
         } finally {
             growing = false;
         }
+    }
+
+    private int idleCount(final Http1Origin origin) {
+        final ArrayDeque<Http1Connection> free = idle.get(origin);
+        return free == null ? 0 : free.size();
     }
 
     /** One connection opened ahead of demand; false when it failed at once. */
