@@ -17,7 +17,7 @@
 #   J   JMH microbenchmarks (microbench/): the response path and the SSE framer per event, the record path per
 #       request, the statistics per run, each with the bytes allocated (-prof gc)
 #
-# Usage: bench/run.sh            (about 8 minutes on 2 cores; BENCH_SECS=8 per load run; BENCH_ONLY=P1 stops after P1S)
+# Usage: bench/run.sh            (about 10 minutes on 2 cores, at most 15; BENCH_SECS=8 per load run; BENCH_ONLY=P1 stops after P1S)
 # Needs: java, python3, curl; nginx-light, wrk, hey and nghttp2-client are installed with apt when missing (as root),
 # or the peer is skipped with the reason printed.
 set -euo pipefail
@@ -160,6 +160,10 @@ print(json.dumps({"section": "P2", "pattern": pattern, "target": rate, "achieved
                   "achieved_pct": 100.0 * ol["achieved_rate"] / rate, "missed": ol["missed_arrivals"],
                   "lag_p99_ms": ol["schedule_lag_p99_ms"], "schedule_cv": cv(gaps), "send_cv": cv(sgaps),
                   "errors": s["error_request_count"]["avg"] if "error_request_count" in s else 0,
+                  "pool_wait_p99_ms": s["client_health"]["transport"]["pool_wait_p99_ms"],
+                  "connects_opened": s["client_health"]["transport"].get("connects_opened"),
+                  "connects_waited": s["client_health"]["transport"]["connects"],
+                  "client_limited_by": s["client_health"].get("client_limited_by"),
                   "verdict": {k: checks.get(k) for k in ("achieved_rate", "schedule_lag", "pool_wait")}}))
 PY
 )"

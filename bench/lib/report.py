@@ -65,12 +65,16 @@ if p1s:
 p2 = by("P2")
 if p2:
     out += ["### P2: open-loop accuracy against nginx",
-            "| pattern | target req/s | achieved | achieved % | missed | lag p99 ms | schedule CV | send CV | engine's verdict |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "| pattern | target req/s | achieved | achieved % | missed | lag p99 ms | schedule CV | send CV | pool wait p99 ms | "
+            "connects in the window (waited for) | client limited by | engine's verdict |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in p2:
         verdict = ", ".join(f"{k} {v}" for k, v in r["verdict"].items() if v)
+        limited = ", ".join(r.get("client_limited_by") or []) or ("nothing" if "client_limited_by" in r else "-")
         out.append(f"| {r['pattern']} | {f(r['target'], 0)} | {f(r['achieved'], 0)} | {f(r['achieved_pct'], 2)} | "
-                   f"{f(r['missed'])} | {f(r['lag_p99_ms'], 3)} | {f(r['schedule_cv'], 3)} | {f(r['send_cv'], 3)} | {verdict} |")
+                   f"{f(r['missed'])} | {f(r['lag_p99_ms'], 3)} | {f(r['schedule_cv'], 3)} | {f(r['send_cv'], 3)} | "
+                   f"{f(r.get('pool_wait_p99_ms'), 3)} | {f(r.get('connects_opened'))} ({f(r.get('connects_waited'))}) | "
+                   f"{limited} | {verdict} |")
     out.append("(CV of the inter-arrival times: 0 for constant, 1 for Poisson; schedule = intended times, send = "
                "actual writes.)\n")
 
