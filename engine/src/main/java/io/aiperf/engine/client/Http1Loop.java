@@ -83,6 +83,13 @@ final class Http1Loop implements Runnable {
     private final Http1RequestWriter writer = new Http1RequestWriter();
     private int open;
     /**
+     * Requests were handed over since the queue was last served. They are served after the reads of the next
+     * wake-up, not at once: answers that have arrived meanwhile free their connections first, so a backlog of
+     * requests (after the loop was starved of CPU) takes the connections its own answers free instead of opening
+     * one connect after another while those answers sit unread.
+     */
+    private boolean handedOver;
+    /**
      * Growing ahead of an open loop's demand: this many connections to each origin are kept idle or connecting at
      * all times (empty: off), so a burst finds them open instead of waiting for connects.
      */
@@ -138,7 +145,7 @@ final class Http1Loop implements Runnable {
             if (!exchange.isCancelled()) {
                 time(exchange);
                 waiting.add(exchange);
-                serveWaiting();
+                handedOver = true; // served after this wake-up's reads (run)
             }
         });
     }
@@ -149,7 +156,7 @@ final class Http1Loop implements Runnable {
             while (running) {
                 runTasks();
                 awake.set(false);
-                if (tasks.isEmpty()) {
+                if (tasks.isEmpty() && !handedOver) {
                     selector.select(selectTimeoutMillis());
                 } else {
                     selector.selectNow();
@@ -160,6 +167,10 @@ final class Http1Loop implements Runnable {
                 while (!readAgain.isEmpty()) {
                     readBuffered();
                     consumeReads();
+                }
+                if (handedOver) {
+                    handedOver = false;
+                    serveWaiting();
                 }
                 if (!connecting.isEmpty()) {
                     expireConnects();
@@ -936,6 +947,11 @@ final class Http1Loop implements Runnable {
         }
         c.current = null;
         final boolean connectFailed = c.connectingSince >= 0;
+        if (connectFailed && c.ahead) {
+            // A connect opened ahead failed: no spare is opened for a while, or a server that refuses connections
+            // would be asked again at once, over and over; the requests meet the problem and report it.
+            sparesAfterNanos = clock.nanoTime() + IDLE_PROBE_AFTER_NANOS;
+        }
         close(c);
         if (exchange == null && connectFailed && !c.ahead) {
             exchange = firstWaitingFor(c.origin); // the request that was waiting for this connect learns why
