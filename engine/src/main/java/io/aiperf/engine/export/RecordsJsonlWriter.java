@@ -54,6 +54,7 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     private final char[] digits = new char[32];
     /** Writes warmup records nowhere, through the same code as the file's lines (see {@link #rehearse}). */
     private JsonGenerator rehearsal;
+    private OutputStream rehearsalOut;
 
     public RecordsJsonlWriter(final OutputStream out, final WallClock wall) throws IOException {
         this(out, null, wall);
@@ -97,7 +98,8 @@ public final class RecordsJsonlWriter implements AutoCloseable {
      */
     public void rehearse(final RequestRecord r, final RecordMetrics m) throws IOException {
         if (rehearsal == null) {
-            rehearsal = generator(OutputStream.nullOutputStream());
+            rehearsalOut = nowhere();
+            rehearsal = generator(rehearsalOut);
         }
         writeOne(rehearsal, r, m, wall, digits);
         rehearsal.writeRaw('\n');
@@ -107,10 +109,29 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Where rehearsed lines go: the null device through the same kind of stream as the records file (a buffered
+     * file channel), so the JIT compiles the path the profiling records take, down to the file writes. Into a stream
+     * that only drops bytes, the profiling phase's first file writes recompiled the records file's code and the
+     * socket writes that share {@code IOUtil.write} (bench/RESULTS.md).
+     */
+    private static OutputStream nowhere() {
+        final java.nio.file.Path device = java.nio.file.Path.of("/dev/null");
+        if (java.nio.file.Files.isWritable(device)) {
+            try {
+                return new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(device), 1 << 16);
+            } catch (IOException | RuntimeException e) {
+                // no such device here: the lines are dropped in memory
+            }
+        }
+        return OutputStream.nullOutputStream();
+    }
+
     @Override
     public void close() throws IOException {
         if (rehearsal != null) {
             rehearsal.close();
+            rehearsalOut.close();
         }
         g.close();
         out.flush();
