@@ -52,7 +52,7 @@ for conns in ${CONNS:-50 500}; do
   load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   rps=$(python3 -c "import json; print(json.load(open('$out/p1-$conns/profile_export_aiperf.json'))['request_throughput']['avg'])")
   {
-    echo "P1 at $conns connections against nginx, commit $commit, $(date -u +%Y-%m-%dT%H:%MZ), load $load_before before, $load_after after."
+    echo "P1 at $conns connections against nginx, $jar (worktree at commit $commit), $(date -u +%Y-%m-%dT%H:%MZ), load $load_before before, $load_after after."
     echo "engine: $(python3 -c "print(f'{$rps:,.0f}')") req/s over its 8 s profiling phase; wrk best $(python3 -c "print(f'{$wrk_best:,.0f}')"): ratio $(python3 -c "print(f'{$rps / $wrk_best:.2f}')")"
     printf '%s' "$wrk_line"
     echo

@@ -83,10 +83,12 @@ final class Http1Loop implements Runnable {
     private final Http1RequestWriter writer = new Http1RequestWriter();
     private int open;
     /**
-     * Requests were handed over since the queue was last served. They are served after the reads of the next
-     * wake-up, not at once: answers that have arrived meanwhile free their connections first, so a backlog of
-     * requests (after the loop was starved of CPU) takes the connections its own answers free instead of opening
-     * one connect after another while those answers sit unread.
+     * Requests were handed over that the idle connections could not all take. They are served after the reads of
+     * the next wake-up, not at once: answers that have arrived meanwhile free their connections first, so a backlog
+     * of requests (after the loop was starved of CPU) takes the connections its own answers free instead of opening
+     * one connect after another while those answers sit unread. Requests that idle connections can take are written
+     * at once: deferring those too held a closed loop's next requests back by a whole wake-up's reads (P1 at 500
+     * connections fell to a third of wrk, bench/RESULTS.md).
      */
     private boolean handedOver;
     /**
@@ -145,7 +147,11 @@ final class Http1Loop implements Runnable {
             if (!exchange.isCancelled()) {
                 time(exchange);
                 waiting.add(exchange);
-                handedOver = true; // served after this wake-up's reads (run)
+                if (idleCount(exchange.origin) >= waiting.size() || sessions.containsKey(exchange.correlationId)) {
+                    serveWaiting(); // connections are there for all of them: written at once
+                } else {
+                    handedOver = true; // served after this wake-up's reads (run)
+                }
             }
         });
     }
