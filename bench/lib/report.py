@@ -22,13 +22,28 @@ out = [f"\n## {date} · commit {commit} · {cores} cores · load {before} before
 
 p1 = by("P1")
 if p1:
-    out += ["### P1: requests/s against nginx (canned chat completion, non-streaming, loopback)",
-            "| connections | wrk | h2load | hey | aiperf-java | engine / wrk | engine / hey |", "|---|---|---|---|---|---|---|"]
+    out += ["### P1: requests/s against nginx (canned chat completion, non-streaming, loopback; each peer at its best "
+            "setting, in brackets)",
+            "| connections | wrk | h2load | hey | aiperf-java | engine / wrk best | engine / best peer | engine / hey |",
+            "|---|---|---|---|---|---|---|---|"]
+
+    def best(tool, conns):  # (rps, setting) of the tool's best setting, or (None, None)
+        runs = [r for r in p1 if r["tool"] == tool and r["connections"] == conns and r.get("rps")]
+        top = max(runs, key=lambda r: r["rps"], default=None)
+        return (top["rps"], top.get("setting")) if top else (None, None)
+
+    def shown(pair):
+        return f(pair[0]) + (f" ({pair[1]})" if pair[1] else "")
+
     for conns in sorted({r["connections"] for r in p1}):
-        got = {r["tool"]: r.get("rps") for r in p1 if r["connections"] == conns}
-        e, w, h = got.get("aiperf-java"), got.get("wrk"), got.get("hey")
-        out.append(f"| {conns} | {f(w)} | {f(got.get('h2load'))} | {f(h)} | {f(e)} | "
-                   f"{f(e / w, 2) if e and w else '-'} | {f(e / h, 2) if e and h else '-'} |")
+        w, h2, h = best("wrk", conns), best("h2load", conns), best("hey", conns)
+        e = best("aiperf-java", conns)[0]
+        peer = max((v for v, _ in (w, h2, h) if v), default=None)
+        ratio = lambda v: f(e / v, 2) if e and v else "-"
+        out.append(f"| {conns} | {shown(w)} | {shown(h2)} | {shown(h)} | {f(e)} | {ratio(w[0])} | {ratio(peer)} | "
+                   f"{ratio(h[0])} |")
+    settings = [f"{r['tool']} {r['setting']} at {r['connections']}: {f(r.get('rps'))}" for r in p1 if r.get("setting")]
+    out.append("\nEvery setting: " + "; ".join(settings) + ".")
     out.append("")
 
 p1s = by("P1S")
@@ -50,12 +65,16 @@ if p1s:
 p2 = by("P2")
 if p2:
     out += ["### P2: open-loop accuracy against nginx",
-            "| pattern | target req/s | achieved | achieved % | missed | lag p99 ms | schedule CV | send CV | engine's verdict |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "| pattern | target req/s | achieved | achieved % | missed | lag p99 ms | schedule CV | send CV | pool wait p99 ms | "
+            "connects in the window (waited for) | client limited by | engine's verdict |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in p2:
         verdict = ", ".join(f"{k} {v}" for k, v in r["verdict"].items() if v)
+        limited = ", ".join(r.get("client_limited_by") or []) or ("nothing" if "client_limited_by" in r else "-")
         out.append(f"| {r['pattern']} | {f(r['target'], 0)} | {f(r['achieved'], 0)} | {f(r['achieved_pct'], 2)} | "
-                   f"{f(r['missed'])} | {f(r['lag_p99_ms'], 3)} | {f(r['schedule_cv'], 3)} | {f(r['send_cv'], 3)} | {verdict} |")
+                   f"{f(r['missed'])} | {f(r['lag_p99_ms'], 3)} | {f(r['schedule_cv'], 3)} | {f(r['send_cv'], 3)} | "
+                   f"{f(r.get('pool_wait_p99_ms'), 3)} | {f(r.get('connects_opened'))} ({f(r.get('connects_waited'))}) | "
+                   f"{limited} | {verdict} |")
     out.append("(CV of the inter-arrival times: 0 for constant, 1 for Poisson; schedule = intended times, send = "
                "actual writes.)\n")
 

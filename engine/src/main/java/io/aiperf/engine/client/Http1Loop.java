@@ -82,6 +82,28 @@ final class Http1Loop implements Runnable {
     private final List<Http1Connection> readAgain = new ArrayList<>();
     private final Http1RequestWriter writer = new Http1RequestWriter();
     private int open;
+    /**
+     * Requests were handed over that the idle connections could not all take. They are served after the reads of
+     * the next wake-up, not at once: answers that have arrived meanwhile free their connections first, so a backlog
+     * of requests (after the loop was starved of CPU) takes the connections its own answers free instead of opening
+     * one connect after another while those answers sit unread. Requests that idle connections can take are written
+     * at once: deferring those too held a closed loop's next requests back by a whole wake-up's reads (P1 at 500
+     * connections fell to a third of wrk, bench/RESULTS.md).
+     */
+    private boolean handedOver;
+    /**
+     * Growing ahead of an open loop's demand: this many connections to each origin are kept idle or connecting at
+     * all times (empty: off), so a burst finds them open instead of waiting for connects.
+     */
+    private final Map<Http1Origin, Integer> spares = new java.util.LinkedHashMap<>();
+    /** After a spare's connect failed, no spare is opened before this time (the requests report the problem). */
+    private long sparesAfterNanos;
+    private boolean growing;
+    /** Connections this loop opened (read by other threads: written with release semantics, one writer). */
+    private final java.util.concurrent.atomic.AtomicLong opened = new java.util.concurrent.atomic.AtomicLong();
+    /** Answers read to their end, and the sum of their times from written request to end (for Little's law). */
+    private final java.util.concurrent.atomic.AtomicLong answered = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong answeredNanos = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean running = true;
 
     /**
@@ -125,7 +147,11 @@ final class Http1Loop implements Runnable {
             if (!exchange.isCancelled()) {
                 time(exchange);
                 waiting.add(exchange);
-                serveWaiting();
+                if (idleCount(exchange.origin) >= waiting.size() || sessions.containsKey(exchange.correlationId)) {
+                    serveWaiting(); // connections are there for all of them: written at once
+                } else {
+                    handedOver = true; // served after this wake-up's reads (run)
+                }
             }
         });
     }
@@ -136,7 +162,7 @@ final class Http1Loop implements Runnable {
             while (running) {
                 runTasks();
                 awake.set(false);
-                if (tasks.isEmpty()) {
+                if (tasks.isEmpty() && !handedOver) {
                     selector.select(selectTimeoutMillis());
                 } else {
                     selector.selectNow();
@@ -147,6 +173,10 @@ final class Http1Loop implements Runnable {
                 while (!readAgain.isEmpty()) {
                     readBuffered();
                     consumeReads();
+                }
+                if (handedOver) {
+                    handedOver = false;
+                    serveWaiting();
                 }
                 if (!connecting.isEmpty()) {
                     expireConnects();
@@ -325,6 +355,8 @@ final class Http1Loop implements Runnable {
     private void complete(final Http1Connection c, final boolean reusable) {
         final Http1Exchange exchange = c.current;
         c.current = null;
+        answered.lazySet(answered.get() + 1);
+        answeredNanos.lazySet(answeredNanos.get() + (clock.nanoTime() - c.sentNanos));
         final java.net.URI redirect = c.redirect;
         c.redirect = null;
         if (c.reader.closeAnnounced()) {
@@ -460,8 +492,18 @@ final class Http1Loop implements Runnable {
                 + "server before it read the request");
     }
 
-    /** Gives connections to waiting requests: an idle one to the same origin, or a new one while there is room. */
+    /**
+     * Gives connections to waiting requests: an idle one to the same origin, or a new one while there is room; then
+     * tops the spares up when the loop grows ahead of demand.
+     */
     private void serveWaiting() {
+        serveQueue();
+        if (!spares.isEmpty()) {
+            growAhead();
+        }
+    }
+
+    private void serveQueue() {
         Http1Exchange next;
         while ((next = waiting.peek()) != null) {
             try {
@@ -526,6 +568,74 @@ final class Http1Loop implements Runnable {
     }
 
     /**
+     * Opens connections, marked as opened ahead, until each spare origin has its spares idle or connecting (the
+     * connects in progress count for every origin), within the pool's share and the bound on parallel connects.
+     */
+    private void growAhead() {
+        if (growing || (sparesAfterNanos != 0 && clock.nanoTime() < sparesAfterNanos)) {
+            return;
+        }
+        growing = true; // a connect that completes at once serves the queue, which comes back here
+        try {
+            for (final Map.Entry<Http1Origin, Integer> want : spares.entrySet()) {
+                while (idleCount(want.getKey()) + connecting.size() < want.getValue()
+                        && open < maxConnections && connecting.size() < MAX_PARALLEL_CONNECTS) {
+                    if (!openSpare(want.getKey())) {
+                        sparesAfterNanos = clock.nanoTime() + IDLE_PROBE_AFTER_NANOS;
+                        return;
+                    }
+                }
+            }
+            sparesAfterNanos = 0;
+        } finally {
+            growing = false;
+        }
+    }
+
+    private int idleCount(final Http1Origin origin) {
+        final ArrayDeque<Http1Connection> free = idle.get(origin);
+        return free == null ? 0 : free.size();
+    }
+
+    /** One connection opened ahead of demand; false when it failed at once. */
+    private boolean openSpare(final Http1Origin origin) {
+        final Http1Connection c;
+        try {
+            c = open(origin);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        c.ahead = true;
+        finishOpening(c);
+        return !c.closed;
+    }
+
+    /**
+     * Keeps {@code spares} connections to {@code origin} idle or connecting from now on, opened ahead of demand
+     * (0 stops it); connections beyond the loop's share are never opened.
+     */
+    void growAhead(final Http1Origin origin, final int spares) {
+        execute(() -> {
+            if (spares > 0) {
+                this.spares.put(origin, spares);
+            } else {
+                this.spares.remove(origin);
+            }
+            serveWaiting();
+        });
+    }
+
+    /** Connections opened by this loop so far. */
+    long connectsOpened() {
+        return opened.get();
+    }
+
+    /** Answers read to their end so far, and the sum of their times from request written to answer's end. */
+    long[] answered() {
+        return new long[] {answered.get(), answeredNanos.get()};
+    }
+
+    /**
      * Whether a connection that sat idle for a while was closed by the server meanwhile (then it is closed here).
      * The selector normally sees that first; a read probe covers a close that arrived just before the reuse, at the
      * cost of one system call, and only after a pause, so a busy loop never pays it.
@@ -579,6 +689,7 @@ final class Http1Loop implements Runnable {
             final Http1Connection c = new Http1Connection(origin, channel, maxHeadBytes);
             c.key = channel.register(selector, SelectionKey.OP_CONNECT, c);
             open++;
+            opened.lazySet(opened.get() + 1);
             c.connectingSince = clock.nanoTime();
             c.connectStartNanos = c.connectingSince;
             return c;
@@ -652,8 +763,22 @@ final class Http1Loop implements Runnable {
      * tried for want of room).
      */
     void preconnect(final Http1Origin origin, final int count, final java.util.concurrent.CountDownLatch settled) {
+        preconnect(origin, count, false, settled);
+    }
+
+    /**
+     * As {@link #preconnect(Http1Origin, int, java.util.concurrent.CountDownLatch)}; with {@code upTo}, only the
+     * connections that {@code origin} lacks to have {@code count} open on this loop are opened (the latch still
+     * counts {@code count}).
+     */
+    void preconnect(final Http1Origin origin, final int count, final boolean upTo,
+                    final java.util.concurrent.CountDownLatch settled) {
         execute(() -> {
-            for (int i = 0; i < count; i++) {
+            final int have = upTo ? connectionsTo(origin) : 0;
+            for (int i = 0; i < have && i < count; i++) {
+                settled.countDown();
+            }
+            for (int i = have; i < count; i++) {
                 if (open >= maxConnections) {
                     settled.countDown();
                     continue;
@@ -668,6 +793,17 @@ final class Http1Loop implements Runnable {
                 }
             }
         });
+    }
+
+    /** Connections of this loop to {@code origin}, open or opening. */
+    private int connectionsTo(final Http1Origin origin) {
+        int n = 0;
+        for (final SelectionKey key : selector.keys()) {
+            if (key.attachment() instanceof Http1Connection c && !c.closed && c.origin.equals(origin)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private void start(final Http1Connection c, final Http1Exchange exchange) {
@@ -817,6 +953,11 @@ final class Http1Loop implements Runnable {
         }
         c.current = null;
         final boolean connectFailed = c.connectingSince >= 0;
+        if (connectFailed && c.ahead) {
+            // A connect opened ahead failed: no spare is opened for a while, or a server that refuses connections
+            // would be asked again at once, over and over; the requests meet the problem and report it.
+            sparesAfterNanos = clock.nanoTime() + IDLE_PROBE_AFTER_NANOS;
+        }
         close(c);
         if (exchange == null && connectFailed && !c.ahead) {
             exchange = firstWaitingFor(c.origin); // the request that was waiting for this connect learns why

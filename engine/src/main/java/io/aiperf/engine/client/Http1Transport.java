@@ -158,6 +158,47 @@ final class Http1Transport implements AutoCloseable {
         return settled.await(timeoutNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * Opens connections to {@code uri} until {@code total} are open to it, spread over the loops, and waits (at most
+     * {@code timeoutNanos}) for the new ones.
+     *
+     * @return whether every connect settled in time
+     */
+    boolean topUp(final URI uri, final int total, final long timeoutNanos) throws InterruptedException {
+        final java.util.concurrent.CountDownLatch settled = new java.util.concurrent.CountDownLatch(total);
+        for (int i = 0; i < loops.length; i++) {
+            loops[i].preconnect(origin(uri), total / loops.length + (i < total % loops.length ? 1 : 0), true, settled);
+        }
+        return settled.await(timeoutNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /** Keeps {@code spares} connections to {@code uri} idle or connecting at all times, spread over the loops. */
+    void growAhead(final URI uri, final int spares) {
+        for (int i = 0; i < loops.length; i++) {
+            loops[i].growAhead(origin(uri), (spares + loops.length - 1) / loops.length);
+        }
+    }
+
+    /** Connections opened so far, ahead of demand or for a waiting request. */
+    long connectsOpened() {
+        long n = 0;
+        for (final Http1Loop loop : loops) {
+            n += loop.connectsOpened();
+        }
+        return n;
+    }
+
+    /** Answers read to their end so far, and the sum of their times from request written to answer's end. */
+    long[] answered() {
+        final long[] sum = new long[2];
+        for (final Http1Loop loop : loops) {
+            final long[] a = loop.answered();
+            sum[0] += a[0];
+            sum[1] += a[1];
+        }
+        return sum;
+    }
+
     /** How the first connection was set up (protocol, TLS, proxy). */
     io.aiperf.engine.record.Environment.Connection connection() {
         return facts.get();

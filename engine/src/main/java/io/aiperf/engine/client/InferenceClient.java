@@ -142,6 +142,38 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                 || lean.preconnect(uri, count, (long) (timeoutSeconds * 1e9));
     }
 
+    /**
+     * Sizes the pool for an open loop about to start at {@code rate} (src-docs/performance.md): opens what the
+     * loop is expected to have in flight, from the mean latency measured so far (the warmup), and its spares, waits
+     * at most {@code timeoutSeconds} for them, and keeps the spares opening ahead of demand from then on. On the lean transport
+     * only; Apache's pool opens connections with the requests.
+     *
+     * @return the pool asked for, or null when this client's pool does not grow ahead
+     */
+    public OpenLoopPool prepareOpenLoop(final java.util.List<java.net.URI> uris, final double rate,
+                                        final double timeoutSeconds) throws InterruptedException {
+        final java.util.List<java.net.URI> lean = uris.stream().filter(Http1Transport::carries).toList();
+        if (this.lean == null || lean.isEmpty() || rate <= 0) {
+            return null;
+        }
+        final long[] answered = this.lean.answered();
+        final double latency = answered[0] == 0 ? 0 : answered[1] / 1e9 / answered[0];
+        final OpenLoopPool pool = OpenLoopPool.of(rate, latency, maxConnections);
+        final int perUri = (pool.connections() + lean.size() - 1) / lean.size();
+        final int sparesPerUri = (pool.spares() + lean.size() - 1) / lean.size();
+        for (final java.net.URI uri : lean) {
+            // The spares are opened now as well, so the phase starts with them idle, not connecting.
+            this.lean.topUp(uri, perUri + sparesPerUri, (long) (timeoutSeconds * 1e9));
+            this.lean.growAhead(uri, sparesPerUri);
+        }
+        return pool;
+    }
+
+    /** Connections the lean transport opened so far (ahead of demand or for a waiting request). */
+    public long connectsOpened() {
+        return lean == null ? 0 : lean.connectsOpened();
+    }
+
     private boolean carriedLean(final PreparedRequest request) {
         return lean != null && Http1Transport.carries(request.uri());
     }

@@ -209,9 +209,14 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         final int n = src.remaining();
         final boolean ok = status >= 200 && status < 300;
         if (ok || body.size() < MAX_ERROR_BODY) {
-            final byte[] tmp = new byte[ok ? n : Math.min(n, MAX_ERROR_BODY - body.size())];
-            src.get(tmp);
-            body.write(tmp, 0, tmp.length);
+            final int take = ok ? n : Math.min(n, MAX_ERROR_BODY - body.size());
+            if (src.hasArray()) { // straight from the read buffer: no copy per read
+                body.write(src.array(), src.arrayOffset() + src.position(), take);
+            } else {
+                final byte[] tmp = new byte[take];
+                src.get(tmp);
+                body.write(tmp, 0, take);
+            }
         }
         src.position(src.limit());
     }

@@ -55,6 +55,7 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     private final char[] digits = new char[32];
     /** Writes warmup records nowhere, through the same code as the file's lines (see {@link #rehearse}). */
     private JsonGenerator rehearsal;
+    private OutputStream rehearsalOut;
 
     private OutputsJson outputs;
 
@@ -111,7 +112,8 @@ public final class RecordsJsonlWriter implements AutoCloseable {
             outputs.add(r, m, true); // outputs.json keeps the warmup's answers apart, as upstream's
         }
         if (rehearsal == null) {
-            rehearsal = generator(OutputStream.nullOutputStream());
+            rehearsalOut = nowhere();
+            rehearsal = generator(rehearsalOut);
         }
         writeOne(rehearsal, r, m, wall, digits);
         rehearsal.writeRaw('\n');
@@ -121,10 +123,29 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Where rehearsed lines go: the null device through the same kind of stream as the records file (a buffered
+     * file channel), so the JIT compiles the path the profiling records take, down to the file writes. Into a stream
+     * that only drops bytes, the profiling phase's first file writes recompiled the records file's code and the
+     * socket writes that share {@code IOUtil.write} (bench/RESULTS.md).
+     */
+    private static OutputStream nowhere() {
+        final java.nio.file.Path device = java.nio.file.Path.of("/dev/null");
+        if (java.nio.file.Files.isWritable(device)) {
+            try {
+                return new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(device), 1 << 16);
+            } catch (IOException | RuntimeException e) {
+                // no such device here: the lines are dropped in memory
+            }
+        }
+        return OutputStream.nullOutputStream();
+    }
+
     @Override
     public void close() throws IOException {
         if (rehearsal != null) {
             rehearsal.close();
+            rehearsalOut.close();
         }
         g.close();
         out.flush();

@@ -36,6 +36,30 @@ public record RunReport(String version, String benchmarkId, ObjectNode inputConf
                                java.util.Map<String, io.aiperf.engine.record.OpenLoopHealth> openLoop,
                                io.aiperf.engine.record.TransportHealth transport, long recordQueueWaits,
                                double wakeupDelayP99Millis) {
+        /**
+         * A pool wait above this at p99 means requests queued in the client for a connection, time the server never
+         * saw: the client, not the server, shaped the load (src-docs/performance.md).
+         */
+        public static final double POOL_WAIT_LIMIT_MILLIS = 1.0;
+
+        /**
+         * What limited the run on the client's side, in order: {@code open_loop} (an open loop sent less than its
+         * schedule, {@link io.aiperf.engine.record.OpenLoopHealth#clientLimited()}), {@code pool_wait} (requests
+         * waited over {@value #POOL_WAIT_LIMIT_MILLIS} ms at p99 for a connection, and no arrival waited for a
+         * --concurrency ceiling, which holds connections back by design); empty when nothing did.
+         */
+        public java.util.List<String> limitedBy() {
+            final java.util.List<String> by = new java.util.ArrayList<>();
+            if (openLoop.values().stream().anyMatch(io.aiperf.engine.record.OpenLoopHealth::clientLimited)) {
+                by.add("open_loop");
+            }
+            // Arrivals held by the --concurrency ceiling asked for also wait for its connections: the ceiling's doing.
+            final boolean ceiling = openLoop.values().stream().anyMatch(h -> h.ceilingWaits() > 0);
+            if (!ceiling && transport.poolWaitP99Millis() > POOL_WAIT_LIMIT_MILLIS) {
+                by.add("pool_wait");
+            }
+            return by;
+        }
     }
 
     /** One dataset entry as sent. */

@@ -54,6 +54,10 @@ public final class SummaryJsonWriter {
         health.put("wakeup_delay_p99_ms", r.health().wakeupDelayP99Millis());
         health.put("abandoned_requests", r.health().abandonedRequests());
         health.put("record_queue_waits", r.health().recordQueueWaits());
+        final java.util.List<String> limitedBy = r.health().limitedBy();
+        health.put("client_limited", !limitedBy.isEmpty());
+        final com.fasterxml.jackson.databind.node.ArrayNode by = health.putArray("client_limited_by");
+        limitedBy.forEach(by::add);
         if (!r.health().openLoop().isEmpty()) {
             final ObjectNode loops = health.putObject("open_loop");
             r.health().openLoop().forEach((name, h) -> loops.putObject(name)
@@ -70,7 +74,8 @@ public final class SummaryJsonWriter {
                 .put("pool_wait_max_ms", t.poolWaitMaxMillis()).put("connects", t.connects())
                 .put("connect_max_ms", t.connectMaxMillis()).put("retries", t.retries())
                 .put("malformed_chunks", t.malformedChunks()).put("redirects", t.redirects())
-                .put("server_closes_after_response", t.serverClosesAfterResponse());
+                .put("server_closes_after_response", t.serverClosesAfterResponse())
+                .put("connects_opened", t.connectsOpened());
         tokenAccounting(root, r.profiling().tokens());
         environment(root, r.environment());
         // Judged from the summary itself, the same way the gate judges it (src-docs/validity.md).

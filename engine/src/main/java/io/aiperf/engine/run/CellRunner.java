@@ -151,6 +151,10 @@ public final class CellRunner {
         final CancellationToken stop = new CancellationToken();
         double wakeupP99 = 0;
         Environment.Connection connection = Environment.Connection.UNKNOWN;
+        // Connections opened while a profiling window was open, and the count when the current one opened.
+        final long[] windowConnects = {0, 0};
+        final java.util.Iterator<PhaseConfig> profilingPhases = config.phases().stream()
+                .filter(p -> p.kind() == io.aiperf.engine.config.PhaseKind.PROFILING).iterator();
         try (InferenceClient client = new InferenceClient(poolSize(), config.endpoint().timeoutSeconds(), ctx.clock(), config.limits(),
                 config.endpoint().network(), config.endpoint().connectionReuse());
              CancellationToken.Registration userStop = ctx.cancellation().onCancel(stop::cancel)) {
@@ -161,6 +165,11 @@ public final class CellRunner {
                     profiler, new ProfilingWindow() {
                         @Override
                         public void opened() {
+                            final PhaseConfig phase = profilingPhases.hasNext() ? profilingPhases.next() : null;
+                            if (phase != null && phase.rate() != null && config.limits().preconnect()) {
+                                sizeOpenLoopPool(client, phase);
+                            }
+                            windowConnects[1] = client.connectsOpened();
                             if (scraper != null) {
                                 scraper.phaseStarted();
                             }
@@ -169,6 +178,7 @@ public final class CellRunner {
 
                         @Override
                         public void closed() {
+                            windowConnects[0] += client.connectsOpened() - windowConnects[1];
                             if (scraper != null) {
                                 scraper.phaseDrained();
                             }
@@ -255,8 +265,17 @@ public final class CellRunner {
                 profilingMetrics, warmupMetrics, cancelled, inputs, cellStart,
                 wall.toEpochNanos(ctx.clock().nanoTime()),
                 new RunReport.ClientHealth(maxLagNanos / 1e6, (processCpuNanos() - cpuStartNanos) / 1e9, abandoned,
-                        openLoop, processed.transport(), processed.queueFullWaits(), wakeupP99),
+                        openLoop, processed.transport().withConnectsOpened(windowConnects[0]),
+                        processed.queueFullWaits(), wakeupP99),
                 environment(server, tokenizer, connection));
+        if (report.health().limitedBy().contains("pool_wait")) {
+            final double wait = report.health().transport().poolWaitP99Millis();
+            ctx.log().warning(String.format(java.util.Locale.ROOT, "the client limited the run: requests waited "
+                    + "%.1f ms at p99 for a connection", wait), String.format(java.util.Locale.ROOT, "the client "
+                    + "limited the run: requests waited %.1f ms at p99 for a connection (over %.0f ms; "
+                    + "client_health.transport), time the server never saw", wait,
+                    RunReport.ClientHealth.POOL_WAIT_LIMIT_MILLIS));
+        }
         try {
             writeExports(report, profilingMetrics, names);
             writeServerMetrics(scraper, names);
@@ -488,6 +507,31 @@ public final class CellRunner {
                     break;
                 }
             }
+        }
+    }
+
+    /**
+     * Before an open-loop profiling phase: opens the connections it is expected to have in flight (its rate times
+     * the mean latency measured so far, in the warmup) and keeps spares opening ahead of its demand
+     * (src-docs/performance.md).
+     */
+    private void sizeOpenLoopPool(final InferenceClient client, final PhaseConfig phase) {
+        final List<java.net.URI> uris = new ArrayList<>();
+        for (final String url : config.endpoint().urls()) {
+            try {
+                uris.add(java.net.URI.create(url));
+            } catch (IllegalArgumentException e) {
+                // the requests themselves report it
+            }
+        }
+        try {
+            final io.aiperf.engine.client.OpenLoopPool pool = client.prepareOpenLoop(uris, phase.rate(), 10);
+            if (pool != null) {
+                ctx.log().debug("open loop at " + phase.rate() + "/s: " + pool.connections() + " connection(s) "
+                        + "opened ahead, " + pool.spares() + " kept spare");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the phase sees the cancellation
         }
     }
 

@@ -314,6 +314,61 @@ class Http1TransportTest {
         }
     }
 
+    /**
+     * Requests handed over while the loop was busy are served after the loop has read what arrived meanwhile: an
+     * answer waiting in its socket frees its connection for them, instead of a connect per request while answers sit
+     * unread (the snowball of connects of an open loop after a stall). The loop is held in a completion while two
+     * requests are handed over and the third connection's answer arrives; with room for three connections, the two
+     * requests must take the two that exist.
+     */
+    @Test
+    void requestsHandedOverDuringAStallTakeTheConnectionsTheirAnswersFree() throws Exception {
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            if (head.contains("X-Request-ID: late")) {
+                try {
+                    assertThat(release.await(10, TimeUnit.SECONDS)).isTrue();
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+                ok(out, "");
+                out.flush();
+                answered.countDown();
+                return true;
+            }
+            ok(out, "");
+            return true;
+        }); InferenceClient client = client(3, 30)) {
+            final CompletableFuture<ResponseData> late = new CompletableFuture<>();
+            client.send(request(server.uri()), "late", "c-late", new InFlight(), late::complete);
+            final List<CompletableFuture<ResponseData>> next = new ArrayList<>();
+            final CompletableFuture<ResponseData> stalled = new CompletableFuture<>();
+            client.send(request(server.uri()), "stall", "c-stall", new InFlight(), r -> {
+                // On the event loop: hand over two requests and let the late answer arrive before returning.
+                for (int i = 0; i < 2; i++) {
+                    final CompletableFuture<ResponseData> done = new CompletableFuture<>();
+                    client.send(request(server.uri()), "next" + i, "c-next" + i, new InFlight(), done::complete);
+                    next.add(done);
+                }
+                release.countDown();
+                try {
+                    assertThat(answered.await(10, TimeUnit.SECONDS)).isTrue();
+                    Thread.sleep(50); // the answer's bytes cross loopback into the client's socket
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                stalled.complete(r);
+            });
+            assertThat(stalled.get(30, TimeUnit.SECONDS).error()).isNull();
+            assertThat(late.get(30, TimeUnit.SECONDS).error()).isNull();
+            for (final CompletableFuture<ResponseData> f : next) {
+                assertThat(f.get(30, TimeUnit.SECONDS).error()).isNull();
+            }
+            assertThat(server.connections.get()).isEqualTo(2);
+        }
+    }
+
     private static PreparedRequest request(final URI uri, final Header header, final boolean lastTurn) {
         return new PreparedRequest(uri, new Header[] {new BasicHeader("Content-Type", "application/json"), header},
                 "{\"model\":\"m\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8), false,

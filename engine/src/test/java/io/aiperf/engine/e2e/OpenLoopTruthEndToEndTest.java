@@ -37,6 +37,7 @@ class OpenLoopTruthEndToEndTest {
             assertThat(loop.path("missed_arrivals").asLong()).isPositive();
             assertThat(loop.path("ceiling_waits").asLong()).isPositive();
             assertThat(loop.path("client_limited").asBoolean()).as("the ceiling held it back, not the client").isFalse();
+            assertThat(summary0(dir).path("client_health").path("client_limited").asBoolean()).isFalse();
             assertThat(loop.path("sent").asLong() + loop.path("missed_arrivals").asLong()).isGreaterThan(100);
             // Measured from the intended start, the queueing behind the ceiling shows: coordinated omission, named.
             final JsonNode summary = Runs.json(dir.resolve("profile_export_aiperf.json"));
@@ -62,6 +63,10 @@ class OpenLoopTruthEndToEndTest {
         }
     }
 
+    private static JsonNode summary0(final Path dir) throws java.io.IOException {
+        return Runs.json(dir.resolve("profile_export_aiperf.json"));
+    }
+
     @Test
     void aLoopThatKeepsUpReportsItsHealthWithoutAWarning() throws Exception {
         try (MockServer fast = MockServer.start(MockServerConfig.fast())) {
@@ -83,10 +88,18 @@ class OpenLoopTruthEndToEndTest {
                     .has("request_latency_from_intended")).isTrue();
             // On a busy machine a send may be late or a stall may skip arrivals; the console says exactly what the
             // run's own client_health says, and a loop that delivered its schedule is not blamed for a lag.
-            final boolean limited = loop.path("client_limited").asBoolean();
+            final JsonNode health = summary.path("client_health");
+            final boolean limited = health.path("client_limited").asBoolean();
             assertThat(r.err().contains("the client limited the run")).as(r.err()).isEqualTo(limited);
+            final java.util.List<String> by = new java.util.ArrayList<>();
+            health.path("client_limited_by").forEach(n -> by.add(n.asText()));
+            assertThat(by.contains("open_loop")).isEqualTo(loop.path("client_limited").asBoolean());
+            assertThat(by.contains("pool_wait"))
+                    .isEqualTo(health.path("transport").path("pool_wait_p99_ms").asDouble() > 1.0);
+            assertThat(limited).isEqualTo(!by.isEmpty());
+            assertThat(health.path("transport").path("connects_opened").isIntegralNumber()).isTrue();
             if (loop.path("missed_arrivals").asLong() == 0 && loop.path("late_sends").asLong() == 0) {
-                assertThat(limited).as(loop.toString()).isFalse();
+                assertThat(loop.path("client_limited").asBoolean()).as(loop.toString()).isFalse();
                 assertThat(r.err()).doesNotContain("phase profiling: the");
             }
             if (!limited) {
