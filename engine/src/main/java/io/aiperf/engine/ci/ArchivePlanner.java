@@ -21,7 +21,8 @@ public final class ArchivePlanner {
     /** What the gate reads from a baseline build's archive (Ant-style globs, comma separated). */
     public static final String BASELINE_INCLUDES = "**/profile_export_aiperf.json,**/profile_export_aiperf_aggregate.json,"
             + "**/cell_outcome.json," // the outcomes: which cells completed, and the report's baseline series
-            + "**/search_result.json"; // a capacity search's result, for a capacity rule
+            + "**/search_result.json," // a capacity search's result, for a capacity rule
+            + "**/profile_export.jsonl"; // the requests, so a one-trial rule can judge the noise (gating.md)
 
     private ArchivePlanner() {
     }

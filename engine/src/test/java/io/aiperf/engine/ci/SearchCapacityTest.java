@@ -55,6 +55,8 @@ class SearchCapacityTest {
                 new TrendChart.Point("#2", Map.of("capacity", 8.0), "#2")))).contains("capacity");
         assertThat(ArchivePlanner.BASELINE_INCLUDES).as("a capacity gate needs the baseline's search")
                 .contains("search_result.json");
+        assertThat(ArchivePlanner.BASELINE_INCLUDES).as("a one-trial gate needs the baseline's requests")
+                .contains("**/profile_export.jsonl");
     }
 
     @Test
