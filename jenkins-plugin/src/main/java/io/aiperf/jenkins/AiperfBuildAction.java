@@ -129,7 +129,9 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
     /**
      * {@code <build>/aiperf/compare?call=<archive folder>}: the engine's SVG of one call against its baseline: the
      * {@code comparison.svg} the engine drew beside {@code report.html} (the report's own charts), read back from the
-     * archive; without it (not archived, an older engine) the key metrics' bars.
+     * archive; without it (not archived, an older engine) the key metrics' bars. The archived file is served only to
+     * those who may read the build's artifacts (Run.ARTIFACTS, when that permission is switched on), and sandboxed as
+     * Jenkins serves artifacts: a build step could have written anything into it.
      */
     public void doCompare(final StaplerRequest2 req, final StaplerResponse2 rsp, @QueryParameter final String call)
             throws IOException {
@@ -138,8 +140,10 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
         }
         final Map<String, Object> summary = call == null ? null : getCalls().get(call);
         rsp.setContentType("image/svg+xml;charset=UTF-8");
-        rsp.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
-        final VirtualFile drawn = summary == null || run == null ? null
+        rsp.setHeader("Content-Security-Policy", "sandbox; default-src 'none'; style-src 'unsafe-inline'");
+        rsp.setHeader("X-Content-Type-Options", "nosniff");
+        final boolean mayReadArtifacts = run != null && (!Run.ARTIFACTS.enabled || run.hasPermission(Run.ARTIFACTS));
+        final VirtualFile drawn = summary == null || !mayReadArtifacts ? null
                 : run.getArtifactManager().root().child(call + ReportCharts.FILE);
         if (drawn != null && drawn.isFile()) {
             try (InputStream in = drawn.open()) {
