@@ -30,11 +30,28 @@ public final class ConfigCommand implements Runnable {
     }
 
     abstract static class FileCommand implements Callable<Integer> {
-        @Option(names = {"-f", "--config", "--config-file"}, required = true, paramLabel = "FILE", description = "The YAML file.")
+        @Option(names = {"-f", "--config", "--config-file"}, paramLabel = "FILE", description = "The YAML file.")
         Path file;
 
+        @picocli.CommandLine.Parameters(arity = "0..1", paramLabel = "CONFIG", description = "The YAML file, as "
+                + "upstream writes it (aiperf config validate bench.yaml); the same as -f.")
+        Path positional;
+
+        @picocli.CommandLine.Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        /** The file named by -f or as the argument (one of them, not both). */
+        Path file() {
+            if ((file == null) == (positional == null)) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), file == null
+                        ? "Missing the config file: give it as the argument or with -f" : "Give the config file once: "
+                        + "as the argument or with -f, not both");
+            }
+            return file != null ? file : positional;
+        }
+
         BenchmarkConfig load() {
-            return ConfigLoader.load(file, new CliOverlay(), System.getenv());
+            return ConfigLoader.load(file(), new CliOverlay(), System.getenv());
         }
     }
 
@@ -45,6 +62,10 @@ public final class ConfigCommand implements Runnable {
         public Integer call() {
             try {
                 final BenchmarkConfig c = load();
+                // The search section as profile reads it: a key profile refuses is invalid here too.
+                final SearchOptions search = new SearchOptions();
+                search.defaults(io.aiperf.engine.config.YamlLoader.load(file(), System.getenv()).get("search"));
+                search.spec(null);
                 c.warnings().forEach(w -> System.err.println("warning: " + w));
                 // The tokenizer as profile loads it: a named one that cannot be loaded is invalid here too.
                 final io.aiperf.engine.dataset.TokenizerResolver.Resolved t = io.aiperf.engine.dataset.TokenizerResolver
@@ -53,7 +74,7 @@ public final class ConfigCommand implements Runnable {
                     System.err.println("warning: " + t.warning());
                 }
                 final int cells = CellPlan.of(c).size();
-                System.out.println(file + ": valid (" + cells + (cells == 1 ? " cell, " : " cells, ")
+                System.out.println(file() + ": valid (" + cells + (cells == 1 ? " cell, " : " cells, ")
                         + c.phases().size() + " phase(s)" + (cells == 1 ? "" : " each") + ", model " + c.primaryModel()
                         + ", tokenizer " + t.tokenizer().name() + " (" + t.tokenizer().source() + "))");
                 return ExitCode.OK;

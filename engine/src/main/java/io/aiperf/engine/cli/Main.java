@@ -62,6 +62,11 @@ public final class Main implements Runnable {
                 System.err.println("error: invalid configuration: " + e.getMessage());
                 return ExitCode.USAGE;
             }
+            if (e instanceof CommandLine.ParameterException usage) { // found by a command, after parsing
+                System.err.println("error: " + usage.getMessage() + "; see 'aiperf " + usage.getCommandLine()
+                        .getCommandSpec().qualifiedName(" ").replaceFirst("^\\S+ ", "") + " --help'");
+                return ExitCode.USAGE;
+            }
             throw e;
         });
         cl.setParameterExceptionHandler(new UsageErrors());

@@ -56,6 +56,8 @@ class ConfigErrorEndToEndTest {
                         List.of(), "benchmark.endpoint.reset_kv_cache.timeout_seconds: Input should be greater than 0"),
                 Arguments.of("hook retry -1", "benchmark:\n  model: m\n  endpoint:\n    reset_kv_cache:\n      max_retry_seconds: -1\n",
                         List.of(), "benchmark.endpoint.reset_kv_cache.max_retry_seconds: Input should be greater than or equal to 0"),
+                Arguments.of("search unknown key", "benchmark:\n  model: m\nsearch:\n  spaec: concurrency:1,4\n",
+                        List.of(), "search.spaec: unknown key (did you mean 'space'?)"),
                 Arguments.of("hook unknown key", "benchmark:\n  model: m\n  endpoint:\n    reset_kv_cache:\n      paht: /x\n",
                         List.of(), "benchmark.endpoint.reset_kv_cache.paht: Extra inputs are not permitted (did you mean 'path'?)"));
     }
@@ -99,6 +101,18 @@ class ConfigErrorEndToEndTest {
         final Runs.Result r = Runs.aiperf("config", "validate", "-f", f.toString());
         assertThat(r.exitCode()).isEqualTo(1); // upstream's documented exit code for config validate
         assertThat(r.err()).contains(message);
+    }
+
+    @org.junit.jupiter.api.Test
+    void configValidateTakesTheFileAsItsArgumentAsUpstreamDoes() throws Exception {
+        final Path f = Files.writeString(tmp.resolve("ok.yaml"), "benchmark:\n  model: m\n  phases: {requests: 2}\n");
+        final Runs.Result r = Runs.aiperf("config", "validate", f.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("valid (1 cell");
+        final Runs.Result twice = Runs.aiperf("config", "validate", "-f", f.toString(), f.toString());
+        assertThat(twice.exitCode()).isEqualTo(2);
+        assertThat(twice.err()).contains("Give the config file once");
+        assertThat(Runs.aiperf("config", "validate").exitCode()).isEqualTo(2);
     }
 
     @org.junit.jupiter.api.Test
