@@ -112,7 +112,8 @@ public final class ProfileOptions {
             description = "The pause between two readiness checks. Default: 5.")
     Double waitForModelInterval;
     @Option(names = "--wait-for-model-mode", paramLabel = "READINESS", description = "inference (a one-token "
-            + "request answers 2xx) or models (GET /v1/models answers 2xx and lists the model). Default: inference.")
+            + "request answers below 500), models (GET /v1/models lists the model; on a 404 the base URL answers "
+            + "below 500) or both. Default: inference.")
     String waitForModelMode;
     @Option(names = "--api-key", paramLabel = "KEY", description = "Sent as Authorization: Bearer KEY. Never written to any file.")
     String apiKey;

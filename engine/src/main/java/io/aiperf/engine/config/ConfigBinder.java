@@ -277,8 +277,8 @@ public final class ConfigBinder {
         if (interval != null && !(interval > 0)) {
             throw e.error("wait_for_model_interval", "Input should be greater than 0");
         }
-        if (!mode.equals("inference") && !mode.equals("models")) {
-            throw e.error("wait_for_model_mode", "expected inference or models, got '" + mode + "'");
+        if (!List.of("inference", "models", "both").contains(mode)) {
+            throw e.error("wait_for_model_mode", "expected inference, models or both, got '" + mode + "'");
         }
         return new WaitForModel(timeout == null ? 0 : timeout, interval == null ? 5.0 : interval, mode);
     }
