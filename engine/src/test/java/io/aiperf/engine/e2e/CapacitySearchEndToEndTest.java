@@ -89,34 +89,13 @@ class CapacitySearchEndToEndTest {
 
     @Test
     void aPointWhoseClientIsShortOfCpuNeverMeetsTheSlos() throws Exception {
-        final java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-        final java.util.List<Thread> hogs = new java.util.ArrayList<>();
-        for (int i = 0; i < 2 * Runtime.getRuntime().availableProcessors(); i++) {
-            final Thread t = new Thread(() -> {
-                long x = 0;
-                while (!stop.get()) {
-                    x += System.nanoTime() & 1; // keeps a core busy until told to stop
-                }
-                if (x == 42) {
-                    System.out.print("");
-                }
-            }, "cpu-hog-" + i);
-            t.setDaemon(true);
-            hogs.add(t);
-        }
         try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 2))) {
             final Path dir = tmp.resolve("starved");
-            hogs.forEach(Thread::start);
-            final Runs.Result r;
-            try {
-                // an SLO any run meets by its numbers; a starved client's timer wake-ups are late by more than 1 ms
-                r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--isl", "8", "--osl", "8",
-                        "--request-count", "12", "--warmup-request-count", "2", "--search-space", "concurrency:1,2",
-                        "--search-sla", "time_to_first_token:p50:lt:1000000", "--search-trials-max", "1",
-                        "--search-max-client-lateness", "1", "--artifact-dir", dir.toString());
-            } finally {
-                stop.set(true);
-            }
+            // an SLO any run meets by its numbers; a starved client's timer wake-ups are late by more than 1 ms
+            final Runs.Result r = CpuHogs.whileStarved(2, () -> Runs.aiperf("profile", "-m", "m", "-u", mock.url(),
+                    "--streaming", "--isl", "8", "--osl", "8", "--request-count", "12", "--warmup-request-count", "2",
+                    "--search-space", "concurrency:1,2", "--search-sla", "time_to_first_token:p50:lt:1000000",
+                    "--search-trials-max", "1", "--search-max-client-lateness", "1", "--artifact-dir", dir.toString()));
             assertThat(r.exitCode()).as(r.err()).isZero();
             final JsonNode result = Runs.json(dir.resolve("search_result.json"));
             assertThat(result.path("capacity").isNull()).as(result.toString()).isTrue();

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -105,30 +104,11 @@ class ValidityEndToEndTest {
 
     @Test
     void aClientShortOfCpuIsSeenInItsOwnWakeUps() throws Exception {
-        final AtomicBoolean stop = new AtomicBoolean();
-        final List<Thread> hogs = new ArrayList<>();
-        for (int i = 0; i < 4 * Runtime.getRuntime().availableProcessors(); i++) {
-            final Thread t = new Thread(() -> {
-                long x = 0;
-                while (!stop.get()) {
-                    x += System.nanoTime() & 1; // keeps a core busy until told to stop
-                }
-                if (x == 42) {
-                    System.out.print("");
-                }
-            }, "cpu-hog-" + i);
-            t.setDaemon(true);
-            hogs.add(t);
-        }
         try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 2))) {
             final Path dir = tmp.resolve("starved");
-            hogs.forEach(Thread::start);
-            try {
-                Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--concurrency", "2",
-                        "--benchmark-duration", "3", "--isl", "8", "--osl", "16", "--artifact-dir", dir.toString());
-            } finally {
-                stop.set(true);
-            }
+            CpuHogs.whileStarved(4, () -> Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming",
+                    "--concurrency", "2", "--benchmark-duration", "3", "--isl", "8", "--osl", "16", "--artifact-dir",
+                    dir.toString()));
             final JsonNode wakeup = check(dir, "client_wakeup");
             assertThat(wakeup.path("figure").asDouble()).as("p99 wake-up delay, ms").isGreaterThan(1.0);
             final Runs.Result r = gate(rules(RULES + "validity: {client_wakeup: {invalid: 1}}\n"), dir);
