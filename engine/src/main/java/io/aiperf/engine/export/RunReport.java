@@ -44,9 +44,11 @@ public record RunReport(String version, String benchmarkId, ObjectNode inputConf
 
         /**
          * What limited the run on the client's side, in order: {@code open_loop} (an open loop sent less than its
-         * schedule, {@link io.aiperf.engine.record.OpenLoopHealth#clientLimited()}), {@code pool_wait} (requests
-         * waited over {@value #POOL_WAIT_LIMIT_MILLIS} ms at p99 for a connection, and no arrival waited for a
-         * --concurrency ceiling, which holds connections back by design); empty when nothing did.
+         * schedule, {@link io.aiperf.engine.record.OpenLoopHealth#clientLimited()}), {@code pool_wait} (an open
+         * loop's requests waited over {@value #POOL_WAIT_LIMIT_MILLIS} ms at p99 for a connection, and no arrival
+         * waited for a --concurrency ceiling, which holds connections back by design); empty when nothing did. A
+         * closed loop's users send when their answers come back, so a wait there delays its own next request and
+         * shapes no schedule: the {@code pool_wait} validity check judges it instead.
          */
         public java.util.List<String> limitedBy() {
             final java.util.List<String> by = new java.util.ArrayList<>();
@@ -55,7 +57,7 @@ public record RunReport(String version, String benchmarkId, ObjectNode inputConf
             }
             // Arrivals held by the --concurrency ceiling asked for also wait for its connections: the ceiling's doing.
             final boolean ceiling = openLoop.values().stream().anyMatch(h -> h.ceilingWaits() > 0);
-            if (!ceiling && transport.poolWaitP99Millis() > POOL_WAIT_LIMIT_MILLIS) {
+            if (!openLoop.isEmpty() && !ceiling && transport.poolWaitP99Millis() > POOL_WAIT_LIMIT_MILLIS) {
                 by.add("pool_wait");
             }
             return by;
