@@ -110,26 +110,30 @@ public final class SearchOptions {
         maxClientLateness = maxClientLateness != null ? maxClientLateness : number(search, "max_client_lateness_ms");
     }
 
-    private static String text(final com.fasterxml.jackson.databind.JsonNode n, final String key) {
+    /** {@code search.<key>}, null when absent; one of another kind than {@code ok} accepts is an error naming it. */
+    private static com.fasterxml.jackson.databind.JsonNode value(final com.fasterxml.jackson.databind.JsonNode n,
+            final String key, final java.util.function.Predicate<com.fasterxml.jackson.databind.JsonNode> ok,
+            final String expected) {
         final com.fasterxml.jackson.databind.JsonNode v = n.get(key);
         if (v == null || v.isNull()) {
             return null;
         }
-        if (!v.isValueNode()) {
-            throw new ConfigException("search." + key, "expected a text value, got " + v);
+        if (!ok.test(v)) {
+            throw new ConfigException("search." + key, "expected " + expected + ", got " + v);
         }
-        return v.asText();
+        return v;
+    }
+
+    private static String text(final com.fasterxml.jackson.databind.JsonNode n, final String key) {
+        final com.fasterxml.jackson.databind.JsonNode v = value(n, key,
+                com.fasterxml.jackson.databind.JsonNode::isValueNode, "a text value");
+        return v == null ? null : v.asText();
     }
 
     private static Double number(final com.fasterxml.jackson.databind.JsonNode n, final String key) {
-        final com.fasterxml.jackson.databind.JsonNode v = n.get(key);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isNumber()) {
-            throw new ConfigException("search." + key, "expected a number, got " + v);
-        }
-        return v.asDouble();
+        final com.fasterxml.jackson.databind.JsonNode v = value(n, key,
+                com.fasterxml.jackson.databind.JsonNode::isNumber, "a number");
+        return v == null ? null : v.asDouble();
     }
 
     private static Integer whole(final com.fasterxml.jackson.databind.JsonNode n, final String key) {
