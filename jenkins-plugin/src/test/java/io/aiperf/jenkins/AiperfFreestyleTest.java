@@ -14,8 +14,6 @@ import java.util.List;
 import org.htmlunit.HttpMethod;
 import org.htmlunit.WebRequest;
 import org.htmlunit.WebResponse;
-import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
-import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.junit.jupiter.api.Test;
 import org.jvnet.hudson.test.JenkinsRule;
 import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
@@ -126,21 +124,14 @@ class AiperfFreestyleTest {
         wc.assertFails("descriptorByName/io.aiperf.jenkins.AiperfProfileBuilder/fillCredentialsIdItems", 404);
 
         final FreeStyleProject p = j.createFreeStyleProject("checked");
-        final WorkflowJob setup = j.createProject(WorkflowJob.class, "security");
-        setup.setDefinition(new CpsFlowDefinition("def realm = new hudson.security.HudsonPrivateSecurityRealm(false)\n"
-                + "realm.createAccount('admin', 'admin-pass-4711')\n"
-                + "jenkins.model.Jenkins.get().setSecurityRealm(realm)\n"
-                + "def strategy = new hudson.security.FullControlOnceLoggedInAuthorizationStrategy()\n"
-                + "strategy.setAllowAnonymousRead(true)\n"
-                + "jenkins.model.Jenkins.get().setAuthorizationStrategy(strategy)\n", false));
-        j.buildAndAssertSuccess(setup);
+        Security.anonymousReadLoggedInAdmin(j);
 
         final String check = p.getUrl() + "descriptorByName/io.aiperf.jenkins.AiperfProfileBuilder/checkBaseline"
                 + "?baseline=yesterday&gate=g.yaml";
         final JenkinsRule.WebClient anonymous = j.createWebClient().withThrowExceptionOnFailingStatusCode(false);
         assertEquals(403, post(j, anonymous, check).getStatusCode(), "may read, may not configure");
 
-        final JenkinsRule.WebClient admin = j.createWebClient().login("admin", "admin-pass-4711");
+        final JenkinsRule.WebClient admin = j.createWebClient().login(Security.ADMIN, Security.ADMIN_PASSWORD);
         final WebResponse answer = post(j, admin, check);
         assertEquals(200, answer.getStatusCode());
         assertTrue(answer.getContentAsString().contains("is not a baseline"), answer.getContentAsString());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import hudson.model.Result;
+import hudson.model.Run;
 import hudson.slaves.DumbSlave;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,7 @@ import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.htmlunit.WebResponse;
 import org.jenkinsci.plugins.workflow.actions.WarningAction;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.graph.FlowNode;
@@ -116,6 +118,23 @@ class AiperfPipelineTest {
             final WorkflowRun failed = build(j, "gated", String.format(script, "failure", slow.url()), Result.FAILURE);
             j.assertLogContains("baseline: build #1", failed);
             j.assertLogContains("gate failed", failed);
+
+            // The archived SVG is a file a build step wrote: served sandboxed and never sniffed as another type ...
+            final String compare = regressed.getUrl() + "aiperf/compare?call=aiperf/aiperf/run/";
+            final WebResponse served = j.createWebClient().goTo(compare, "image/svg+xml").getWebResponse();
+            assertTrue(served.getResponseHeaderValue("Content-Security-Policy").startsWith("sandbox;"),
+                    served.getResponseHeaderValue("Content-Security-Policy"));
+            assertEquals("nosniff", served.getResponseHeaderValue("X-Content-Type-Options"));
+            // ... and only to those who may read artifacts; others get the bars drawn from the recorded summary.
+            Security.anonymousReadLoggedInAdmin(j);
+            Run.ARTIFACTS.setEnabled(true);
+            try {
+                final String bars = j.createWebClient().goTo(compare, "image/svg+xml").getWebResponse()
+                        .getContentAsString();
+                assertTrue(bars.contains("class=\"candidate\"") && !bars.contains("Verdict: UNSTABLE"), bars);
+            } finally {
+                Run.ARTIFACTS.setEnabled(false);
+            }
         }
     }
 

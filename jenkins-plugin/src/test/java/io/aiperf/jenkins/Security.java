@@ -1,0 +1,26 @@
+package io.aiperf.jenkins;
+
+import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
+import org.jenkinsci.plugins.workflow.job.WorkflowJob;
+import org.jvnet.hudson.test.JenkinsRule;
+
+/** Security as a small real instance has it, set up through a trusted (unsandboxed) script as an admin would. */
+final class Security {
+    static final String ADMIN = "admin";
+    static final String ADMIN_PASSWORD = "admin-pass-4711";
+
+    private Security() {
+    }
+
+    /** Jenkins' own user database with one admin; anonymous users may read, logged-in users may do anything. */
+    static void anonymousReadLoggedInAdmin(final JenkinsRule j) throws Exception {
+        final WorkflowJob setup = j.createProject(WorkflowJob.class, "security-setup");
+        setup.setDefinition(new CpsFlowDefinition("def realm = new hudson.security.HudsonPrivateSecurityRealm(false)\n"
+                + "realm.createAccount('" + ADMIN + "', '" + ADMIN_PASSWORD + "')\n"
+                + "jenkins.model.Jenkins.get().setSecurityRealm(realm)\n"
+                + "def strategy = new hudson.security.FullControlOnceLoggedInAuthorizationStrategy()\n"
+                + "strategy.setAllowAnonymousRead(true)\n"
+                + "jenkins.model.Jenkins.get().setAuthorizationStrategy(strategy)\n", false));
+        j.buildAndAssertSuccess(setup);
+    }
+}
