@@ -42,7 +42,7 @@ public final class RecordFiles {
         this.jsonlStream = jsonl == null ? OutputStream.nullOutputStream() : wrap.apply(jsonl.stream());
         this.rawStream = raw == null ? null : wrap.apply(raw.stream());
         this.writer = new RecordsJsonlWriter(jsonlStream, rawStream, wall);
-        this.outputs = outputsJson || level.equals("raw") ? new OutputsJson(wall) : null;
+        this.outputs = outputsJson || level.equals("raw") ? new OutputsJson(wall, dir) : null;
         if (outputs != null) {
             writer.collectOutputs(outputs);
         }
@@ -76,9 +76,10 @@ public final class RecordFiles {
             if (outputs != null) {
                 final AtomicFiles.Pending file = AtomicFiles.begin(dir.resolve(OutputsJson.FILE));
                 try (OutputStream o = wrap.apply(file.stream())) {
-                    o.write(outputs.bytes());
+                    outputs.writeTo(o);
                 }
                 file.commit();
+                outputs.close();
             }
             return null;
         } catch (IOException | java.io.UncheckedIOException e) {
@@ -88,6 +89,13 @@ public final class RecordFiles {
     }
 
     public void abort() {
+        if (outputs != null) {
+            try {
+                outputs.close();
+            } catch (IOException e) {
+                // the spool is a temporary file; a leftover one is harmless and names itself as such
+            }
+        }
         if (jsonl != null) {
             jsonl.abort();
         }
