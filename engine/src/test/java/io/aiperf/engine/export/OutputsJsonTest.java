@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.aiperf.engine.dataset.Tokenizer;
 import io.aiperf.engine.metrics.RecordMetrics;
 import io.aiperf.engine.record.RequestRecord;
@@ -58,6 +59,9 @@ class OutputsJsonTest {
         assertThat(text).startsWith("{\n").contains("\n  \"data\" : [ {"); // pretty, as Jackson's default printer
         final JsonNode root = new ObjectMapper().readTree(text);
         assertThat(root.path("schema_version").asText()).isEqualTo("1.1");
+        // byte for byte what writing the whole tree at once (as before the spool) gives
+        assertThat(text).isEqualTo(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValueAsString(root));
         final List<String> ids = new ArrayList<>();
         root.path("data").forEach(o -> ids.add(o.path("x_request_id").asText()));
         assertThat(ids).containsExactly("s1t0", "s1t0-again", "s2t0", "s2t1");
