@@ -16,8 +16,8 @@ import java.util.stream.Stream;
 /**
  * The format of an {@code --input-file} given without {@code --custom-dataset-type}, told from its first row as
  * upstream AIPerf does (src-docs/datasets.md, format detection): {@code turns} is multi_turn, a {@code messages} list
- * is raw_payload (unless the row has a {@code conversation_id} or a {@code data} list), {@code input_length} or
- * {@code hash_ids} is mooncake_trace, a text, image or audio field is single_turn. A directory is raw_payload when its
+ * is raw_payload (unless the row has a {@code conversation_id} or a {@code data} list), {@code input_length},
+ * {@code hash_ids} or {@code text_input} is mooncake_trace, a text, image or audio field is single_turn. A directory is raw_payload when its
  * first {@code .jsonl} file's first row is a request body, else random_pool (one pool per file). Stateless.
  */
 public final class FormatDetector {
@@ -56,7 +56,7 @@ public final class FormatDetector {
         if (rawPayload(row)) {
             return DatasetConfig.Format.RAW_PAYLOAD;
         }
-        if (row.has("input_length") || row.has("hash_ids")) {
+        if (row.has("input_length") || row.has("hash_ids") || row.has("text_input")) {
             return DatasetConfig.Format.MOONCAKE_TRACE;
         }
         if (SINGLE_TURN_FIELDS.stream().anyMatch(row::has)) {

@@ -21,8 +21,8 @@ import java.util.UUID;
  *   <li>{@code multi_turn}: {@code session_id} and {@code turns}, each turn a single_turn row with an optional
  *       {@code delay} (ms of think time after the previous reply); a leading {@code role: system} turn with only
  *       text becomes the conversation's system prompt;</li>
- *   <li>{@code mooncake_trace}: {@code input_length}, optional {@code output_length}, {@code hash_ids} and
- *       {@code timestamp} (ms). Each hash id stands for one block of {@code block_size} tokens, the same text for the
+ *   <li>{@code mooncake_trace}: {@code input_length} (or {@code text_input}, the prompt itself), optional
+ *       {@code output_length}, {@code hash_ids} and {@code timestamp} (ms). Each hash id stands for one block of {@code block_size} tokens, the same text for the
  *       same id in every row, so rows that share ids share a prompt prefix as the traced requests shared a KV
  *       cache; the last block holds the rest of {@code input_length}.</li>
  * </ul>
@@ -367,8 +367,20 @@ public final class FileDataset {
 
     private static String trace(final JsonNode row, final int line, final DatasetConfig.InputFile file,
                                 final Map<Long, String> blocks, final Tokenizer tokenizer, final Random random) {
+        final JsonNode textInput = row.get("text_input");
+        if (textInput != null && !textInput.isNull()) {
+            if (!textInput.isTextual() || textInput.asText().isBlank()) {
+                throw new ConfigException(FIELD, where(file, line) + "text_input must be a non-empty string");
+            }
+            if (row.hasNonNull("hash_ids") && !row.hasNonNull("input_length")) {
+                throw new ConfigException(FIELD, where(file, line) + "hash_ids need input_length (each id is a block "
+                        + "of its tokens)");
+            }
+            return textInput.asText(); // the traced prompt itself, sent as written (upstream's text_input rows)
+        }
         if (!row.hasNonNull("input_length")) {
-            throw new ConfigException(FIELD, where(file, line) + "a mooncake_trace row needs input_length");
+            throw new ConfigException(FIELD, where(file, line) + "a mooncake_trace row needs input_length or "
+                    + "text_input");
         }
         final int length = positive(row, "input_length", line, file);
         final JsonNode ids = row.get("hash_ids");

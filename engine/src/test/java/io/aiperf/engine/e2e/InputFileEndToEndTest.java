@@ -95,6 +95,40 @@ class InputFileEndToEndTest {
     }
 
     @Test
+    void traceRowsWithTextInputAreDetectedAndSendTheirTextOnTheirSchedule() throws Exception {
+        final Path trace = Files.writeString(tmp.resolve("texts.jsonl"), """
+                {"timestamp": 0, "text_input": "What is the capital of France?", "output_length": 3}
+                {"timestamp": 50, "input_length": 12, "output_length": 3}
+                {"timestamp": 100, "text_input": "Name three rivers.", "output_length": 3}
+                """);
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("texts");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--input-file", trace.toString(),
+                    "--fixed-schedule", "--tokenizer", "builtin", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(s.path("request_count").path("avg").asInt()).isEqualTo(3);
+            // told from the rows: a trace (a single_turn file has no input_length rows), replayed on its timestamps
+            final List<JsonNode> lines = byCredit(dir);
+            final long zero = lines.get(0).path("metadata").path("credit_issued_ns").asLong();
+            assertThat((lines.get(2).path("metadata").path("credit_issued_ns").asLong() - zero) / 1e6)
+                    .isCloseTo(100.0, org.assertj.core.data.Offset.offset(0.001));
+            final List<String> prompts = Runs.json(dir.resolve("inputs.json")).findValues("content").stream()
+                    .map(JsonNode::asText).toList();
+            assertThat(prompts).hasSize(3);
+            assertThat(prompts.get(0)).isEqualTo("What is the capital of France?");
+            assertThat(prompts.get(2)).isEqualTo("Name three rivers.");
+            assertThat(s.path("input_sequence_length").path("min").asDouble()).isEqualTo(4.0); // o200k: 4 tokens
+        }
+        final Path hashes = Files.writeString(tmp.resolve("hashes.jsonl"),
+                "{\"text_input\": \"hello\", \"hash_ids\": [1]}\n");
+        final Runs.Result bad = Runs.aiperf("profile", "-m", "m", "-u", "http://127.0.0.1:9", "--input-file",
+                hashes.toString(), "--artifact-dir", tmp.resolve("none").toString());
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("line 1").contains("hash_ids need input_length");
+    }
+
+    @Test
     void singleTurnRowsAreSentAsWrittenAndCountedWithTheTokenizer() throws Exception {
         final Path file = Files.writeString(tmp.resolve("prompts.jsonl"), """
                 {"text": "What is the capital of France?"}
