@@ -8,6 +8,7 @@ import io.aiperf.engine.metrics.MetricRegistry;
 import io.aiperf.engine.metrics.MetricSpec;
 import io.aiperf.engine.metrics.RecordMetrics;
 import io.aiperf.engine.record.RequestRecord;
+import io.aiperf.engine.summary.ExportFiles;
 import io.aiperf.engine.time.WallClock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,7 +20,7 @@ import java.util.List;
  * {@code warmup}, both sorted by session and turn. Held in memory until the cell ends. Not thread-safe.
  */
 public final class OutputsJson {
-    public static final String FILE = "outputs.json";
+    public static final String FILE = ExportFiles.OUTPUTS_JSON;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final List<MetricSpec> METRICS = List.of(MetricRegistry.ISL, MetricRegistry.OUTPUT_TOKENS,
             MetricRegistry.OSL, MetricRegistry.REQUEST_LATENCY, MetricRegistry.TTFT, MetricRegistry.ITL);

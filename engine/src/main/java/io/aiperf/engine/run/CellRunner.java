@@ -34,6 +34,7 @@ import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.Environment;
 import io.aiperf.engine.record.HookCall;
+import io.aiperf.engine.summary.ExportFiles;
 import io.aiperf.engine.time.CancellationToken;
 import io.aiperf.engine.time.Parker;
 import io.aiperf.engine.time.WallClock;
@@ -667,7 +668,7 @@ public final class CellRunner {
         }
         ctx.out().println("CSV Export: " + dir.resolve(names.summaryCsv()).toAbsolutePath());
         ctx.out().println("JSON Export: " + dir.resolve(names.summaryJson()).toAbsolutePath());
-        ctx.out().println("Log File: " + dir.resolve("logs").resolve("aiperf.log").toAbsolutePath());
+        ctx.out().println("Log File: " + dir.resolve(ExportFiles.LOG_FOLDER).resolve(ExportFiles.LOG_FILE).toAbsolutePath());
     }
 
     private CellOutcome finish(final String status, final int exitCode, final String error, final long sent,
