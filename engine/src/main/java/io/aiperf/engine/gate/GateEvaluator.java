@@ -20,6 +20,9 @@ import java.util.Locale;
  * inactive, and says so; NaN or infinite makes the rule inconclusive; a cell whose run failed or was cancelled
  * fails the candidate and makes the baseline inconclusive); the noise floor and, when asked
  * for with 2+ trials on both sides, Welch's t-test keep noise from being called a regression. Stateless.
+ * <p>
+ * It is over 400 lines because the outcomes above (pass, fail, unstable, inconclusive, inactive) are decided
+ * together for each rule, and each needs its reason spelled out for the report.
  */
 public final class GateEvaluator {
     private GateEvaluator() {
