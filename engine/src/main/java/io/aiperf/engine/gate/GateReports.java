@@ -15,7 +15,7 @@ import java.util.Locale;
  */
 public final class GateReports {
     public static final String JSON_FILE = ExportFiles.GATE_JSON;
-    public static final String JUNIT_FILE = "gate_junit.xml";
+    public static final String JUNIT_FILE = ExportFiles.GATE_JUNIT;
     public static final String MARKDOWN_FILE = ExportFiles.GATE_MARKDOWN;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 

@@ -3,6 +3,7 @@ package io.aiperf.engine.gate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
 import io.aiperf.engine.summary.SummaryCodec;
@@ -166,6 +167,20 @@ public final class RunData {
                     + "with no baseline yet, create the directory empty or leave out --baseline)");
         }
         return hasResults(source);
+    }
+
+    /**
+     * The export names a run directory was written with: AIPerf's defaults, or those of the
+     * {@code --profile-export-prefix} its first cell summary shows (the report reads its cells by them).
+     */
+    public static ExportNames exportNames(final Path runDir) {
+        try (Stream<Path> walk = Files.walk(runDir)) {
+            final String name = walk.filter(RunData::summaryFile).map(f -> f.getFileName().toString()).sorted()
+                    .findFirst().orElse(SUMMARY);
+            return ExportNames.of(name.equals(SUMMARY) ? null : name);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return ExportNames.of(null);
+        }
     }
 
     /** Whether a baseline source holds any results (a first build's empty or missing baseline holds none). */

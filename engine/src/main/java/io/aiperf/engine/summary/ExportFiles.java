@@ -52,6 +52,7 @@ public final class ExportFiles {
     // The gate, the capacity search and the Jenkins step.
     public static final String GATE_JSON = "gate_result.json";
     public static final String GATE_MARKDOWN = "gate_summary.md";
+    public static final String GATE_JUNIT = "gate_junit.xml";
     public static final String SEARCH_JSON = "search_result.json";
     public static final String RUN_LABEL = "run_label.json";
     public static final String COMPARISON_SVG = "comparison.svg";
