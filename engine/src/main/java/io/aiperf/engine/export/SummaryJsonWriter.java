@@ -9,6 +9,8 @@ import io.aiperf.engine.metrics.MetricValue;
 import io.aiperf.engine.metrics.MetricsSummary;
 import io.aiperf.engine.metrics.Stats;
 import io.aiperf.engine.summary.SummaryCodec;
+import io.aiperf.engine.validity.Thresholds;
+import io.aiperf.engine.validity.Validity;
 import java.time.Instant;
 import java.util.Map;
 
@@ -24,7 +26,23 @@ public final class SummaryJsonWriter {
     private SummaryJsonWriter() {
     }
 
+    /** A summary as written, with the validity report its {@code validity} block was made from. */
+    public record Written(ObjectNode json, Validity.Report validity) {
+        public byte[] bytes() {
+            try {
+                return JSON.writeValueAsBytes(json);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
     public static ObjectNode toJson(final RunReport r) {
+        return write(r).json();
+    }
+
+    /** The summary of a cell, judged once: the file's validity block and the console's lines share the report. */
+    public static Written write(final RunReport r) {
         final ObjectNode root = JSON.createObjectNode();
         root.put(SummaryCodec.SCHEMA_VERSION, SCHEMA_VERSION);
         root.put(SummaryCodec.AIPERF_VERSION, r.version());
@@ -80,9 +98,9 @@ public final class SummaryJsonWriter {
         tokenAccounting(root, r.profiling().tokens());
         environment(root, r.environment());
         // Judged from the summary itself, the same way the gate judges it (src-docs/validity.md).
-        validity(root);
+        final Validity.Report validity = validity(root);
         root.put(SummaryCodec.END_TIME, Instant.ofEpochSecond(0, r.endEpochNanos()).toString());
-        return root;
+        return new Written(root, validity);
     }
 
     static void metrics(final ObjectNode into, final MetricsSummary summary) {
@@ -141,10 +159,11 @@ public final class SummaryJsonWriter {
      * with its submission rules' codes, which this engine does not run, and tools that read it would take our own
      * validity checks for failed submissions; the {@code validity} block carries those.
      */
-    private static void validity(final ObjectNode root) {
-        root.set(SummaryCodec.VALIDITY, io.aiperf.engine.validity.Validity.json(io.aiperf.engine.validity.Validity.evaluate(root,
-                io.aiperf.engine.validity.Thresholds.defaults())));
+    private static Validity.Report validity(final ObjectNode root) {
+        final Validity.Report report = Validity.evaluate(root, Thresholds.defaults());
+        root.set(SummaryCodec.VALIDITY, Validity.json(report));
         root.putArray(SummaryCodec.RUNTIME_SUBMISSION_INVALID_REASONS);
+        return report;
     }
 
     /** The sums the token validity checks read (src-docs/validity.md). */
@@ -205,10 +224,6 @@ public final class SummaryJsonWriter {
     }
 
     public static byte[] bytes(final RunReport r) {
-        try {
-            return JSON.writeValueAsBytes(toJson(r));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return write(r).bytes();
     }
 }

@@ -280,8 +280,9 @@ public final class CellRunner {
                     + "client_health.transport), time the server never saw", wait,
                     RunReport.ClientHealth.POOL_WAIT_LIMIT_MILLIS));
         }
+        final SummaryJsonWriter.Written summary = SummaryJsonWriter.write(report);
         try {
-            writeExports(report, profilingMetrics, names);
+            writeExports(report, summary, profilingMetrics, names);
             writeServerMetrics(scraper, names);
             if (writeError == null) {
                 writeTimeslices(names);
@@ -289,7 +290,7 @@ public final class CellRunner {
         } catch (java.io.UncheckedIOException e) {
             writeError = writeError != null ? writeError : e.getMessage(); // names the file; the summary is still shown
         }
-        printSummary(report, profilingMetrics, names);
+        printSummary(report, summary.validity(), profilingMetrics, names);
         final long valid = profilingMetrics.validCount();
         final long errors = profilingMetrics.errorCount();
         if (writeError != null) {
@@ -547,10 +548,11 @@ public final class CellRunner {
     }
 
     /** The files written from the summaries; the records' JSONL was written as they came. */
-    private void writeExports(final RunReport report, final MetricsSummary metrics, final ExportNames names) {
+    private void writeExports(final RunReport report, final SummaryJsonWriter.Written summary,
+                              final MetricsSummary metrics, final ExportNames names) {
         write(names.inputsJson(), out -> out.write(InputsJsonWriter.bytes(report.inputs())));
         write(names.summaryCsv(), out -> out.write(SummaryCsvWriter.bytes(metrics)));
-        write(names.summaryJson(), out -> out.write(SummaryJsonWriter.bytes(report)));
+        write(names.summaryJson(), out -> out.write(summary.bytes()));
     }
 
     /** The timeslices (--slice-duration), from the records just committed. */
@@ -620,7 +622,8 @@ public final class CellRunner {
         return identity != null && !identity.path().equals(".");
     }
 
-    private void printSummary(final RunReport report, final MetricsSummary metrics, final ExportNames names) {
+    private void printSummary(final RunReport report, final io.aiperf.engine.validity.Validity.Report validity,
+                              final MetricsSummary metrics, final ExportNames names) {
         final boolean quiet = ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.WARNING) > 0;
         if (quiet && oneOfSeveral()) {
             return; // a quiet sweep prints its sweep table and the exports line, not every cell's table
@@ -642,8 +645,7 @@ public final class CellRunner {
         }
         // What the summary's validity block says, where it is not ok (src-docs/validity.md): on the console for a
         // single cell at WARNING and below; a run of several cells says it once for all of them (ValidityDigest).
-        for (final io.aiperf.engine.validity.Check c : io.aiperf.engine.validity.Validity.evaluate(
-                SummaryJsonWriter.toJson(report), io.aiperf.engine.validity.Thresholds.defaults()).problems()) {
+        for (final io.aiperf.engine.validity.Check c : validity.problems()) {
             final String line = "Validity " + c.result().wireName() + " (" + c.name() + "): " + c.message() + "; "
                     + c.fix();
             if (!quiet && !oneOfSeveral()) {
