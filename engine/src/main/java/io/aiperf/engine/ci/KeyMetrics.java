@@ -2,6 +2,9 @@ package io.aiperf.engine.ci;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.aiperf.engine.summary.CellSummary;
+import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.SummaryCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,9 +27,9 @@ public final class KeyMetrics {
             SearchCapacity.UNIT);
     /** The sweep point of a run without a sweep, as the gate and the report name it. */
     public static final String SINGLE_POINT = "base";
-    static final String SUMMARY = "profile_export_aiperf.json";
-    static final String SWEEP = "sweep_aggregate/profile_export_aiperf_sweep.json";
-    static final String AGGREGATE = "aggregate/profile_export_aiperf_aggregate.json";
+    static final String SUMMARY = ExportFiles.SUMMARY_JSON;
+    static final String SWEEP = ExportFiles.SWEEP_FOLDER + "/" + ExportFiles.SWEEP_JSON;
+    static final String AGGREGATE = ExportFiles.AGGREGATE_FOLDER + "/" + ExportFiles.AGGREGATE_JSON;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private KeyMetrics() {
@@ -40,14 +43,16 @@ public final class KeyMetrics {
      */
     public static Map<String, Double> of(final Path runDir, final double errorRatePct) {
         final Map<String, Double> out = new LinkedHashMap<>();
-        final JsonNode summary = read(runDir.resolve(SUMMARY));
+        final JsonNode file = read(runDir.resolve(SUMMARY));
+        final CellSummary summary = file == null ? null : SummaryCodec.read(file);
         final JsonNode aggregate = summary == null ? read(runDir.resolve(AGGREGATE)) : null;
         for (final String key : KEYS.subList(0, KEYS.indexOf("error_rate"))) {
             final int cut = key.lastIndexOf('_');
-            final JsonNode v = summary != null ? summary.path(key.substring(0, cut)).path(key.substring(cut + 1))
-                    : aggregate != null ? aggregate.path("metrics").path(key).path("mean") : null;
-            if (v != null && v.isNumber()) {
-                out.put(key, v.doubleValue());
+            final JsonNode mean = aggregate == null ? null : aggregate.path("metrics").path(key).path("mean");
+            final double v = summary != null ? summary.stat(key.substring(0, cut), key.substring(cut + 1))
+                    : mean != null && mean.isNumber() ? mean.doubleValue() : Double.NaN;
+            if (!Double.isNaN(v)) {
+                out.put(key, v);
             }
         }
         final SearchCapacity capacity = SearchCapacity.in(runDir);

@@ -1,6 +1,7 @@
 package io.aiperf.engine.ci;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.ExportFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +28,7 @@ public final class OutcomeClassifier {
                 reasons.add(cell.path("error").asText());
             }
         }
-        final JsonNode gate = KeyMetrics.read(exportDir.resolve("gate_result.json"));
+        final JsonNode gate = KeyMetrics.read(exportDir.resolve(ExportFiles.GATE_JSON));
         if (gate != null) {
             gate.path("rules").forEach(r -> {
                 final String status = r.path("status").asText();
@@ -70,7 +71,7 @@ public final class OutcomeClassifier {
             return List.of();
         }
         try (Stream<Path> walk = Files.walk(dir)) {
-            return walk.filter(p -> p.getFileName().toString().equals("cell_outcome.json")).sorted().toList();
+            return walk.filter(p -> p.getFileName().toString().equals(ExportFiles.CELL_OUTCOME)).sorted().toList();
         } catch (IOException e) {
             return List.of();
         }

@@ -1,6 +1,7 @@
 package io.aiperf.engine.ci;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.ExportFiles;
 import java.nio.file.Path;
 
 /**
@@ -8,7 +9,7 @@ import java.nio.file.Path;
  * run directory, so a trend over run directories is labelled by build, not by folder name. Stateless.
  */
 public final class RunLabel {
-    public static final String FILE = "run_label.json";
+    public static final String FILE = ExportFiles.RUN_LABEL;
     /** Longest label: a tick under a trend's point has room for about this much. */
     public static final int MAX_LENGTH = 40;
 

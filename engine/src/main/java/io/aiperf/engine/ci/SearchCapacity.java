@@ -1,6 +1,7 @@
 package io.aiperf.engine.ci;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.ExportFiles;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 
@@ -17,7 +18,7 @@ public record SearchCapacity(String knob, Integer value, int high, Integer nextM
     /** The key of {@link KeyMetrics#KEYS} and of the step's result. */
     public static final String KEY = "capacity";
     public static final String UNIT = "concurrency or req/s";
-    static final String FILE = "search_result.json";
+    static final String FILE = ExportFiles.SEARCH_JSON;
 
     /** The search result at the top of a run directory, or null when it holds none. */
     public static SearchCapacity in(final Path runDir) {

@@ -1,6 +1,7 @@
 package io.aiperf.engine.ci;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.ExportFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,7 +54,7 @@ public final class StepSummary {
         out.put(EXIT_CODE, exitCode);
         out.put(REASONS, new ArrayList<>(c.reasons()));
         out.put(WARNINGS, new ArrayList<>(c.warnings()));
-        final JsonNode gate = KeyMetrics.read(exportDir.resolve("gate_result.json"));
+        final JsonNode gate = KeyMetrics.read(exportDir.resolve(ExportFiles.GATE_JSON));
         out.put(GATE, gate == null ? NO_GATE : gate.path("verdict").asText());
         final ArrayList<LinkedHashMap<String, Object>> rules = new ArrayList<>();
         if (gate != null) {

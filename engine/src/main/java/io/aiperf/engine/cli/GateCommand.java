@@ -59,7 +59,7 @@ public final class GateCommand implements Callable<Integer> {
                 final List<Path> found = baselines.stream().filter(io.aiperf.engine.gate.RunData::hasResults).toList();
                 io.aiperf.engine.report.ReportFiles.write(out, "baseline", found, "candidate", candidate,
                         out.resolve(io.aiperf.engine.gate.GateReports.JSON_FILE),
-                        io.aiperf.engine.export.ExportNames.of(null));
+                        io.aiperf.engine.gate.RunData.exportNames(candidate));
                 io.aiperf.engine.export.RunDirectory.adopt(out, List.of(report,
                         out.resolve(io.aiperf.engine.report.ReportFiles.SVG_FILE)));
             }

@@ -16,6 +16,8 @@ import picocli.CommandLine.Option;
 /**
  * The options of {@code aiperf profile} with AIPerf's names, aliases and defaults (AIPerf's CLI options docs). Every
  * option is boxed and defaults to null, so only typed values reach the {@link CliOverlay}.
+ * <p>
+ * It is over 400 lines because it declares every upstream option of {@code profile}, each with its help text.
  */
 public final class ProfileOptions {
     /** Built when a flag needs it: an ObjectMapper is a fifth of a second of class loading at start-up. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.summary.ExportFiles;
 import io.aiperf.engine.sweep.CellPlan;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -38,7 +39,7 @@ final class SummaryOutput {
                     final Path summary = dir.resolve(c.identity().path()).resolve(summaryName);
                     byId.set(c.identity().id(), Files.isRegularFile(summary) ? read(summary) : null);
                 }
-                final Path sweep = dir.resolve("sweep_aggregate").resolve(io.aiperf.engine.sweep.SweepAggregator.FILE);
+                final Path sweep = dir.resolve(ExportFiles.SWEEP_FOLDER).resolve(io.aiperf.engine.sweep.SweepAggregator.FILE);
                 if (Files.isRegularFile(sweep)) {
                     root.set("sweep", read(sweep));
                 }

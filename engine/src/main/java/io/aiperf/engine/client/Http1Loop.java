@@ -26,6 +26,10 @@ import org.apache.hc.core5.http.ConnectionClosedException;
  * this one) queue as tasks, so a completion that sends the next request never re-enters the loop. Requests wait
  * in order for a connection when the loop's share of the pool is busy. Idle connections stay registered, so a
  * connection the server closed while idle is dropped when that happens, not found dead by the next request.
+ * <p>
+ * It is over 400 lines because the selector loop, connection reuse, the wait queue for connections and the
+ * timestamping of every read share one thread's state, and splitting them would put that state behind calls on the
+ * hot path.
  */
 final class Http1Loop implements Runnable {
     private static final long CONNECT_TIMEOUT_NANOS = 30_000_000_000L;

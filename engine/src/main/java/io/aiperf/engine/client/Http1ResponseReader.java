@@ -10,6 +10,9 @@ import org.apache.hc.core5.http.ConnectionClosedException;
  * Content-Length, chunked transfer coding, or the end of the connection. Body bytes are handed on in place, without
  * copies, stamped with the time their read returned. Interim (1xx) responses are skipped. Where reads are cut never
  * changes what is handed on (a test feeds every split). Not thread-safe: one per connection, on its event loop.
+ * <p>
+ * It is over 400 lines because HTTP/1.1's three body framings and the interim responses are one state machine fed
+ * split reads, and its states only make sense together.
  */
 final class Http1ResponseReader {
     /** Receives one response. */

@@ -34,6 +34,9 @@ import org.apache.hc.core5.util.Timeout;
  * reached the server: its kept-alive connection was found closed before the request was written. A request that
  * was written and then lost its connection is an error record, as upstream AIPerf counts it, because the server
  * may have received it (src-docs/failure-modes.md). Retries are counted. Thread-safe.
+ * <p>
+ * It is over 400 lines because it is the one front of both transports (the lean one and HttpClient's), with the
+ * resend rule, the probes' plain GET and the pool settings they share.
  */
 public final class InferenceClient implements RequestTransport, AutoCloseable {
     private final Clock clock;
@@ -197,12 +200,9 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
      * Returns null when the server does not answer within the timeout, the connection fails, or the body is larger
      * than {@code maxBytes}; never throws.
      */
-    public Answer get(final java.net.URI uri, final Header[] headers, final double timeoutSeconds,
+    public Answer get(final java.net.URI uri, final RequestHeaders headers, final double timeoutSeconds,
                       final int maxBytes) {
-        final java.util.Map<String, String> given = new java.util.LinkedHashMap<>();
-        for (final Header h : headers) {
-            given.putIfAbsent(h.getName(), h.getValue());
-        }
+        final java.util.Map<String, String> given = headers.asMap();
         try {
             final ProbeClient.Response r = probes.get(uri, given, timeoutSeconds, maxBytes);
             final String body = r.text();

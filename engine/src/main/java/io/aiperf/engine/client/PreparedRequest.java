@@ -20,6 +20,12 @@ public record PreparedRequest(URI uri, Header[] headers, byte[] body, boolean st
         this(uri, headers, body, streaming, sessionHeader, parser, true);
     }
 
+    /** A turn of a conversation with the cell's common headers. */
+    public PreparedRequest(final URI uri, final RequestHeaders headers, final byte[] body, final boolean streaming,
+                           final String sessionHeader, final ResponseParser parser, final boolean lastTurn) {
+        this(uri, headers.wire(), body, streaming, sessionHeader, parser, lastTurn);
+    }
+
     /** The same request sent to {@code target} (a redirect's). */
     PreparedRequest to(final URI target) {
         return new PreparedRequest(target, headers, body, streaming, sessionHeader, parser, lastTurn);

@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.apache.hc.core5.http.Header;
-import org.apache.hc.core5.http.message.BasicHeader;
 
 /**
  * Builds request bodies and headers exactly as AIPerf does (AIPerf's endpoint and streaming docs): generated fields first,
@@ -251,16 +249,14 @@ public final class RequestFactory {
     }
 
     /** Headers shared by every request: user agent, user headers, auth, then transport headers, which win. */
-    public Header[] commonHeaders() {
+    public RequestHeaders commonHeaders() {
         final Map<String, String> h = new LinkedHashMap<>();
         h.put("User-Agent", userAgent);
         endpoint.headers().forEach(h::put);
         authHeaders(endpoint.apiKey()).forEach(h::put);
         h.entrySet().removeIf(e -> e.getKey().equalsIgnoreCase("accept") || e.getKey().equalsIgnoreCase("content-type"));
         h.put("Accept", endpoint.streaming() ? "text/event-stream" : "application/json");
-        final List<Header> out = new ArrayList<>();
-        h.forEach((k, v) -> out.add(new BasicHeader(k, v)));
-        return out.toArray(new Header[0]);
+        return RequestHeaders.of(h);
     }
 
     /** Credential headers (OpenAI dialect); shared with the control-plane client (the control-hooks contract in src-docs/control-hooks.md). */

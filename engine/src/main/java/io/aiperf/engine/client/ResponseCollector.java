@@ -20,6 +20,9 @@ import org.apache.hc.client5.http.async.methods.AbstractBinResponseConsumer;
  * any parsing, so TTFT never includes client work (AIPerf's endpoint and streaming docs). Streams are framed into SSE events and
  * parsed one at a time; plain bodies are parsed once complete. Memory per request is the content text plus
  * one timestamp per content response. Not thread-safe: used by one I/O thread.
+ * <p>
+ * It is over 400 lines because it is the one place that turns HttpClient's callbacks into a timed response: the
+ * stamps, the SSE framing, the size limit and the error outcomes must see the same state.
  */
 final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> {
     private static final int MAX_ERROR_BODY = 4096;

@@ -18,6 +18,9 @@ import java.util.regex.Pattern;
 /**
  * Turns the merged canonical tree into a validated {@link BenchmarkConfig}, writing defaults back into the
  * tree. Every problem is a {@link ConfigException} naming the field (and the CLI flag when it came from one).
+ * <p>
+ * It is over 400 lines because it validates every section of the config in one pass, naming the field of each
+ * problem.
  */
 public final class ConfigBinder {
     /**

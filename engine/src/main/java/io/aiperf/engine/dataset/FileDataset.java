@@ -27,6 +27,9 @@ import java.util.UUID;
  *       cache; the last block holds the rest of {@code input_length}.</li>
  * </ul>
  * Deterministic for a given seed.
+ * <p>
+ * It is over 400 lines because it reads the four file formats above, which share row parsing, media inputs and the
+ * errors that name a file's line.
  */
 public final class FileDataset {
     private static final String FIELD = "--input-file (benchmark.dataset.path)";

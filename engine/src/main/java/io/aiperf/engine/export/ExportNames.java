@@ -1,5 +1,7 @@
 package io.aiperf.engine.export;
 
+import static io.aiperf.engine.summary.ExportFiles.*;
+
 import java.util.List;
 
 /**
@@ -11,15 +13,16 @@ public record ExportNames(String summaryJson, String summaryCsv, String recordsJ
                           String serverMetricsJson, String serverMetricsCsv, String rawJsonl,
                           String gpuTelemetryJsonl, String gpuTelemetryJson, String timeslicesJson,
                           String timeslicesCsv) {
-    private static final List<String> KNOWN_SUFFIXES = List.of("_raw.jsonl", "_timeslices.csv", "_timeslices.json",
-            "_console.txt", "_server_metrics.json", "_server_metrics.csv", "_gpu_telemetry.jsonl", "_gpu_telemetry.json", ".jsonl", ".json", ".csv");
+    private static final List<String> KNOWN_SUFFIXES = List.of(PREFIXED_RAW_JSONL,
+            PREFIXED_TIMESLICES_CSV, PREFIXED_TIMESLICES_JSON, PREFIXED_CONSOLE_TXT, PREFIXED_SERVER_METRICS_JSON,
+            PREFIXED_SERVER_METRICS_CSV, PREFIXED_GPU_TELEMETRY_JSONL, PREFIXED_GPU_TELEMETRY_JSON,
+            PREFIXED_RECORDS_JSONL, PREFIXED_SUMMARY_JSON, PREFIXED_SUMMARY_CSV);
 
     public static ExportNames of(final String prefix) {
         if (prefix == null || prefix.isBlank()) {
-            return new ExportNames("profile_export_aiperf.json", "profile_export_aiperf.csv", "profile_export.jsonl",
-                    "inputs.json", "server_metrics_export.json", "server_metrics_export.csv", "profile_export_raw.jsonl",
-                    "gpu_telemetry_export.jsonl", "gpu_telemetry_export.json",
-                    "profile_export_aiperf_timeslices.json", "profile_export_aiperf_timeslices.csv");
+            return new ExportNames(SUMMARY_JSON, SUMMARY_CSV, RECORDS_JSONL, INPUTS_JSON, SERVER_METRICS_JSON,
+                    SERVER_METRICS_CSV, RAW_JSONL, GPU_TELEMETRY_JSONL, GPU_TELEMETRY_JSON, TIMESLICES_JSON,
+                    TIMESLICES_CSV);
         }
         String p = prefix;
         for (final String suffix : KNOWN_SUFFIXES) {
@@ -28,8 +31,9 @@ public record ExportNames(String summaryJson, String summaryCsv, String recordsJ
                 break;
             }
         }
-        return new ExportNames(p + ".json", p + ".csv", p + ".jsonl", "inputs.json", p + "_server_metrics.json",
-                p + "_server_metrics.csv", p + "_raw.jsonl", p + "_gpu_telemetry.jsonl", p + "_gpu_telemetry.json",
-                p + "_timeslices.json", p + "_timeslices.csv");
+        return new ExportNames(p + PREFIXED_SUMMARY_JSON, p + PREFIXED_SUMMARY_CSV, p + PREFIXED_RECORDS_JSONL, INPUTS_JSON,
+                p + PREFIXED_SERVER_METRICS_JSON, p + PREFIXED_SERVER_METRICS_CSV, p + PREFIXED_RAW_JSONL,
+                p + PREFIXED_GPU_TELEMETRY_JSONL, p + PREFIXED_GPU_TELEMETRY_JSON, p + PREFIXED_TIMESLICES_JSON,
+                p + PREFIXED_TIMESLICES_CSV);
     }
 }

@@ -2,13 +2,14 @@ package io.aiperf.engine.export;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.aiperf.engine.record.HookCall;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.HookCall;
+import io.aiperf.engine.summary.ExportFiles;
 
 /** {@code cell_outcome.json}: the engine-to-CI contract for one cell. */
 public final class OutcomeJsonWriter {
-    public static final String FILE = "cell_outcome.json";
+    public static final String FILE = ExportFiles.CELL_OUTCOME;
     public static final String SCHEMA_VERSION = "1.0";
 
     private OutcomeJsonWriter() {

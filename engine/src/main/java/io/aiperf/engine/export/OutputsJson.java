@@ -10,6 +10,7 @@ import io.aiperf.engine.metrics.MetricRegistry;
 import io.aiperf.engine.metrics.MetricSpec;
 import io.aiperf.engine.metrics.RecordMetrics;
 import io.aiperf.engine.record.RequestRecord;
+import io.aiperf.engine.summary.ExportFiles;
 import io.aiperf.engine.time.WallClock;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
@@ -33,7 +34,7 @@ import java.util.List;
  * written from the spool at the end and the spool removed. Not thread-safe.
  */
 public final class OutputsJson implements Closeable {
-    public static final String FILE = "outputs.json";
+    public static final String FILE = ExportFiles.OUTPUTS_JSON;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final ObjectWriter COMPACT = JSON.writer().without(SerializationFeature.INDENT_OUTPUT);
     private static final List<MetricSpec> METRICS = List.of(MetricRegistry.ISL, MetricRegistry.OUTPUT_TOKENS,

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.summary.ExportFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -29,7 +30,7 @@ import java.util.stream.Stream;
  */
 public final class RunDirectory implements AutoCloseable {
     public static final String LOCK_FILE = ".aiperf.lock";
-    public static final String MANIFEST_FILE = ".aiperf-manifest.json";
+    public static final String MANIFEST_FILE = ExportFiles.MANIFEST;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<RunDirectory> ACTIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Path dir;
@@ -71,7 +72,7 @@ public final class RunDirectory implements AutoCloseable {
             final Set<String> kept = new LinkedHashSet<>();
             final Path real = dir.toRealPath();
             for (final String entry : manifest(dir)) {
-                if (replaced == null || entry.equals("run_outcome.json")
+                if (replaced == null || entry.equals(ExportFiles.RUN_OUTCOME)
                         || replaced.stream().anyMatch(r -> entry.equals(r) || entry.startsWith(r + "/"))) {
                     delete(dir, real, entry);
                 } else if (Files.exists(dir.resolve(entry), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {

@@ -8,6 +8,9 @@ import io.aiperf.engine.metrics.ErrorSummaryEntry;
 import io.aiperf.engine.metrics.MetricValue;
 import io.aiperf.engine.metrics.MetricsSummary;
 import io.aiperf.engine.metrics.Stats;
+import io.aiperf.engine.summary.SummaryCodec;
+import io.aiperf.engine.validity.Thresholds;
+import io.aiperf.engine.validity.Validity;
 import java.time.Instant;
 import java.util.Map;
 
@@ -23,87 +26,103 @@ public final class SummaryJsonWriter {
     private SummaryJsonWriter() {
     }
 
+    /** A summary as written, with the validity report its {@code validity} block was made from. */
+    public record Written(ObjectNode json, Validity.Report validity) {
+        public byte[] bytes() {
+            try {
+                return JSON.writeValueAsBytes(json);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
     public static ObjectNode toJson(final RunReport r) {
+        return write(r).json();
+    }
+
+    /** The summary of a cell, judged once: the file's validity block and the console's lines share the report. */
+    public static Written write(final RunReport r) {
         final ObjectNode root = JSON.createObjectNode();
-        root.put("schema_version", SCHEMA_VERSION);
-        root.put("aiperf_version", r.version());
-        root.put("benchmark_id", r.benchmarkId());
+        root.put(SummaryCodec.SCHEMA_VERSION, SCHEMA_VERSION);
+        root.put(SummaryCodec.AIPERF_VERSION, r.version());
+        root.put(SummaryCodec.BENCHMARK_ID, r.benchmarkId());
         metrics(root, r.profiling());
         // As upstream writes it: no empty telemetry_data (no GPU telemetry here), no null run_info fields.
-        root.set("input_config", r.inputConfig());
-        final ObjectNode info = root.putObject("run_info");
-        info.put("benchmark_id", r.benchmarkId());
+        root.set(SummaryCodec.INPUT_CONFIG, r.inputConfig());
+        final ObjectNode info = root.putObject(SummaryCodec.RUN_INFO);
+        info.put(SummaryCodec.BENCHMARK_ID, r.benchmarkId());
         if (r.randomSeed() != null) {
-            info.put("random_seed", r.randomSeed());
+            info.put(SummaryCodec.RANDOM_SEED, r.randomSeed());
         }
-        info.put("trial", 0);
-        info.put("run_label", "run_0001");
-        info.put("variation_label", "base");
-        info.put("variation_index", 0);
-        info.putObject("variation_values");
-        info.put("cli_command", r.cliCommand());
-        root.put("was_cancelled", r.wasCancelled());
-        root.set("error_summary", errors(r.profiling()));
+        info.put(SummaryCodec.TRIAL, 0);
+        info.put(SummaryCodec.RUN_LABEL, "run_0001");
+        info.put(SummaryCodec.VARIATION_LABEL, "base");
+        info.put(SummaryCodec.VARIATION_INDEX, 0);
+        info.putObject(SummaryCodec.VARIATION_VALUES);
+        info.put(SummaryCodec.CLI_COMMAND, r.cliCommand());
+        root.put(SummaryCodec.WAS_CANCELLED, r.wasCancelled());
+        root.set(SummaryCodec.ERROR_SUMMARY, errors(r.profiling()));
         if (r.warmup() != null) {
-            metrics(root.putObject("warmup_metrics"), r.warmup());
+            metrics(root.putObject(SummaryCodec.WARMUP_METRICS), r.warmup());
         }
-        root.put("start_time", Instant.ofEpochSecond(0, r.startEpochNanos()).toString());
-        final ObjectNode health = root.putObject("client_health");
-        health.put("max_schedule_lag_ms", r.health().maxScheduleLagMillis());
-        health.put("client_cpu_seconds", r.health().clientCpuSeconds());
-        health.put("wakeup_delay_p99_ms", r.health().wakeupDelayP99Millis());
-        health.put("abandoned_requests", r.health().abandonedRequests());
-        health.put("record_queue_waits", r.health().recordQueueWaits());
+        root.put(SummaryCodec.START_TIME, Instant.ofEpochSecond(0, r.startEpochNanos()).toString());
+        final ObjectNode health = root.putObject(SummaryCodec.CLIENT_HEALTH);
+        health.put(SummaryCodec.MAX_SCHEDULE_LAG_MS, r.health().maxScheduleLagMillis());
+        health.put(SummaryCodec.CLIENT_CPU_SECONDS, r.health().clientCpuSeconds());
+        health.put(SummaryCodec.WAKEUP_DELAY_P99_MS, r.health().wakeupDelayP99Millis());
+        health.put(SummaryCodec.ABANDONED_REQUESTS, r.health().abandonedRequests());
+        health.put(SummaryCodec.RECORD_QUEUE_WAITS, r.health().recordQueueWaits());
         final java.util.List<String> limitedBy = r.health().limitedBy();
-        health.put("client_limited", !limitedBy.isEmpty());
-        final com.fasterxml.jackson.databind.node.ArrayNode by = health.putArray("client_limited_by");
+        health.put(SummaryCodec.CLIENT_LIMITED, !limitedBy.isEmpty());
+        final com.fasterxml.jackson.databind.node.ArrayNode by = health.putArray(SummaryCodec.CLIENT_LIMITED_BY);
         limitedBy.forEach(by::add);
         if (!r.health().openLoop().isEmpty()) {
-            final ObjectNode loops = health.putObject("open_loop");
+            final ObjectNode loops = health.putObject(SummaryCodec.OPEN_LOOP);
             r.health().openLoop().forEach((name, h) -> loops.putObject(name)
-                    .put("target_rate", h.targetRate()).put("schedule_rate", h.scheduleRate())
-                    .put("achieved_rate", h.achievedRate())
-                    .put("scheduled", h.scheduled()).put("sent", h.sent()).put("late_sends", h.late()).put("missed_arrivals", h.missed())
-                    .put("ceiling_waits", h.ceilingWaits()).put("schedule_lag_p50_ms", h.lagP50Millis())
-                    .put("schedule_lag_p99_ms", h.lagP99Millis()).put("schedule_lag_max_ms", h.lagMaxMillis())
-                    .put("client_limited", h.clientLimited()));
+                    .put(SummaryCodec.TARGET_RATE, h.targetRate()).put(SummaryCodec.SCHEDULE_RATE, h.scheduleRate())
+                    .put(SummaryCodec.ACHIEVED_RATE, h.achievedRate())
+                    .put(SummaryCodec.SCHEDULED, h.scheduled()).put(SummaryCodec.SENT, h.sent()).put(SummaryCodec.LATE_SENDS, h.late()).put(SummaryCodec.MISSED_ARRIVALS, h.missed())
+                    .put(SummaryCodec.CEILING_WAITS, h.ceilingWaits()).put(SummaryCodec.SCHEDULE_LAG_P50_MS, h.lagP50Millis())
+                    .put(SummaryCodec.SCHEDULE_LAG_P99_MS, h.lagP99Millis()).put(SummaryCodec.SCHEDULE_LAG_MAX_MS, h.lagMaxMillis())
+                    .put(SummaryCodec.CLIENT_LIMITED, h.clientLimited()));
         }
         final io.aiperf.engine.record.TransportHealth t = r.health().transport();
-        health.putObject("transport").put("requests", t.requests())
-                .put("pool_wait_p50_ms", t.poolWaitP50Millis()).put("pool_wait_p99_ms", t.poolWaitP99Millis())
-                .put("pool_wait_max_ms", t.poolWaitMaxMillis()).put("connects", t.connects())
-                .put("connect_max_ms", t.connectMaxMillis()).put("retries", t.retries())
-                .put("malformed_chunks", t.malformedChunks()).put("redirects", t.redirects())
-                .put("server_closes_after_response", t.serverClosesAfterResponse())
-                .put("connects_opened", t.connectsOpened());
+        health.putObject(SummaryCodec.TRANSPORT).put(SummaryCodec.REQUESTS, t.requests())
+                .put(SummaryCodec.POOL_WAIT_P50_MS, t.poolWaitP50Millis()).put(SummaryCodec.POOL_WAIT_P99_MS, t.poolWaitP99Millis())
+                .put(SummaryCodec.POOL_WAIT_MAX_MS, t.poolWaitMaxMillis()).put(SummaryCodec.CONNECTS, t.connects())
+                .put(SummaryCodec.CONNECT_MAX_MS, t.connectMaxMillis()).put(SummaryCodec.RETRIES, t.retries())
+                .put(SummaryCodec.MALFORMED_CHUNKS, t.malformedChunks()).put(SummaryCodec.REDIRECTS, t.redirects())
+                .put(SummaryCodec.SERVER_CLOSES_AFTER_RESPONSE, t.serverClosesAfterResponse())
+                .put(SummaryCodec.CONNECTS_OPENED, t.connectsOpened());
         tokenAccounting(root, r.profiling().tokens());
         environment(root, r.environment());
         // Judged from the summary itself, the same way the gate judges it (src-docs/validity.md).
-        validity(root);
-        root.put("end_time", Instant.ofEpochSecond(0, r.endEpochNanos()).toString());
-        return root;
+        final Validity.Report validity = validity(root);
+        root.put(SummaryCodec.END_TIME, Instant.ofEpochSecond(0, r.endEpochNanos()).toString());
+        return new Written(root, validity);
     }
 
     static void metrics(final ObjectNode into, final MetricsSummary summary) {
         for (final Map.Entry<String, MetricValue> e : summary.metrics().entrySet()) {
             final MetricValue m = e.getValue();
             final ObjectNode o = into.putObject(e.getKey());
-            o.put("unit", m.spec().unit());
+            o.put(SummaryCodec.UNIT, m.spec().unit());
             if (m.stats() == null) {
-                putNumber(o, "avg", m.value());
+                putNumber(o, SummaryCodec.AVG, m.value());
                 continue;
             }
             final Stats s = m.stats();
-            putNumber(o, "avg", s.avg());
+            putNumber(o, SummaryCodec.AVG, s.avg());
             for (final double p : Stats.PERCENTILES) {
                 final String name = "p" + (int) p;
                 putNumber(o, name, s.get(name));
             }
-            putNumber(o, "min", s.min());
-            putNumber(o, "max", s.max());
-            putNumber(o, "std", s.std());
-            o.put("count", s.count());
-            putNumber(o, "sum", s.sum());
+            putNumber(o, SummaryCodec.MIN, s.min());
+            putNumber(o, SummaryCodec.MAX, s.max());
+            putNumber(o, SummaryCodec.STD, s.std());
+            o.put(SummaryCodec.COUNT, s.count());
+            putNumber(o, SummaryCodec.SUM, s.sum());
             m.adjusted().forEach((name, v) -> putNumber(o, name, v)); // request latency, TTFT, ITL, decode duration
         }
     }
@@ -115,7 +134,7 @@ public final class SummaryJsonWriter {
     public static void replaceMetrics(final ObjectNode root, final MetricsSummary summary) {
         final java.util.List<String> old = new java.util.ArrayList<>();
         root.properties().forEach(e -> {
-            if (e.getValue().isObject() && e.getValue().has("unit")) {
+            if (SummaryCodec.isMetric(e.getValue())) {
                 old.add(e.getKey());
             }
         });
@@ -125,12 +144,12 @@ public final class SummaryJsonWriter {
         // Metrics first, as in a summary written by a run.
         final ObjectNode rest = root.deepCopy();
         root.removeAll();
-        root.set("schema_version", rest.remove("schema_version"));
-        root.set("aiperf_version", rest.remove("aiperf_version"));
-        root.set("benchmark_id", rest.remove("benchmark_id"));
+        root.set(SummaryCodec.SCHEMA_VERSION, rest.remove(SummaryCodec.SCHEMA_VERSION));
+        root.set(SummaryCodec.AIPERF_VERSION, rest.remove(SummaryCodec.AIPERF_VERSION));
+        root.set(SummaryCodec.BENCHMARK_ID, rest.remove(SummaryCodec.BENCHMARK_ID));
         root.setAll(fresh);
         root.setAll(rest);
-        root.set("error_summary", errors(summary));
+        root.set(SummaryCodec.ERROR_SUMMARY, errors(summary));
         tokenAccounting(root, summary.tokens());
         validity(root);
     }
@@ -140,20 +159,21 @@ public final class SummaryJsonWriter {
      * with its submission rules' codes, which this engine does not run, and tools that read it would take our own
      * validity checks for failed submissions; the {@code validity} block carries those.
      */
-    private static void validity(final ObjectNode root) {
-        root.set("validity", io.aiperf.engine.validity.Validity.json(io.aiperf.engine.validity.Validity.evaluate(root,
-                io.aiperf.engine.validity.Thresholds.defaults())));
-        root.putArray("runtime_submission_invalid_reasons");
+    private static Validity.Report validity(final ObjectNode root) {
+        final Validity.Report report = Validity.evaluate(root, Thresholds.defaults());
+        root.set(SummaryCodec.VALIDITY, Validity.json(report));
+        root.putArray(SummaryCodec.RUNTIME_SUBMISSION_INVALID_REASONS);
+        return report;
     }
 
     /** The sums the token validity checks read (src-docs/validity.md). */
     private static void tokenAccounting(final ObjectNode root, final MetricsSummary.TokenAccounting tokens) {
-        root.putObject("token_accounting").put("compared_requests", tokens.comparedRequests())
-                .put("client_output_tokens", tokens.clientOutputTokens())
-                .put("server_output_tokens", tokens.serverOutputTokens())
-                .put("osl_requests", tokens.oslRequests())
-                .put("requested_output_tokens", tokens.requestedOutputTokens())
-                .put("delivered_output_tokens", tokens.deliveredOutputTokens());
+        root.putObject(SummaryCodec.TOKEN_ACCOUNTING).put(SummaryCodec.COMPARED_REQUESTS, tokens.comparedRequests())
+                .put(SummaryCodec.CLIENT_OUTPUT_TOKENS, tokens.clientOutputTokens())
+                .put(SummaryCodec.SERVER_OUTPUT_TOKENS, tokens.serverOutputTokens())
+                .put(SummaryCodec.OSL_REQUESTS, tokens.oslRequests())
+                .put(SummaryCodec.REQUESTED_OUTPUT_TOKENS, tokens.requestedOutputTokens())
+                .put(SummaryCodec.DELIVERED_OUTPUT_TOKENS, tokens.deliveredOutputTokens());
     }
 
     static void putNumber(final ObjectNode o, final String key, final double v) {
@@ -166,48 +186,44 @@ public final class SummaryJsonWriter {
         final ArrayNode arr = JSON.createArrayNode();
         for (final ErrorSummaryEntry e : summary.errorSummary()) {
             final ObjectNode item = arr.addObject();
-            final ObjectNode d = item.putObject("error_details");
+            final ObjectNode d = item.putObject(SummaryCodec.ERROR_DETAILS);
             if (e.details().code() != null) {
-                d.put("code", e.details().code());
+                d.put(SummaryCodec.CODE, e.details().code());
             }
-            d.put("type", e.details().type());
-            d.put("message", e.details().message());
-            item.put("count", e.count());
+            d.put(SummaryCodec.TYPE, e.details().type());
+            d.put(SummaryCodec.MESSAGE, e.details().message());
+            item.put(SummaryCodec.COUNT, e.count());
         }
         return arr;
     }
 
     private static void environment(final ObjectNode root, final io.aiperf.engine.record.Environment e) {
-        final ObjectNode env = root.putObject("environment");
-        env.putObject("engine").put("version", e.engineVersion()).put("commit", e.engineCommit());
-        env.put("java", e.java());
-        final ObjectNode host = env.putObject("client_host").put("cores", e.clientCores()).put("os", e.os());
+        final ObjectNode env = root.putObject(SummaryCodec.ENVIRONMENT);
+        env.putObject(SummaryCodec.ENGINE).put(SummaryCodec.VERSION, e.engineVersion()).put(SummaryCodec.COMMIT, e.engineCommit());
+        env.put(SummaryCodec.JAVA, e.java());
+        final ObjectNode host = env.putObject(SummaryCodec.CLIENT_HOST).put(SummaryCodec.CORES, e.clientCores()).put(SummaryCodec.OS, e.os());
         if (e.loadAverage() >= 0) {
-            host.put("load_average", e.loadAverage());
+            host.put(SummaryCodec.LOAD_AVERAGE, e.loadAverage());
         }
-        final ObjectNode server = env.putObject("server");
-        e.server().models().forEach(server.putArray("models")::add);
-        server.put("server_header", e.server().serverHeader());
-        server.put("version", e.server().version());
-        e.server().buildInfo().forEach(server.putArray("build_info")::add);
-        server.put("gpu", e.server().gpu());
+        final ObjectNode server = env.putObject(SummaryCodec.SERVER);
+        e.server().models().forEach(server.putArray(SummaryCodec.MODELS)::add);
+        server.put(SummaryCodec.SERVER_HEADER, e.server().serverHeader());
+        server.put(SummaryCodec.VERSION, e.server().version());
+        e.server().buildInfo().forEach(server.putArray(SummaryCodec.BUILD_INFO)::add);
+        server.put(SummaryCodec.GPU, e.server().gpu());
         final io.aiperf.engine.record.Environment.Connection c = e.connection();
-        env.putObject("connection").put("protocol", c.protocol()).put("tls_version", c.tlsVersion())
-                .put("alpn", c.alpn()).put("proxy", c.proxy());
-        env.put("model", e.model()).put("tokenizer", e.tokenizer());
+        env.putObject(SummaryCodec.CONNECTION).put(SummaryCodec.PROTOCOL, c.protocol()).put(SummaryCodec.TLS_VERSION, c.tlsVersion())
+                .put(SummaryCodec.ALPN, c.alpn()).put(SummaryCodec.PROXY, c.proxy());
+        env.put(SummaryCodec.MODEL, e.model()).put(SummaryCodec.TOKENIZER, e.tokenizer());
         final io.aiperf.engine.record.Environment.TokenizerInfo t = e.tokenizerInfo();
-        env.putObject("tokenizer_info").put("name", t.name()).put("revision", t.revision()).put("source", t.source())
-                .put("vocab_size", t.vocabSize());
-        env.put("config_hash", e.configHash());
-        final ObjectNode fingerprint = env.putObject("fingerprint");
+        env.putObject(SummaryCodec.TOKENIZER_INFO).put(SummaryCodec.NAME, t.name()).put(SummaryCodec.REVISION, t.revision()).put(SummaryCodec.SOURCE, t.source())
+                .put(SummaryCodec.VOCAB_SIZE, t.vocabSize());
+        env.put(SummaryCodec.CONFIG_HASH, e.configHash());
+        final ObjectNode fingerprint = env.putObject(SummaryCodec.FINGERPRINT);
         e.fingerprint().forEach(fingerprint::put);
     }
 
     public static byte[] bytes(final RunReport r) {
-        try {
-            return JSON.writeValueAsBytes(toJson(r));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return write(r).bytes();
     }
 }

@@ -1,6 +1,6 @@
 package io.aiperf.engine.gate;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.validity.Thresholds;
 import io.aiperf.engine.validity.Validity;
 import java.util.List;
@@ -24,7 +24,7 @@ final class ClientLateness {
     }
 
     /** The result, inconclusive when its relative breach is within the lateness of a client short of CPU. */
-    static RuleResult judge(final RuleResult r, final List<JsonNode> baseline, final List<JsonNode> candidate,
+    static RuleResult judge(final RuleResult r, final List<CellSummary> baseline, final List<CellSummary> candidate,
                             final Thresholds thresholds) {
         final GateRule rule = r.rule();
         if (r.status() != Status.FAILED && r.status() != Status.UNSTABLE || !rule.hasRelativeLimit()
@@ -33,7 +33,7 @@ final class ClientLateness {
             return r; // not a relative breach of a time's tail, or an absolute limit broke as well
         }
         final double lateness = Stream.concat(baseline.stream(), candidate.stream())
-                .mapToDouble(s -> s.path("client_health").path("wakeup_delay_p99_ms").asDouble(0)).max().orElse(0);
+                .mapToDouble(s -> s.health().wakeupDelayP99Ms()).filter(d -> !Double.isNaN(d)).max().orElse(0);
         if (lateness < thresholds.of(Validity.CLIENT_WAKEUP).warn() || Math.abs(r.delta()) > lateness) {
             return r;
         }

@@ -1,7 +1,8 @@
 package io.aiperf.engine.gate;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.metrics.MetricRegistry;
+import io.aiperf.engine.summary.CellSummary;
+import io.aiperf.engine.summary.SummaryCodec;
 import io.aiperf.engine.validity.Check;
 import io.aiperf.engine.validity.Fingerprint;
 import io.aiperf.engine.validity.Thresholds;
@@ -19,6 +20,9 @@ import java.util.Locale;
  * inactive, and says so; NaN or infinite makes the rule inconclusive; a cell whose run failed or was cancelled
  * fails the candidate and makes the baseline inconclusive); the noise floor and, when asked
  * for with 2+ trials on both sides, Welch's t-test keep noise from being called a regression. Stateless.
+ * <p>
+ * It is over 400 lines because the outcomes above (pass, fail, unstable, inconclusive, inactive) are decided
+ * together for each rule, and each needs its reason spelled out for the report.
  */
 public final class GateEvaluator {
     private GateEvaluator() {
@@ -103,10 +107,10 @@ public final class GateEvaluator {
     }
 
     /** Why the trials of one side cannot support the rule: invalid runs, or too few samples for its percentile. */
-    private static void unjudgeable(final String side, final List<JsonNode> trials, final GateRule rule,
+    private static void unjudgeable(final String side, final List<CellSummary> trials, final GateRule rule,
                                     final Thresholds thresholds, final List<String> why,
                                     final java.util.Set<String> fixes) {
-        for (final JsonNode summary : trials) {
+        for (final CellSummary summary : trials) {
             for (final Check c : Validity.evaluate(summary, thresholds).problems()) {
                 if (c.result() == io.aiperf.engine.validity.Result.INVALID) {
                     final String reason = side + " run invalid (" + c.name() + "): " + c.message();
@@ -118,7 +122,8 @@ public final class GateEvaluator {
             }
             if (rule.stat().matches("p\\d+")) {
                 final double q = Double.parseDouble(rule.stat().substring(1));
-                final long count = summary.path(rule.metric()).path("count").asLong(-1);
+                final double samples = summary.stat(rule.metric(), SummaryCodec.COUNT);
+                final long count = Double.isNaN(samples) ? -1 : (long) samples;
                 final long needed = Validity.minimumSamples(q);
                 if (count >= 0 && count < needed) {
                     final String reason = String.format(Locale.ROOT, "%s %s of %s comes from %d samples; it needs "

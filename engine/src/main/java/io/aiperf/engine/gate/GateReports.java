@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.summary.ExportFiles;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
@@ -13,9 +14,9 @@ import java.util.Locale;
  * seconds). Stateless.
  */
 public final class GateReports {
-    public static final String JSON_FILE = "gate_result.json";
-    public static final String JUNIT_FILE = "gate_junit.xml";
-    public static final String MARKDOWN_FILE = "gate_summary.md";
+    public static final String JSON_FILE = ExportFiles.GATE_JSON;
+    public static final String JUNIT_FILE = ExportFiles.GATE_JUNIT;
+    public static final String MARKDOWN_FILE = ExportFiles.GATE_MARKDOWN;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private GateReports() {

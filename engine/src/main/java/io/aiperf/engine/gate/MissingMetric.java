@@ -1,6 +1,6 @@
 package io.aiperf.engine.gate;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.CellSummary;
 import java.util.List;
 import java.util.Set;
 
@@ -18,7 +18,7 @@ final class MissingMetric {
     }
 
     /** The result with the real reason when the candidate ran without streaming; else the result as it is. */
-    static RuleResult explain(final RuleResult r, final List<JsonNode> candidateSummaries) {
+    static RuleResult explain(final RuleResult r, final List<CellSummary> candidateSummaries) {
         if (r.status() != Status.FAILED || !Double.isNaN(r.candidate()) || candidateSummaries.isEmpty()
                 || !STREAMING_ONLY.contains(r.rule().metric())
                 || candidateSummaries.stream().anyMatch(MissingMetric::streamed)) {
@@ -32,7 +32,7 @@ final class MissingMetric {
                 r.changeLowPct(), r.changeHighPct());
     }
 
-    private static boolean streamed(final JsonNode summary) {
-        return summary.path("input_config").path("endpoint").path("streaming").asBoolean(false);
+    private static boolean streamed(final CellSummary summary) {
+        return summary.inputConfig().path("endpoint").path("streaming").asBoolean(false);
     }
 }

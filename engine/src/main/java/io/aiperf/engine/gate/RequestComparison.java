@@ -1,6 +1,6 @@
 package io.aiperf.engine.gate;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.CellSummary;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -54,11 +54,11 @@ record RequestComparison(BootstrapComparison.Result result, RankTest.Result rank
 
     private static RequestSamples samples(final RunData run, final String cell, final Map<Path, RequestSamples> cache) {
         final List<Path> files = run.records(cell);
-        final List<JsonNode> summaries = run.summaries(cell);
+        final List<CellSummary> summaries = run.summaries(cell);
         if (files.size() != 1 || summaries.size() != 1) {
             return null;
         }
-        final boolean warmedUp = summaries.get(0).has("warmup_metrics");
+        final boolean warmedUp = summaries.get(0).warmup() != null;
         return cache.computeIfAbsent(files.get(0).toAbsolutePath().normalize(), f -> RequestSamples.read(f, warmedUp));
     }
 

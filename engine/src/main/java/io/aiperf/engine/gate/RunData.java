@@ -3,6 +3,10 @@ package io.aiperf.engine.gate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.summary.CellSummary;
+import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.SummaryCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,17 +29,17 @@ public final class RunData {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern TRIAL_SEGMENT = Pattern.compile("run_\\d+|trial_\\d+|profile_runs|aggregate");
     private final Map<String, Map<String, List<Double>>> cells = new TreeMap<>();
-    private final Map<String, List<JsonNode>> summaries = new TreeMap<>();
+    private final Map<String, List<CellSummary>> summaries = new TreeMap<>();
     private final Map<String, List<Path>> records = new TreeMap<>();
     private final List<String> notes = new ArrayList<>();
     private final Map<String, String> unfinished = new TreeMap<>();
     private final List<SearchOutcome> searches = new ArrayList<>();
 
-    private static final String SUMMARY = "profile_export_aiperf.json";
-    private static final String AGGREGATE = "profile_export_aiperf_aggregate.json";
-    private static final String OUTCOME = "cell_outcome.json";
-    private static final java.util.Set<String> NOT_SUMMARIES = java.util.Set.of("cell_outcome.json", "run_outcome.json",
-            "gate_result.json", "inputs.json");
+    private static final String SUMMARY = ExportFiles.SUMMARY_JSON;
+    private static final String AGGREGATE = ExportFiles.AGGREGATE_JSON;
+    private static final String OUTCOME = ExportFiles.CELL_OUTCOME;
+    private static final java.util.Set<String> NOT_SUMMARIES = java.util.Set.of(ExportFiles.CELL_OUTCOME,
+            ExportFiles.RUN_OUTCOME, ExportFiles.GATE_JSON, ExportFiles.INPUTS_JSON);
 
     /** Loads and pools every source: several baselines become "the mean of the last N". */
     public static RunData load(final List<Path> sources) {
@@ -103,7 +107,7 @@ public final class RunData {
             return true;
         }
         if (!name.endsWith(".json") || NOT_SUMMARIES.contains(name) || name.startsWith(".")
-                || !Files.isRegularFile(f.resolveSibling("cell_outcome.json"))) {
+                || !Files.isRegularFile(f.resolveSibling(OUTCOME))) {
             return false;
         }
         try (com.fasterxml.jackson.core.JsonParser p = new com.fasterxml.jackson.core.JsonFactory().createParser(f.toFile())) {
@@ -111,7 +115,7 @@ public final class RunData {
                 return false;
             }
             while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
-                if (p.currentName().equals("input_config")) {
+                if (p.currentName().equals(SummaryCodec.INPUT_CONFIG)) {
                     return true;
                 }
                 p.nextToken();
@@ -163,6 +167,20 @@ public final class RunData {
                     + "with no baseline yet, create the directory empty or leave out --baseline)");
         }
         return hasResults(source);
+    }
+
+    /**
+     * The export names a run directory was written with: AIPerf's defaults, or those of the
+     * {@code --profile-export-prefix} its first cell summary shows (the report reads its cells by them).
+     */
+    public static ExportNames exportNames(final Path runDir) {
+        try (Stream<Path> walk = Files.walk(runDir)) {
+            final String name = walk.filter(RunData::summaryFile).map(f -> f.getFileName().toString()).sorted()
+                    .findFirst().orElse(SUMMARY);
+            return ExportNames.of(name.equals(SUMMARY) ? null : name);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return ExportNames.of(null);
+        }
     }
 
     /** Whether a baseline source holds any results (a first build's empty or missing baseline holds none). */
@@ -231,27 +249,14 @@ public final class RunData {
     /** One trial's summary of a cell: its values by {@code <tag>_<stat>}, and the summary for validity checks. */
     private void addSummary(final JsonNode root, final String cell) {
         final Map<String, List<Double>> values = cells.computeIfAbsent(cell, c -> new TreeMap<>());
-        summaries.computeIfAbsent(cell, c -> new ArrayList<>()).add(root);
-        final Iterator<Map.Entry<String, JsonNode>> it = root.properties().iterator();
-        while (it.hasNext()) {
-            final Map.Entry<String, JsonNode> e = it.next();
-            final JsonNode metric = e.getValue();
-            if (!metric.isObject() || !metric.has("unit")) {
-                continue;
-            }
-            final Iterator<Map.Entry<String, JsonNode>> stats = metric.properties().iterator();
-            while (stats.hasNext()) {
-                final Map.Entry<String, JsonNode> s = stats.next();
-                if (s.getValue().isNumber()) {
-                    values.computeIfAbsent(e.getKey() + "_" + s.getKey(), k -> new ArrayList<>())
-                            .add(s.getValue().doubleValue());
-                }
-            }
-        }
+        final CellSummary summary = SummaryCodec.read(root);
+        summaries.computeIfAbsent(cell, c -> new ArrayList<>()).add(summary);
+        summary.metrics().forEach((tag, metric) -> metric.stats().forEach((stat, v) ->
+                values.computeIfAbsent(tag + "_" + stat, k -> new ArrayList<>()).add(v)));
     }
 
     /** The per-trial summaries of a cell (none for an aggregate-only source), for validity and fingerprints. */
-    public List<JsonNode> summaries(final String cell) {
+    public List<CellSummary> summaries(final String cell) {
         return summaries.getOrDefault(cell, List.of());
     }
 
@@ -264,7 +269,7 @@ public final class RunData {
     }
 
     /** The first summary of any cell, or null: the run's environment fingerprint is the same in every cell. */
-    public JsonNode anySummary() {
+    public CellSummary anySummary() {
         return summaries.values().stream().flatMap(List::stream).findFirst().orElse(null);
     }
 

@@ -3,6 +3,7 @@ package io.aiperf.engine.gate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.summary.ExportFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ import java.util.List;
  */
 public record SearchOutcome(String knob, int min, int max, List<String> slas, String status, Integer capacity,
                             int low, int high, Integer nextMissed) {
-    public static final String FILE_NAME = "search_result.json";
+    public static final String FILE_NAME = ExportFiles.SEARCH_JSON;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Whether the search ran to its end (converged or out of probes), not cancelled. */

@@ -1,5 +1,6 @@
 package io.aiperf.engine.log;
 
+import io.aiperf.engine.summary.ExportFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -71,12 +72,12 @@ public final class RunLog {
      */
     public synchronized void openFile(final Path cellDir, final UnaryOperator<OutputStream> wrap) throws IOException {
         closeFile();
-        final Path logs = cellDir.resolve("logs");
+        final Path logs = cellDir.resolve(ExportFiles.LOG_FOLDER);
         if (Files.isSymbolicLink(logs)) {
             Files.delete(logs); // a planted link: the log is written here, never through it
         }
         Files.createDirectories(logs);
-        final Path log = logs.resolve("aiperf.log");
+        final Path log = logs.resolve(ExportFiles.LOG_FILE);
         io.aiperf.engine.export.RunDirectory.wrote(log);
         if (Files.isSymbolicLink(log)) {
             Files.delete(log);

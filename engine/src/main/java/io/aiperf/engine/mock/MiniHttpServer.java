@@ -26,6 +26,9 @@ import java.util.concurrent.locks.LockSupport;
  * Deadlines are kept by parking the loop for the last millisecond, so chunks leave within ~0.1 ms of their
  * time. Written for the mock (it is the bottleneck of no benchmark), not as a general server. Thread-safe
  * to start and close; handlers run on the loop threads.
+ * <p>
+ * It is over 400 lines because its event loop, keep-alive parsing and deadline-scheduled writes share each loop's
+ * state; it is the mock's own server, not a general one.
  */
 final class MiniHttpServer implements AutoCloseable {
     /** Turns a request into a response; runs on an event-loop thread and must not block. */

@@ -19,6 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * written at absolute deadlines (arrival + TTFT + i x ITL), so the latency it shows does not drift with load.
  * Runs on {@link MiniHttpServer}'s non-blocking loops. Thread-safe; start with {@link #start}, stop with
  * {@link #close}.
+ * <p>
+ * It is over 400 lines because it plans the responses of every endpoint type the engine sends (chat, completions,
+ * responses, embeddings, rankings, infer), streamed and not, plus the admin routes.
  */
 public final class MockServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -3,11 +3,11 @@ package io.aiperf.engine.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.record.HookCall;
+import io.aiperf.engine.summary.ExportFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +26,7 @@ import java.util.TreeMap;
  */
 public final class HtmlReport {
     /** The report's file name, next to a run's aggregates. */
-    public static final String FILE = "report.html";
+    public static final String FILE = ExportFiles.REPORT_HTML;
     private static final int MAX_TIMELINES = 12;
 
     /** A section of the page that another part of the engine draws (a capacity search's, say). */
@@ -304,14 +304,8 @@ public final class HtmlReport {
         for (final ReportData.Run run : data.runs()) {
             final Map<String, String> values = new TreeMap<>();
             run.cells().stream().map(ReportData.Cell::summary).filter(s -> s != null
-                    && s.path("environment").path("fingerprint").isObject()).findFirst().ifPresent(s -> {
-                        final Iterator<Map.Entry<String, JsonNode>> it = s.path("environment").path("fingerprint")
-                                .properties().iterator();
-                        while (it.hasNext()) {
-                            final Map.Entry<String, JsonNode> e = it.next();
-                            values.put(e.getKey(), e.getValue().isNull() ? "" : e.getValue().asText());
-                        }
-                    });
+                    && !s.environment().fingerprint().isEmpty()).findFirst().ifPresent(s -> s.environment()
+                    .fingerprint().forEach((field, value) -> values.put(field, value == null ? "" : value)));
             keys.addAll(values.keySet());
             columns.add(values);
         }

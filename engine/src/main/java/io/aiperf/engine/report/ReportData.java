@@ -7,8 +7,10 @@ import io.aiperf.engine.export.OutcomeJsonReader;
 import io.aiperf.engine.export.OutcomeJsonWriter;
 import io.aiperf.engine.gate.GateReports;
 import io.aiperf.engine.gate.RunData;
-import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.CellIdentity;
+import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.summary.CellSummary;
+import io.aiperf.engine.summary.SummaryCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -50,11 +52,10 @@ record ReportData(List<Run> runs, JsonNode gate) {
      * @param label the cell's id as the gate and the console name it ({@code base} for a run of one cell)
      * @param point its sweep point's label ({@code base} without a sweep), the gate's cell label
      */
-    record Cell(String run, String label, String point, int trial, CellOutcome outcome, JsonNode summary,
+    record Cell(String run, String label, String point, int trial, CellOutcome outcome, CellSummary summary,
                 Supplier<RecordScan> records) {
         double stat(final String metric, final String stat) {
-            final JsonNode v = summary == null ? null : summary.path(metric).path(stat);
-            return v != null && v.isNumber() ? v.asDouble() : Double.NaN;
+            return summary == null ? Double.NaN : summary.stat(metric, stat);
         }
     }
 
@@ -118,7 +119,8 @@ record ReportData(List<Run> runs, JsonNode gate) {
         final Path summary = dir.resolve(names.summaryJson());
         final String point = o.cell().variation() != null ? o.cell().variation() : SINGLE_POINT;
         final String label = o.cell().id().equals(CellIdentity.SINGLE) ? SINGLE_POINT : o.cell().id();
-        return new Cell(run, label, point, o.cell().trial(), o, Files.isRegularFile(summary) ? read(summary) : null,
+        return new Cell(run, label, point, o.cell().trial(), o, Files.isRegularFile(summary)
+                ? SummaryCodec.read(read(summary)) : null,
                 once(dir.resolve(names.recordsJsonl())));
     }
 

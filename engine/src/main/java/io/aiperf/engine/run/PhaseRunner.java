@@ -31,6 +31,9 @@ import org.HdrHistogram.Recorder;
  * the {@link InFlightTracker} holds what is on the wire, and this class ties them to the transport. Sending stops
  * at the request count, at the duration, or on cancellation; then in-flight requests get the grace period.
  * {@link #startSending()} returns at once; {@link #awaitSendComplete()} and {@link #awaitDrain()} block.
+ * <p>
+ * It is over 400 lines because sending, stopping (count, duration, cancellation) and the grace-period drain of a
+ * phase coordinate the same in-flight state across the driver's and the I/O threads.
  */
 public final class PhaseRunner implements Phase {
     private static final double CANCEL_GRACE_SECONDS = 30.0;

@@ -2,6 +2,7 @@ package io.aiperf.engine.run;
 
 import io.aiperf.engine.client.PreparedRequest;
 import io.aiperf.engine.client.RequestFactory;
+import io.aiperf.engine.client.RequestHeaders;
 import io.aiperf.engine.client.ResponseParser;
 import io.aiperf.engine.client.UrlJoiner;
 import io.aiperf.engine.config.BenchmarkConfig;
@@ -9,7 +10,6 @@ import io.aiperf.engine.dataset.Conversation;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hc.core5.http.Header;
 
 /**
  * The requests of a run's conversations (src-docs/datasets.md). Session {@code n} keeps one model and one URL (round
@@ -23,7 +23,7 @@ public final class RequestSource {
     private final RequestFactory factory;
     private final URI[] uris;
     private final byte[][] firstBodies; // [conversation * models + model]
-    private final Header[] headers;
+    private final RequestHeaders headers;
     private final boolean streaming;
     private final String sessionHeader;
     private final boolean rankings;
@@ -117,6 +117,11 @@ public final class RequestSource {
                 : bodyOf(conversations.get(conversation), models.get(m), replies, turn);
         return new PreparedRequest(uri, headers, body, streaming, sessionHeader, parser,
                 turn == conversations.get(conversation).turns().size() - 1);
+    }
+
+    /** The headers every request carries, for the server probes. */
+    public RequestHeaders headers() {
+        return headers;
     }
 
     /** The first request of the first conversation, as a probe's template for headers. */

@@ -3,6 +3,7 @@ package io.aiperf.engine.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.client.InferenceClient;
+import io.aiperf.engine.client.RequestHeaders;
 import io.aiperf.engine.client.UrlJoiner;
 import io.aiperf.engine.record.Environment;
 import java.net.URI;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.hc.core5.http.Header;
 
 /**
  * Asks the server who it is before a cell's load (src-docs/validity.md): {@code GET /v1/models}, {@code /version} and
@@ -31,7 +31,7 @@ final class ServerProbe {
     }
 
     static Environment.ServerIdentity identify(final InferenceClient client, final String url, final String origin,
-                                               final Header[] headers) {
+                                               final RequestHeaders headers) {
         final CompletableFuture<InferenceClient.Answer> models = CompletableFuture.supplyAsync(
                 () -> client.get(UrlJoiner.join(url, "/v1/models"), headers, TIMEOUT_SECONDS, MAX_BYTES));
         final CompletableFuture<InferenceClient.Answer> version = CompletableFuture.supplyAsync(

@@ -9,6 +9,8 @@ import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.run.CellContext;
 import io.aiperf.engine.run.CellRunner;
+import io.aiperf.engine.summary.CellSummary;
+import io.aiperf.engine.summary.SummaryCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,11 +117,10 @@ public final class CapacitySearch {
         }
         final String error = outcome.exitCode() != ExitCode.OK || summary == null
                 ? outcome.error() != null ? outcome.error() : "the cell wrote no summary" : null;
-        return new Trial(number, path, error,
-                summary == null ? null : summary.path("validity").path("result").asText(null), List.copyOf(values),
-                summary == null ? Double.NaN : summary.path("request_throughput").path("avg").asDouble(Double.NaN),
-                records, summary != null && summary.has("warmup_metrics"), summary == null ? Double.NaN
-                        : summary.path("client_health").path("wakeup_delay_p99_ms").asDouble(Double.NaN));
+        final CellSummary cell = summary == null ? null : SummaryCodec.read(summary);
+        return new Trial(number, path, error, cell == null ? null : cell.validityResult(), List.copyOf(values),
+                cell == null ? Double.NaN : cell.stat("request_throughput", SummaryCodec.AVG), records,
+                cell != null && cell.warmup() != null, cell == null ? Double.NaN : cell.health().wakeupDelayP99Ms());
     }
 
     private static JsonNode summary(final Path file, final CellContext ctx) {

@@ -10,6 +10,9 @@ import io.aiperf.engine.export.AtomicFiles;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.run.Version;
+import io.aiperf.engine.summary.CellSummary;
+import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.SummaryCodec;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -27,7 +30,7 @@ import java.util.Map;
  * several machines ({@code aiperf aggregate}), so both give the same files. Stateless.
  */
 public final class RunAssembler {
-    public static final String RUN_OUTCOME_FILE = "run_outcome.json";
+    public static final String RUN_OUTCOME_FILE = ExportFiles.RUN_OUTCOME;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private RunAssembler() {
@@ -76,7 +79,8 @@ public final class RunAssembler {
         for (final List<CellOutcome> point : byPoint.values()) {
             final List<TrialAggregator.Trial> trials = point.stream().map(o -> trial(o, summaryName)).toList();
             final CellIdentity id = point.get(0).cell();
-            final Path aggDir = sweep ? dir.resolve("aggregate").resolve(id.variation()) : dir.resolve("aggregate");
+            final Path aggDir = sweep ? dir.resolve(ExportFiles.AGGREGATE_FOLDER).resolve(id.variation())
+                    : dir.resolve(ExportFiles.AGGREGATE_FOLDER);
             final ObjectNode agg = id.numTrials() > 1 ? aggregate(trials, id, aggDir, out, err) : null;
             if (sweep) {
                 points.add(new SweepAggregator.Point(id.variation(), id.parameters(),
@@ -84,7 +88,7 @@ public final class RunAssembler {
             }
         }
         if (sweep) {
-            final Path file = dir.resolve("sweep_aggregate").resolve(SweepAggregator.FILE);
+            final Path file = dir.resolve(ExportFiles.SWEEP_FOLDER).resolve(SweepAggregator.FILE);
             try {
                 AtomicFiles.write(file, JSON.writeValueAsBytes(
                         SweepAggregator.aggregate(points, first.numTrials(), first.confidenceLevel())));
@@ -102,7 +106,7 @@ public final class RunAssembler {
     /** {@code report.html} and {@code comparison.svg} beside the aggregates; a report that cannot be drawn is a warning, never a failure. */
     private static void writeReport(final Path dir, final String summaryName, final PrintStream out,
                                     final PrintStream err) {
-        final String defaultName = io.aiperf.engine.export.ExportNames.of(null).summaryJson();
+        final String defaultName = ExportFiles.SUMMARY_JSON;
         final io.aiperf.engine.export.ExportNames names = io.aiperf.engine.export.ExportNames.of(
                 summaryName.equals(defaultName) ? null : summaryName.substring(0, summaryName.length() - 5));
         try {
@@ -115,10 +119,10 @@ public final class RunAssembler {
 
     private static TrialAggregator.Trial trial(final CellOutcome o, final String summaryName) {
         final Path summary = Path.of(o.artifactDir()).resolve(summaryName);
-        JsonNode json = null;
+        CellSummary json = null;
         if (CellOutcome.COMPLETED.equals(o.status()) && Files.isRegularFile(summary)) {
             try {
-                json = JSON.readTree(summary.toFile());
+                json = SummaryCodec.read(summary);
             } catch (IOException e) {
                 json = null;
             }
@@ -132,16 +136,8 @@ public final class RunAssembler {
         if (t.summary() == null) {
             return out;
         }
-        t.summary().properties().forEach(metric -> {
-            if (metric.getValue().isObject() && metric.getValue().has("unit")) {
-                metric.getValue().properties().forEach(stat -> {
-                    if (stat.getValue().isNumber()) {
-                        out.putObject(metric.getKey() + "_" + stat.getKey()).put("mean", stat.getValue().doubleValue())
-                                .put("unit", metric.getValue().get("unit").asText());
-                    }
-                });
-            }
-        });
+        t.summary().metrics().forEach((tag, metric) -> metric.stats().forEach((stat, v) ->
+                out.putObject(tag + "_" + stat).put("mean", v).put("unit", metric.unit())));
         return out;
     }
 

@@ -13,6 +13,7 @@ import io.aiperf.engine.metrics.MetricsSummary;
 import io.aiperf.engine.metrics.RecordMetricsJsonl;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.HookCall;
+import io.aiperf.engine.summary.SummaryCodec;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -67,16 +68,15 @@ public final class ShardMerger {
         for (final CellOutcome o : sorted) {
             summaries.add(summary(Path.of(o.artifactDir()).resolve(names.summaryJson())));
         }
-        final String hash = summaries.get(0).path("environment").path("config_hash").asText();
+        final String hash = configHash(summaries.get(0));
         for (int i = 1; i < summaries.size(); i++) {
-            if (!summaries.get(i).path("environment").path("config_hash").asText().equals(hash)) {
+            if (!configHash(summaries.get(i)).equals(hash)) {
                 throw new ConfigException("DIR", "cell " + id + ": shard " + (i + 1) + " ran another configuration "
-                        + "than shard 1 (config hash " + summaries.get(i).path("environment").path("config_hash")
-                        .asText() + " against " + hash + ")");
+                        + "than shard 1 (config hash " + configHash(summaries.get(i)) + " against " + hash + ")");
             }
         }
         final Map<String, Double> slos = new LinkedHashMap<>();
-        summaries.get(0).path("input_config").path("slos").properties()
+        summaries.get(0).path(SummaryCodec.INPUT_CONFIG).path("slos").properties()
                 .forEach(e -> slos.put(e.getKey(), e.getValue().asDouble()));
         final MetricsSummary pooled;
         final Set<String> ids = new HashSet<>();
@@ -94,17 +94,18 @@ public final class ShardMerger {
             pooled = acc.summary();
         }
         final ObjectNode merged = summaries.get(0).deepCopy();
-        final ObjectNode shardInfo = merged.putObject("shards").put("count", count);
+        final ObjectNode shardInfo = merged.putObject(SummaryCodec.SHARDS).put(SummaryCodec.COUNT, count);
         for (final CellOutcome o : sorted) {
-            shardInfo.withArray("requests_sent").add(o.requestsSent());
+            shardInfo.withArray(SummaryCodec.REQUESTS_SENT).add(o.requestsSent());
             if (o.shard().startLatenessMs() != null) {
-                shardInfo.withArray("start_lateness_ms").add(o.shard().startLatenessMs());
+                shardInfo.withArray(SummaryCodec.START_LATENESS_MS).add(o.shard().startLatenessMs());
             }
             if (o.shard().clockOffsetMs() != null) {
-                shardInfo.withArray("clock_offset_ms").add(o.shard().clockOffsetMs());
+                shardInfo.withArray(SummaryCodec.CLOCK_OFFSET_MS).add(o.shard().clockOffsetMs());
             }
         }
-        merged.put("was_cancelled", summaries.stream().anyMatch(s -> s.path("was_cancelled").asBoolean()));
+        merged.put(SummaryCodec.WAS_CANCELLED,
+                summaries.stream().anyMatch(s -> s.path(SummaryCodec.WAS_CANCELLED).asBoolean()));
         SummaryJsonWriter.replaceMetrics(merged, pooled); // also judges the merged cell, shard checks included
         write(target.resolve(names.summaryJson()), merged);
         final List<HookCall> hooks = new ArrayList<>();
@@ -122,8 +123,12 @@ public final class ShardMerger {
                 sorted.stream().mapToLong(CellOutcome::requestsSent).sum(), pooled.validCount(), pooled.errorCount(),
                 first.cell(), null);
         AtomicFiles.write(target.resolve(OutcomeJsonWriter.FILE), out -> out.write(OutcomeJsonWriter.bytes(cell,
-                summaries.get(0).path("aiperf_version").asText())));
+                summaries.get(0).path(SummaryCodec.AIPERF_VERSION).asText())));
         return cell;
+    }
+
+    private static String configHash(final JsonNode summary) {
+        return summary.path(SummaryCodec.ENVIRONMENT).path(SummaryCodec.CONFIG_HASH).asText();
     }
 
     private static void pool(final Path jsonl, final CellOutcome shard, final Set<String> ids,

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.summary.ExportFiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,7 @@ import java.util.Map;
  * request latency when there is no TTFT). Stateless.
  */
 public final class SweepAggregator {
-    public static final String FILE = "profile_export_aiperf_sweep.json";
+    public static final String FILE = ExportFiles.SWEEP_JSON;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One combination and its metrics ({@code <tag>_<stat>} to an object with at least {@code mean}). */

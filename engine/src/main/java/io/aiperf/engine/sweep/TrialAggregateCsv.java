@@ -1,6 +1,7 @@
 package io.aiperf.engine.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.ExportFiles;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
@@ -11,7 +12,7 @@ import java.util.Locale;
  * Stateless.
  */
 public final class TrialAggregateCsv {
-    public static final String FILE = "profile_export_aiperf_aggregate.csv";
+    public static final String FILE = ExportFiles.AGGREGATE_CSV;
     private static final String[] STATS = {"mean", "std", "min", "max", "cv", "se", "ci_low", "ci_high", "t_critical"};
 
     private TrialAggregateCsv() {

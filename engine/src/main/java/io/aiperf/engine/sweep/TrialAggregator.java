@@ -1,12 +1,12 @@
 package io.aiperf.engine.sweep;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.math.SpecialFunctions;
+import io.aiperf.engine.summary.CellSummary;
+import io.aiperf.engine.summary.ExportFiles;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,11 +17,11 @@ import java.util.Map;
  * interval at the configured level. Stateless.
  */
 public final class TrialAggregator {
-    public static final String FILE = "profile_export_aiperf_aggregate.json";
+    public static final String FILE = ExportFiles.AGGREGATE_JSON;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One trial's summary JSON, or its error. */
-    public record Trial(String label, JsonNode summary, String error) {
+    /** One trial's summary, or its error. */
+    public record Trial(String label, CellSummary summary, String error) {
     }
 
     private TrialAggregator() {
@@ -50,22 +50,11 @@ public final class TrialAggregator {
         final Map<String, List<Double>> values = new LinkedHashMap<>();
         final Map<String, String> units = new LinkedHashMap<>();
         for (final Trial t : ok) {
-            final Iterator<Map.Entry<String, JsonNode>> it = t.summary().properties().iterator();
-            while (it.hasNext()) {
-                final Map.Entry<String, JsonNode> metric = it.next();
-                if (!metric.getValue().isObject() || !metric.getValue().has("unit")) {
-                    continue;
-                }
-                final Iterator<Map.Entry<String, JsonNode>> stats = metric.getValue().properties().iterator();
-                while (stats.hasNext()) {
-                    final Map.Entry<String, JsonNode> s = stats.next();
-                    if (s.getValue().isNumber()) {
-                        final String key = metric.getKey() + "_" + s.getKey();
-                        values.computeIfAbsent(key, k -> new ArrayList<>()).add(s.getValue().doubleValue());
-                        units.put(key, metric.getValue().get("unit").asText());
-                    }
-                }
-            }
+            t.summary().metrics().forEach((tag, metric) -> metric.stats().forEach((stat, v) -> {
+                final String key = tag + "_" + stat;
+                values.computeIfAbsent(key, k -> new ArrayList<>()).add(v);
+                units.put(key, metric.unit());
+            }));
         }
         final ObjectNode metrics = root.putObject("metrics");
         values.forEach((key, v) -> {

@@ -1,6 +1,6 @@
 package io.aiperf.engine.validity;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.CellSummary;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,12 +27,11 @@ public final class Fingerprint {
     }
 
     /** The fingerprint fields of a summary (absent ones are null). */
-    public static Map<String, String> of(final JsonNode summary) {
+    public static Map<String, String> of(final CellSummary summary) {
         final Map<String, String> out = new LinkedHashMap<>();
-        final JsonNode f = summary.path("environment").path("fingerprint");
+        final Map<String, String> f = summary.environment().fingerprint();
         for (final String field : FIELDS) {
-            final JsonNode v = f.get(field);
-            out.put(field, v == null || v.isNull() ? null : v.asText());
+            out.put(field, f.get(field));
         }
         return out;
     }

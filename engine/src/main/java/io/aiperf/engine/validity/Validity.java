@@ -3,11 +3,11 @@ package io.aiperf.engine.validity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.summary.CellSummary;
+import io.aiperf.engine.summary.SummaryCodec;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The validity checks of one cell, read from its summary (src-docs/validity.md): did the client deliver the load,
@@ -42,12 +42,17 @@ public final class Validity {
 
     /** Evaluates every check that applies to a cell's summary ({@code profile_export_aiperf.json}). */
     public static Report evaluate(final JsonNode summary, final Thresholds thresholds) {
+        return evaluate(SummaryCodec.read(summary), thresholds);
+    }
+
+    /** Evaluates every check that applies to a cell's summary. */
+    public static Report evaluate(final CellSummary summary, final Thresholds thresholds) {
         final List<Check> checks = new ArrayList<>();
-        final double valid = summary.path("request_count").path("avg").asDouble(0);
-        double errors = summary.path("error_request_count").path("avg").asDouble(0);
-        for (final JsonNode e : summary.path("error_summary")) {
-            if ("RequestCancellationError".equals(e.path("error_details").path("type").asText())) {
-                errors -= e.path("count").asDouble(0); // cancelled on purpose (--request-cancellation-rate)
+        final double valid = orZero(summary.stat("request_count", SummaryCodec.AVG));
+        double errors = orZero(summary.stat("error_request_count", SummaryCodec.AVG));
+        for (final CellSummary.ErrorCount e : summary.errors()) {
+            if ("RequestCancellationError".equals(e.type())) {
+                errors -= e.count(); // cancelled on purpose (--request-cancellation-rate)
             }
         }
         if (valid + errors > 0) {
@@ -55,20 +60,17 @@ public final class Validity {
                     "%.1f%% of the requests failed",
                     "fix the errors first (see error_summary); a run that mostly fails measures the failures"));
         }
-        final JsonNode health = summary.path("client_health");
+        final CellSummary.ClientHealth health = summary.health();
         double worstAchieved = Double.NaN;
         double worstLag = Double.NaN;
-        final Iterator<Map.Entry<String, JsonNode>> loops = health.path("open_loop").properties().iterator();
-        while (loops.hasNext()) {
-            final JsonNode loop = loops.next().getValue();
+        for (final CellSummary.OpenLoop loop : health.openLoop().values()) {
             // Sent against what the schedule made due, not against the nominal rate: a short Poisson run's own
             // arrivals differ from the rate by chance, and that is no fault of the client.
-            final long scheduled = loop.path("scheduled").asLong(0);
-            if (scheduled > 0) {
-                final double pct = 100.0 * loop.path("sent").asLong(0) / scheduled;
+            if (loop.scheduled() > 0) {
+                final double pct = 100.0 * loop.sent() / loop.scheduled();
                 worstAchieved = Double.isNaN(worstAchieved) ? pct : Math.min(worstAchieved, pct);
             }
-            final double lag = loop.path("schedule_lag_p99_ms").asDouble(0);
+            final double lag = loop.scheduleLagP99Ms();
             worstLag = Double.isNaN(worstLag) ? lag : Math.max(worstLag, lag);
         }
         if (!Double.isNaN(worstAchieved)) {
@@ -81,13 +83,12 @@ public final class Validity {
                     "p99 of open-loop sends was %.1f ms behind schedule",
                     "lower --request-rate or give the client more cores"));
         }
-        final JsonNode transport = health.path("transport");
-        if (transport.has("pool_wait_p99_ms")) {
+        if (!Double.isNaN(health.poolWaitP99Ms())) {
             // Late timer wake-ups mean a client short of CPU: its threads waited for a core, not for a connection,
             // and neither ulimit -n nor the server's accept queue would help.
-            final double wakeup = health.path("wakeup_delay_p99_ms").asDouble(Double.NaN);
+            final double wakeup = health.wakeupDelayP99Ms();
             final boolean starved = wakeup >= thresholds.of(CLIENT_WAKEUP).warn();
-            checks.add(above(POOL_WAIT, transport.path("pool_wait_p99_ms").asDouble(), "ms", thresholds,
+            checks.add(above(POOL_WAIT, health.poolWaitP99Ms(), "ms", thresholds,
                     starved ? "p99 wait for a connection was %.1f ms, while the client's timer wake-ups were "
                             + String.format(Locale.ROOT, "%.1f", wakeup) + " ms late (p99): the "
                             + "client was short of CPU, so the wait is the client's own, not a connection limit"
@@ -97,49 +98,49 @@ public final class Validity {
                             + "not the cause"
                             : "check connection limits on the client host (ulimit -n) and the server's accept queue"));
         }
-        if (health.has("wakeup_delay_p99_ms")) {
-            checks.add(above(CLIENT_WAKEUP, health.path("wakeup_delay_p99_ms").asDouble(), "ms", thresholds,
+        if (!Double.isNaN(health.wakeupDelayP99Ms())) {
+            checks.add(above(CLIENT_WAKEUP, health.wakeupDelayP99Ms(), "ms", thresholds,
                     "p99 of the client's timer wake-ups was %.1f ms late: the client was short of CPU and its "
                             + "timestamps may be late by as much",
                     "run the client on a machine (or agent) with idle cores"));
         }
-        if (health.has("abandoned_requests")) {
-            checks.add(above(ABANDONED, health.path("abandoned_requests").asDouble(), "requests", thresholds,
+        if (!Double.isNaN(health.abandonedRequests())) {
+            checks.add(above(ABANDONED, health.abandonedRequests(), "requests", thresholds,
                     "%.0f request(s) were cut off by the grace period and are missing from the metrics",
                     "raise --benchmark-grace-period"));
         }
-        final JsonNode tokens = summary.path("token_accounting");
-        final long server = tokens.path("server_output_tokens").asLong(0);
-        if (tokens.path("compared_requests").asLong(0) > 0 && server > 0) {
-            final long client = tokens.path("client_output_tokens").asLong(0);
+        final CellSummary.TokenAccounting tokens = summary.tokens();
+        final long server = tokens.serverOutputTokens();
+        if (tokens.comparedRequests() > 0 && server > 0) {
+            final long client = tokens.clientOutputTokens();
             checks.add(above(TOKEN_MISMATCH, 100.0 * Math.abs(client - server) / server, "%", thresholds,
                     "the client counted output tokens %.1f%% apart from the server's own count: token throughputs, "
                             + "ITL and OSL are skewed by the tokenizer",
                     "count with the model's tokenizer (--tokenizer), or use the server's counts "
                             + "(--use-server-token-count)"));
         }
-        final long requested = tokens.path("requested_output_tokens").asLong(0);
+        final long requested = tokens.requestedOutputTokens();
         if (requested > 0 && ignoresEos(summary)) {
-            final double shortfall = 100.0 * (requested - tokens.path("delivered_output_tokens").asLong(0)) / requested;
+            final double shortfall = 100.0 * (requested - tokens.deliveredOutputTokens()) / requested;
             checks.add(above(OSL_SHORTFALL, Math.max(0, shortfall), "%", thresholds,
                     "with ignore_eos the server delivered %.1f%% fewer output tokens than asked",
                     "check that the server honours ignore_eos and max_tokens (or the model's context length)"));
         }
-        if (sharesPrefixes(summary.path("input_config")) && !resets(summary.path("input_config"))) {
+        if (sharesPrefixes(summary.inputConfig()) && !resets(summary.inputConfig())) {
             checks.add(above(WARM_CACHE, 1, "", thresholds,
                     "a dataset whose requests share prefixes ran without a KV-cache reset: the server's "
                             + "prefix cache may still hold them from an earlier run, and TTFT reads better than a cold "
                             + "start would",
                     "add --reset-kv-cache (see control-hooks.md for the server's reset route)"));
         }
-        final JsonNode shards = summary.path("shards");
-        if (shards.path("start_lateness_ms").size() > 1) {
-            checks.add(above(SHARD_START, spread(shards.path("start_lateness_ms")), "ms", thresholds,
+        final CellSummary.Shards shards = summary.shards();
+        if (shards != null && shards.startLatenessMs().size() > 1) {
+            checks.add(above(SHARD_START, spread(shards.startLatenessMs()), "ms", thresholds,
                     "the shards started %.0f ms apart",
                     "launch the shards earlier before --start-at, and keep the agents' clocks synchronised"));
         }
-        if (shards.path("clock_offset_ms").size() > 1) {
-            checks.add(above(SHARD_CLOCK, spread(shards.path("clock_offset_ms")), "ms", thresholds,
+        if (shards != null && shards.clockOffsetMs().size() > 1) {
+            checks.add(above(SHARD_CLOCK, spread(shards.clockOffsetMs()), "ms", thresholds,
                     "the shards' clocks disagree by %.0f ms (against the server's Date header, good to about a "
                             + "second): --start-at started them apart",
                     "synchronise the agents' clocks (NTP)"));
@@ -182,21 +183,23 @@ public final class Validity {
         return r.isObject() || r.asBoolean(false);
     }
 
-    private static double spread(final JsonNode values) {
+    private static double spread(final List<Double> values) {
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
-        for (final JsonNode v : values) {
-            if (v.isNumber()) {
-                lo = Math.min(lo, v.asDouble());
-                hi = Math.max(hi, v.asDouble());
-            }
+        for (final double v : values) {
+            lo = Math.min(lo, v);
+            hi = Math.max(hi, v);
         }
         return hi >= lo ? hi - lo : 0;
     }
 
+    private static double orZero(final double v) {
+        return Double.isNaN(v) ? 0 : v;
+    }
+
     /** Whether the requests asked the server to ignore the end-of-sequence token ({@code --extra-inputs ignore_eos:true}). */
-    private static boolean ignoresEos(final JsonNode summary) {
-        final JsonNode v = summary.path("input_config").path("endpoint").path("extra").path("ignore_eos");
+    private static boolean ignoresEos(final CellSummary summary) {
+        final JsonNode v = summary.inputConfig().path("endpoint").path("extra").path("ignore_eos");
         return v.asBoolean(false) || "true".equalsIgnoreCase(v.asText(""));
     }
 

@@ -1,6 +1,7 @@
 package io.aiperf.engine.validity;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.SummaryCodec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +27,7 @@ public final class ValidityDigest {
         final Map<JsonNode, String> cellOf = new java.util.IdentityHashMap<>();
         int judged = 0;
         for (final Cell cell : cells) {
-            final JsonNode checks = cell.summary().path("validity").path("checks");
+            final JsonNode checks = cell.summary().path(SummaryCodec.VALIDITY).path("checks");
             judged += checks.isEmpty() ? 0 : 1;
             for (final JsonNode c : checks) {
                 if (!Result.OK.wireName().equals(c.path("result").asText())) {

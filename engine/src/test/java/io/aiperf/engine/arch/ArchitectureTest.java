@@ -49,12 +49,24 @@ class ArchitectureTest {
                 "org.kohsuke..").check(ENGINE);
     }
 
-    /** The Jenkins plugin loads the ci package in the controller and agent JVMs: it must need only Jackson. */
+    /**
+     * The Jenkins plugin loads the ci package in the controller and agent JVMs: it must need only Jackson, and the
+     * summary package (which needs only Jackson itself) to read the exports the way the engine writes them.
+     */
     @Test
-    void theCiPackageNeedsOnlyTheJdkAndJackson() {
+    void theCiPackageNeedsOnlyTheJdkJacksonAndTheSummary() {
         classes().that().resideInAPackage("..engine.ci..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "javax..", "com.fasterxml.jackson..",
-                        "io.aiperf.engine.ci..")
+                        "io.aiperf.engine.ci..", "io.aiperf.engine.summary..")
+                .check(ENGINE);
+    }
+
+    /** What a cell measured, as a value any package (and the plugin, through ci) can read. */
+    @Test
+    void theSummaryPackageNeedsOnlyTheJdkAndJackson() {
+        classes().that().resideInAPackage("..engine.summary..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "com.fasterxml.jackson..",
+                        "io.aiperf.engine.summary..")
                 .check(ENGINE);
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.aiperf.engine.client.InferenceClient;
 import io.aiperf.engine.client.ProbeClient;
+import io.aiperf.engine.client.RequestHeaders;
 import io.aiperf.engine.config.NetworkConfig;
 import io.aiperf.engine.net.RecordingServer;
 import io.aiperf.engine.config.RunLimits;
@@ -15,8 +16,6 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.hc.core5.http.Header;
-import org.apache.hc.core5.http.message.BasicHeader;
 import org.junit.jupiter.api.Test;
 
 /** The server probes and the clock check send the user's headers as given, Host included, and read the answer. */
@@ -40,8 +39,8 @@ class ProbeHeadersTest {
              InferenceClient client = new InferenceClient(2, 30, System::nanoTime, RunLimits.defaults(),
                      NetworkConfig.defaults())) {
             final Environment.ServerIdentity id = ServerProbe.identify(client, server.origin(), server.origin(),
-                    new Header[] {new BasicHeader("Host", "model-a.example.com"), new BasicHeader("X-Tenant", "Team A"),
-                        new BasicHeader("Content-Type", "application/json")});
+                    RequestHeaders.of(new LinkedHashMap<>(Map.of("Host", "model-a.example.com",
+                            "X-Tenant", "Team A", "Content-Type", "application/json"))));
             assertThat(id.models()).containsExactly("served (me)");
             assertThat(id.serverHeader()).isEqualTo("scripted/1");
             final String models = server.heads.stream().filter(h -> h.startsWith("GET /v1/models ")).findFirst()

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.math.SpecialFunctions;
+import io.aiperf.engine.summary.SummaryCodec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,7 @@ class TrialAggregatorTest {
     private static TrialAggregator.Trial trial(final String label, final double ttftAvg) {
         final ObjectNode s = new ObjectMapper().createObjectNode();
         s.putObject("time_to_first_token").put("unit", "ms").put("avg", ttftAvg);
-        return new TrialAggregator.Trial(label, s, null);
+        return new TrialAggregator.Trial(label, SummaryCodec.read(s), null);
     }
 
     @Test

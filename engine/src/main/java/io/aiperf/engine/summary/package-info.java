@@ -1,0 +1,7 @@
+/**
+ * What one cell measured, as a value: the export file names ({@link io.aiperf.engine.summary.ExportFiles}), and
+ * the keys of {@code profile_export_aiperf.json} and the {@link io.aiperf.engine.summary.CellSummary} read from it
+ * ({@link io.aiperf.engine.summary.SummaryCodec}). It needs only the JDK and Jackson, so the {@code ci} package
+ * (and through it the Jenkins plugin) reads exports with the same code that writes them.
+ */
+package io.aiperf.engine.summary;

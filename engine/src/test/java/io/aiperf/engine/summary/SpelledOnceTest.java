@@ -1,0 +1,130 @@
+package io.aiperf.engine.summary;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Export file names and summary keys are spelled in one file each: a literal {@code "profile_export.jsonl"} or
+ * {@code "client_health"} anywhere else in the engine's main sources is a second spelling that drifts. Words that
+ * are also another file's vocabulary are listed with the reason.
+ */
+class SpelledOnceTest {
+    private static final Path MAIN = Path.of("src/main/java");
+
+    /** File-name parts that are also other things' names. */
+    private static final Map<String, String> SHARED_NAMES = Map.of(
+            ".json", "any JSON file's extension (the gate tells summaries from other JSON by it)",
+            ".jsonl", "any JSONL input file's extension",
+            "aggregate", "also the aggregate subcommand and the Jenkins step's aggregate slot");
+
+    /** Summary keys that are also another file's keys or another thing's name. */
+    private static final Map<String, String> SHARED_KEYS = sharedKeys();
+
+    private static Map<String, String> sharedKeys() {
+        final Map<String, String> m = new LinkedHashMap<>();
+        final String generic = "a generic word other files' keys use too";
+        for (final String k : List.of("unit", "avg", "min", "max", "std", "count", "sum", "code", "type", "message",
+                "name", "version", "commit", "model", "models", "tokenizer", "server", "java", "gpu", "protocol",
+                "proxy", "connection", "requests", "result", "trial", "revision", "random_seed")) {
+            m.put(k, generic);
+        }
+        m.put("schema_version", "every export of this engine carries a schema_version");
+        m.put("aiperf_version", "cell_outcome.json and run_outcome.json carry the version that wrote them");
+        m.put("validity", "also a gate-rules block, and a column of search_result.json");
+        m.put("was_cancelled", "also a key of every profile_export.jsonl record");
+        m.put("requested_output_tokens", "also a key of every profile_export.jsonl record");
+        m.put("malformed_chunks", "also a key of every profile_export.jsonl record");
+        m.put("redirects", "also a key of every profile_export.jsonl record");
+        m.put("abandoned_requests", "also the name of the validity check that reads it");
+        m.put("achieved_rate", "also the name of the validity check computed from scheduled and sent");
+        m.put("open_loop", "also a value of client_limited_by");
+        m.put("client_limited", "also a column of search_result.json");
+        m.put("build_info", "also the server route the environment probe reads");
+        m.put("config_hash", "also a fingerprint field");
+        m.put("requests_sent", "also a key of cell_outcome.json, where the shards' numbers come from");
+        m.put("start_lateness_ms", "also a key of cell_outcome.json, where the shards' numbers come from");
+        m.put("clock_offset_ms", "also a key of cell_outcome.json, where the shards' numbers come from");
+        return m;
+    }
+
+    @Test
+    void everyExportFileNameIsSpelledInExportFilesOnly() throws IOException {
+        assertThat(secondSpellings(ExportFiles.class, SHARED_NAMES.keySet())).isEmpty();
+    }
+
+    @Test
+    void everySummaryKeyIsSpelledInSummaryCodecOnly() throws IOException {
+        assertThat(secondSpellings(SummaryCodec.class, SHARED_KEYS.keySet())).isEmpty();
+    }
+
+    /** The exceptions are real: each is a constant of its class, so a renamed constant cannot hide behind one. */
+    @Test
+    void theExceptionsNameRealConstants() {
+        assertThat(constants(ExportFiles.class)).containsAll(SHARED_NAMES.keySet());
+        assertThat(constants(SummaryCodec.class)).containsAll(SHARED_KEYS.keySet());
+    }
+
+    /** The scan finds a spelling where there is one. */
+    @Test
+    void theScanFindsTheOneSpelling() throws IOException {
+        assertThat(sourcesSpelling("\"" + ExportFiles.SUMMARY_JSON + "\"", MAIN)).containsExactly(
+                MAIN.resolve("io/aiperf/engine/summary/ExportFiles.java"));
+    }
+
+    private static Map<String, List<Path>> secondSpellings(final Class<?> owner, final Set<String> shared)
+            throws IOException {
+        final Path home = MAIN.resolve(owner.getName().replace('.', '/') + ".java");
+        final Map<String, List<Path>> out = new TreeMap<>();
+        for (final String value : constants(owner)) {
+            if (shared.contains(value)) {
+                continue;
+            }
+            final List<Path> files = sourcesSpelling("\"" + value + "\"", MAIN);
+            files.remove(home);
+            if (!files.isEmpty()) {
+                out.put(value, files);
+            }
+        }
+        return out;
+    }
+
+    private static List<String> constants(final Class<?> owner) {
+        final List<String> out = new ArrayList<>();
+        for (final Field f : owner.getDeclaredFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && Modifier.isPublic(f.getModifiers())
+                    && f.getType() == String.class) {
+                try {
+                    out.add((String) f.get(null));
+                } catch (IllegalAccessException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<Path> sourcesSpelling(final String literal, final Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            return new ArrayList<>(walk.filter(p -> p.toString().endsWith(".java")).filter(p -> {
+                try {
+                    return Files.readString(p).contains(literal);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).sorted().toList());
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.aiperf.engine.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A sweep's aggregate on hand-made points (AIPerf's sweep docs): its parameters, the best throughput and latency,
+ * and the Pareto front of throughput against latency.
+ */
+class SweepAggregatorTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static SweepAggregator.Point point(final int concurrency, final double throughput, final Double ttftP99,
+                                               final double latencyP99) {
+        final ObjectNode m = JSON.createObjectNode();
+        m.putObject("request_throughput_avg").put("mean", throughput).put("unit", "requests/sec");
+        if (ttftP99 != null) {
+            m.putObject("time_to_first_token_p99").put("mean", ttftP99).put("unit", "ms");
+        }
+        m.putObject("request_latency_p99").put("mean", latencyP99).put("unit", "ms");
+        final Map<String, Object> params = new LinkedHashMap<>();
+        params.put("concurrency", concurrency);
+        return new SweepAggregator.Point("concurrency_" + concurrency, params, m);
+    }
+
+    private static List<Integer> concurrencies(final JsonNode list) {
+        final List<Integer> out = new ArrayList<>();
+        list.forEach(p -> out.add(p.path("concurrency").asInt()));
+        return out;
+    }
+
+    @Test
+    void theBestPointsAndTheParetoFrontOfThroughputAgainstTtft() {
+        // 1: slow and quick; 2: faster, a little slower; 4: fastest, slowest; 8: dominated by 4 (less, later).
+        final List<SweepAggregator.Point> points = List.of(point(1, 10, 20.0, 30), point(2, 19, 25.0, 35),
+                point(4, 30, 60.0, 70), point(8, 28, 90.0, 100));
+        final ObjectNode agg = SweepAggregator.aggregate(points, 3, 0.95);
+        final JsonNode meta = agg.path("metadata");
+        assertThat(meta.path("aggregation_type").asText()).isEqualTo("sweep");
+        assertThat(meta.path("num_combinations").asInt()).isEqualTo(4);
+        assertThat(meta.path("num_trials_per_value").asInt()).isEqualTo(3);
+        assertThat(meta.path("confidence_level").asDouble()).isEqualTo(0.95);
+        assertThat(meta.path("sweep_parameters").get(0).path("name").asText()).isEqualTo("concurrency");
+        assertThat(meta.path("sweep_parameters").get(0).path("values").toString()).isEqualTo("[1,2,4,8]");
+        assertThat(agg.path("per_combination_metrics").size()).isEqualTo(4);
+        assertThat(agg.path("per_combination_metrics").get(1).path("label").asText()).isEqualTo("concurrency_2");
+
+        final JsonNode best = agg.path("best_configurations");
+        assertThat(best.path("best_throughput").path("parameters").path("concurrency").asInt()).isEqualTo(4);
+        assertThat(best.path("best_throughput").path("value").asDouble()).isEqualTo(30.0);
+        assertThat(best.path("best_throughput").path("unit").asText()).isEqualTo("requests/sec");
+        // TTFT p99 is the latency when the points have it
+        assertThat(best.path("best_latency_p99").path("metric").asText()).isEqualTo("time_to_first_token_p99");
+        assertThat(best.path("best_latency_p99").path("parameters").path("concurrency").asInt()).isEqualTo(1);
+        assertThat(best.path("best_latency_p99").path("value").asDouble()).isEqualTo(20.0);
+        assertThat(concurrencies(agg.path("pareto_optimal"))).containsExactly(1, 2, 4);
+    }
+
+    @Test
+    void withoutTtftTheRequestLatencyIsTheLatencyAndTiesDominateNothing() {
+        // Non-streamed points: request latency p99 decides. 2 and 3 tie exactly, so neither dominates the other.
+        final List<SweepAggregator.Point> points = List.of(point(1, 10, null, 50), point(2, 20, null, 40),
+                point(3, 20, null, 40), point(4, 15, null, 45));
+        final ObjectNode agg = SweepAggregator.aggregate(points, 1, 0.95);
+        assertThat(agg.path("best_configurations").path("best_latency_p99").path("metric").asText())
+                .isEqualTo("request_latency_p99");
+        assertThat(agg.path("best_configurations").path("best_latency_p99").path("parameters").path("concurrency")
+                .asInt()).as("the first of equals").isEqualTo(2);
+        assertThat(concurrencies(agg.path("pareto_optimal"))).containsExactly(2, 3);
+    }
+
+    @Test
+    void aPointWithoutTheMetricsIsNeitherBestNorOnTheFront() {
+        final ObjectNode empty = JSON.createObjectNode();
+        final List<SweepAggregator.Point> points = List.of(
+                new SweepAggregator.Point("concurrency_1", Map.of("concurrency", 1), empty), point(2, 5, null, 9));
+        final ObjectNode agg = SweepAggregator.aggregate(points, 1, 0.9);
+        assertThat(agg.path("best_configurations").path("best_throughput").path("parameters").path("concurrency")
+                .asInt()).isEqualTo(2);
+        assertThat(concurrencies(agg.path("pareto_optimal"))).containsExactly(2);
+        assertThat(SweepAggregator.aggregate(List.of(), 1, 0.9).path("best_configurations").isEmpty()).isTrue();
+    }
+}
