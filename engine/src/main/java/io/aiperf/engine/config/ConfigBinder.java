@@ -67,10 +67,12 @@ public final class ConfigBinder {
     private boolean streaming; // the endpoint streams (read by the phases: prefill concurrency needs it)
 
     private final Map<String, String> cliFlags;
+    private final DeclaredOptions declared;
     private final List<String> warnings = new ArrayList<>();
 
-    private ConfigBinder(final Map<String, String> cliFlags) {
+    private ConfigBinder(final Map<String, String> cliFlags, final DeclaredOptions declared) {
         this.cliFlags = cliFlags;
+        this.declared = declared;
     }
 
     /**
@@ -78,12 +80,18 @@ public final class ConfigBinder {
      * @param cliFlags canonical path to the CLI flag that set it, for error messages
      */
     public static BenchmarkConfig bind(final ObjectNode tree, final Map<String, String> cliFlags) {
-        return new ConfigBinder(cliFlags).bindEnvelope(tree);
+        return bind(tree, cliFlags, DeclaredOptions.installed());
+    }
+
+    /** As {@link #bind(ObjectNode, Map)} with another option table than the CLI's (tests). */
+    public static BenchmarkConfig bind(final ObjectNode tree, final Map<String, String> cliFlags,
+                                       final DeclaredOptions declared) {
+        return new ConfigBinder(cliFlags, declared).bindEnvelope(tree);
     }
 
     private BenchmarkConfig bindEnvelope(final ObjectNode tree) {
         final ObjectNode given = tree.deepCopy();
-        final Section env = new Section(tree, "", cliFlags);
+        final Section env = new Section(tree, "", cliFlags, declared);
         env.allowOnly(ConfigShapes.ENVELOPE_KEYS);
         final Long seed = env.longValue("random_seed");
         if (seed != null && seed < 0) {
@@ -916,7 +924,7 @@ public final class ConfigBinder {
             if (name.isEmpty()) {
                 throw new ConfigException("benchmark.phases[" + index + "].name", "a phase in list form needs a name");
             }
-            final Section s = new Section((ObjectNode) p, "benchmark.phases." + name, cliFlags);
+            final Section s = new Section((ObjectNode) p, "benchmark.phases." + name, cliFlags, declared);
             s.allowOnly(PHASE_KEYS);
             if (!PHASE_NAME.matcher(name).matches()) {
                 throw s.error("name", "must match ^[A-Za-z_][A-Za-z0-9_-]*$, got '" + name + "'");

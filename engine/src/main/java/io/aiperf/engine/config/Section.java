@@ -15,11 +15,18 @@ final class Section {
     private final ObjectNode node;
     private final String path;
     private final Map<String, String> cliFlags;
+    private final DeclaredOptions declared;
 
     Section(final ObjectNode node, final String path, final Map<String, String> cliFlags) {
+        this(node, path, cliFlags, DeclaredOptions.installed());
+    }
+
+    Section(final ObjectNode node, final String path, final Map<String, String> cliFlags,
+            final DeclaredOptions declared) {
         this.node = node;
         this.path = path;
         this.cliFlags = cliFlags;
+        this.declared = declared;
     }
 
     ObjectNode node() {
@@ -45,8 +52,13 @@ final class Section {
         return new ConfigException(field(key), reason);
     }
 
-    /** Rejects keys outside {@code allowed} with AIPerf's wording plus a did-you-mean hint. */
-    void allowOnly(final List<String> allowed) {
+    /**
+     * Rejects keys outside {@code allowed} (the keys the caller binds by hand) and the option table's keys of this
+     * mapping, with AIPerf's wording plus a did-you-mean hint; then binds the table's other keys here.
+     */
+    void allowOnly(final List<String> hand) {
+        final String section = path.startsWith("benchmark.phases.") ? "benchmark.phases" : path;
+        final List<String> allowed = declared.allowed(section, hand);
         final Iterator<String> names = node.fieldNames();
         while (names.hasNext()) {
             final String k = names.next();
@@ -55,6 +67,7 @@ final class Section {
                         + Suggestions.didYouMean(k, allowed) + "; known keys: " + allowed);
             }
         }
+        declared.bindRest(this, section, hand);
     }
 
     boolean has(final String key) {
@@ -74,7 +87,7 @@ final class Section {
         if (!v.isObject()) {
             throw error(key, "expected a mapping, got " + typeName(v));
         }
-        return new Section((ObjectNode) v, pathOf(key), cliFlags);
+        return new Section((ObjectNode) v, pathOf(key), cliFlags, declared);
     }
 
     String string(final String key, final String def) {
