@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.config.CliOverlay;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.Durations;
+import io.aiperf.engine.config.RunLimits;
 import io.aiperf.engine.log.RunLog;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,15 +26,14 @@ public final class ProfileOptions {
 
     @Option(names = {"-m", "--model", "--model-names"}, paramLabel = "MODEL", description = "Model name(s), comma separated. Default: the one model the server lists at /v1/models.")
     String model;
-    @Yaml("benchmark.endpoint.urls")
-    @Option(names = {"-u", "--url"}, paramLabel = "URL", description = "Server base URL; repeatable. Default: http://localhost:8000.")
+    @Yaml(value = "benchmark.endpoint.urls", defaultValue = "http://localhost:8000")
+    @Option(names = {"-u", "--url"}, paramLabel = "URL", description = "Server base URL; repeatable.")
     List<String> urls;
-    @Yaml("benchmark.endpoint.type")
+    @Yaml(value = "benchmark.endpoint.type", defaultValue = "chat")
     @Option(names = "--endpoint-type", paramLabel = "TYPE",
             completionCandidates = Candidates.EndpointTypes.class, description = "chat, completions, embeddings, "
             + "chat_embeddings, nim_embeddings, responses, huggingface_generate, nim_rankings, hf_tei_rankings, "
-            + "cohere_rankings, template, image_retrieval (the rows' images) or raw (raw_payload rows as written). "
-            + "Default: chat.")
+            + "cohere_rankings, template, image_retrieval (the rows' images) or raw (raw_payload rows as written).")
     String endpointType;
     @Yaml("benchmark.endpoint.path")
     @Option(names = {"--custom-endpoint", "--endpoint"}, paramLabel = "PATH", description = "Replace the endpoint path (\"\" appends nothing).")
@@ -41,9 +41,9 @@ public final class ProfileOptions {
     @Yaml("benchmark.endpoint.streaming")
     @Option(names = "--streaming", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Stream responses (SSE).")
     Boolean streaming;
-    @Yaml("benchmark.runtime.max_error_rate")
+    @Yaml(value = "benchmark.runtime.max_error_rate", defaultValue = "100")
     @Option(names = "--max-error-rate", paramLabel = "PCT", description = "Fail a cell whose share of failed "
-            + "requests is above this percentage (0-100). A cell with no valid request always fails. Default: 100.")
+            + "requests is above this percentage (0-100). A cell with no valid request always fails.")
     Double maxErrorRate;
     @Yaml("benchmark.phases.profiling.failed_request_threshold")
     @Option(names = "--failed-request-threshold", paramLabel = "RATIO", description = "Stop the run early, and fail "
@@ -80,19 +80,19 @@ public final class ProfileOptions {
             + "AIPERF_HTTP_SSL_VERIFY=false). Prints a warning on every run.")
     Boolean sslInsecure;
 
-    @Yaml("benchmark.runtime.max_event_bytes")
+    @Yaml(value = "benchmark.runtime.max_event_bytes", defaultValue = "" + RunLimits.DEFAULT_MAX_EVENT_BYTES)
     @Option(names = "--max-event-bytes", paramLabel = "BYTES", description = "The largest SSE event accepted; a "
-            + "larger one fails its request as too large. Default: 16777216.")
+            + "larger one fails its request as too large.")
     Long maxEventBytes;
 
-    @Yaml("benchmark.runtime.max_response_bytes")
+    @Yaml(value = "benchmark.runtime.max_response_bytes", defaultValue = "" + RunLimits.DEFAULT_MAX_RESPONSE_BYTES)
     @Option(names = "--max-response-bytes", paramLabel = "BYTES", description = "The largest response accepted, "
-            + "streamed or not; a larger one fails its request as too large. Default: 268435456.")
+            + "streamed or not; a larger one fails its request as too large.")
     Long maxResponseBytes;
 
-    @Yaml("benchmark.runtime.max_head_bytes")
+    @Yaml(value = "benchmark.runtime.max_head_bytes", defaultValue = "" + RunLimits.DEFAULT_MAX_HEAD_BYTES)
     @Option(names = "--max-response-head-bytes", paramLabel = "BYTES", description = "The largest response head "
-            + "(status line and headers) accepted; a larger one fails its request at once. Default: 1048576.")
+            + "(status line and headers) accepted; a larger one fails its request at once.")
     Long maxResponseHeadBytes;
 
     @Option(names = "--no-retry-unsent", description = "Never send a request again, not even one whose kept-alive "
@@ -117,22 +117,22 @@ public final class ProfileOptions {
             + "request (by default they are opened first, so no request waits for a connect).")
     Boolean noPreconnect;
 
-    @Yaml("benchmark.endpoint.timeout")
-    @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Request timeout. Default: 21600.")
+    @Yaml(value = "benchmark.endpoint.timeout", defaultValue = "21600")
+    @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Request timeout.")
     Double requestTimeoutSeconds;
     @Yaml("benchmark.endpoint.wait_for_model_timeout")
     @Option(names = "--wait-for-model-timeout", paramLabel = "SECONDS", converter = DurationConverter.class,
             description = "Wait up to this long for the server to be ready before any load (see "
             + "--wait-for-model-mode); exit 1 if it never is. Default: 0, no waiting.")
     Double waitForModelTimeout;
-    @Yaml("benchmark.endpoint.wait_for_model_interval")
+    @Yaml(value = "benchmark.endpoint.wait_for_model_interval", defaultValue = "5")
     @Option(names = "--wait-for-model-interval", paramLabel = "SECONDS", converter = DurationConverter.class,
-            description = "The pause between two readiness checks. Default: 5.")
+            description = "The pause between two readiness checks.")
     Double waitForModelInterval;
-    @Yaml("benchmark.endpoint.wait_for_model_mode")
+    @Yaml(value = "benchmark.endpoint.wait_for_model_mode", defaultValue = "inference")
     @Option(names = "--wait-for-model-mode", paramLabel = "READINESS", description = "inference (a one-token "
             + "request answers below 500), models (GET /v1/models lists the model; on a 404 the base URL answers "
-            + "below 500) or both. Default: inference.")
+            + "below 500) or both.")
     String waitForModelMode;
     @Yaml("benchmark.endpoint.api_key")
     @Option(names = "--api-key", paramLabel = "KEY", description = "Sent as Authorization: Bearer KEY. Never written to any file.")
@@ -180,16 +180,16 @@ public final class ProfileOptions {
 
     @Option(names = {"--isl", "--synthetic-input-tokens-mean", "--prompt-input-tokens-mean"}, paramLabel = "TOKENS", description = "Mean input length. Default: 550. A comma list sweeps.")
     String isl;
-    @Yaml("benchmark.dataset.prompts.isl.stddev")
-    @Option(names = {"--isl-stddev", "--synthetic-input-tokens-stddev", "--prompt-input-tokens-stddev"}, paramLabel = "TOKENS", description = "Input length stddev. Default: 0.")
+    @Yaml(value = "benchmark.dataset.prompts.isl.stddev", defaultValue = "0")
+    @Option(names = {"--isl-stddev", "--synthetic-input-tokens-stddev", "--prompt-input-tokens-stddev"}, paramLabel = "TOKENS", description = "Input length stddev.")
     Double islStddev;
     @Option(names = {"--osl", "--output-tokens-mean", "--prompt-output-tokens-mean"}, paramLabel = "TOKENS", description = "Mean output cap (sent as max_completion_tokens / max_tokens). A comma list sweeps.")
     String osl;
-    @Yaml("benchmark.dataset.prompts.osl.stddev")
-    @Option(names = {"--osl-stddev", "--output-tokens-stddev", "--prompt-output-tokens-stddev"}, paramLabel = "TOKENS", description = "Output cap stddev. Default: 0.")
+    @Yaml(value = "benchmark.dataset.prompts.osl.stddev", defaultValue = "0")
+    @Option(names = {"--osl-stddev", "--output-tokens-stddev", "--prompt-output-tokens-stddev"}, paramLabel = "TOKENS", description = "Output cap stddev.")
     Double oslStddev;
-    @Yaml("benchmark.dataset.entries")
-    @Option(names = {"--num-dataset-entries", "--num-prompts"}, paramLabel = "N", description = "Distinct prompts. Default: 100.")
+    @Yaml(value = "benchmark.dataset.entries", defaultValue = "100")
+    @Option(names = {"--num-dataset-entries", "--num-prompts"}, paramLabel = "N", description = "Distinct prompts.")
     Integer numDatasetEntries;
     @Option(names = "--random-seed", paramLabel = "SEED", description = "Seed for prompts and arrivals.")
     Long randomSeed;
@@ -227,29 +227,29 @@ public final class ProfileOptions {
             description = "Sessions to run, each with all its turns (instead of --request-count).")
     Integer conversationNum;
 
-    @Yaml("benchmark.dataset.turns.mean")
+    @Yaml(value = "benchmark.dataset.turns.mean", defaultValue = "1")
     @Option(names = {"--session-turns-mean", "--conversation-turn-mean"}, paramLabel = "N", description = "Mean "
-            + "turns per synthetic conversation. Default: 1.")
+            + "turns per synthetic conversation.")
     Double sessionTurnsMean;
 
-    @Yaml("benchmark.dataset.turns.stddev")
+    @Yaml(value = "benchmark.dataset.turns.stddev", defaultValue = "0")
     @Option(names = {"--session-turns-stddev", "--conversation-turn-stddev"}, paramLabel = "N", description = "Turns "
-            + "stddev. Default: 0.")
+            + "stddev.")
     Double sessionTurnsStddev;
 
-    @Yaml("benchmark.dataset.turn_delay.mean")
+    @Yaml(value = "benchmark.dataset.turn_delay.mean", defaultValue = "0")
     @Option(names = {"--session-turn-delay-mean", "--conversation-turn-delay-mean"}, paramLabel = "MS",
-            description = "Mean think time between a reply and the next turn. Default: 0.")
+            description = "Mean think time between a reply and the next turn.")
     Double sessionTurnDelayMean;
 
-    @Yaml("benchmark.dataset.turn_delay.stddev")
+    @Yaml(value = "benchmark.dataset.turn_delay.stddev", defaultValue = "0")
     @Option(names = {"--session-turn-delay-stddev", "--conversation-turn-delay-stddev"}, paramLabel = "MS",
-            description = "Think time stddev. Default: 0.")
+            description = "Think time stddev.")
     Double sessionTurnDelayStddev;
 
-    @Yaml("benchmark.dataset.turn_delay.ratio")
+    @Yaml(value = "benchmark.dataset.turn_delay.ratio", defaultValue = "1.0")
     @Option(names = {"--session-delay-ratio", "--conversation-turn-delay-ratio"}, paramLabel = "RATIO",
-            description = "Multiplies every think time. Default: 1.0.")
+            description = "Multiplies every think time.")
     Double sessionDelayRatio;
 
     @Yaml("benchmark.dataset.prompts.prefix_prompts.pool_size")
@@ -274,9 +274,9 @@ public final class ProfileOptions {
             description = "Prompts per request; only 1 is supported.")
     Integer promptBatchSize;
 
-    @Yaml("benchmark.endpoint.url_strategy")
+    @Yaml(value = "benchmark.endpoint.url_strategy", defaultValue = "round_robin")
     @Option(names = "--url-strategy", paramLabel = "STRATEGY", description = "How requests pick among several --url: "
-            + "round_robin (per session). Default: round_robin.")
+            + "round_robin (per session).")
     String urlStrategy;
 
     @Option(names = {"--transport", "--transport-type"}, paramLabel = "TRANSPORT", description = "http (the only "
@@ -336,9 +336,9 @@ public final class ProfileOptions {
             + "profiling requests (each drawn independently, seeded), after --request-cancellation-delay.")
     Double requestCancellationRate;
 
-    @Yaml("benchmark.runtime.request_cancellation.delay")
+    @Yaml(value = "benchmark.runtime.request_cancellation.delay", defaultValue = "0")
     @Option(names = "--request-cancellation-delay", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Seconds after a request "
-            + "is fully sent before it is cancelled (0: send, then disconnect at once). Default: 0.")
+            + "is fully sent before it is cancelled (0: send, then disconnect at once).")
     Double requestCancellationDelay;
 
     @Option(names = "--set-consistent-seed", description = "With several trials and no --random-seed, use seed 42 "
@@ -353,28 +353,26 @@ public final class ProfileOptions {
             + "no_sweep_table).")
     Boolean noSweepTable;
 
-    @Yaml("benchmark.dataset.rankings.passages.mean")
-    @Option(names = "--rankings-passages-mean", paramLabel = "N", description = "Passages per rankings request. "
-            + "Default: 1.")
+    @Yaml(value = "benchmark.dataset.rankings.passages.mean", defaultValue = "1")
+    @Option(names = "--rankings-passages-mean", paramLabel = "N", description = "Passages per rankings request.")
     Integer rankingsPassagesMean;
-    @Yaml("benchmark.dataset.rankings.passages.stddev")
-    @Option(names = "--rankings-passages-stddev", paramLabel = "N", description = "Passages stddev. Default: 0.")
+    @Yaml(value = "benchmark.dataset.rankings.passages.stddev", defaultValue = "0")
+    @Option(names = "--rankings-passages-stddev", paramLabel = "N", description = "Passages stddev.")
     Integer rankingsPassagesStddev;
-    @Yaml("benchmark.dataset.rankings.passage_tokens.mean")
+    @Yaml(value = "benchmark.dataset.rankings.passage_tokens.mean", defaultValue = "550")
     @Option(names = "--rankings-passages-prompt-token-mean", paramLabel = "TOKENS", description = "Tokens per "
-            + "passage. Default: 550.")
+            + "passage.")
     Integer rankingsPassageTokensMean;
-    @Yaml("benchmark.dataset.rankings.passage_tokens.stddev")
+    @Yaml(value = "benchmark.dataset.rankings.passage_tokens.stddev", defaultValue = "0")
     @Option(names = "--rankings-passages-prompt-token-stddev", paramLabel = "TOKENS", description = "Passage "
-            + "tokens stddev. Default: 0.")
+            + "tokens stddev.")
     Integer rankingsPassageTokensStddev;
-    @Yaml("benchmark.dataset.rankings.query_tokens.mean")
-    @Option(names = "--rankings-query-prompt-token-mean", paramLabel = "TOKENS", description = "Tokens per query. "
-            + "Default: 550.")
+    @Yaml(value = "benchmark.dataset.rankings.query_tokens.mean", defaultValue = "550")
+    @Option(names = "--rankings-query-prompt-token-mean", paramLabel = "TOKENS", description = "Tokens per query.")
     Integer rankingsQueryTokensMean;
-    @Yaml("benchmark.dataset.rankings.query_tokens.stddev")
+    @Yaml(value = "benchmark.dataset.rankings.query_tokens.stddev", defaultValue = "0")
     @Option(names = "--rankings-query-prompt-token-stddev", paramLabel = "TOKENS", description = "Query tokens "
-            + "stddev. Default: 0.")
+            + "stddev.")
     Integer rankingsQueryTokensStddev;
 
     @Yaml("benchmark.runtime.shard")
@@ -440,10 +438,10 @@ public final class ProfileOptions {
             + "take after warmup sending stops. Default: wait for all.")
     Double warmupGracePeriod;
 
-    @Yaml("benchmark.endpoint.model_selection")
+    @Yaml(value = "benchmark.endpoint.model_selection", defaultValue = "round_robin")
     @Option(names = "--model-selection-strategy", paramLabel = "SELECTION",
             completionCandidates = Candidates.ModelSelections.class, description = "How sessions pick among "
-            + "several models: round_robin or random (seeded). Default: round_robin.")
+            + "several models: round_robin or random (seeded).")
     String modelSelectionStrategy;
 
     @Yaml("benchmark.endpoint.session_header")
@@ -489,9 +487,9 @@ public final class ProfileOptions {
             + "files to write: json and/or csv. Default: json csv.")
     List<String> serverMetricsFormats;
 
-    @Yaml("benchmark.dataset.block_size")
+    @Yaml(value = "benchmark.dataset.block_size", defaultValue = "512")
     @Option(names = {"--isl-block-size", "--prompt-input-tokens-block-size", "--synthetic-input-tokens-block-size"}, paramLabel = "TOKENS", description = "Tokens per hash id of a mooncake_trace "
-            + "row. Default: 512.")
+            + "row.")
     Integer islBlockSize;
 
     @Option(names = "--fixed-schedule", description = "Send each row of the input file at its timestamp (the default "
@@ -521,9 +519,9 @@ public final class ProfileOptions {
             + "or builtin (o200k_base). Default: the model name, falling back to builtin with a warning.")
     String tokenizer;
 
-    @Yaml("benchmark.tokenizer.revision")
+    @Yaml(value = "benchmark.tokenizer.revision", defaultValue = "main")
     @Option(names = "--tokenizer-revision", paramLabel = "REV", description = "The Hugging Face revision (branch, tag "
-            + "or commit) to look up in the cache. Default: main.")
+            + "or commit) to look up in the cache.")
     String tokenizerRevision;
 
     @Yaml("benchmark.tokenizer.trust_remote_code")
@@ -562,14 +560,14 @@ public final class ProfileOptions {
     @Option(names = "--sweep-type", paramLabel = "SWEEP",
             completionCandidates = Candidates.SweepTypes.class, description = "How comma lists combine: grid (every combination) or zip (in lockstep). Default: grid.")
     String sweepType;
-    @Yaml("multi_run.num_runs")
-    @Option(names = "--num-profile-runs", paramLabel = "N", description = "Trials of the same configuration (1-10), aggregated with confidence intervals. Default: 1.")
+    @Yaml(value = "multi_run.num_runs", defaultValue = "1")
+    @Option(names = "--num-profile-runs", paramLabel = "N", description = "Trials of the same configuration (1-10), aggregated with confidence intervals.")
     Integer numProfileRuns;
-    @Yaml("multi_run.cooldown_seconds")
-    @Option(names = "--profile-run-cooldown-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Pause between trials. Default: 0.")
+    @Yaml(value = "multi_run.cooldown_seconds", defaultValue = "0")
+    @Option(names = "--profile-run-cooldown-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Pause between trials.")
     Double profileRunCooldownSeconds;
-    @Yaml("multi_run.confidence_level")
-    @Option(names = "--confidence-level", paramLabel = "LEVEL", description = "Confidence level of the trial intervals. Default: 0.95.")
+    @Yaml(value = "multi_run.confidence_level", defaultValue = "0.95")
+    @Option(names = "--confidence-level", paramLabel = "LEVEL", description = "Confidence level of the trial intervals.")
     Double confidenceLevel;
     @Option(names = "--profile-run-disable-warmup-after-first", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Warm up only before the first trial. Default: true.")
     Boolean disableWarmupAfterFirst;

@@ -70,6 +70,32 @@ final class Section {
         declared.bindRest(this, section, hand);
     }
 
+    /** The option table's default of this mapping's {@code key}, as YAML text. */
+    String declaredDefault(final String key) {
+        return declared.defaultText(sectionOf(pathOf(key)));
+    }
+
+    /** {@link #number} with the option table's default. */
+    double defaultedNumber(final String key) {
+        return number(key, declared.number(sectionOf(pathOf(key))));
+    }
+
+    /** {@link #integer} with the option table's default. */
+    int defaultedInteger(final String key) {
+        return integer(key, declared.integer(sectionOf(pathOf(key))));
+    }
+
+    /** {@link #string} with the option table's default. */
+    String defaultedString(final String key) {
+        return string(key, declaredDefault(key));
+    }
+
+    /** A phase's keys are declared on the profiling phase's path. */
+    private static String sectionOf(final String path) {
+        return path.startsWith("benchmark.phases.") ? path.replaceFirst("^benchmark\\.phases\\.[^.]+\\.",
+                "benchmark.phases.profiling.") : path;
+    }
+
     boolean has(final String key) {
         final JsonNode v = node.get(key);
         return v != null && !v.isNull();
