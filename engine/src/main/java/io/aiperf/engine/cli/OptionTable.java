@@ -42,7 +42,7 @@ final class OptionTable {
             }
             f.setAccessible(true);
             entries.add(new Entry(f, new Row(yaml.value(), flag(option), kind(f, option),
-                    yaml.defaultValue().isEmpty() ? null : yaml.defaultValue(), yaml.custom())));
+                    yaml.defaultValue().isEmpty() ? null : yaml.defaultValue())));
         }
         return new OptionTable(List.copyOf(entries));
     }
@@ -51,13 +51,10 @@ final class OptionTable {
         return entries.stream().map(Entry::row).toList();
     }
 
-    /** Sets the key of every row not marked custom whose flag was given. */
+    /** Sets the key of every row whose flag was given. */
     void overlay(final Object options, final CliOverlay o) {
         for (final Entry e : entries) {
             final Row r = e.row();
-            if (r.custom()) {
-                continue;
-            }
             final Object value;
             try {
                 value = e.field().get(options);

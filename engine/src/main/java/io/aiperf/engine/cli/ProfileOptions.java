@@ -16,7 +16,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The options of {@code aiperf profile} with AIPerf's names, aliases and defaults (AIPerf's CLI options docs). Every
- * option is boxed and defaults to null, so only typed values reach the {@link CliOverlay}.
+ * option is boxed and defaults to null, so only typed values reach the {@link CliOverlay}. A field with a
+ * {@link Yaml} line is a row of the option table: its key, default and help's "Default:" come from that line alone
+ * (src-docs/adding-an-option.md); {@link #overlay()} sets the keys of the flags that need more than their value.
  */
 public final class ProfileOptions {
     /** Built when a flag needs it: an ObjectMapper is a fifth of a second of class loading at start-up. */

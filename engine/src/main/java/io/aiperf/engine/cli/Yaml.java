@@ -7,8 +7,9 @@ import java.lang.annotation.Target;
 
 /**
  * The line that makes a picocli {@code @Option} field a row of the option table ({@link OptionTable}): its YAML
- * key and default. From it the overlay sets the key, the binder accepts it and applies the default, and the help
- * prints "Default: ...". See src-docs/architecture.md, "Adding an option".
+ * key and default, for a flag whose value is the key's value as is. A flag with more to it (a comma list that
+ * sweeps, a negated or combined flag) has no such line: its few lines in the options class set the key. From it the overlay sets the key, the binder accepts it and applies the default, and the help
+ * prints "Default: ...". See src-docs/adding-an-option.md.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.FIELD)
@@ -21,7 +22,4 @@ import java.lang.annotation.Target;
 
     /** The default as YAML text; shown in the help as "Default: X." unless the description says it. Empty: none. */
     String defaultValue() default "";
-
-    /** The options class's own code sets the key (a sweep list, a negated or combined flag), not the table. */
-    boolean custom() default false;
 }

@@ -25,9 +25,8 @@ public final class DeclaredOptions {
      * @param flag the option's main long name, as errors name it
      * @param kind what the YAML value must be
      * @param defaultValue the default as YAML text, or null for none
-     * @param custom whether the CLI's own code, not the flag's value as is, sets the key
      */
-    public record Row(String path, String flag, Kind kind, String defaultValue, boolean custom) {
+    public record Row(String path, String flag, Kind kind, String defaultValue) {
         /** The key's last segment. */
         public String key() {
             return path.substring(path.lastIndexOf('.') + 1);
