@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
 /**
  * Turns the merged canonical tree into a validated {@link BenchmarkConfig}, writing defaults back into the
  * tree. Every problem is a {@link ConfigException} naming the field (and the CLI flag when it came from one).
+ * The {@code *_KEYS} lists are the keys each method binds by hand; a mapping also accepts the option table's keys
+ * ({@link DeclaredOptions}), and a CLI option's default is the table's ({@code Section.defaulted*}).
  */
 public final class ConfigBinder {
     /**
@@ -274,7 +276,7 @@ public final class ConfigBinder {
                 e.bool("http2", false), connectionReuse(e), waitForModel(e));
     }
 
-    /** Upstream's {@code wait_for_model_timeout/interval/mode}: timeout 0 (no waiting), interval 5 s, inference. */
+    /** Upstream's {@code wait_for_model_timeout/interval/mode}: timeout 0 (no waiting), the others the table's. */
     private static WaitForModel waitForModel(final Section e) {
         final Double timeout = e.seconds("wait_for_model_timeout");
         final Double interval = e.seconds("wait_for_model_interval");
@@ -288,7 +290,8 @@ public final class ConfigBinder {
         if (!List.of("inference", "models", "both").contains(mode)) {
             throw e.error("wait_for_model_mode", "expected inference, models or both, got '" + mode + "'");
         }
-        return new WaitForModel(timeout == null ? 0 : timeout, interval == null ? Double.parseDouble(e.declaredDefault("wait_for_model_interval")) : interval, mode);
+        return new WaitForModel(timeout == null ? 0 : timeout,
+                interval == null ? Double.parseDouble(e.declaredDefault("wait_for_model_interval")) : interval, mode);
     }
 
     /** {@code connection_reuse}: upstream's strategies (src-docs/cli.md, connection reuse). */
