@@ -1,14 +1,59 @@
 package io.aiperf.engine.ci;
 
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /** Turns a {@link ProfileSpec} into the engine command. Stateless. */
 public final class InvocationPlanner {
     /** The variable that carries the API key into the engine's environment (never its command line). */
     public static final String API_KEY_VARIABLE = "AIPERF_API_KEY";
 
+    /**
+     * The components of {@link ProfileSpec} that are the step's own settings or flags placed by hand. Every other
+     * component is an engine option passed as the flag of its name ({@link #flag}): a step field named as the
+     * engine's option field ({@code requestCount}, {@code --request-count}) needs no edit here.
+     */
+    private static final Set<String> STEP_SETTINGS = Set.of("id", "config", "model", "urls", "credentialsId",
+            "artifactDir", "archive", "gate", "baseline", "unstableOnWarnings", "extraArgs", "cells", "compareWith",
+            "jdk");
+
     private InvocationPlanner() {
+    }
+
+    /** The engine flag of a step field: its name in kebab case ({@code numProfileRuns}, {@code --num-profile-runs}). */
+    public static String flag(final String field) {
+        return "--" + field.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The engine flags of a record of step fields, in the record's order, leaving out {@code skip} and unset values:
+     * a Boolean as {@code --flag=true|false} (the step's booleans are tri-state, unset meaning "as the config
+     * says"), a list as the flag repeated, anything else as {@code --flag value}.
+     */
+    public static List<String> options(final Record fields, final Set<String> skip) {
+        final List<String> argv = new ArrayList<>();
+        for (final RecordComponent c : fields.getClass().getRecordComponents()) {
+            if (skip.contains(c.getName())) {
+                continue;
+            }
+            final Object value;
+            try {
+                value = c.getAccessor().invoke(fields);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(c.getName(), e);
+            }
+            if (value instanceof Boolean b) {
+                flag(argv, flag(c.getName()), b);
+            } else if (value instanceof List<?> items) {
+                items.forEach(item -> add(argv, flag(c.getName()), item));
+            } else {
+                add(argv, flag(c.getName()), value);
+            }
+        }
+        return argv;
     }
 
     /**
@@ -42,16 +87,7 @@ public final class InvocationPlanner {
         } else if (spec.urls() != null) {
             spec.urls().forEach(u -> add(argv, "--url", u));
         }
-        add(argv, "--endpoint-type", spec.endpointType());
-        flag(argv, "--streaming", spec.streaming());
-        add(argv, "--concurrency", spec.concurrency());
-        add(argv, "--request-rate", spec.requestRate());
-        add(argv, "--request-count", spec.requestCount());
-        add(argv, "--benchmark-duration", spec.benchmarkDuration());
-        add(argv, "--warmup-request-count", spec.warmupRequestCount());
-        add(argv, "--num-profile-runs", spec.numProfileRuns());
-        flag(argv, "--reset-kv-cache", spec.resetKvCache());
-        flag(argv, "--server-profiler", spec.serverProfiler());
+        argv.addAll(options(spec, STEP_SETTINGS));
         final String keyVariable = ProfileSpec.isBlank(spec.credentialsId()) ? null : API_KEY_VARIABLE;
         add(argv, "--api-key-env", keyVariable);
         final String exportDir = spec.folders().exportDir(spec.artifactDir());

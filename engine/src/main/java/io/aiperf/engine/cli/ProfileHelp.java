@@ -114,7 +114,7 @@ final class ProfileHelp {
             for (final String name : names) {
                 final OptionSpec o = byName.get(name);
                 if (o != null && shown.add(name)) {
-                    layout.addOption(o, help.parameterLabelRenderer());
+                    layout.addOption(OptionTable.describe(o), help.parameterLabelRenderer());
                 }
             }
             if (!layout.toString().isEmpty()) {

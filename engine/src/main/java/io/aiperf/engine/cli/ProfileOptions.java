@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.config.CliOverlay;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.Durations;
+import io.aiperf.engine.config.RunLimits;
 import io.aiperf.engine.log.RunLog;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +16,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The options of {@code aiperf profile} with AIPerf's names, aliases and defaults (AIPerf's CLI options docs). Every
- * option is boxed and defaults to null, so only typed values reach the {@link CliOverlay}.
+ * option is boxed and defaults to null, so only typed values reach the {@link CliOverlay}. A field with a
+ * {@link Yaml} line is a row of the option table: its key, default and help's "Default:" come from that line alone
+ * (src-docs/adding-an-option.md); {@link #overlay()} sets the keys of the flags that need more than their value.
  * <p>
  * It is over 400 lines because it declares every upstream option of {@code profile}, each with its help text.
  */
@@ -27,34 +30,42 @@ public final class ProfileOptions {
 
     @Option(names = {"-m", "--model", "--model-names"}, paramLabel = "MODEL", description = "Model name(s), comma separated. Default: the one model the server lists at /v1/models.")
     String model;
-    @Option(names = {"-u", "--url"}, paramLabel = "URL", description = "Server base URL; repeatable. Default: http://localhost:8000.")
+    @Yaml(value = "benchmark.endpoint.urls", defaultValue = "http://localhost:8000")
+    @Option(names = {"-u", "--url"}, paramLabel = "URL", description = "Server base URL; repeatable.")
     List<String> urls;
+    @Yaml(value = "benchmark.endpoint.type", defaultValue = "chat")
     @Option(names = "--endpoint-type", paramLabel = "TYPE",
             completionCandidates = Candidates.EndpointTypes.class, description = "chat, completions, embeddings, "
             + "chat_embeddings, nim_embeddings, responses, huggingface_generate, nim_rankings, hf_tei_rankings, "
-            + "cohere_rankings, template, image_retrieval (the rows' images) or raw (raw_payload rows as written). "
-            + "Default: chat.")
+            + "cohere_rankings, template, image_retrieval (the rows' images) or raw (raw_payload rows as written).")
     String endpointType;
+    @Yaml("benchmark.endpoint.path")
     @Option(names = {"--custom-endpoint", "--endpoint"}, paramLabel = "PATH", description = "Replace the endpoint path (\"\" appends nothing).")
     String customEndpoint;
+    @Yaml("benchmark.endpoint.streaming")
     @Option(names = "--streaming", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Stream responses (SSE).")
     Boolean streaming;
+    @Yaml(value = "benchmark.runtime.max_error_rate", defaultValue = "100")
     @Option(names = "--max-error-rate", paramLabel = "PCT", description = "Fail a cell whose share of failed "
-            + "requests is above this percentage (0-100). A cell with no valid request always fails. Default: 100.")
+            + "requests is above this percentage (0-100). A cell with no valid request always fails.")
     Double maxErrorRate;
+    @Yaml("benchmark.phases.profiling.failed_request_threshold")
     @Option(names = "--failed-request-threshold", paramLabel = "RATIO", description = "Stop the run early, and fail "
             + "it, once more than this share (0-1) of the profiling requests failed, counted from max(concurrency, "
             + "10) completed requests on. Partial results are written.")
     Double failedRequestThreshold;
 
+    @Yaml("benchmark.endpoint.ssl_ca_file")
     @Option(names = "--ssl-ca-file", paramLabel = "FILE", description = "Trust the CA certificates in this PEM file "
             + "(instead of the JDK's) for https targets and control calls.")
     String sslCaFile;
 
+    @Yaml("benchmark.endpoint.ssl_cert_file")
     @Option(names = "--ssl-cert-file", paramLabel = "FILE", description = "Client certificate (PEM, with its chain) "
             + "for mutual TLS, with --ssl-key-file; sent to https targets and control calls.")
     String sslCertFile;
 
+    @Yaml("benchmark.endpoint.ssl_key_file")
     @Option(names = "--ssl-key-file", paramLabel = "FILE", description = "The private key of --ssl-cert-file "
             + "(PEM, unencrypted PKCS#8 or PKCS#1 RSA).")
     String sslKeyFile;
@@ -63,6 +74,7 @@ public final class ProfileOptions {
             + "prior knowledge over http. Default: HTTP/1.1 on both.")
     Boolean http2;
 
+    @Yaml("benchmark.endpoint.proxy")
     @Option(names = "--proxy", paramLabel = "URL", description = "Send all traffic through this HTTP proxy "
             + "(http://[user:password@]host[:port]): http requests in absolute form, https through CONNECT. "
             + "Overrides HTTP_PROXY/HTTPS_PROXY; NO_PROXY still applies; 'none' ignores the environment.")
@@ -72,16 +84,19 @@ public final class ProfileOptions {
             + "AIPERF_HTTP_SSL_VERIFY=false). Prints a warning on every run.")
     Boolean sslInsecure;
 
+    @Yaml(value = "benchmark.runtime.max_event_bytes", defaultValue = "" + RunLimits.DEFAULT_MAX_EVENT_BYTES)
     @Option(names = "--max-event-bytes", paramLabel = "BYTES", description = "The largest SSE event accepted; a "
-            + "larger one fails its request as too large. Default: 16777216.")
+            + "larger one fails its request as too large.")
     Long maxEventBytes;
 
+    @Yaml(value = "benchmark.runtime.max_response_bytes", defaultValue = "" + RunLimits.DEFAULT_MAX_RESPONSE_BYTES)
     @Option(names = "--max-response-bytes", paramLabel = "BYTES", description = "The largest response accepted, "
-            + "streamed or not; a larger one fails its request as too large. Default: 268435456.")
+            + "streamed or not; a larger one fails its request as too large.")
     Long maxResponseBytes;
 
+    @Yaml(value = "benchmark.runtime.max_head_bytes", defaultValue = "" + RunLimits.DEFAULT_MAX_HEAD_BYTES)
     @Option(names = "--max-response-head-bytes", paramLabel = "BYTES", description = "The largest response head "
-            + "(status line and headers) accepted; a larger one fails its request at once. Default: 1048576.")
+            + "(status line and headers) accepted; a larger one fails its request at once.")
     Long maxResponseHeadBytes;
 
     @Option(names = "--no-retry-unsent", description = "Never send a request again, not even one whose kept-alive "
@@ -89,11 +104,13 @@ public final class ProfileOptions {
             + "new connection, and counted in client_health.transport.retries).")
     Boolean noRetryUnsent;
 
+    @Yaml("benchmark.runtime.http_client")
     @Option(names = "--http-client", paramLabel = "CLIENT", description = "What carries HTTP/1.1 inference "
             + "requests, http and https: lean (the engine's own HTTP/1.1 client, the default) or apache (Apache "
             + "HttpClient, as --http2 always uses).")
     String httpClient;
 
+    @Yaml("benchmark.endpoint.connection_reuse")
     @Option(names = "--connection-reuse-strategy", paramLabel = "STRATEGY", description = "When a request may reuse "
             + "a connection: pooled (kept-alive connections shared by all requests, the default; a server seen "
             + "closing them after its answers gets a new connection per request), never (a new connection per "
@@ -104,19 +121,24 @@ public final class ProfileOptions {
             + "request (by default they are opened first, so no request waits for a connect).")
     Boolean noPreconnect;
 
-    @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Request timeout. Default: 21600.")
+    @Yaml(value = "benchmark.endpoint.timeout", defaultValue = "21600")
+    @Option(names = "--request-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Request timeout.")
     Double requestTimeoutSeconds;
+    @Yaml("benchmark.endpoint.wait_for_model_timeout")
     @Option(names = "--wait-for-model-timeout", paramLabel = "SECONDS", converter = DurationConverter.class,
             description = "Wait up to this long for the server to be ready before any load (see "
             + "--wait-for-model-mode); exit 1 if it never is. Default: 0, no waiting.")
     Double waitForModelTimeout;
+    @Yaml(value = "benchmark.endpoint.wait_for_model_interval", defaultValue = "5")
     @Option(names = "--wait-for-model-interval", paramLabel = "SECONDS", converter = DurationConverter.class,
-            description = "The pause between two readiness checks. Default: 5.")
+            description = "The pause between two readiness checks.")
     Double waitForModelInterval;
+    @Yaml(value = "benchmark.endpoint.wait_for_model_mode", defaultValue = "inference")
     @Option(names = "--wait-for-model-mode", paramLabel = "READINESS", description = "inference (a one-token "
             + "request answers below 500), models (GET /v1/models lists the model; on a 404 the base URL answers "
-            + "below 500) or both. Default: inference.")
+            + "below 500) or both.")
     String waitForModelMode;
+    @Yaml("benchmark.endpoint.api_key")
     @Option(names = "--api-key", paramLabel = "KEY", description = "Sent as Authorization: Bearer KEY. Never written to any file.")
     String apiKey;
     @Option(names = "--api-key-env", paramLabel = "VAR", description = "Read the API key from this environment variable, so it stays off the command line (CI).")
@@ -125,8 +147,10 @@ public final class ProfileOptions {
     List<String> headers;
     @Option(names = "--extra-inputs", paramLabel = "KEY:VALUE", description = "Body field (or a JSON object) merged into every request; repeatable.")
     List<String> extraInputs;
+    @Yaml("benchmark.endpoint.use_server_token_count")
     @Option(names = "--use-server-token-count", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Take token counts from the server's usage.")
     Boolean useServerTokenCount;
+    @Yaml("benchmark.endpoint.use_legacy_max_tokens")
     @Option(names = "--use-legacy-max-tokens", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Send max_tokens instead of max_completion_tokens for chat.")
     Boolean useLegacyMaxTokens;
 
@@ -137,12 +161,14 @@ public final class ProfileOptions {
     @Option(names = {"--arrival-pattern", "--request-rate-mode"}, paramLabel = "PATTERN",
             completionCandidates = Candidates.ArrivalPatterns.class, description = "constant, poisson, gamma, or concurrency_burst (the closed loop). Default: poisson.")
     String arrivalPattern;
+    @Yaml("benchmark.phases.profiling.smoothness")
     @Option(names = {"--arrival-smoothness", "--vllm-burstiness"}, paramLabel = "SHAPE", description = "Gamma shape; implies gamma.")
     Double arrivalSmoothness;
     @Option(names = "--user-centric-rate", paramLabel = "QPS", description = "User-centric mode: --num-users users "
             + "share this rate, each sending its next turn num-users / QPS seconds after its previous one (multi-turn "
             + "conversations: --session-turns-mean 2 or more).")
     Double userCentricRate;
+    @Yaml("benchmark.phases.profiling.users")
     @Option(names = "--num-users", paramLabel = "N", description = "The simulated users of --user-centric-rate.")
     Integer numUsers;
     @Option(names = {"--request-count", "--num-requests"}, paramLabel = "N", description = "Requests to send. Default: max(10, 2 x concurrency) when nothing else bounds the run. A comma list sweeps.")
@@ -158,13 +184,16 @@ public final class ProfileOptions {
 
     @Option(names = {"--isl", "--synthetic-input-tokens-mean", "--prompt-input-tokens-mean"}, paramLabel = "TOKENS", description = "Mean input length. Default: 550. A comma list sweeps.")
     String isl;
-    @Option(names = {"--isl-stddev", "--synthetic-input-tokens-stddev", "--prompt-input-tokens-stddev"}, paramLabel = "TOKENS", description = "Input length stddev. Default: 0.")
+    @Yaml(value = "benchmark.dataset.prompts.isl.stddev", defaultValue = "0")
+    @Option(names = {"--isl-stddev", "--synthetic-input-tokens-stddev", "--prompt-input-tokens-stddev"}, paramLabel = "TOKENS", description = "Input length stddev.")
     Double islStddev;
     @Option(names = {"--osl", "--output-tokens-mean", "--prompt-output-tokens-mean"}, paramLabel = "TOKENS", description = "Mean output cap (sent as max_completion_tokens / max_tokens). A comma list sweeps.")
     String osl;
-    @Option(names = {"--osl-stddev", "--output-tokens-stddev", "--prompt-output-tokens-stddev"}, paramLabel = "TOKENS", description = "Output cap stddev. Default: 0.")
+    @Yaml(value = "benchmark.dataset.prompts.osl.stddev", defaultValue = "0")
+    @Option(names = {"--osl-stddev", "--output-tokens-stddev", "--prompt-output-tokens-stddev"}, paramLabel = "TOKENS", description = "Output cap stddev.")
     Double oslStddev;
-    @Option(names = {"--num-dataset-entries", "--num-prompts"}, paramLabel = "N", description = "Distinct prompts. Default: 100.")
+    @Yaml(value = "benchmark.dataset.entries", defaultValue = "100")
+    @Option(names = {"--num-dataset-entries", "--num-prompts"}, paramLabel = "N", description = "Distinct prompts.")
     Integer numDatasetEntries;
     @Option(names = "--random-seed", paramLabel = "SEED", description = "Seed for prompts and arrivals.")
     Long randomSeed;
@@ -173,6 +202,7 @@ public final class ProfileOptions {
             + "A directory: raw_payload conversations or random_pool pools, one per .jsonl file.")
     String inputFile;
 
+    @Yaml("benchmark.dataset.format")
     @Option(names = "--custom-dataset-type", paramLabel = "FORMAT",
             completionCandidates = Candidates.DatasetTypes.class, description = "The --input-file format: single_turn "
             + "(text per row), multi_turn (session_id and turns per row), random_pool (rows sampled with "
@@ -184,47 +214,58 @@ public final class ProfileOptions {
             + "sharegpt (the file given with --input-file, else the dataset cache).")
     String publicDataset;
 
+    @Yaml("benchmark.dataset.sampling")
     @Option(names = "--dataset-sampling-strategy", paramLabel = "STRATEGY",
             completionCandidates = Candidates.SamplingStrategies.class, description = "How sessions pick "
             + "conversations: sequential, random (with replacement) or shuffle (each once, then reshuffled). "
             + "Default: shuffle for random_pool and public data, else sequential.")
     String datasetSamplingStrategy;
 
+    @Yaml("benchmark.dataset.prompts.sequence_distribution")
     @Option(names = {"--seq-dist", "--sequence-distribution"}, paramLabel = "DIST", description = "(ISL, OSL) pairs "
             + "by probability in percent, e.g. '256,128:40;1024,512:60' ('ISL|SD,OSL|SD:P' adds spread).")
     String seqDist;
 
+    @Yaml("benchmark.phases.profiling.sessions")
     @Option(names = {"--conversation-num", "--num-conversations", "--num-sessions"}, paramLabel = "N",
             description = "Sessions to run, each with all its turns (instead of --request-count).")
     Integer conversationNum;
 
+    @Yaml(value = "benchmark.dataset.turns.mean", defaultValue = "1")
     @Option(names = {"--session-turns-mean", "--conversation-turn-mean"}, paramLabel = "N", description = "Mean "
-            + "turns per synthetic conversation. Default: 1.")
+            + "turns per synthetic conversation.")
     Double sessionTurnsMean;
 
+    @Yaml(value = "benchmark.dataset.turns.stddev", defaultValue = "0")
     @Option(names = {"--session-turns-stddev", "--conversation-turn-stddev"}, paramLabel = "N", description = "Turns "
-            + "stddev. Default: 0.")
+            + "stddev.")
     Double sessionTurnsStddev;
 
+    @Yaml(value = "benchmark.dataset.turn_delay.mean", defaultValue = "0")
     @Option(names = {"--session-turn-delay-mean", "--conversation-turn-delay-mean"}, paramLabel = "MS",
-            description = "Mean think time between a reply and the next turn. Default: 0.")
+            description = "Mean think time between a reply and the next turn.")
     Double sessionTurnDelayMean;
 
+    @Yaml(value = "benchmark.dataset.turn_delay.stddev", defaultValue = "0")
     @Option(names = {"--session-turn-delay-stddev", "--conversation-turn-delay-stddev"}, paramLabel = "MS",
-            description = "Think time stddev. Default: 0.")
+            description = "Think time stddev.")
     Double sessionTurnDelayStddev;
 
+    @Yaml(value = "benchmark.dataset.turn_delay.ratio", defaultValue = "1.0")
     @Option(names = {"--session-delay-ratio", "--conversation-turn-delay-ratio"}, paramLabel = "RATIO",
-            description = "Multiplies every think time. Default: 1.0.")
+            description = "Multiplies every think time.")
     Double sessionDelayRatio;
 
+    @Yaml("benchmark.dataset.prompts.prefix_prompts.pool_size")
     @Option(names = {"--num-prefix-prompts", "--prompt-prefix-pool-size", "--prefix-prompt-pool-size"}, paramLabel = "N", description = "Prefix prompts in the pool; each "
             + "conversation's first turn starts with one of them.")
     Integer numPrefixPrompts;
 
+    @Yaml("benchmark.dataset.prompts.prefix_prompts.length")
     @Option(names = {"--prefix-prompt-length", "--prompt-prefix-length"}, paramLabel = "TOKENS", description = "Tokens of each prefix prompt.")
     Integer prefixPromptLength;
 
+    @Yaml("benchmark.dataset.prompts.shared_system_prompt_length")
     @Option(names = "--shared-system-prompt-length", paramLabel = "TOKENS", description = "One synthetic system "
             + "prompt of this length shared by every conversation.")
     Integer sharedSystemPromptLength;
@@ -232,12 +273,14 @@ public final class ProfileOptions {
     @Option(names = "--num-warmup-sessions", paramLabel = "N", description = "Warm up with this many sessions.")
     Integer numWarmupSessions;
 
+    @Yaml("benchmark.dataset.prompts.batch_size")
     @Option(names = {"-b", "--prompt-batch-size", "--batch-size-text", "--batch-size"}, paramLabel = "N",
             description = "Prompts per request; only 1 is supported.")
     Integer promptBatchSize;
 
+    @Yaml(value = "benchmark.endpoint.url_strategy", defaultValue = "round_robin")
     @Option(names = "--url-strategy", paramLabel = "STRATEGY", description = "How requests pick among several --url: "
-            + "round_robin (per session). Default: round_robin.")
+            + "round_robin (per session).")
     String urlStrategy;
 
     @Option(names = {"--transport", "--transport-type"}, paramLabel = "TRANSPORT", description = "http (the only "
@@ -292,12 +335,14 @@ public final class ProfileOptions {
             + "WARNING, SUCCESS, ERROR or CRITICAL. Default: INFO.")
     String logLevel;
 
+    @Yaml("benchmark.runtime.request_cancellation.rate")
     @Option(names = "--request-cancellation-rate", paramLabel = "PCT", description = "Cancel this percentage of the "
             + "profiling requests (each drawn independently, seeded), after --request-cancellation-delay.")
     Double requestCancellationRate;
 
+    @Yaml(value = "benchmark.runtime.request_cancellation.delay", defaultValue = "0")
     @Option(names = "--request-cancellation-delay", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Seconds after a request "
-            + "is fully sent before it is cancelled (0: send, then disconnect at once). Default: 0.")
+            + "is fully sent before it is cancelled (0: send, then disconnect at once).")
     Double requestCancellationDelay;
 
     @Option(names = "--set-consistent-seed", description = "With several trials and no --random-seed, use seed 42 "
@@ -312,33 +357,40 @@ public final class ProfileOptions {
             + "no_sweep_table).")
     Boolean noSweepTable;
 
-    @Option(names = "--rankings-passages-mean", paramLabel = "N", description = "Passages per rankings request. "
-            + "Default: 1.")
+    @Yaml(value = "benchmark.dataset.rankings.passages.mean", defaultValue = "1")
+    @Option(names = "--rankings-passages-mean", paramLabel = "N", description = "Passages per rankings request.")
     Integer rankingsPassagesMean;
-    @Option(names = "--rankings-passages-stddev", paramLabel = "N", description = "Passages stddev. Default: 0.")
+    @Yaml(value = "benchmark.dataset.rankings.passages.stddev", defaultValue = "0")
+    @Option(names = "--rankings-passages-stddev", paramLabel = "N", description = "Passages stddev.")
     Integer rankingsPassagesStddev;
+    @Yaml(value = "benchmark.dataset.rankings.passage_tokens.mean", defaultValue = "550")
     @Option(names = "--rankings-passages-prompt-token-mean", paramLabel = "TOKENS", description = "Tokens per "
-            + "passage. Default: 550.")
+            + "passage.")
     Integer rankingsPassageTokensMean;
+    @Yaml(value = "benchmark.dataset.rankings.passage_tokens.stddev", defaultValue = "0")
     @Option(names = "--rankings-passages-prompt-token-stddev", paramLabel = "TOKENS", description = "Passage "
-            + "tokens stddev. Default: 0.")
+            + "tokens stddev.")
     Integer rankingsPassageTokensStddev;
-    @Option(names = "--rankings-query-prompt-token-mean", paramLabel = "TOKENS", description = "Tokens per query. "
-            + "Default: 550.")
+    @Yaml(value = "benchmark.dataset.rankings.query_tokens.mean", defaultValue = "550")
+    @Option(names = "--rankings-query-prompt-token-mean", paramLabel = "TOKENS", description = "Tokens per query.")
     Integer rankingsQueryTokensMean;
+    @Yaml(value = "benchmark.dataset.rankings.query_tokens.stddev", defaultValue = "0")
     @Option(names = "--rankings-query-prompt-token-stddev", paramLabel = "TOKENS", description = "Query tokens "
-            + "stddev. Default: 0.")
+            + "stddev.")
     Integer rankingsQueryTokensStddev;
 
+    @Yaml("benchmark.runtime.shard")
     @Option(names = "--shard", paramLabel = "I/N", description = "Run shard I of N of each cell: 1/N of its "
             + "concurrency, rate and request count, its own part of the dataset; only shard 1 runs the control hooks. "
             + "Merge the shards with `aiperf aggregate`.")
     String shard;
 
+    @Yaml("benchmark.runtime.start_at")
     @Option(names = "--start-at", paramLabel = "TIME", description = "Start the load at this ISO-8601 UTC time (e.g. "
             + "2026-12-01T10:00:00Z), so shards launched apart run together.")
     String startAt;
 
+    @Yaml("benchmark.phases.profiling.prefill_concurrency")
     @Option(names = "--prefill-concurrency", paramLabel = "N", description = "At most N requests sent and still "
             + "waiting for their first token (streaming); the others wait their turn in the client.")
     Integer prefillConcurrency;
@@ -347,6 +399,7 @@ public final class ProfileOptions {
             + "concurrency. Default: --prefill-concurrency.")
     Integer warmupPrefillConcurrency;
 
+    @Yaml("benchmark.phases.profiling.prefill_concurrency_ramp_duration")
     @Option(names = "--prefill-concurrency-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Raise the prefill "
             + "concurrency from 1 to its value over this long.")
     Double prefillConcurrencyRampDuration;
@@ -355,10 +408,12 @@ public final class ProfileOptions {
             + "warmup's prefill ramp. Default: --prefill-concurrency-ramp-duration.")
     Double warmupPrefillConcurrencyRampDuration;
 
+    @Yaml("benchmark.phases.profiling.concurrency_ramp_duration")
     @Option(names = "--concurrency-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Raise the concurrency (or "
             + "the --concurrency ceiling of a rate) from 1 to its target over this long.")
     Double concurrencyRampDuration;
 
+    @Yaml("benchmark.phases.profiling.rate_ramp_duration")
     @Option(names = "--request-rate-ramp-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Raise the request rate to "
             + "its target over this long, in steps every 0.1 s.")
     Double requestRateRampDuration;
@@ -387,27 +442,33 @@ public final class ProfileOptions {
             + "take after warmup sending stops. Default: wait for all.")
     Double warmupGracePeriod;
 
+    @Yaml(value = "benchmark.endpoint.model_selection", defaultValue = "round_robin")
     @Option(names = "--model-selection-strategy", paramLabel = "SELECTION",
             completionCandidates = Candidates.ModelSelections.class, description = "How sessions pick among "
-            + "several models: round_robin or random (seeded). Default: round_robin.")
+            + "several models: round_robin or random (seeded).")
     String modelSelectionStrategy;
 
+    @Yaml("benchmark.endpoint.session_header")
     @Option(names = "--session-header", paramLabel = "NAME", description = "Send the session id in this header "
             + "instead of X-Correlation-ID.")
     String sessionHeader;
 
+    @Yaml("benchmark.dataset.media_roots")
     @Option(names = "--media-root", paramLabel = "DIR", description = "Also let input-file rows read images and "
             + "audio from this folder (repeatable); by default only the input file's own folder.")
     List<String> mediaRoots;
 
+    @Yaml("benchmark.dataset.ignore_trace_delays")
     @Option(names = "--ignore-trace-delays", description = "Drop the timestamps and turn delays of the input file: "
             + "rows and turns go out as the load mode allows.")
     Boolean ignoreTraceDelays;
 
+    @Yaml("benchmark.dataset.turn_delay_cap")
     @Option(names = "--inter-turn-delay-cap-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Cap every think time "
             + "between turns at this many seconds.")
     Double interTurnDelayCapSeconds;
 
+    @Yaml("benchmark.dataset.prompts.user_context_prompt_length")
     @Option(names = "--user-context-prompt-length", paramLabel = "TOKENS", description = "A synthetic context of "
             + "this length, different for each conversation, put before its first turn.")
     Integer userContextPromptLength;
@@ -430,8 +491,9 @@ public final class ProfileOptions {
             + "files to write: json and/or csv. Default: json csv.")
     List<String> serverMetricsFormats;
 
+    @Yaml(value = "benchmark.dataset.block_size", defaultValue = "512")
     @Option(names = {"--isl-block-size", "--prompt-input-tokens-block-size", "--synthetic-input-tokens-block-size"}, paramLabel = "TOKENS", description = "Tokens per hash id of a mooncake_trace "
-            + "row. Default: 512.")
+            + "row.")
     Integer islBlockSize;
 
     @Option(names = "--fixed-schedule", description = "Send each row of the input file at its timestamp (the default "
@@ -441,44 +503,55 @@ public final class ProfileOptions {
     @Option(names = "--no-fixed-schedule", description = "Do not replay a timestamped input file on its timestamps.")
     Boolean noFixedSchedule;
 
+    @Yaml("benchmark.phases.profiling.auto_offset")
     @Option(names = "--fixed-schedule-auto-offset", description = "Time zero of the replay is the first timestamp.")
     Boolean fixedScheduleAutoOffset;
 
+    @Yaml("benchmark.phases.profiling.start_offset")
     @Option(names = "--fixed-schedule-start-offset", paramLabel = "MS", description = "Replay rows from this timestamp "
             + "on (inclusive); it is also time zero unless --fixed-schedule-auto-offset.")
     Long fixedScheduleStartOffset;
 
+    @Yaml("benchmark.phases.profiling.end_offset")
     @Option(names = "--fixed-schedule-end-offset", paramLabel = "MS", description = "Replay rows up to this timestamp "
             + "(inclusive).")
     Long fixedScheduleEndOffset;
 
+    @Yaml("benchmark.tokenizer.name")
     @Option(names = "--tokenizer", paramLabel = "NAME_OR_PATH", description = "The tokenizer that counts tokens: a "
             + "tokenizer.json (or a directory holding one), a Hugging Face model id in the local Hugging Face cache, "
             + "or builtin (o200k_base). Default: the model name, falling back to builtin with a warning.")
     String tokenizer;
 
+    @Yaml(value = "benchmark.tokenizer.revision", defaultValue = "main")
     @Option(names = "--tokenizer-revision", paramLabel = "REV", description = "The Hugging Face revision (branch, tag "
-            + "or commit) to look up in the cache. Default: main.")
+            + "or commit) to look up in the cache.")
     String tokenizerRevision;
 
+    @Yaml("benchmark.tokenizer.trust_remote_code")
     @Option(names = "--tokenizer-trust-remote-code", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL",
             description = "Accepted for AIPerf compatibility: a tokenizer.json runs no code.")
     Boolean tokenizerTrustRemoteCode;
     @Option(names = "--goodput", paramLabel = "TAG:VALUE ...", description = "SLOs, e.g. \"time_to_first_token:100 inter_token_latency:20\".")
     List<String> goodput;
 
+    @Yaml("benchmark.artifacts.dir")
     @Option(names = {"--artifact-dir", "--output-artifact-dir"}, paramLabel = "DIR", description = "Export directory. Default: artifacts/<run name>.")
     String artifactDir;
+    @Yaml("benchmark.artifacts.prefix")
     @Option(names = {"--profile-export-prefix", "--profile-export-file"}, paramLabel = "PREFIX", description = "Export file prefix.")
     String profileExportPrefix;
+    @Yaml("benchmark.artifacts.slice_duration")
     @Option(names = "--slice-duration", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Also write the metrics of each window "
             + "of this length (profile_export_aiperf_timeslices.json and .csv).")
     Double sliceDuration;
+    @Yaml("benchmark.artifacts.export_level")
     @Option(names = {"--export-level", "--profile-export-level"}, paramLabel = "DETAIL",
             completionCandidates = Candidates.ExportLevels.class, description = "summary (the "
             + "summary files only), records (also profile_export.jsonl) or raw (also profile_export_raw.jsonl with "
             + "each request's body and response). Default: records.")
     String exportLevel;
+    @Yaml("benchmark.artifacts.export_outputs_json")
     @Option(names = "--export-outputs-json", description = "Also write outputs.json: each request's generated text "
             + "with its ids, times and token counts (written at --export-level raw too).")
     Boolean exportOutputsJson;
@@ -491,51 +564,48 @@ public final class ProfileOptions {
     @Option(names = "--sweep-type", paramLabel = "SWEEP",
             completionCandidates = Candidates.SweepTypes.class, description = "How comma lists combine: grid (every combination) or zip (in lockstep). Default: grid.")
     String sweepType;
-    @Option(names = "--num-profile-runs", paramLabel = "N", description = "Trials of the same configuration (1-10), aggregated with confidence intervals. Default: 1.")
+    @Yaml(value = "multi_run.num_runs", defaultValue = "1")
+    @Option(names = "--num-profile-runs", paramLabel = "N", description = "Trials of the same configuration (1-10), aggregated with confidence intervals.")
     Integer numProfileRuns;
-    @Option(names = "--profile-run-cooldown-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Pause between trials. Default: 0.")
+    @Yaml(value = "multi_run.cooldown_seconds", defaultValue = "0")
+    @Option(names = "--profile-run-cooldown-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Pause between trials.")
     Double profileRunCooldownSeconds;
-    @Option(names = "--confidence-level", paramLabel = "LEVEL", description = "Confidence level of the trial intervals. Default: 0.95.")
+    @Yaml(value = "multi_run.confidence_level", defaultValue = "0.95")
+    @Option(names = "--confidence-level", paramLabel = "LEVEL", description = "Confidence level of the trial intervals.")
     Double confidenceLevel;
     @Option(names = "--profile-run-disable-warmup-after-first", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Warm up only before the first trial. Default: true.")
     Boolean disableWarmupAfterFirst;
 
     @Option(names = "--reset-kv-cache", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "POST {origin}/reset_prefix_cache once per cell, before any load.")
     Boolean resetKvCache;
+    @Yaml("benchmark.endpoint.reset_kv_cache.path")
     @Option(names = "--reset-kv-cache-path", paramLabel = "PATH", description = "Reset path (enables the reset).")
     String resetKvCachePath;
+    @Yaml("benchmark.endpoint.reset_kv_cache.timeout_seconds")
     @Option(names = "--reset-kv-cache-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Per-attempt timeout (enables the reset). Default: 30.")
     Double resetKvCacheTimeoutSeconds;
+    @Yaml("benchmark.endpoint.reset_kv_cache.max_retry_seconds")
     @Option(names = "--reset-kv-cache-max-retry-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Retry budget (enables the reset). Default: 60.")
     Double resetKvCacheMaxRetrySeconds;
     @Option(names = "--server-profiler", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "POST start_profile / stop_profile around each profiling phase.")
     Boolean serverProfiler;
+    @Yaml("benchmark.endpoint.server_profiler.start_path")
     @Option(names = "--server-profiler-start-path", paramLabel = "PATH", description = "Profiler start path (enables the profiler).")
     String serverProfilerStartPath;
+    @Yaml("benchmark.endpoint.server_profiler.stop_path")
     @Option(names = "--server-profiler-stop-path", paramLabel = "PATH", description = "Profiler stop path (enables the profiler).")
     String serverProfilerStopPath;
+    @Yaml("benchmark.endpoint.server_profiler.timeout_seconds")
     @Option(names = "--server-profiler-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Per-call timeout (enables the profiler). Default: 30.")
     Double serverProfilerTimeoutSeconds;
 
     /** The typed values as a canonical config tree. */
     CliOverlay overlay() {
         final CliOverlay o = new CliOverlay();
+        OptionTable.PROFILE.overlay(this, o); // the fields with a plain @Yaml key; the code below sets the rest
         if (model != null) {
             o.set("models", List.of(model.split("\\s*,\\s*")), "--model");
         }
-        o.set("endpoint.urls", urls, "--url");
-        o.set("endpoint.type", endpointType, "--endpoint-type");
-        o.set("endpoint.path", customEndpoint, "--custom-endpoint");
-        o.set("endpoint.streaming", streaming, "--streaming");
-        o.set("endpoint.timeout", requestTimeoutSeconds, "--request-timeout-seconds");
-        o.set("endpoint.wait_for_model_timeout", waitForModelTimeout, "--wait-for-model-timeout");
-        o.set("endpoint.wait_for_model_interval", waitForModelInterval, "--wait-for-model-interval");
-        o.set("endpoint.wait_for_model_mode", waitForModelMode, "--wait-for-model-mode");
-        o.set("runtime.max_error_rate", maxErrorRate, "--max-error-rate");
-        o.set("endpoint.ssl_ca_file", sslCaFile, "--ssl-ca-file");
-        o.set("endpoint.ssl_cert_file", sslCertFile, "--ssl-cert-file");
-        o.set("endpoint.ssl_key_file", sslKeyFile, "--ssl-key-file");
-        o.set("endpoint.proxy", proxy, "--proxy");
         if (Boolean.TRUE.equals(http2)) {
             o.set("endpoint.http2", true, "--http2");
         }
@@ -546,13 +616,9 @@ public final class ProfileOptions {
                 .contains(verifyEnv.trim().toLowerCase(java.util.Locale.ROOT))) {
             o.set("endpoint.ssl_verify", false, "AIPERF_HTTP_SSL_VERIFY");
         }
-        o.set("runtime.max_event_bytes", maxEventBytes, "--max-event-bytes");
-        o.set("runtime.max_response_bytes", maxResponseBytes, "--max-response-bytes");
-        o.set("runtime.max_head_bytes", maxResponseHeadBytes, "--max-response-head-bytes");
         if (Boolean.TRUE.equals(noRetryUnsent)) {
             o.set("runtime.retry_unsent", false, "--no-retry-unsent");
         }
-        o.set("runtime.http_client", httpClient, "--http-client");
         if (Boolean.TRUE.equals(noPreconnect)) {
             o.set("runtime.preconnect", false, "--no-preconnect");
         }
@@ -569,11 +635,8 @@ public final class ProfileOptions {
             }
             o.set("endpoint.api_key", fromEnv, "--api-key-env");
         }
-        o.set("endpoint.api_key", apiKey, "--api-key");
         o.set("endpoint.headers", headers == null ? null : pairs("--header", headers, false), "--header");
         o.set("endpoint.extra", extraInputs == null ? null : pairs("--extra-inputs", extraInputs, true), "--extra-inputs");
-        o.set("endpoint.use_server_token_count", useServerTokenCount, "--use-server-token-count");
-        o.set("endpoint.use_legacy_max_tokens", useLegacyMaxTokens, "--use-legacy-max-tokens");
         hooks(o);
         magic(o, "--concurrency", concurrency, true, "concurrency", v -> o.phase("profiling", "concurrency", v, "--concurrency"));
         magic(o, "--request-rate", requestRate, false, "rate", v -> o.phase("profiling", "rate", v, "--request-rate"));
@@ -592,15 +655,7 @@ public final class ProfileOptions {
         } else if (numUsers != null) {
             throw new ConfigException("--num-users", "--num-users can only be used with --user-centric-rate");
         }
-        o.phase("profiling", "users", numUsers, "--num-users");
         o.phase("profiling", "type", type, "--arrival-pattern");
-        o.phase("profiling", "smoothness", arrivalSmoothness, "--arrival-smoothness");
-        o.phase("profiling", "concurrency_ramp_duration", concurrencyRampDuration, "--concurrency-ramp-duration");
-        o.phase("profiling", "prefill_concurrency", prefillConcurrency, "--prefill-concurrency");
-        o.phase("profiling", "prefill_concurrency_ramp_duration", prefillConcurrencyRampDuration,
-                "--prefill-concurrency-ramp-duration");
-        o.phase("profiling", "failed_request_threshold", failedRequestThreshold, "--failed-request-threshold");
-        o.phase("profiling", "rate_ramp_duration", requestRateRampDuration, "--request-rate-ramp-duration");
         magic(o, "--request-count", requestCount, true, "requests", v -> o.phase("profiling", "requests", v, "--request-count"));
         magic(o, "--benchmark-duration", benchmarkDuration, false, "duration",
                 v -> o.phase("profiling", "duration", v, "--benchmark-duration"));
@@ -632,13 +687,10 @@ public final class ProfileOptions {
             o.phase("warmup", "duration", warmupDuration, "--warmup-duration");
         }
         magic(o, "--isl", isl, true, "isl", v -> o.set("dataset.prompts.isl.mean", v, "--isl"));
-        o.set("dataset.prompts.isl.stddev", islStddev, "--isl-stddev");
         magic(o, "--osl", osl, true, "osl", v -> o.set("dataset.prompts.osl.mean", v, "--osl"));
-        o.set("dataset.prompts.osl.stddev", oslStddev, "--osl-stddev");
         if (oslStddev != null && osl == null) {
             throw new ConfigException("--osl-stddev", "can only be used together with --osl");
         }
-        o.set("dataset.entries", numDatasetEntries, "--num-dataset-entries");
         if (publicDataset != null) {
             o.set("dataset.type", "public", "--public-dataset");
             o.set("dataset.public_dataset", publicDataset, "--public-dataset");
@@ -669,43 +721,11 @@ public final class ProfileOptions {
         if (serverMetricsFormats != null) {
             o.set("endpoint.server_metrics.formats", array(serverMetricsFormats), "--server-metrics-formats");
         }
-        o.set("dataset.sampling", datasetSamplingStrategy, "--dataset-sampling-strategy");
-        o.set("dataset.rankings.passages.mean", rankingsPassagesMean, "--rankings-passages-mean");
-        o.set("dataset.rankings.passages.stddev", rankingsPassagesStddev, "--rankings-passages-stddev");
-        o.set("dataset.rankings.passage_tokens.mean", rankingsPassageTokensMean,
-                "--rankings-passages-prompt-token-mean");
-        o.set("dataset.rankings.passage_tokens.stddev", rankingsPassageTokensStddev,
-                "--rankings-passages-prompt-token-stddev");
-        o.set("dataset.rankings.query_tokens.mean", rankingsQueryTokensMean, "--rankings-query-prompt-token-mean");
-        o.set("dataset.rankings.query_tokens.stddev", rankingsQueryTokensStddev,
-                "--rankings-query-prompt-token-stddev");
-        o.set("dataset.prompts.batch_size", promptBatchSize, "--prompt-batch-size");
-        o.set("endpoint.url_strategy", urlStrategy, "--url-strategy");
-        o.set("endpoint.connection_reuse", connectionReuseStrategy, "--connection-reuse-strategy");
-        o.set("endpoint.model_selection", modelSelectionStrategy, "--model-selection-strategy");
-        o.set("endpoint.session_header", sessionHeader, "--session-header");
-        o.set("dataset.ignore_trace_delays", ignoreTraceDelays, "--ignore-trace-delays");
-        o.set("dataset.media_roots", mediaRoots, "--media-root");
-        o.set("dataset.turn_delay_cap", interTurnDelayCapSeconds, "--inter-turn-delay-cap-seconds");
-        o.set("dataset.prompts.user_context_prompt_length", userContextPromptLength, "--user-context-prompt-length");
         only("--transport", transport, "http");
         logLevel(); // a bad level is a usage error before anything starts
         only("--request-content-type", requestContentType, "application/json");
         only("--prompt-corpus", promptCorpus, "sonnet");
         only("--cache-bust", cacheBust, "none");
-        o.set("dataset.prompts.sequence_distribution", seqDist, "--seq-dist");
-        o.phase("profiling", "sessions", conversationNum, "--conversation-num");
-        o.set("dataset.turns.mean", sessionTurnsMean, "--session-turns-mean");
-        o.set("dataset.turns.stddev", sessionTurnsStddev, "--session-turns-stddev");
-        o.set("dataset.turn_delay.mean", sessionTurnDelayMean, "--session-turn-delay-mean");
-        o.set("dataset.turn_delay.stddev", sessionTurnDelayStddev, "--session-turn-delay-stddev");
-        o.set("dataset.turn_delay.ratio", sessionDelayRatio, "--session-delay-ratio");
-        o.set("dataset.prompts.prefix_prompts.pool_size", numPrefixPrompts, "--num-prefix-prompts");
-        o.set("dataset.prompts.prefix_prompts.length", prefixPromptLength, "--prefix-prompt-length");
-        o.set("dataset.prompts.shared_system_prompt_length", sharedSystemPromptLength,
-                "--shared-system-prompt-length");
-        o.set("dataset.format", customDatasetType, "--custom-dataset-type");
-        o.set("dataset.block_size", islBlockSize, "--isl-block-size");
         if (Boolean.TRUE.equals(fixedSchedule) && Boolean.TRUE.equals(noFixedSchedule)) {
             throw new ConfigException("--fixed-schedule", "give either --fixed-schedule or --no-fixed-schedule");
         }
@@ -714,43 +734,25 @@ public final class ProfileOptions {
         } else if (Boolean.TRUE.equals(noFixedSchedule) && type == null) {
             o.phase("profiling", "type", "concurrency", "--no-fixed-schedule");
         }
-        o.phase("profiling", "auto_offset", fixedScheduleAutoOffset, "--fixed-schedule-auto-offset");
-        o.phase("profiling", "start_offset", fixedScheduleStartOffset, "--fixed-schedule-start-offset");
-        o.phase("profiling", "end_offset", fixedScheduleEndOffset, "--fixed-schedule-end-offset");
         o.randomSeed(randomSeed);
         o.noSweepTable(noSweepTable);
-        o.multiRun("num_runs", numProfileRuns, "--num-profile-runs");
         if (setConsistentSeed != null && noSetConsistentSeed != null) {
             throw new ConfigException("--no-set-consistent-seed", "give it or --set-consistent-seed, not both");
         }
         o.multiRun("set_consistent_seed", noSetConsistentSeed != null ? Boolean.FALSE : setConsistentSeed,
                 "--set-consistent-seed");
-        o.multiRun("cooldown_seconds", profileRunCooldownSeconds, "--profile-run-cooldown-seconds");
-        o.multiRun("confidence_level", confidenceLevel, "--confidence-level");
         if (Boolean.TRUE.equals(warmupEveryTrial) && disableWarmupAfterFirst != null) {
             throw new ConfigException("--no-profile-run-disable-warmup-after-first", "give it or "
                     + "--profile-run-disable-warmup-after-first, not both");
         }
         o.multiRun("disable_warmup_after_first", Boolean.TRUE.equals(warmupEveryTrial) ? Boolean.FALSE
                 : disableWarmupAfterFirst, "--profile-run-disable-warmup-after-first");
-        o.set("tokenizer.name", tokenizer, "--tokenizer");
-        o.set("tokenizer.revision", tokenizerRevision, "--tokenizer-revision");
-        o.set("tokenizer.trust_remote_code", tokenizerTrustRemoteCode, "--tokenizer-trust-remote-code");
         if (goodput != null) {
             o.set("slos", goodput(goodput), "--goodput");
         }
-        o.set("artifacts.dir", artifactDir, "--artifact-dir");
-        o.set("artifacts.prefix", profileExportPrefix, "--profile-export-prefix");
-        o.set("artifacts.export_level", exportLevel, "--export-level");
-        o.set("artifacts.export_outputs_json", exportOutputsJson, "--export-outputs-json");
-        o.set("artifacts.slice_duration", sliceDuration, "--slice-duration");
-        o.set("runtime.shard", shard, "--shard");
-        o.set("runtime.start_at", startAt, "--start-at");
         if (requestCancellationRate != null && !(requestCancellationRate > 0)) {
             throw new ConfigException("--request-cancellation-rate", "Input should be greater than 0");
         }
-        o.set("runtime.request_cancellation.rate", requestCancellationRate, "--request-cancellation-rate");
-        o.set("runtime.request_cancellation.delay", requestCancellationDelay, "--request-cancellation-delay");
         o.set("runtime.ui", quiet && uiType == null ? "none" : uiType, "--ui-type");
         return o;
     }
@@ -797,9 +799,6 @@ public final class ProfileOptions {
         } else if (Boolean.TRUE.equals(resetKvCache) && !resetOverride) {
             o.set("endpoint.reset_kv_cache", true, "--reset-kv-cache");
         }
-        o.set("endpoint.reset_kv_cache.path", resetKvCachePath, "--reset-kv-cache-path");
-        o.set("endpoint.reset_kv_cache.timeout_seconds", resetKvCacheTimeoutSeconds, "--reset-kv-cache-timeout-seconds");
-        o.set("endpoint.reset_kv_cache.max_retry_seconds", resetKvCacheMaxRetrySeconds, "--reset-kv-cache-max-retry-seconds");
         final boolean profilerOverride = serverProfilerStartPath != null || serverProfilerStopPath != null
                 || serverProfilerTimeoutSeconds != null;
         if (Boolean.FALSE.equals(serverProfiler) && !profilerOverride) {
@@ -807,9 +806,6 @@ public final class ProfileOptions {
         } else if (Boolean.TRUE.equals(serverProfiler) && !profilerOverride) {
             o.set("endpoint.server_profiler", true, "--server-profiler");
         }
-        o.set("endpoint.server_profiler.start_path", serverProfilerStartPath, "--server-profiler-start-path");
-        o.set("endpoint.server_profiler.stop_path", serverProfilerStopPath, "--server-profiler-stop-path");
-        o.set("endpoint.server_profiler.timeout_seconds", serverProfilerTimeoutSeconds, "--server-profiler-timeout-seconds");
     }
 
     /**

@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
 /**
  * Turns the merged canonical tree into a validated {@link BenchmarkConfig}, writing defaults back into the
  * tree. Every problem is a {@link ConfigException} naming the field (and the CLI flag when it came from one).
+ * The {@code *_KEYS} lists are the keys each method binds by hand; a mapping also accepts the option table's keys
+ * ({@link DeclaredOptions}), and a CLI option's default is the table's ({@code Section.defaulted*}).
  * <p>
  * It is over 400 lines because it validates every section of the config in one pass, naming the field of each
  * problem.
@@ -70,10 +72,12 @@ public final class ConfigBinder {
     private boolean streaming; // the endpoint streams (read by the phases: prefill concurrency needs it)
 
     private final Map<String, String> cliFlags;
+    private final DeclaredOptions declared;
     private final List<String> warnings = new ArrayList<>();
 
-    private ConfigBinder(final Map<String, String> cliFlags) {
+    private ConfigBinder(final Map<String, String> cliFlags, final DeclaredOptions declared) {
         this.cliFlags = cliFlags;
+        this.declared = declared;
     }
 
     /**
@@ -81,12 +85,18 @@ public final class ConfigBinder {
      * @param cliFlags canonical path to the CLI flag that set it, for error messages
      */
     public static BenchmarkConfig bind(final ObjectNode tree, final Map<String, String> cliFlags) {
-        return new ConfigBinder(cliFlags).bindEnvelope(tree);
+        return bind(tree, cliFlags, DeclaredOptions.installed());
+    }
+
+    /** As {@link #bind(ObjectNode, Map)} with another option table than the CLI's (tests). */
+    public static BenchmarkConfig bind(final ObjectNode tree, final Map<String, String> cliFlags,
+                                       final DeclaredOptions declared) {
+        return new ConfigBinder(cliFlags, declared).bindEnvelope(tree);
     }
 
     private BenchmarkConfig bindEnvelope(final ObjectNode tree) {
         final ObjectNode given = tree.deepCopy();
-        final Section env = new Section(tree, "", cliFlags);
+        final Section env = new Section(tree, "", cliFlags, declared);
         env.allowOnly(ConfigShapes.ENVELOPE_KEYS);
         final Long seed = env.longValue("random_seed");
         if (seed != null && seed < 0) {
@@ -134,26 +144,26 @@ public final class ConfigBinder {
                 art.string("prefix", null), exportLevel, slice, art.bool("export_outputs_json", false));
         final Section tok = b.section("tokenizer");
         tok.allowOnly(List.of("name", "revision", "trust_remote_code"));
-        final TokenizerConfig tokenizer = new TokenizerConfig(tok.string("name", null), tok.string("revision", "main"),
+        final TokenizerConfig tokenizer = new TokenizerConfig(tok.string("name", null), tok.defaultedString("revision"),
                 tok.bool("trust_remote_code", false));
         final Map<String, Double> slos = slos(b.section("slos"));
         final Section runtime = b.section("runtime");
         runtime.allowOnly(List.of("ui", "max_error_rate", "max_event_bytes", "max_response_bytes", "retry_unsent",
                 "request_cancellation", "shard", "start_at", "http_client", "preconnect", "max_head_bytes"));
         final String ui = runtime.string("ui", null);
-        final double maxErrorRate = runtime.number("max_error_rate", 100.0);
+        final double maxErrorRate = runtime.defaultedNumber("max_error_rate");
         if (!(maxErrorRate >= 0 && maxErrorRate <= 100)) {
             throw runtime.error("max_error_rate", "Input should be a percentage between 0 and 100");
         }
-        final double maxEvent = runtime.number("max_event_bytes", (double) RunLimits.DEFAULT_MAX_EVENT_BYTES);
-        final double maxResponse = runtime.number("max_response_bytes", (double) RunLimits.DEFAULT_MAX_RESPONSE_BYTES);
+        final double maxEvent = runtime.defaultedNumber("max_event_bytes");
+        final double maxResponse = runtime.defaultedNumber("max_response_bytes");
         if (!(maxEvent >= 1024 && maxEvent <= Integer.MAX_VALUE - 16)) {
             throw runtime.error("max_event_bytes", "Input should be between 1024 and 2147483631");
         }
         if (!(maxResponse >= maxEvent)) {
             throw runtime.error("max_response_bytes", "Input should be at least max_event_bytes (" + (long) maxEvent + ")");
         }
-        final double maxHead = runtime.number("max_head_bytes", (double) RunLimits.DEFAULT_MAX_HEAD_BYTES);
+        final double maxHead = runtime.defaultedNumber("max_head_bytes");
         if (!(maxHead >= 1024 && maxHead <= 1 << 30)) {
             throw runtime.error("max_head_bytes", "Input should be between 1024 and 1073741824");
         }
@@ -164,7 +174,7 @@ public final class ConfigBinder {
         cancel.allowOnly(List.of("rate", "delay"));
         final boolean delayGiven = cancel.has("delay");
         final double cancelRate = cancel.number("rate", 0.0);
-        final double cancelDelay = cancel.number("delay", 0.0);
+        final double cancelDelay = cancel.defaultedNumber("delay");
         if (!(cancelRate >= 0 && cancelRate <= 100)) {
             throw cancel.error("rate", "Input should be a percentage greater than 0 and at most 100");
         }
@@ -196,15 +206,15 @@ public final class ConfigBinder {
     private static MultiRunConfig multiRun(final Section m, final boolean sweepTable) {
         m.allowOnly(List.of("num_runs", "cooldown_seconds", "confidence_level", "disable_warmup_after_first",
                 "set_consistent_seed"));
-        final int runs = m.integer("num_runs", 1);
+        final int runs = m.defaultedInteger("num_runs");
         if (runs < 1 || runs > 10) {
             throw m.error("num_runs", "Input should be between 1 and 10");
         }
-        final double cooldown = m.number("cooldown_seconds", 0.0);
+        final double cooldown = m.defaultedNumber("cooldown_seconds");
         if (!(cooldown >= 0) || Double.isInfinite(cooldown)) {
             throw m.error("cooldown_seconds", "Input should be greater than or equal to 0");
         }
-        final double level = m.number("confidence_level", 0.95);
+        final double level = m.defaultedNumber("confidence_level");
         if (!(level > 0 && level < 1)) {
             throw m.error("confidence_level", "Input should be between 0 and 1 (exclusive)");
         }
@@ -216,7 +226,7 @@ public final class ConfigBinder {
         e.allowOnly(ENDPOINT_KEYS);
         final List<String> raw = e.stringList("urls");
         if (raw.isEmpty()) {
-            raw.add("http://localhost:8000");
+            raw.add(e.declaredDefault("urls"));
         }
         final List<String> urls = new ArrayList<>();
         for (int i = 0; i < raw.size(); i++) {
@@ -224,7 +234,7 @@ public final class ConfigBinder {
         }
         final ArrayNode urlNode = e.node().putArray("urls");
         urls.forEach(urlNode::add);
-        final EndpointType type = EndpointType.parse(e.field("type"), e.string("type", "chat"));
+        final EndpointType type = EndpointType.parse(e.field("type"), e.defaultedString("type"));
         e.node().put("type", type.wireName());
         final String path = e.string("path", null);
         boolean streaming = e.bool("streaming", false);
@@ -252,11 +262,11 @@ public final class ConfigBinder {
                     + (streaming ? "--streaming" : "the default of not streaming") + "; use --streaming (or leave it "
                     + "out) instead of setting stream in --extra-inputs");
         }
-        final double timeout = e.number("timeout", 21600.0);
+        final double timeout = e.defaultedNumber("timeout");
         if (!(timeout >= 0) || Double.isInfinite(timeout)) {
             throw e.error("timeout", "Input should be greater than 0");
         }
-        final String urlStrategy = e.string("url_strategy", "round_robin");
+        final String urlStrategy = e.defaultedString("url_strategy");
         if (!urlStrategy.equals("round_robin")) {
             throw e.error("url_strategy", "only round_robin is supported");
         }
@@ -269,11 +279,11 @@ public final class ConfigBinder {
                 e.bool("http2", false), connectionReuse(e), waitForModel(e));
     }
 
-    /** Upstream's {@code wait_for_model_timeout/interval/mode}: timeout 0 (no waiting), interval 5 s, inference. */
+    /** Upstream's {@code wait_for_model_timeout/interval/mode}: timeout 0 (no waiting), the others the table's. */
     private static WaitForModel waitForModel(final Section e) {
         final Double timeout = e.seconds("wait_for_model_timeout");
         final Double interval = e.seconds("wait_for_model_interval");
-        final String mode = e.string("wait_for_model_mode", "inference").toLowerCase(Locale.ROOT);
+        final String mode = e.defaultedString("wait_for_model_mode").toLowerCase(Locale.ROOT);
         if (timeout != null && !(timeout >= 0)) {
             throw e.error("wait_for_model_timeout", "Input should be greater than or equal to 0");
         }
@@ -283,7 +293,8 @@ public final class ConfigBinder {
         if (!List.of("inference", "models", "both").contains(mode)) {
             throw e.error("wait_for_model_mode", "expected inference, models or both, got '" + mode + "'");
         }
-        return new WaitForModel(timeout == null ? 0 : timeout, interval == null ? 5.0 : interval, mode);
+        return new WaitForModel(timeout == null ? 0 : timeout,
+                interval == null ? Double.parseDouble(e.declaredDefault("wait_for_model_interval")) : interval, mode);
     }
 
     /** {@code connection_reuse}: upstream's strategies (src-docs/cli.md, connection reuse). */
@@ -365,7 +376,7 @@ public final class ConfigBinder {
     }
 
     private static String modelSelection(final Section e) {
-        final String v = e.string("model_selection", "round_robin").toLowerCase(Locale.ROOT).replace('-', '_');
+        final String v = e.defaultedString("model_selection").toLowerCase(Locale.ROOT).replace('-', '_');
         if (!v.equals("round_robin") && !v.equals("random")) {
             throw e.error("model_selection", "expected round_robin or random, got '" + v + "' (weighted is listed "
                     + "under deliberate differences in src-docs/cli.md)");
@@ -688,7 +699,7 @@ public final class ConfigBinder {
                 throw d.error("path", path + " is a directory: only raw_payload (a conversation per file) and "
                         + "random_pool (a pool per file) read one, not " + format.wireName());
             }
-            final int blockSize = d.integer("block_size", 512);
+            final int blockSize = d.defaultedInteger("block_size");
             if (blockSize < 1) {
                 throw d.error("block_size", "Input should be greater than or equal to 1");
             }
@@ -721,7 +732,7 @@ public final class ConfigBinder {
             }
         }
         d.string("name", "default");
-        final int entries = d.integer("entries", 100);
+        final int entries = d.defaultedInteger("entries");
         if (entries < 1) {
             throw d.error("entries", "Input should be greater than or equal to 1");
         }
@@ -734,7 +745,7 @@ public final class ConfigBinder {
         final Section isl = prompts.section("isl");
         isl.allowOnly(DIST_KEYS);
         final double islMean = isl.number("mean", 550.0);
-        final double islStd = isl.number("stddev", 0.0);
+        final double islStd = isl.defaultedNumber("stddev");
         if (!(islMean >= 1)) {
             throw isl.error("mean", "Input should be greater than or equal to 1");
         }
@@ -747,7 +758,7 @@ public final class ConfigBinder {
             final Section osl = prompts.section("osl");
             osl.allowOnly(DIST_KEYS);
             oslMean = osl.number("mean", null);
-            oslStd = osl.number("stddev", 0.0);
+            oslStd = osl.defaultedNumber("stddev");
             if (oslMean == null || !(oslMean >= 1)) {
                 throw osl.error("mean", "Input should be greater than or equal to 1");
             }
@@ -785,12 +796,11 @@ public final class ConfigBinder {
         r.allowOnly(List.of("passages", "passage_tokens", "query_tokens"));
         final double[] v = new double[6];
         final String[] keys = {"passages", "passage_tokens", "query_tokens"};
-        final double[] means = {1, 550, 550};
         for (int i = 0; i < 3; i++) {
             final Section dist = r.section(keys[i]);
             dist.allowOnly(DIST_KEYS);
-            v[2 * i] = dist.number("mean", means[i]);
-            v[2 * i + 1] = dist.number("stddev", 0.0);
+            v[2 * i] = dist.defaultedNumber("mean");
+            v[2 * i + 1] = dist.defaultedNumber("stddev");
             if (!(v[2 * i] >= 1)) {
                 throw dist.error("mean", "Input should be greater than or equal to 1");
             }
@@ -839,8 +849,8 @@ public final class ConfigBinder {
     private static DatasetConfig.Turns turns(final Section d) {
         final Section t = d.section("turns");
         t.allowOnly(DIST_KEYS);
-        final double mean = t.number("mean", 1.0);
-        final double stddev = t.number("stddev", 0.0);
+        final double mean = t.defaultedNumber("mean");
+        final double stddev = t.defaultedNumber("stddev");
         if (!(mean >= 1)) {
             throw t.error("mean", "Input should be greater than or equal to 1");
         }
@@ -849,9 +859,9 @@ public final class ConfigBinder {
         }
         final Section delay = d.section("turn_delay");
         delay.allowOnly(TURN_DELAY_KEYS);
-        final double delayMean = delay.number("mean", 0.0);
-        final double delayStd = delay.number("stddev", 0.0);
-        final double ratio = delay.number("ratio", 1.0);
+        final double delayMean = delay.defaultedNumber("mean");
+        final double delayStd = delay.defaultedNumber("stddev");
+        final double ratio = delay.defaultedNumber("ratio");
         for (final String key : TURN_DELAY_KEYS) {
             final double v = key.equals("mean") ? delayMean : key.equals("stddev") ? delayStd : ratio;
             if (!(v >= 0) || Double.isInfinite(v)) {
@@ -919,7 +929,7 @@ public final class ConfigBinder {
             if (name.isEmpty()) {
                 throw new ConfigException("benchmark.phases[" + index + "].name", "a phase in list form needs a name");
             }
-            final Section s = new Section((ObjectNode) p, "benchmark.phases." + name, cliFlags);
+            final Section s = new Section((ObjectNode) p, "benchmark.phases." + name, cliFlags, declared);
             s.allowOnly(PHASE_KEYS);
             if (!PHASE_NAME.matcher(name).matches()) {
                 throw s.error("name", "must match ^[A-Za-z_][A-Za-z0-9_-]*$, got '" + name + "'");

@@ -15,11 +15,18 @@ final class Section {
     private final ObjectNode node;
     private final String path;
     private final Map<String, String> cliFlags;
+    private final DeclaredOptions declared;
 
     Section(final ObjectNode node, final String path, final Map<String, String> cliFlags) {
+        this(node, path, cliFlags, DeclaredOptions.installed());
+    }
+
+    Section(final ObjectNode node, final String path, final Map<String, String> cliFlags,
+            final DeclaredOptions declared) {
         this.node = node;
         this.path = path;
         this.cliFlags = cliFlags;
+        this.declared = declared;
     }
 
     ObjectNode node() {
@@ -45,8 +52,13 @@ final class Section {
         return new ConfigException(field(key), reason);
     }
 
-    /** Rejects keys outside {@code allowed} with AIPerf's wording plus a did-you-mean hint. */
-    void allowOnly(final List<String> allowed) {
+    /**
+     * Rejects keys outside {@code allowed} (the keys the caller binds by hand) and the option table's keys of this
+     * mapping, with AIPerf's wording plus a did-you-mean hint; then binds the table's other keys here.
+     */
+    void allowOnly(final List<String> hand) {
+        final String section = path.startsWith("benchmark.phases.") ? "benchmark.phases" : path;
+        final List<String> allowed = declared.allowed(section, hand);
         final Iterator<String> names = node.fieldNames();
         while (names.hasNext()) {
             final String k = names.next();
@@ -55,6 +67,33 @@ final class Section {
                         + Suggestions.didYouMean(k, allowed) + "; known keys: " + allowed);
             }
         }
+        declared.bindRest(this, section, hand);
+    }
+
+    /** The option table's default of this mapping's {@code key}, as YAML text. */
+    String declaredDefault(final String key) {
+        return declared.defaultText(sectionOf(pathOf(key)));
+    }
+
+    /** {@link #number} with the option table's default. */
+    double defaultedNumber(final String key) {
+        return number(key, declared.number(sectionOf(pathOf(key))));
+    }
+
+    /** {@link #integer} with the option table's default. */
+    int defaultedInteger(final String key) {
+        return integer(key, declared.integer(sectionOf(pathOf(key))));
+    }
+
+    /** {@link #string} with the option table's default. */
+    String defaultedString(final String key) {
+        return string(key, declaredDefault(key));
+    }
+
+    /** A phase's keys are declared on the profiling phase's path. */
+    private static String sectionOf(final String path) {
+        return path.startsWith("benchmark.phases.") ? path.replaceFirst("^benchmark\\.phases\\.[^.]+\\.",
+                "benchmark.phases.profiling.") : path;
     }
 
     boolean has(final String key) {
@@ -74,7 +113,7 @@ final class Section {
         if (!v.isObject()) {
             throw error(key, "expected a mapping, got " + typeName(v));
         }
-        return new Section((ObjectNode) v, pathOf(key), cliFlags);
+        return new Section((ObjectNode) v, pathOf(key), cliFlags, declared);
     }
 
     String string(final String key, final String def) {

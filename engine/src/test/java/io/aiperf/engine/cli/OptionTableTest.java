@@ -1,0 +1,160 @@
+package io.aiperf.engine.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.ci.InvocationPlanner;
+import io.aiperf.engine.ci.ProfileSpec;
+import io.aiperf.engine.config.BenchmarkConfig;
+import io.aiperf.engine.config.CliOverlay;
+import io.aiperf.engine.config.ConfigBinder;
+import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.config.ConfigMerger;
+import io.aiperf.engine.config.DeclaredOptions;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+
+/**
+ * An option is declared once, as a picocli field with its {@link Yaml} line: a new one shows in the help with its
+ * default, binds from YAML and from its flag to the same key, and the CI step's field of its name becomes that flag,
+ * with no edit anywhere else.
+ */
+class OptionTableTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** An option no production code knows of, declared as any profile option is. */
+    static final class Knobs {
+        @Yaml(value = "benchmark.endpoint.new_knob", defaultValue = "7")
+        @Option(names = "--new-knob", paramLabel = "KNOBS", description = "A knob no code has heard of.")
+        Integer newKnob;
+    }
+
+    @Command(name = "profile", mixinStandardHelpOptions = true)
+    static final class KnobCommand implements Runnable {
+        @Mixin
+        Knobs knobs;
+
+        @Override
+        public void run() {
+        }
+    }
+
+    /** The Jenkins step's fields, as ProfileSpec would carry the new one. */
+    public record Step(Integer newKnob) {
+    }
+
+    private static final OptionTable KNOBS = OptionTable.of(Knobs.class);
+    private static final DeclaredOptions WITH_KNOBS = new DeclaredOptions(Stream.concat(
+            DeclaredOptions.installed().rows().stream(), KNOBS.rows().stream()).toList());
+
+    private static ObjectNode yaml(final String endpoint) throws Exception {
+        return (ObjectNode) JSON.readTree("{\"benchmark\": {\"models\": [\"m\"], \"endpoint\": {" + endpoint + "}}}");
+    }
+
+    private static KnobCommand parse(final List<String> args) {
+        final KnobCommand command = new KnobCommand();
+        new CommandLine(command).parseArgs(args.toArray(String[]::new));
+        return command;
+    }
+
+    private static BenchmarkConfig bindFlags(final Knobs knobs) throws Exception {
+        final CliOverlay o = new CliOverlay();
+        KNOBS.overlay(knobs, o);
+        return ConfigBinder.bind(ConfigMerger.merge(yaml(""), o.tree()), o.flags(), WITH_KNOBS);
+    }
+
+    @Test
+    void aNewOptionShowsInTheHelpWithItsDefault() {
+        final CommandLine cl = new CommandLine(new KnobCommand());
+        ProfileHelp.install(cl);
+        final StringWriter text = new StringWriter();
+        cl.usage(new PrintWriter(text, true));
+        assertThat(text.toString()).contains("--new-knob=KNOBS", "A knob no code has heard of. Default: 7.");
+    }
+
+    @Test
+    void aNewOptionBindsFromYamlWithItsKindAndDefault() throws Exception {
+        assertThat(ConfigBinder.bind(yaml("\"new_knob\": 3"), Map.of(), WITH_KNOBS).effectiveTree()
+                .at("/benchmark/endpoint/new_knob").intValue()).isEqualTo(3);
+        assertThat(ConfigBinder.bind(yaml(""), Map.of(), WITH_KNOBS).effectiveTree()
+                .at("/benchmark/endpoint/new_knob").intValue()).as("the declared default").isEqualTo(7);
+        assertThatThrownBy(() -> ConfigBinder.bind(yaml("\"new_knob\": \"many\""), Map.of(), WITH_KNOBS))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("benchmark.endpoint.new_knob")
+                .hasMessageContaining("Input should be a valid integer");
+        assertThatThrownBy(() -> ConfigBinder.bind(yaml("\"new_knob\": 3"), Map.of()))
+                .as("without the row the key is unknown").isInstanceOf(ConfigException.class)
+                .hasMessageContaining("Extra inputs are not permitted");
+    }
+
+    @Test
+    void aNewOptionsFlagSetsTheSameKeyAndErrorsNameTheFlag() throws Exception {
+        final Knobs knobs = parse(List.of("--new-knob", "5")).knobs;
+        assertThat(bindFlags(knobs).effectiveTree().at("/benchmark/endpoint/new_knob").intValue()).isEqualTo(5);
+        final CliOverlay o = new CliOverlay();
+        KNOBS.overlay(knobs, o);
+        assertThat(o.flags()).containsEntry("benchmark.endpoint.new_knob", "--new-knob");
+        assertThat(bindFlags(parse(List.of()).knobs).effectiveTree().at("/benchmark/endpoint/new_knob").intValue())
+                .as("an unset flag leaves the default").isEqualTo(7);
+    }
+
+    @Test
+    void aCiStepFieldOfTheOptionsNameBecomesItsFlag() throws Exception {
+        final List<String> argv = InvocationPlanner.options(new Step(4), Set.of());
+        assertThat(argv).containsExactly("--new-knob", "4");
+        assertThat(bindFlags(parse(argv).knobs).effectiveTree().at("/benchmark/endpoint/new_knob").intValue())
+                .isEqualTo(4);
+        assertThat(InvocationPlanner.options(new Step(null), Set.of())).as("unset, left to the config").isEmpty();
+    }
+
+    /** Every option the CI step passes is the profile option whose field has the step field's name. */
+    @Test
+    void theCiStepsOptionsAreProfileOptionsOfTheSameName() {
+        final ProfileSpec spec = ProfileSpec.fromForm(Map.ofEntries(Map.entry("model", "m"),
+                Map.entry("urls", "http://127.0.0.1:1"), Map.entry("artifactDir", "out"),
+                Map.entry("endpointType", "chat"), Map.entry("streaming", "true"), Map.entry("concurrency", "4"),
+                Map.entry("requestRate", "2.5"), Map.entry("requestCount", "100"),
+                Map.entry("benchmarkDuration", "30"), Map.entry("warmupRequestCount", "5"),
+                Map.entry("numProfileRuns", "2"), Map.entry("resetKvCache", "false"),
+                Map.entry("serverProfiler", "true")));
+        final List<String> planned = InvocationPlanner.plan(spec, List.of(), List.of()).argv();
+        final List<String> args = new ArrayList<>(planned);
+        args.removeAll(List.of("--model", "m", "--url", "http://127.0.0.1:1", "--artifact-dir",
+                spec.folders().exportDir("out")));
+        final List<String> flags = new ArrayList<>();
+        for (final OptionSpec o : Main.commandLine().parseArgs(args.toArray(String[]::new)).subcommand()
+                .matchedOptions()) {
+            final String field = ((Field) o.userObject()).getName();
+            assertThat(o.names()).as(field).contains(InvocationPlanner.flag(field));
+            flags.add(InvocationPlanner.flag(field));
+        }
+        assertThat(flags).containsExactly("--endpoint-type", "--streaming", "--concurrency", "--request-rate",
+                "--request-count", "--benchmark-duration", "--warmup-request-count", "--num-profile-runs",
+                "--reset-kv-cache", "--server-profiler");
+    }
+
+    /** The rows handed to the binder are the profile options' @Yaml lines, each key once with one default. */
+    @Test
+    void theBinderSeesProfilesTable() {
+        assertThat(DeclaredOptions.installed().rows()).isEqualTo(OptionTable.PROFILE.rows());
+        assertThat(DeclaredOptions.installed().rows()).anySatisfy(r -> {
+            assertThat(r.path()).isEqualTo("benchmark.endpoint.timeout");
+            assertThat(r.flag()).isEqualTo("--request-timeout-seconds");
+            assertThat(r.kind()).isEqualTo(DeclaredOptions.Kind.SECONDS);
+            assertThat(r.defaultValue()).isEqualTo("21600");
+        });
+    }
+}
