@@ -179,8 +179,9 @@ public final class ProfileCommand implements Callable<Integer> {
                             + "--mock server's longest reply of %d tokens; lower --osl, or benchmark a real server",
                             osl, MockServer.MAX_REPLY_TOKENS));
                 }
+                // a tokenizer that cannot be had (not found, not on the hub, refused) stops us here
                 tokenizer = io.aiperf.engine.dataset.TokenizerResolver.resolve(config.tokenizer(),
-                        config.primaryModel(), System.getenv()); // a named tokenizer not found stops us here
+                        config.primaryModel(), System.getenv(), config.endpoint().network());
             } catch (ConfigException e) {
                 err.println("error: invalid configuration: " + e.getMessage());
                 return ExitCode.USAGE;

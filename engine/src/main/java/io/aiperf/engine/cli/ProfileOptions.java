@@ -451,12 +451,12 @@ public final class ProfileOptions {
     Long fixedScheduleEndOffset;
 
     @Option(names = "--tokenizer", paramLabel = "NAME_OR_PATH", description = "The tokenizer that counts tokens: a "
-            + "tokenizer.json (or a directory holding one), a Hugging Face model id in the local Hugging Face cache, "
-            + "or builtin (o200k_base). Default: the model name, falling back to builtin with a warning.")
+            + "tokenizer.json (or a directory holding one), a Hugging Face model id (from the cache, else downloaded "
+            + "from HF_ENDPOINT), or builtin (o200k_base). Default: the model name.")
     String tokenizer;
 
     @Option(names = "--tokenizer-revision", paramLabel = "REV", description = "The Hugging Face revision (branch, tag "
-            + "or commit) to look up in the cache. Default: main.")
+            + "or commit) to look up in the cache or download. Default: main.")
     String tokenizerRevision;
 
     @Option(names = "--tokenizer-trust-remote-code", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL",

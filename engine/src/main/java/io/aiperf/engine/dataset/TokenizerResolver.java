@@ -1,6 +1,7 @@
 package io.aiperf.engine.dataset;
 
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.config.NetworkConfig;
 import io.aiperf.engine.config.TokenizerConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,8 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Finds the tokenizer a run asks for (src-docs/tokenizers.md), in order: {@code builtin}; a local {@code tokenizer.json}
  * or a directory holding one; the Hugging Face cache ({@code HF_HUB_CACHE}, else {@code HF_HOME/hub}, else
  * {@code ~/.cache/huggingface/hub}, in its {@code models--org--name/snapshots/<commit>} layout, the commit read from
- * {@code refs/<revision>}). A tokenizer the user named that cannot be found stops the run before any traffic; the
- * model name used as the default falls back to the builtin tokenizer with a warning, and the exports say so. Loaded
+ * {@code refs/<revision>}); then the Hugging Face hub, whose files are downloaded into that cache ({@link HfHub}). A
+ * tokenizer that cannot be had stops the run before any traffic; only with {@code HF_HUB_OFFLINE} set does the model
+ * name used as the default fall back to the builtin tokenizer, with a warning, and the exports say so. Loaded
  * tokenizers are kept for the process. Thread-safe.
  */
 public final class TokenizerResolver {
@@ -35,23 +37,38 @@ public final class TokenizerResolver {
     private TokenizerResolver() {
     }
 
+    /** As {@link #resolve(TokenizerConfig, String, Map, NetworkConfig)} with no proxy and the default TLS. */
+    public static Resolved resolve(final TokenizerConfig config, final String model, final Map<String, String> env) {
+        return resolve(config, model, env, NetworkConfig.defaults());
+    }
+
     /**
      * @param model the model name, the default tokenizer
-     * @throws ConfigException naming the places searched, when a tokenizer the user named cannot be loaded
+     * @param env the environment ({@code HF_HOME}, {@code HF_HUB_CACHE}, {@code HF_ENDPOINT}, {@code HF_TOKEN},
+     *            {@code HF_HUB_OFFLINE})
+     * @param network the proxy and TLS settings the hub is reached with
+     * @throws ConfigException in one line, when the tokenizer cannot be loaded: a name the user gave that is nowhere,
+     *                         a model the hub does not have or refuses, or a hub that cannot be reached
      */
-    public static Resolved resolve(final TokenizerConfig config, final String model, final Map<String, String> env) {
+    public static Resolved resolve(final TokenizerConfig config, final String model, final Map<String, String> env,
+                                   final NetworkConfig network) {
         final String name = config.explicit() ? config.name() : model;
         if (name == null || name.equals(TokenizerConfig.BUILTIN)) {
             return new Resolved(Tokenizer.builtin(), null);
         }
         final List<String> searched = new ArrayList<>();
-        final Path file = find(name, config.revision(), env, searched);
+        Path file = find(name, config.revision(), env, searched);
+        if (file == null && !HfHub.offline(env) && HfHub.isRepoId(name)) {
+            file = HfHub.download(name, config.revision(), cacheRoot(env), env, network); // one-line error if not
+            searched.add("the Hugging Face hub");
+        }
         if (file != null) {
             try {
                 final String source = searched.size() <= 1 ? "file" : "hf-cache";
+                final Path found = file;
                 return new Resolved(LOADED.computeIfAbsent(file.toAbsolutePath().toString(), k -> {
                     try {
-                        return HfTokenizer.load(file, name, source, source.equals("hf-cache")
+                        return HfTokenizer.load(found, name, source, source.equals("hf-cache")
                                 ? (config.revision() == null ? "main" : config.revision()) : null);
                     } catch (IOException e) {
                         throw new java.io.UncheckedIOException(e);
@@ -59,18 +76,24 @@ public final class TokenizerResolver {
                 }), null);
             } catch (java.io.UncheckedIOException e) {
                 searched.add(file + " (" + e.getCause().getMessage() + ")");
+                throw new ConfigException("--tokenizer (benchmark.tokenizer.name)", "cannot load tokenizer '" + name
+                        + "': " + e.getCause().getMessage());
             }
         }
-        searched.add("the Hugging Face hub (not reached by this engine: put the tokenizer in the cache first, e.g. "
-                + "huggingface-cli download " + name + " tokenizer.json)");
-        if (config.explicit()) {
-            throw new ConfigException("--tokenizer (benchmark.tokenizer.name)", "cannot load tokenizer '" + name
-                    + "'; looked in: " + String.join("; ", searched));
+        final boolean offline = HfHub.offline(env);
+        if (offline) {
+            searched.add("the Hugging Face hub (not asked: HF_HUB_OFFLINE is set)");
         }
-        return new Resolved(BuiltinTokenizer.fallback(), "the model name '" + name + "' is not a tokenizer found here: "
-                + "counting with the builtin o200k_base, so ISL, OSL and token throughputs are approximate; name one "
-                + "with --tokenizer, or --tokenizer builtin (-v shows where it looked)",
-                "looked for tokenizer '" + name + "' in: " + String.join("; ", searched));
+        if (config.explicit() || !offline) {
+            throw new ConfigException("--tokenizer (benchmark.tokenizer.name)", "cannot load tokenizer '" + name
+                    + "'" + (offline || HfHub.isRepoId(name) ? "" : " (not a Hugging Face model id either)")
+                    + "; looked in: " + String.join("; ", searched)
+                    + (config.explicit() ? "" : "; name the tokenizer with --tokenizer, or use --tokenizer builtin"));
+        }
+        return new Resolved(BuiltinTokenizer.fallback(), "the model name '" + name + "' is not a tokenizer found here "
+                + "and HF_HUB_OFFLINE keeps the hub out: counting with the builtin o200k_base, so ISL, OSL and token "
+                + "throughputs are approximate; name one with --tokenizer, or --tokenizer builtin (-v shows where it "
+                + "looked)", "looked for tokenizer '" + name + "' in: " + String.join("; ", searched));
     }
 
     /** The tokenizer.json for a name, or null; every place looked at is added to {@code searched}. */
@@ -111,7 +134,7 @@ public final class TokenizerResolver {
         return Files.isRegularFile(snapshot) ? snapshot : null;
     }
 
-    private static Path cacheRoot(final Map<String, String> env) {
+    static Path cacheRoot(final Map<String, String> env) {
         final String hubCache = env.get("HF_HUB_CACHE");
         if (hubCache != null && !hubCache.isBlank()) {
             return Path.of(hubCache);

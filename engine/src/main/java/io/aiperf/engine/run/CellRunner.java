@@ -80,7 +80,8 @@ public final class CellRunner {
                 + ") into " + dir.toAbsolutePath() + "; phases: " + config.phases().stream()
                 .map(CellRunner::describe).collect(java.util.stream.Collectors.joining("; ")));
         // Resolved (and any warning printed) before the run started; here it is the loaded one.
-        final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(), System.getenv())
+        final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(), System.getenv(),
+                config.endpoint().network())
                 .tokenizer();
         final List<Conversation> conversations;
         try {
