@@ -275,7 +275,7 @@ public final class ProfileCommand implements Callable<Integer> {
                                    final Redactor redactor, final CancellationToken cancellation,
                                    final CommandLine.Model.CommandSpec spec, final RunLog.Level logLevel) {
         final Map<String, String> controlHeaders = new LinkedHashMap<>(config.endpoint().headers());
-        controlHeaders.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
+        controlHeaders.putAll(RequestFactory.authHeaders(config.endpoint()));
         return new CellContext(out, err, System.console() != null, Clock.SYSTEM, cancellation.sleeper(),
                 new HttpControlTransport(controlHeaders, cancellation, TlsStrategies.of(config.endpoint().tls()),
                         config.endpoint().proxy()),
