@@ -181,7 +181,8 @@ public final class ProfileCommand implements Callable<Integer> {
                 }
                 // a tokenizer that cannot be had (not found, not on the hub, refused) stops us here
                 tokenizer = io.aiperf.engine.dataset.TokenizerResolver.resolve(config.tokenizer(),
-                        config.primaryModel(), System.getenv(), config.endpoint().network());
+                        config.primaryModel(), System.getenv(),
+                        new io.aiperf.engine.hub.HfHub(config.endpoint().network()));
             } catch (ConfigException e) {
                 err.println("error: invalid configuration: " + e.getMessage());
                 return ExitCode.USAGE;

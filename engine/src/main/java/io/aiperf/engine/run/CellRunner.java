@@ -81,7 +81,7 @@ public final class CellRunner {
                 .map(CellRunner::describe).collect(java.util.stream.Collectors.joining("; ")));
         // Resolved (and any warning printed) before the run started; here it is the loaded one.
         final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(), System.getenv(),
-                config.endpoint().network())
+                new io.aiperf.engine.hub.HfHub(config.endpoint().network()))
                 .tokenizer();
         final List<Conversation> conversations;
         try {

@@ -79,7 +79,7 @@ class TokenizerEndToEndTest {
     }
 
     /** The engine in a child JVM whose environment points at the loopback hub, with its cache in the test's folder. */
-    private Process withHub(final io.aiperf.engine.dataset.FakeHub hub, final Path log, final String... args)
+    private Process withHub(final io.aiperf.engine.hub.FakeHub hub, final Path log, final String... args)
             throws Exception {
         final ProcessBuilder pb = Runs.engineProcess(java.util.List.of(args), log);
         pb.environment().remove("HF_HUB_OFFLINE");
@@ -91,7 +91,7 @@ class TokenizerEndToEndTest {
 
     @Test
     void aModelAbsentFromTheCacheIsFetchedFromTheHubAndItsCountsAreUsed() throws Exception {
-        try (io.aiperf.engine.dataset.FakeHub hub = new io.aiperf.engine.dataset.FakeHub()
+        try (io.aiperf.engine.hub.FakeHub hub = new io.aiperf.engine.hub.FakeHub()
                 .repo("acme/words", java.util.Map.of("tokenizer.json", WORDS));
              MockServer mock = MockServer.start(MockServerConfig.fast())) {
             final Path run = tmp.resolve("hub-run");
@@ -109,14 +109,14 @@ class TokenizerEndToEndTest {
             assertThat(s.path("input_sequence_length").path("avg").asDouble()).isEqualTo(30.0);
             final JsonNode contents = Runs.json(run.resolve("inputs.json")).findValue("content");
             assertThat(contents.asText().trim().split("\\s+")).hasSize(30);
-            assertThat(tmp.resolve("hf/hub/models--acme--words/snapshots/" + io.aiperf.engine.dataset.FakeHub.COMMIT
+            assertThat(tmp.resolve("hf/hub/models--acme--words/snapshots/" + io.aiperf.engine.hub.FakeHub.COMMIT
                     + "/tokenizer.json")).exists();
         }
     }
 
     @Test
     void aModelTheHubDoesNotHaveIsOneLineAndExit2BeforeAnyTraffic() throws Exception {
-        try (io.aiperf.engine.dataset.FakeHub hub = new io.aiperf.engine.dataset.FakeHub();
+        try (io.aiperf.engine.hub.FakeHub hub = new io.aiperf.engine.hub.FakeHub();
              MockServer mock = MockServer.start(MockServerConfig.fast())) {
             final Path log = tmp.resolve("missing.log");
             final Process p = withHub(hub, log, "profile", "-m", "acme/nothing", "-u", mock.url(),

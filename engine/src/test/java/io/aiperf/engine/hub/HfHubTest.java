@@ -1,10 +1,12 @@
-package io.aiperf.engine.dataset;
+package io.aiperf.engine.hub;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.config.NetworkConfig;
 import io.aiperf.engine.config.TokenizerConfig;
+import io.aiperf.engine.dataset.TokenizerResolver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -13,6 +15,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A model's tokenizer not in the cache is downloaded from the hub (a loopback fake) into the cache's layout. */
 class HfHubTest {
+    /** A word-level tokenizer in Hugging Face's format: every whitespace-separated word is one token. */
+    static final String WORDS = """
+            {"version": "1.0", "truncation": null, "padding": null, "added_tokens": [], "normalizer": null,
+             "pre_tokenizer": {"type": "WhitespaceSplit"}, "post_processor": null, "decoder": null,
+             "model": {"type": "WordLevel", "vocab": {"[UNK]": 0, "hello": 1, "world": 2}, "unk_token": "[UNK]"}}
+            """;
+    private static final HfHub HUB = new HfHub(NetworkConfig.defaults());
     private static final String CONFIG = "{\"chat_template\": \"{{ messages }}\"}";
 
     @TempDir
@@ -27,15 +36,20 @@ class HfHubTest {
         return env;
     }
 
+    private static TokenizerResolver.Resolved resolveWithHub(final TokenizerConfig config, final String model,
+                                                             final Map<String, String> env) {
+        return TokenizerResolver.resolve(config, model, env, HUB);
+    }
+
     private static TokenizerConfig byModel() {
         return new TokenizerConfig(null, "main", false);
     }
 
     @Test
     void aPublicRepoIsDownloadedIntoTheCacheLayoutAndItsCountsAreUsed() throws Exception {
-        try (FakeHub hub = new FakeHub().repo("acme/words", Map.of("tokenizer.json", TokenizerResolverTest.WORDS,
+        try (FakeHub hub = new FakeHub().repo("acme/words", Map.of("tokenizer.json", WORDS,
                 "tokenizer_config.json", CONFIG))) {
-            final TokenizerResolver.Resolved r = TokenizerResolver.resolve(byModel(), "acme/words", env(hub));
+            final TokenizerResolver.Resolved r = resolveWithHub(byModel(), "acme/words", env(hub));
             assertThat(r.warning()).isNull();
             assertThat(r.tokenizer().count("hello brave new world.")).isEqualTo(4); // o200k_base says 5
             assertThat(r.tokenizer().source()).isEqualTo("hf-cache");
@@ -43,7 +57,7 @@ class HfHubTest {
             final Path repo = tmp.resolve("hf/hub/models--acme--words");
             assertThat(Files.readString(repo.resolve("refs/main"))).isEqualTo(FakeHub.COMMIT);
             final Path snapshot = repo.resolve("snapshots").resolve(FakeHub.COMMIT);
-            assertThat(Files.readString(snapshot.resolve("tokenizer.json"))).isEqualTo(TokenizerResolverTest.WORDS);
+            assertThat(Files.readString(snapshot.resolve("tokenizer.json"))).isEqualTo(WORDS);
             assertThat(Files.readString(snapshot.resolve("tokenizer_config.json"))).isEqualTo(CONFIG);
             assertThat(Files.isSymbolicLink(snapshot.resolve("tokenizer.json"))).isTrue();
             assertThat(snapshot.resolve("tokenizer.json").toRealPath().getParent()).isEqualTo(repo.resolve("blobs")
@@ -54,7 +68,7 @@ class HfHubTest {
                             + "/tokenizer_config.json -");
             // Found in the cache the next time, offline too: the hub is not asked again.
             final int asked = hub.requests.size();
-            assertThat(TokenizerResolver.resolve(byModel(), "acme/words", env(hub, "HF_HUB_OFFLINE", "1"))
+            assertThat(resolveWithHub(byModel(), "acme/words", env(hub, "HF_HUB_OFFLINE", "1"))
                     .tokenizer().source()).isEqualTo("hf-cache");
             assertThat(hub.requests).hasSize(asked);
         }
@@ -62,8 +76,8 @@ class HfHubTest {
 
     @Test
     void aRepoWithoutTokenizerConfigStillCounts() throws Exception {
-        try (FakeHub hub = new FakeHub().repo("acme/plain", Map.of("tokenizer.json", TokenizerResolverTest.WORDS))) {
-            assertThat(TokenizerResolver.resolve(new TokenizerConfig("acme/plain", "main", false), "m", env(hub))
+        try (FakeHub hub = new FakeHub().repo("acme/plain", Map.of("tokenizer.json", WORDS))) {
+            assertThat(resolveWithHub(new TokenizerConfig("acme/plain", "main", false), "m", env(hub))
                     .tokenizer().count("a b")).isEqualTo(2);
             assertThat(tmp.resolve("hf/hub/models--acme--plain/snapshots/" + FakeHub.COMMIT + "/tokenizer_config.json"))
                     .doesNotExist();
@@ -72,17 +86,17 @@ class HfHubTest {
 
     @Test
     void aGatedRepoNeedsHfTokenAndWorksWithIt() throws Exception {
-        try (FakeHub hub = new FakeHub().gated("acme/gated", Map.of("tokenizer.json", TokenizerResolverTest.WORDS),
+        try (FakeHub hub = new FakeHub().gated("acme/gated", Map.of("tokenizer.json", WORDS),
                 "hf_secret123")) {
-            assertThatThrownBy(() -> TokenizerResolver.resolve(byModel(), "acme/gated", env(hub)))
+            assertThatThrownBy(() -> resolveWithHub(byModel(), "acme/gated", env(hub)))
                     .isInstanceOf(ConfigException.class)
                     .hasMessageContaining("'acme/gated'").hasMessageContaining("gated or private")
                     .hasMessageContaining("HTTP 401").hasMessageContaining("set HF_TOKEN")
                     .hasMessageNotContaining("\n");
-            assertThatThrownBy(() -> TokenizerResolver.resolve(byModel(), "acme/gated", env(hub, "HF_TOKEN", "wrong1")))
+            assertThatThrownBy(() -> resolveWithHub(byModel(), "acme/gated", env(hub, "HF_TOKEN", "wrong1")))
                     .isInstanceOf(ConfigException.class).hasMessageContaining("refused HF_TOKEN")
                     .hasMessageContaining("HTTP 403").hasMessageNotContaining("wrong1");
-            final TokenizerResolver.Resolved r = TokenizerResolver.resolve(byModel(), "acme/gated",
+            final TokenizerResolver.Resolved r = resolveWithHub(byModel(), "acme/gated",
                     env(hub, "HF_TOKEN", "hf_secret123"));
             assertThat(r.tokenizer().count("one two three")).isEqualTo(3);
             assertThat(hub.requests).contains("/acme/gated/resolve/main/tokenizer.json Bearer hf_secret123");
@@ -91,29 +105,29 @@ class HfHubTest {
 
     @Test
     void theTokenSavedByTheHubLoginIsUsedWhenHfTokenIsUnset() throws Exception {
-        try (FakeHub hub = new FakeHub().gated("acme/gated", Map.of("tokenizer.json", TokenizerResolverTest.WORDS),
+        try (FakeHub hub = new FakeHub().gated("acme/gated", Map.of("tokenizer.json", WORDS),
                 "hf_saved")) {
             Files.createDirectories(tmp.resolve("hf"));
             Files.writeString(tmp.resolve("hf/token"), "hf_saved\n");
-            assertThat(TokenizerResolver.resolve(byModel(), "acme/gated", env(hub)).tokenizer().source())
+            assertThat(resolveWithHub(byModel(), "acme/gated", env(hub)).tokenizer().source())
                     .isEqualTo("hf-cache");
         }
     }
 
     @Test
     void aMissingRepoOrRevisionIsOneLine() throws Exception {
-        try (FakeHub hub = new FakeHub().repo("acme/words", Map.of("tokenizer.json", TokenizerResolverTest.WORDS))) {
-            assertThatThrownBy(() -> TokenizerResolver.resolve(byModel(), "acme/nothing", env(hub)))
+        try (FakeHub hub = new FakeHub().repo("acme/words", Map.of("tokenizer.json", WORDS))) {
+            assertThatThrownBy(() -> resolveWithHub(byModel(), "acme/nothing", env(hub)))
                     .isInstanceOf(ConfigException.class)
                     .hasMessageStartingWith("--tokenizer (benchmark.tokenizer.name): no model 'acme/nothing' on the "
                             + "Hugging Face hub at " + hub.url())
                     .hasMessageContaining("RepoNotFound").hasMessageNotContaining("\n");
-            assertThatThrownBy(() -> TokenizerResolver.resolve(new TokenizerConfig(null, "v9", false), "acme/words",
+            assertThatThrownBy(() -> resolveWithHub(new TokenizerConfig(null, "v9", false), "acme/words",
                     env(hub))).isInstanceOf(ConfigException.class)
                     .hasMessageStartingWith("--tokenizer-revision (benchmark.tokenizer.revision): 'acme/words'")
                     .hasMessageContaining("no revision 'v9'");
             // A served name that cannot be a hub id is not asked for at all.
-            assertThatThrownBy(() -> TokenizerResolver.resolve(byModel(), "llama3:8b", env(hub)))
+            assertThatThrownBy(() -> resolveWithHub(byModel(), "llama3:8b", env(hub)))
                     .isInstanceOf(ConfigException.class).hasMessageContaining("not a Hugging Face model id")
                     .hasMessageContaining("--tokenizer builtin");
             assertThat(hub.requests).noneMatch(r -> r.contains("llama3"));
@@ -126,7 +140,7 @@ class HfHubTest {
         try (FakeHub gone = new FakeHub()) {
             url = gone.url();
         }
-        assertThatThrownBy(() -> TokenizerResolver.resolve(byModel(), "acme/words", Map.of("HF_ENDPOINT", url,
+        assertThatThrownBy(() -> resolveWithHub(byModel(), "acme/words", Map.of("HF_ENDPOINT", url,
                 "HF_HOME", tmp.toString()))).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("cannot reach the Hugging Face hub at " + url)
                 .hasMessageContaining("HF_HUB_OFFLINE=1");
@@ -134,12 +148,12 @@ class HfHubTest {
 
     @Test
     void offlineTheHubIsNeverAskedAndOnlyTheModelNameFallsBackToTheBuiltin() throws Exception {
-        try (FakeHub hub = new FakeHub().repo("acme/words", Map.of("tokenizer.json", TokenizerResolverTest.WORDS))) {
-            final TokenizerResolver.Resolved r = TokenizerResolver.resolve(byModel(), "acme/words",
+        try (FakeHub hub = new FakeHub().repo("acme/words", Map.of("tokenizer.json", WORDS))) {
+            final TokenizerResolver.Resolved r = resolveWithHub(byModel(), "acme/words",
                     env(hub, "HF_HUB_OFFLINE", "1"));
             assertThat(r.tokenizer().source()).isEqualTo("builtin-fallback");
             assertThat(r.warning()).contains("HF_HUB_OFFLINE").contains("o200k_base");
-            assertThatThrownBy(() -> TokenizerResolver.resolve(new TokenizerConfig("acme/words", "main", false), "m",
+            assertThatThrownBy(() -> resolveWithHub(new TokenizerConfig("acme/words", "main", false), "m",
                     env(hub, "HF_HUB_OFFLINE", "true"))).isInstanceOf(ConfigException.class)
                     .hasMessageContaining("HF_HUB_OFFLINE is set");
             assertThat(hub.requests).isEmpty();

@@ -1,4 +1,4 @@
-package io.aiperf.engine.dataset;
+package io.aiperf.engine.hub;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;

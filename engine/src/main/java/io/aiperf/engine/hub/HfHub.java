@@ -1,8 +1,9 @@
-package io.aiperf.engine.dataset;
+package io.aiperf.engine.hub;
 
 import io.aiperf.engine.client.ProbeClient;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.NetworkConfig;
+import io.aiperf.engine.dataset.TokenizerDownloader;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -18,8 +19,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Fetches a model's tokenizer files from the Hugging Face hub into the cache, in the layout huggingface_hub itself
@@ -28,36 +27,24 @@ import java.util.regex.Pattern;
  * {@code snapshots/<commit>/<file>} pointing at it and {@code refs/<revision>} naming the commit. {@code HF_TOKEN}
  * (else the token file {@code huggingface-cli login} writes) goes as a bearer token to the hub only, never to a host
  * it redirects to, and never into a message. Requests go through the engine's own client, with its proxy and TLS
- * settings.
+ * settings. Thread-safe.
  */
-final class HfHub {
+public final class HfHub implements TokenizerDownloader {
     /** The hub's address when {@code HF_ENDPOINT} is not set, as huggingface_hub's default. */
     static final String DEFAULT_ENDPOINT = "https://huggingface.co";
     static final String TOKENIZER = "tokenizer.json";
     static final String TOKENIZER_CONFIG = "tokenizer_config.json";
 
     private static final String FIELD = "--tokenizer (benchmark.tokenizer.name)";
-    private static final Set<String> TRUE = Set.of("1", "ON", "YES", "TRUE");
-    // huggingface_hub's repo id rule: an optional namespace, a name of word characters, '-' and '.'
-    private static final Pattern REPO_ID = Pattern.compile("(?:[\\w.-]+/)?[\\w.-]+");
     private static final int MAX_BYTES = 256 << 20; // the largest tokenizer.json files are a few tens of MB
     private static final int MAX_REDIRECTS = 5;
     private static final double DEFAULT_TIMEOUT_SECONDS = 300;
 
-    private HfHub() {
-    }
+    private final NetworkConfig network;
 
-    /** Whether {@code HF_HUB_OFFLINE} forbids reaching the hub, as huggingface_hub reads it. */
-    static boolean offline(final Map<String, String> env) {
-        final String v = env.get("HF_HUB_OFFLINE");
-        return v != null && TRUE.contains(v.strip().toUpperCase(Locale.ROOT));
-    }
-
-    /** Whether the name can be a hub repository id at all (a path or a served name like {@code llama3:8b} is not). */
-    static boolean isRepoId(final String name) {
-        return name.length() <= 96 && REPO_ID.matcher(name).matches() && !name.contains("--")
-                && !name.contains("..") && !name.startsWith(".") && !name.startsWith("-") && !name.endsWith(".")
-                && !name.endsWith("-");
+    /** @param network the proxy and TLS settings the hub is reached with */
+    public HfHub(final NetworkConfig network) {
+        this.network = network;
     }
 
     /**
@@ -68,8 +55,8 @@ final class HfHub {
      * @throws ConfigException in one line when the repo, the revision or the file is missing, access is refused, or
      *                         the hub cannot be reached
      */
-    static Path download(final String repo, final String revision, final Path cache, final Map<String, String> env,
-                         final NetworkConfig network) {
+    @Override
+    public Path download(final String repo, final String revision, final Path cache, final Map<String, String> env) {
         final String endpoint = endpoint(env);
         final String rev = revision == null || revision.isBlank() ? "main" : revision;
         final String token = token(env);
