@@ -159,4 +159,18 @@ class HfHubTest {
             assertThat(hub.requests).isEmpty();
         }
     }
+
+    @Test
+    void theHubIsReachedThroughTheEngineProxy() throws Exception {
+        try (FakeHub hub = new FakeHub().repo("acme/words", Map.of("tokenizer.json", WORDS));
+             io.aiperf.engine.net.TestProxy proxy = new io.aiperf.engine.net.TestProxy()) {
+            final NetworkConfig viaProxy = new NetworkConfig(NetworkConfig.defaults().tls(),
+                    io.aiperf.engine.config.ProxyConfig.of(proxy.url(), Map.of()), false);
+            final TokenizerResolver.Resolved r = TokenizerResolver.resolve(byModel(), "acme/words", env(hub),
+                    new HfHub(viaProxy));
+            assertThat(r.tokenizer().count("a b c")).isEqualTo(3);
+            assertThat(proxy.requestLines).anyMatch(l -> l.startsWith("GET " + hub.url()
+                    + "/acme/words/resolve/main/tokenizer.json "));
+        }
+    }
 }
