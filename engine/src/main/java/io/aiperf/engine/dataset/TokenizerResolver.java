@@ -15,10 +15,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Finds the tokenizer a run asks for (src-docs/tokenizers.md), in order: {@code builtin}; a local {@code tokenizer.json}
  * or a directory holding one; the Hugging Face cache ({@code HF_HUB_CACHE}, else {@code HF_HOME/hub}, else
  * {@code ~/.cache/huggingface/hub}, in its {@code models--org--name/snapshots/<commit>} layout, the commit read from
- * {@code refs/<revision>}); then the Hugging Face hub, whose files a {@link TokenizerDownloader} downloads into that cache. A
- * tokenizer that cannot be had stops the run before any traffic; only with {@code HF_HUB_OFFLINE} set does the model
- * name used as the default fall back to the builtin tokenizer, with a warning, and the exports say so. Loaded
- * tokenizers are kept for the process. Thread-safe.
+ * {@code refs/<revision>}); then the Hugging Face hub, whose files a {@link TokenizerDownloader} downloads into that
+ * cache. A tokenizer that cannot be had stops the run before any traffic; only with {@code HF_HUB_OFFLINE} set does
+ * the model name used as the default fall back to the builtin tokenizer, with a warning, and the exports say so.
+ * Loaded tokenizers are kept for the process. Thread-safe.
  */
 public final class TokenizerResolver {
     private static final Map<String, Tokenizer> LOADED = new ConcurrentHashMap<>();
@@ -91,7 +91,6 @@ public final class TokenizerResolver {
                     }
                 }), null);
             } catch (java.io.UncheckedIOException e) {
-                searched.add(file + " (" + e.getCause().getMessage() + ")");
                 throw new ConfigException("--tokenizer (benchmark.tokenizer.name)", "cannot load tokenizer '" + name
                         + "': " + e.getCause().getMessage());
             }
@@ -107,9 +106,10 @@ public final class TokenizerResolver {
                     + (config.explicit() ? "" : "; name the tokenizer with --tokenizer, or use --tokenizer builtin"));
         }
         return new Resolved(BuiltinTokenizer.fallback(), "the model name '" + name + "' is not a tokenizer found here "
-                + "and " + (hub == null ? "the hub is not asked" : "HF_HUB_OFFLINE keeps the hub out") + ": counting with the builtin o200k_base, so ISL, OSL and token "
-                + "throughputs are approximate; name one with --tokenizer, or --tokenizer builtin (-v shows where it "
-                + "looked)", "looked for tokenizer '" + name + "' in: " + String.join("; ", searched));
+                + "and " + (hub == null ? "the hub is not asked" : "HF_HUB_OFFLINE keeps the hub out") + ": counting "
+                + "with the builtin o200k_base, so ISL, OSL and token throughputs are approximate; name one with "
+                + "--tokenizer, or --tokenizer builtin (-v shows where it looked)",
+                "looked for tokenizer '" + name + "' in: " + String.join("; ", searched));
     }
 
     /** The tokenizer.json for a name, or null; every place looked at is added to {@code searched}. */
@@ -150,7 +150,7 @@ public final class TokenizerResolver {
         return Files.isRegularFile(snapshot) ? snapshot : null;
     }
 
-    static Path cacheRoot(final Map<String, String> env) {
+    private static Path cacheRoot(final Map<String, String> env) {
         final String hubCache = env.get("HF_HUB_CACHE");
         if (hubCache != null && !hubCache.isBlank()) {
             return Path.of(hubCache);
