@@ -104,10 +104,12 @@ public final class HfHub implements TokenizerDownloader {
             final ProbeClient.Response r;
             try {
                 r = client.get(uri, headers, timeout, MAX_BYTES);
-            } catch (IOException e) {
+            } catch (IOException | java.nio.channels.UnresolvedAddressException e) {
+                final String why = e instanceof java.nio.channels.UnresolvedAddressException
+                        ? "host " + uri.getHost() + " not found" : e.getMessage();
                 throw new ConfigException(FIELD, "cannot reach the Hugging Face hub at " + endpoint + " for '" + repo
-                        + "' (" + e.getMessage() + "); check the proxy settings, or set HF_HUB_OFFLINE=1 to use "
-                        + "the cache only, or use --tokenizer builtin");
+                        + "' (" + why + "); check the proxy settings, or set HF_HUB_OFFLINE=1 to use the cache only, "
+                        + "or use --tokenizer builtin");
             }
             commit = commit != null ? commit : r.header("X-Repo-Commit");
             etag = etag != null ? etag : r.header("X-Linked-Etag");
