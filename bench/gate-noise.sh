@@ -39,8 +39,8 @@ start_mock "$port_same" 20
 start_mock "$port_slow" 40
 
 profile() { # profile PORT DIR: one trial of 200 requests, gating.md's headline command
-  timeout 300 bin/aiperf profile -m mock -u "http://127.0.0.1:$1" --streaming --osl 20 --concurrency 4 \
-    --request-count 200 --artifact-dir "$2" > "$2.log" 2>&1
+  timeout 300 bin/aiperf profile -m mock --tokenizer builtin -u "http://127.0.0.1:$1" --streaming --osl 20 \
+    --concurrency 4 --request-count 200 --artifact-dir "$2" > "$2.log" 2>&1
 }
 
 gate() { # gate BASELINE CANDIDATE OUT: prints "exit verdict p change%" of the TTFT rule

@@ -22,8 +22,8 @@ for n in "${counts[@]}"; do
   dir="$out/run-$n"
   start=$SECONDS
   # A fixed, modest heap: growth with the run length would show as a rising live set (or an OutOfMemoryError).
-  java -Xmx512m -Xlog:gc:file="$out/gc-$n.log" -jar "$jar" profile -m m -u "http://127.0.0.1:$port" --streaming \
-    --concurrency 64 --request-count "$n" --isl 16 --osl 256 --artifact-dir "$dir" --ui-type none >/dev/null 2>"$out/err-$n.log"
+  java -Xmx512m -Xlog:gc:file="$out/gc-$n.log" -jar "$jar" profile -m m --tokenizer builtin \
+    -u "http://127.0.0.1:$port" --streaming --concurrency 64 --request-count "$n" --isl 16 --osl 256 --artifact-dir "$dir" --ui-type none >/dev/null 2>"$out/err-$n.log"
   wall=$((SECONDS - start))
   read -r live before < <(python3 - "$out/gc-$n.log" <<'PY'
 import re, sys

@@ -75,7 +75,7 @@ public final class CompareCommand implements Callable<Integer> {
             a = side(urlA, "--a");
             b = side(urlB, "--b");
             tokenizerWarning = io.aiperf.engine.dataset.TokenizerResolver.resolve(a.tokenizer(), a.primaryModel(),
-                    System.getenv()).warning();
+                    System.getenv(), new io.aiperf.engine.hub.HfHub(a.endpoint().network())).warning();
         } catch (ConfigException e) {
             err.println("error: invalid configuration: " + e.getMessage());
             return ExitCode.USAGE;

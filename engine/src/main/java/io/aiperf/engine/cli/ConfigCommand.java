@@ -69,7 +69,8 @@ public final class ConfigCommand implements Runnable {
                 c.warnings().forEach(w -> System.err.println("warning: " + w));
                 // The tokenizer as profile loads it: a named one that cannot be loaded is invalid here too.
                 final io.aiperf.engine.dataset.TokenizerResolver.Resolved t = io.aiperf.engine.dataset.TokenizerResolver
-                        .resolve(c.tokenizer(), c.primaryModel(), System.getenv());
+                        .resolve(c.tokenizer(), c.primaryModel(), System.getenv(),
+                                new io.aiperf.engine.hub.HfHub(c.endpoint().network()));
                 if (t.warning() != null) {
                     System.err.println("warning: " + t.warning());
                 }

@@ -33,7 +33,7 @@ final class ModelDiscovery {
         final String base = endpoint.urls().get(0);
         final java.net.URI uri = UrlJoiner.join(base, "/v1/models");
         final Map<String, String> headers = new LinkedHashMap<>(endpoint.headers());
-        RequestFactory.authHeaders(endpoint.apiKey()).forEach(headers::put);
+        RequestFactory.authHeaders(endpoint).forEach(headers::put);
         final ProbeClient.Response answer;
         try {
             answer = new ProbeClient(endpoint.network()).get(uri, headers, TIMEOUT_SECONDS, MAX_BODY_BYTES);

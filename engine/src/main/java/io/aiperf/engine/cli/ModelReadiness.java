@@ -40,7 +40,7 @@ final class ModelReadiness {
             return null;
         }
         final Map<String, String> headers = new LinkedHashMap<>(endpoint.headers());
-        RequestFactory.authHeaders(endpoint.apiKey()).forEach(headers::put);
+        RequestFactory.authHeaders(endpoint).forEach(headers::put);
         final ProbeClient client = new ProbeClient(endpoint.network());
         final String base = endpoint.urls().get(0);
         final URI modelsUri = UrlJoiner.join(base, "/v1/models");

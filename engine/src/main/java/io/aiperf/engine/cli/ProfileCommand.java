@@ -179,8 +179,10 @@ public final class ProfileCommand implements Callable<Integer> {
                             + "--mock server's longest reply of %d tokens; lower --osl, or benchmark a real server",
                             osl, MockServer.MAX_REPLY_TOKENS));
                 }
+                // a tokenizer that cannot be had (not found, not on the hub, refused) stops us here
                 tokenizer = io.aiperf.engine.dataset.TokenizerResolver.resolve(config.tokenizer(),
-                        config.primaryModel(), System.getenv()); // a named tokenizer not found stops us here
+                        config.primaryModel(), System.getenv(),
+                        new io.aiperf.engine.hub.HfHub(config.endpoint().network()));
             } catch (ConfigException e) {
                 err.println("error: invalid configuration: " + e.getMessage());
                 return ExitCode.USAGE;
@@ -274,7 +276,7 @@ public final class ProfileCommand implements Callable<Integer> {
                                    final Redactor redactor, final CancellationToken cancellation,
                                    final CommandLine.Model.CommandSpec spec, final RunLog.Level logLevel) {
         final Map<String, String> controlHeaders = new LinkedHashMap<>(config.endpoint().headers());
-        controlHeaders.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
+        controlHeaders.putAll(RequestFactory.authHeaders(config.endpoint()));
         return new CellContext(out, err, System.console() != null, Clock.SYSTEM, cancellation.sleeper(),
                 new HttpControlTransport(controlHeaders, cancellation, TlsStrategies.of(config.endpoint().tls()),
                         config.endpoint().proxy()),

@@ -36,8 +36,9 @@ public final class ProfileOptions {
     @Yaml(value = "benchmark.endpoint.type", defaultValue = "chat")
     @Option(names = "--endpoint-type", paramLabel = "TYPE",
             completionCandidates = Candidates.EndpointTypes.class, description = "chat, completions, embeddings, "
-            + "chat_embeddings, nim_embeddings, responses, huggingface_generate, nim_rankings, hf_tei_rankings, "
-            + "cohere_rankings, template, image_retrieval (the rows' images) or raw (raw_payload rows as written).")
+            + "chat_embeddings, nim_embeddings, responses, messages (Anthropic), huggingface_generate, nim_rankings, "
+            + "hf_tei_rankings, cohere_rankings, template, image_retrieval (the rows' images) or raw (raw_payload "
+            + "rows as written).")
     String endpointType;
     @Yaml("benchmark.endpoint.path")
     @Option(names = {"--custom-endpoint", "--endpoint"}, paramLabel = "PATH", description = "Replace the endpoint path (\"\" appends nothing).")
@@ -519,13 +520,13 @@ public final class ProfileOptions {
 
     @Yaml("benchmark.tokenizer.name")
     @Option(names = "--tokenizer", paramLabel = "NAME_OR_PATH", description = "The tokenizer that counts tokens: a "
-            + "tokenizer.json (or a directory holding one), a Hugging Face model id in the local Hugging Face cache, "
-            + "or builtin (o200k_base). Default: the model name, falling back to builtin with a warning.")
+            + "tokenizer.json (or a directory holding one), a Hugging Face model id (from the cache, else downloaded "
+            + "from HF_ENDPOINT), or builtin (o200k_base). Default: the model name.")
     String tokenizer;
 
     @Yaml(value = "benchmark.tokenizer.revision", defaultValue = "main")
     @Option(names = "--tokenizer-revision", paramLabel = "REV", description = "The Hugging Face revision (branch, tag "
-            + "or commit) to look up in the cache.")
+            + "or commit) to look up in the cache or download.")
     String tokenizerRevision;
 
     @Yaml("benchmark.tokenizer.trust_remote_code")

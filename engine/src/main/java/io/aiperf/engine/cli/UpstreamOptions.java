@@ -45,8 +45,8 @@ public final class UpstreamOptions {
                 "--open-loop-strict", "--omit-kv-hints", "--force-min-tokens", "--no-force-min-tokens",
                 "--trace-session-sample-ratio");
         add(m, "public datasets are read from local copies, and only ShareGPT", "--hf-subset", "--dataset-filter");
-        add(m, "chat templates are not applied; token counts are of the prompt text, as upstream's default",
-                "--apply-chat-template");
+        add(m, "chat templates are Jinja programs and this engine has no Jinja engine; token counts are of the prompt "
+                + "text, as upstream's default", "--apply-chat-template");
         add(m, "synthetic audio inputs are not generated; audio given in the rows of an input file is sent",
                 "--audio-batch-size", "--batch-size-audio", "--audio-length-mean", "--audio-length-stddev",
                 "--audio-format", "--audio-depths", "--audio-sample-rates", "--audio-num-channels");

@@ -25,6 +25,11 @@ public final class ChunkParser {
         public Integer totalTokens;
         public Integer reasoningTokens;
         public boolean hasUsage;
+        /**
+         * The usage gives only some counts, the others stand as earlier events gave them: Anthropic's stream sends
+         * the input tokens in {@code message_start} and the output tokens in {@code message_delta}.
+         */
+        public boolean partialUsage;
         /** An {@code "error"} the server sent in place of (or after) content, or null. */
         public String errorType;
         public String errorMessage;
@@ -40,6 +45,7 @@ public final class ChunkParser {
             totalTokens = null;
             reasoningTokens = null;
             hasUsage = false;
+            partialUsage = false;
         }
 
         /** A content response per AIPerf's endpoint and streaming docs: non-empty content, reasoning, tool call or embedding. */

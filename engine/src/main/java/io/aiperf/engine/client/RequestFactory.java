@@ -26,6 +26,10 @@ public final class RequestFactory {
             "api-key", "ocp-apim-subscription-key", "x-goog-api-key", "x-functions-key", "aeg-sas-key",
             "x-amz-security-token");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Anthropic requires {@code max_tokens}; upstream sends this when the turn sets none. */
+    static final int ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
+    /** The API version sent unless the user's headers name one, as upstream's. */
+    static final String ANTHROPIC_VERSION = "2023-06-01";
 
     private final EndpointConfig endpoint;
     private final String userAgent;
@@ -102,6 +106,17 @@ public final class RequestFactory {
                 body.put("stream", endpoint.streaming());
                 if (maxTokens != null) {
                     body.put("max_output_tokens", maxTokens);
+                }
+            }
+            case MESSAGES -> {
+                body.put("model", model);
+                anthropicMessages(body.putArray("messages"), exchange, media);
+                body.put("max_tokens", maxTokens != null ? maxTokens : ANTHROPIC_DEFAULT_MAX_TOKENS);
+                if (endpoint.streaming()) {
+                    body.put("stream", true); // no stream key otherwise, as Anthropic's own clients send
+                }
+                if (system != null) {
+                    body.put("system", system);
                 }
             }
             case HUGGINGFACE_GENERATE -> {
@@ -201,6 +216,39 @@ public final class RequestFactory {
         }
     }
 
+    /**
+     * Anthropic's messages: user and assistant turns (the system prompt goes at the top level); a user turn with
+     * images becomes content blocks, text first, each image a {@code base64} source for a data URI, else a
+     * {@code url} source. The Messages API takes no audio.
+     */
+    private static void anthropicMessages(final com.fasterxml.jackson.databind.node.ArrayNode messages,
+                                          final List<String> exchange, final List<List<Conversation.Media>> media) {
+        for (int i = 0; i < exchange.size(); i++) {
+            final ObjectNode m = messages.addObject().put("role", i % 2 == 0 ? "user" : "assistant");
+            final List<Conversation.Media> parts = i % 2 == 0 ? mediaOf(media, i / 2) : List.of();
+            if (parts.isEmpty()) {
+                m.put("content", exchange.get(i));
+                continue;
+            }
+            final com.fasterxml.jackson.databind.node.ArrayNode content = m.putArray("content");
+            if (!exchange.get(i).isEmpty()) {
+                content.addObject().put("type", "text").put("text", exchange.get(i));
+            }
+            for (final Conversation.Media p : parts) {
+                final ObjectNode source = content.addObject().put("type", "image").putObject("source");
+                final String uri = p.value();
+                final int comma = uri.indexOf(',');
+                if (uri.startsWith("data:") && comma > 0) {
+                    final String mediaType = uri.substring(5, comma).split(";", 2)[0];
+                    source.put("type", "base64").put("media_type", mediaType.isEmpty() ? "image/png" : mediaType)
+                            .put("data", uri.substring(comma + 1));
+                } else {
+                    source.put("type", "url").put("url", uri);
+                }
+            }
+        }
+    }
+
     private static List<Conversation.Media> mediaOf(final List<List<Conversation.Media>> media, final int userTurn) {
         return userTurn < media.size() && media.get(userTurn) != null ? media.get(userTurn) : List.of();
     }
@@ -253,10 +301,29 @@ public final class RequestFactory {
         final Map<String, String> h = new LinkedHashMap<>();
         h.put("User-Agent", userAgent);
         endpoint.headers().forEach(h::put);
-        authHeaders(endpoint.apiKey()).forEach(h::put);
+        authHeaders(endpoint).forEach(h::put);
         h.entrySet().removeIf(e -> e.getKey().equalsIgnoreCase("accept") || e.getKey().equalsIgnoreCase("content-type"));
         h.put("Accept", endpoint.streaming() ? "text/event-stream" : "application/json");
         return RequestHeaders.of(h);
+    }
+
+    /**
+     * Credential headers in the endpoint's dialect, for inference, probes and control calls alike: Anthropic's
+     * {@code x-api-key} and {@code anthropic-version} (unless the user's headers set it) for {@code messages}, else
+     * OpenAI's bearer token.
+     */
+    public static Map<String, String> authHeaders(final EndpointConfig endpoint) {
+        if (endpoint.type() != EndpointType.MESSAGES) {
+            return authHeaders(endpoint.apiKey());
+        }
+        final Map<String, String> h = new LinkedHashMap<>();
+        if (endpoint.apiKey() != null) {
+            h.put("x-api-key", endpoint.apiKey().reveal());
+        }
+        if (endpoint.headers().keySet().stream().noneMatch(k -> k.equalsIgnoreCase("anthropic-version"))) {
+            h.put("anthropic-version", ANTHROPIC_VERSION);
+        }
+        return h;
     }
 
     /** Credential headers (OpenAI dialect); shared with the control-plane client (the control-hooks contract in src-docs/control-hooks.md). */

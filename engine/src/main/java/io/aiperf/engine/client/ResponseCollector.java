@@ -290,6 +290,10 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         accept(arrivalNanos);
     }
 
+    private static Integer or(final Integer given, final Integer earlier) {
+        return given != null ? given : earlier;
+    }
+
     /** Whether a line is {@code event: error}, read from the bytes (no String per line on the hot path). */
     private static boolean isErrorEvent(final byte[] buf, final int from, final int to) {
         int i = from;
@@ -313,7 +317,11 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     }
 
     private void accept(final long arrivalNanos) {
-        if (chunk.hasUsage) {
+        if (chunk.hasUsage && chunk.partialUsage && usage != null) {
+            usage = new Usage(or(chunk.promptTokens, usage.promptTokens()),
+                    or(chunk.completionTokens, usage.completionTokens()), or(chunk.totalTokens, usage.totalTokens()),
+                    or(chunk.reasoningTokens, usage.reasoningTokens()));
+        } else if (chunk.hasUsage) {
             usage = new Usage(chunk.promptTokens, chunk.completionTokens, chunk.totalTokens, chunk.reasoningTokens);
         }
         if (!chunk.isContentResponse()) {

@@ -25,6 +25,7 @@ public interface ResponseParser {
         return switch (endpoint.type()) {
             case CHAT, COMPLETIONS, EMBEDDINGS, CHAT_EMBEDDINGS, NIM_EMBEDDINGS -> OPENAI;
             case RESPONSES -> tree(ResponseParser::responses);
+            case MESSAGES -> tree(ResponseParser::anthropic);
             case HUGGINGFACE_GENERATE -> tree(ResponseParser::huggingFace);
             case NIM_RANKINGS, HF_TEI_RANKINGS, COHERE_RANKINGS -> tree(ResponseParser::rankings);
             case TEMPLATE -> raw(endpoint.template().responseField()); // null: detected, as upstream's
@@ -130,6 +131,69 @@ public interface ResponseParser {
             out.totalTokens = integer(usage.path("total_tokens"));
             out.reasoningTokens = integer(usage.path("output_tokens_details").path("reasoning_tokens"));
         }
+    }
+
+    /**
+     * Anthropic Messages: streamed {@code content_block_delta} events ({@code text_delta} as content,
+     * {@code thinking_delta} as reasoning, a tool call's {@code input_json_delta} as content), the usage split over
+     * {@code message_start} (input) and {@code message_delta} (output); a whole answer ({@code type: message}) with
+     * its content blocks and usage. Other events ({@code ping}, block starts and stops, {@code message_stop}) carry
+     * nothing the metrics need.
+     */
+    private static void anthropic(final JsonNode node, final ChunkParser.Chunk out) {
+        switch (node.path("type").asText("")) {
+            case "content_block_delta" -> {
+                final JsonNode delta = node.path("delta");
+                switch (delta.path("type").asText("")) {
+                    case "text_delta" -> out.content = delta.path("text").asText(null);
+                    case "thinking_delta" -> out.reasoning = delta.path("thinking").asText(null);
+                    case "input_json_delta" -> out.content = delta.path("partial_json").asText(null);
+                    default -> { } // signature_delta: no tokens
+                }
+            }
+            case "message_start" -> anthropicUsage(node.path("message").path("usage"), out);
+            case "message_delta" -> anthropicUsage(node.path("usage"), out);
+            case "message" -> {
+                final StringBuilder text = new StringBuilder();
+                final StringBuilder thinking = new StringBuilder();
+                for (final JsonNode block : node.path("content")) {
+                    switch (block.path("type").asText("")) {
+                        case "text" -> text.append(block.path("text").asText(""));
+                        case "thinking" -> thinking.append(block.path("thinking").asText(""));
+                        case "tool_use" -> {
+                            text.append(block.path("name").asText(""));
+                            if (block.path("input").isObject() && !block.path("input").isEmpty()) {
+                                text.append(block.path("input").toString());
+                            }
+                        }
+                        default -> { }
+                    }
+                }
+                out.content = text.length() == 0 ? null : text.toString();
+                out.reasoning = thinking.length() == 0 ? null : thinking.toString();
+                anthropicUsage(node.path("usage"), out);
+                out.partialUsage = false; // a whole answer's usage is all there is
+            }
+            default -> { }
+        }
+    }
+
+    /**
+     * Anthropic's usage: {@code input_tokens} leaves out the tokens read from or written to its prompt cache, so the
+     * prompt is their sum, as upstream re-totals it; Anthropic gives no total.
+     */
+    private static void anthropicUsage(final JsonNode usage, final ChunkParser.Chunk out) {
+        if (!usage.isObject()) {
+            return;
+        }
+        out.hasUsage = true;
+        out.partialUsage = true;
+        final Integer input = integer(usage.path("input_tokens"));
+        if (input != null) {
+            out.promptTokens = input + usage.path("cache_creation_input_tokens").asInt(0)
+                    + usage.path("cache_read_input_tokens").asInt(0);
+        }
+        out.completionTokens = integer(usage.path("output_tokens"));
     }
 
     /** Hugging Face TGI: {@code generated_text} (also in a one-element list), or a streamed {@code token.text}. */

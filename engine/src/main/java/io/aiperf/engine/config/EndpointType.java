@@ -15,6 +15,8 @@ public enum EndpointType {
     CHAT_EMBEDDINGS("chat_embeddings", "/v1/embeddings", null, false, false),
     NIM_EMBEDDINGS("nim_embeddings", "/v1/embeddings", null, false, false),
     RESPONSES("responses", "/v1/responses", null, true, true),
+    /** Anthropic's Messages API: the system prompt at the top level, {@code x-api-key} and {@code anthropic-version}. */
+    MESSAGES("messages", "/v1/messages", null, true, true),
     HUGGINGFACE_GENERATE("huggingface_generate", "/generate", "/generate_stream", true, true),
     NIM_RANKINGS("nim_rankings", "/v1/ranking", null, false, false),
     HF_TEI_RANKINGS("hf_tei_rankings", "/rerank", null, false, false),
@@ -83,7 +85,7 @@ public enum EndpointType {
                 .orElseThrow(() -> new ConfigException(field, "unknown endpoint type '" + text
                         + "'; expected one of " + Arrays.stream(values()).map(EndpointType::wireName)
                         .collect(Collectors.joining(", "))
-                        + (norm.equals("image_retrieval") || norm.equals("raw") || norm.equals("messages")
+                        + (norm.equals("image_retrieval") || norm.equals("raw")
                         ? " (see the deliberate differences in src-docs/cli.md)" : "")));
     }
 }

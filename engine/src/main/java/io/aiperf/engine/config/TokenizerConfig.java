@@ -3,9 +3,10 @@ package io.aiperf.engine.config;
 /**
  * Which tokenizer counts tokens (the {@code tokenizer} section, src-docs/tokenizers.md).
  *
- * @param name a local {@code tokenizer.json} (or a directory holding one), a Hugging Face model id looked up in the
- *             local Hugging Face cache, or {@code builtin}; null means the model name, as upstream AIPerf does
- * @param revision the Hugging Face revision (a branch, tag or commit) to look up in the cache
+ * @param name a local {@code tokenizer.json} (or a directory holding one), a Hugging Face model id (from the local
+ *             Hugging Face cache, else downloaded from the hub), or {@code builtin}; null means the model name, as
+ *             upstream AIPerf does
+ * @param revision the Hugging Face revision (a branch, tag or commit) to look up in the cache or download
  * @param trustRemoteCode accepted for AIPerf compatibility; a {@code tokenizer.json} runs no code either way
  */
 public record TokenizerConfig(String name, String revision, boolean trustRemoteCode) {

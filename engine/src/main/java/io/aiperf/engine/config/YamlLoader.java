@@ -144,7 +144,10 @@ public final class YamlLoader {
             }
         }
         if (value instanceof java.util.Date date) {
-            return TextNode.valueOf(date.toInstant().toString());
+            // A date alone (anthropic-version: 2023-06-01) stays as written, as upstream's str() of it does.
+            final java.time.Instant at = date.toInstant();
+            return TextNode.valueOf(at.getEpochSecond() % 86_400 == 0 && at.getNano() == 0
+                    ? at.atZone(java.time.ZoneOffset.UTC).toLocalDate().toString() : at.toString());
         }
         if (value instanceof byte[] bytes) {
             return TextNode.valueOf(java.util.Base64.getEncoder().encodeToString(bytes));

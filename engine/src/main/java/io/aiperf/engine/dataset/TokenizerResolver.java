@@ -15,12 +15,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * Finds the tokenizer a run asks for (src-docs/tokenizers.md), in order: {@code builtin}; a local {@code tokenizer.json}
  * or a directory holding one; the Hugging Face cache ({@code HF_HUB_CACHE}, else {@code HF_HOME/hub}, else
  * {@code ~/.cache/huggingface/hub}, in its {@code models--org--name/snapshots/<commit>} layout, the commit read from
- * {@code refs/<revision>}). A tokenizer the user named that cannot be found stops the run before any traffic; the
- * model name used as the default falls back to the builtin tokenizer with a warning, and the exports say so. Loaded
- * tokenizers are kept for the process. Thread-safe.
+ * {@code refs/<revision>}); then the Hugging Face hub, whose files a {@link TokenizerDownloader} downloads into that
+ * cache. A tokenizer that cannot be had stops the run before any traffic; only with {@code HF_HUB_OFFLINE} set does
+ * the model name used as the default fall back to the builtin tokenizer, with a warning, and the exports say so.
+ * Loaded tokenizers are kept for the process. Thread-safe.
  */
 public final class TokenizerResolver {
     private static final Map<String, Tokenizer> LOADED = new ConcurrentHashMap<>();
+    private static final java.util.Set<String> TRUE = java.util.Set.of("1", "ON", "YES", "TRUE");
+    // huggingface_hub's repo id rule: an optional namespace, a name of word characters, '-' and '.'
+    private static final java.util.regex.Pattern REPO_ID = java.util.regex.Pattern.compile("(?:[\\w.-]+/)?[\\w.-]+");
 
     /**
      * The tokenizer, what to warn about in one line (null when nothing), and where it looked (for the log: the
@@ -35,41 +39,76 @@ public final class TokenizerResolver {
     private TokenizerResolver() {
     }
 
+    /** As {@link #resolve(TokenizerConfig, String, Map, TokenizerDownloader)} from files and the cache only. */
+    public static Resolved resolve(final TokenizerConfig config, final String model, final Map<String, String> env) {
+        return resolve(config, model, env, null);
+    }
+
+    /** Whether {@code HF_HUB_OFFLINE} forbids reaching the hub, as huggingface_hub reads it. */
+    static boolean offline(final Map<String, String> env) {
+        final String v = env.get("HF_HUB_OFFLINE");
+        return v != null && TRUE.contains(v.strip().toUpperCase(java.util.Locale.ROOT));
+    }
+
+    /** Whether the name can be a hub repository id at all (a path or a served name like {@code llama3:8b} is not). */
+    static boolean isRepoId(final String name) {
+        return name.length() <= 96 && REPO_ID.matcher(name).matches() && !name.contains("--")
+                && !name.contains("..") && !name.startsWith(".") && !name.startsWith("-") && !name.endsWith(".")
+                && !name.endsWith("-");
+    }
+
     /**
      * @param model the model name, the default tokenizer
-     * @throws ConfigException naming the places searched, when a tokenizer the user named cannot be loaded
+     * @param env the environment ({@code HF_HOME}, {@code HF_HUB_CACHE}, {@code HF_ENDPOINT}, {@code HF_TOKEN},
+     *            {@code HF_HUB_OFFLINE})
+     * @param hub what downloads a model id missing from the cache, or null to read files and the cache only
+     * @throws ConfigException in one line, when the tokenizer cannot be loaded: a name the user gave that is nowhere,
+     *                         a model the hub does not have or refuses, or a hub that cannot be reached
      */
-    public static Resolved resolve(final TokenizerConfig config, final String model, final Map<String, String> env) {
+    public static Resolved resolve(final TokenizerConfig config, final String model, final Map<String, String> env,
+                                   final TokenizerDownloader hub) {
         final String name = config.explicit() ? config.name() : model;
         if (name == null || name.equals(TokenizerConfig.BUILTIN)) {
             return new Resolved(Tokenizer.builtin(), null);
         }
         final List<String> searched = new ArrayList<>();
-        final Path file = find(name, config.revision(), env, searched);
+        Path file = find(name, config.revision(), env, searched);
+        final boolean offline = hub == null || offline(env);
+        if (file == null && !offline && isRepoId(name)) {
+            file = hub.download(name, config.revision(), cacheRoot(env), env); // one-line error if not
+            searched.add("the Hugging Face hub");
+        }
         if (file != null) {
             try {
                 final String source = searched.size() <= 1 ? "file" : "hf-cache";
+                final Path found = file;
                 return new Resolved(LOADED.computeIfAbsent(file.toAbsolutePath().toString(), k -> {
                     try {
-                        return HfTokenizer.load(file, name, source, source.equals("hf-cache")
+                        return HfTokenizer.load(found, name, source, source.equals("hf-cache")
                                 ? (config.revision() == null ? "main" : config.revision()) : null);
                     } catch (IOException e) {
                         throw new java.io.UncheckedIOException(e);
                     }
                 }), null);
             } catch (java.io.UncheckedIOException e) {
-                searched.add(file + " (" + e.getCause().getMessage() + ")");
+                throw new ConfigException("--tokenizer (benchmark.tokenizer.name)", "cannot load tokenizer '" + name
+                        + "': " + e.getCause().getMessage());
             }
         }
-        searched.add("the Hugging Face hub (not reached by this engine: put the tokenizer in the cache first, e.g. "
-                + "huggingface-cli download " + name + " tokenizer.json)");
-        if (config.explicit()) {
-            throw new ConfigException("--tokenizer (benchmark.tokenizer.name)", "cannot load tokenizer '" + name
-                    + "'; looked in: " + String.join("; ", searched));
+        if (offline) {
+            searched.add("the Hugging Face hub (not asked: " + (hub == null ? "files and the cache only"
+                    : "HF_HUB_OFFLINE is set") + ")");
         }
-        return new Resolved(BuiltinTokenizer.fallback(), "the model name '" + name + "' is not a tokenizer found here: "
-                + "counting with the builtin o200k_base, so ISL, OSL and token throughputs are approximate; name one "
-                + "with --tokenizer, or --tokenizer builtin (-v shows where it looked)",
+        if (config.explicit() || !offline) {
+            throw new ConfigException("--tokenizer (benchmark.tokenizer.name)", "cannot load tokenizer '" + name
+                    + "'" + (offline || isRepoId(name) ? "" : " (not a Hugging Face model id either)")
+                    + "; looked in: " + String.join("; ", searched)
+                    + (config.explicit() ? "" : "; name the tokenizer with --tokenizer, or use --tokenizer builtin"));
+        }
+        return new Resolved(BuiltinTokenizer.fallback(), "the model name '" + name + "' is not a tokenizer found here "
+                + "and " + (hub == null ? "the hub is not asked" : "HF_HUB_OFFLINE keeps the hub out") + ": counting "
+                + "with the builtin o200k_base, so ISL, OSL and token throughputs are approximate; name one with "
+                + "--tokenizer, or --tokenizer builtin (-v shows where it looked)",
                 "looked for tokenizer '" + name + "' in: " + String.join("; ", searched));
     }
 

@@ -186,8 +186,8 @@ public final class MockServer implements AutoCloseable {
                     }
                     yield inference(req, path, fault, start);
                 }
-                case "/v1/responses", "/generate", "/generate_stream", "/v1/ranking", "/rerank", "/v2/rerank",
-                     "/v1/image/infer", "/v1/infer" -> {
+                case "/v1/responses", "/v1/messages", "/generate", "/generate_stream", "/v1/ranking", "/rerank",
+                     "/v2/rerank", "/v1/image/infer", "/v1/infer" -> {
                     if (!req.method().equals("POST")) {
                         yield json(start, 405, "{\"error\":\"Method Not Allowed\"}", null);
                     }
@@ -250,7 +250,8 @@ public final class MockServer implements AutoCloseable {
             return true;
         }
         final String given = req.headers().get("authorization");
-        return given != null && (given.equals(config.apiKey()) || given.equals("Bearer " + config.apiKey()));
+        return given != null && (given.equals(config.apiKey()) || given.equals("Bearer " + config.apiKey()))
+                || config.apiKey().equals(req.headers().get("x-api-key")); // Anthropic's way
     }
 
     private MiniHttpServer.Response inference(final MiniHttpServer.Request http, final String path, final Fault fault,
@@ -508,6 +509,10 @@ public final class MockServer implements AutoCloseable {
         return json(at, 200, body, onDone);
     }
 
+    static MiniHttpServer.Response jsonAt(final long at, final String body, final Runnable onDone, final int status) {
+        return json(at, status, body, onDone);
+    }
+
     /** Responses, TGI and rankings requests (src-docs/endpoints.md), counted and recorded as chat requests are. */
     private MiniHttpServer.Response otherInference(final MiniHttpServer.Request http, final String path,
                                                    final long arrival) throws JsonProcessingException {
@@ -523,11 +528,13 @@ public final class MockServer implements AutoCloseable {
         } else if (path.endsWith("/infer")) {
             response = OtherEndpoints.imageRetrieval(req, arrival, counted);
         } else {
-            final JsonNode input = path.equals("/v1/responses") ? req.path("input") : req.path("inputs");
+            final boolean messages = path.equals("/v1/messages");
+            final JsonNode input = path.equals("/v1/responses") ? req.path("input")
+                    : messages ? req.path("messages") : req.path("inputs");
             final String prompt = input.isArray() ? PromptLedger.textOf(input.path(input.size() - 1).path("content"))
                     : input.asText("");
             final JsonNode cap = path.equals("/v1/responses") ? req.path("max_output_tokens")
-                    : req.path("parameters").path("max_new_tokens");
+                    : messages ? req.path("max_tokens") : req.path("parameters").path("max_new_tokens");
             final int tokens = cap.isNumber() && cap.doubleValue() >= 1
                     ? (int) Math.min(cap.doubleValue(), MAX_REPLY_TOKENS) : replyLength(req, prompt);
             final SplittableRandom random = nextRandom();
@@ -537,6 +544,7 @@ public final class MockServer implements AutoCloseable {
             state.metrics().tokens(plan.promptTokens(), tokens);
             response = path.equals("/v1/responses")
                     ? OtherEndpoints.responses(req, req.path("stream").asBoolean(false), plan, counted)
+                    : messages ? OtherEndpoints.messages(req, http.headers().get("anthropic-version"), plan, counted)
                     : OtherEndpoints.huggingFace(path.equals("/generate_stream"), plan, counted);
         }
         return queued(response, arrival);

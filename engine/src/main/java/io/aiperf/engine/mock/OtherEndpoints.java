@@ -14,7 +14,7 @@ import java.util.List;
  * OpenAI Responses ({@code /v1/responses}, streamed as {@code response.output_text.delta} events), Hugging Face TGI
  * ({@code /generate}, {@code /generate_stream}), and rankings in the shapes of NVIDIA NIM ({@code /v1/ranking}),
  * Hugging Face TEI ({@code /rerank}) and Cohere ({@code /v2/rerank}), and NIM image retrieval
- * ({@code /v1/image/infer}, {@code /v1/infer}). Timing as the chat route: first token after
+ * ({@code /v1/image/infer}, {@code /v1/infer}), and Anthropic Messages ({@code /v1/messages}). Timing as the chat route: first token after
  * the TTFT, then one token per ITL. Stateless.
  */
 final class OtherEndpoints {
@@ -48,6 +48,90 @@ final class OtherEndpoints {
         final ObjectNode done = JSON.createObjectNode().put("type", "response.completed");
         done.putObject("response").put("status", "completed").set("usage", usage);
         return sse(plan, events, "event: response.completed\ndata: " + JSON.writeValueAsString(done) + "\n\n", onDone);
+    }
+
+    /** The reply's first tokens a thinking request ({@code "thinking": {"type": "enabled"}}) gets as thinking. */
+    static final int THINKING_TOKENS = 3;
+
+    /**
+     * Anthropic Messages: 400 without an {@code anthropic-version} header, as Anthropic answers; streamed as
+     * {@code message_start} (the input tokens), per block {@code content_block_start}, {@code content_block_delta}
+     * events and {@code content_block_stop}, then {@code message_delta} (the output tokens) and
+     * {@code message_stop}. A thinking request gets its first tokens as a thinking block.
+     */
+    static MiniHttpServer.Response messages(final JsonNode req, final String version, final Plan plan,
+                                            final Runnable onDone) throws JsonProcessingException {
+        if (version == null || version.isBlank()) {
+            return MockServer.jsonAt(plan.firstTokenAt(), "{\"type\":\"error\",\"error\":{\"type\":"
+                    + "\"invalid_request_error\",\"message\":\"anthropic-version: header is required\"}}", onDone, 400);
+        }
+        final String model = req.path("model").asText("mock-model");
+        final int thinking = "enabled".equals(req.path("thinking").path("type").asText())
+                ? Math.min(THINKING_TOKENS, plan.tokens() - 1) : 0;
+        if (!req.path("stream").asBoolean(false)) {
+            final ObjectNode resp = JSON.createObjectNode().put("id", "msg_mock").put("type", "message")
+                    .put("role", "assistant").put("model", model);
+            final ArrayNode content = resp.putArray("content");
+            if (thinking > 0) {
+                content.addObject().put("type", "thinking").put("thinking", words(plan, 0, thinking))
+                        .put("signature", "mock");
+            }
+            content.addObject().put("type", "text").put("text", words(plan, thinking, plan.tokens()));
+            resp.put("stop_reason", "max_tokens");
+            resp.putObject("usage").put("input_tokens", plan.promptTokens()).put("output_tokens", plan.tokens());
+            return json(plan.firstTokenAt() + plan.itlNanos() * plan.tokens(), resp, onDone);
+        }
+        final ObjectNode start = JSON.createObjectNode().put("type", "message_start");
+        start.putObject("message").put("id", "msg_mock").put("type", "message").put("role", "assistant")
+                .put("model", model).putArray("content");
+        ((ObjectNode) start.path("message")).putObject("usage").put("input_tokens", plan.promptTokens())
+                .put("output_tokens", 1);
+        final List<String> events = new ArrayList<>();
+        for (int i = 0; i < plan.tokens(); i++) {
+            final StringBuilder e = new StringBuilder();
+            if (i == 0) {
+                e.append(event("message_start", start));
+            }
+            final int block = i < thinking ? 0 : thinking > 0 ? 1 : 0;
+            if (i == 0 || i == thinking) {
+                if (i == thinking && thinking > 0) {
+                    e.append(event("content_block_stop", JSON.createObjectNode().put("type", "content_block_stop")
+                            .put("index", 0)));
+                }
+                final ObjectNode open = JSON.createObjectNode().put("type", "content_block_start").put("index", block);
+                if (i < thinking) {
+                    open.putObject("content_block").put("type", "thinking").put("thinking", "");
+                } else {
+                    open.putObject("content_block").put("type", "text").put("text", "");
+                }
+                e.append(event("content_block_start", open));
+            }
+            final ObjectNode delta = JSON.createObjectNode().put("type", "content_block_delta").put("index", block);
+            if (i < thinking) {
+                delta.putObject("delta").put("type", "thinking_delta").put("thinking", ReplyWords.token(plan.seed(), i));
+            } else {
+                delta.putObject("delta").put("type", "text_delta").put("text", ReplyWords.token(plan.seed(), i));
+            }
+            events.add(e.append(event("content_block_delta", delta)).toString());
+        }
+        final ObjectNode end = JSON.createObjectNode().put("type", "message_delta");
+        end.putObject("delta").put("stop_reason", "max_tokens").putNull("stop_sequence");
+        end.putObject("usage").put("output_tokens", plan.tokens());
+        return sse(plan, events, event("content_block_stop", JSON.createObjectNode().put("type",
+                "content_block_stop").put("index", thinking > 0 ? 1 : 0)) + event("message_delta", end)
+                + event("message_stop", JSON.createObjectNode().put("type", "message_stop")), onDone);
+    }
+
+    private static String event(final String name, final ObjectNode data) throws JsonProcessingException {
+        return "event: " + name + "\ndata: " + JSON.writeValueAsString(data) + "\n\n";
+    }
+
+    private static String words(final Plan plan, final int from, final int to) {
+        final StringBuilder sb = new StringBuilder();
+        for (int i = from; i < to; i++) {
+            sb.append(ReplyWords.token(plan.seed(), i));
+        }
+        return sb.toString();
     }
 
     static MiniHttpServer.Response huggingFace(final boolean stream, final Plan plan, final Runnable onDone)

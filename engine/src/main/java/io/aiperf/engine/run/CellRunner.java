@@ -84,7 +84,8 @@ public final class CellRunner {
                 + ") into " + dir.toAbsolutePath() + "; phases: " + config.phases().stream()
                 .map(CellRunner::describe).collect(java.util.stream.Collectors.joining("; ")));
         // Resolved (and any warning printed) before the run started; here it is the loaded one.
-        final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(), System.getenv())
+        final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(), System.getenv(),
+                new io.aiperf.engine.hub.HfHub(config.endpoint().network()))
                 .tokenizer();
         final List<Conversation> conversations;
         try {
@@ -333,7 +334,7 @@ public final class CellRunner {
             return true;
         }
         final java.util.Map<String, String> headers = new java.util.LinkedHashMap<>(config.endpoint().headers());
-        headers.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
+        headers.putAll(RequestFactory.authHeaders(config.endpoint()));
         final Double offset = ClockOffset.measure(probes, java.net.URI.create(origin + "/v1/models"), headers);
         if (offset != null && Math.abs(offset) > 2000) {
             ctx.log().warning("this host's clock is " + Math.round(-offset / 1000) + " s off the server's: shards "
@@ -577,7 +578,7 @@ public final class CellRunner {
             return null;
         }
         final java.util.Map<String, String> headers = new java.util.LinkedHashMap<>(config.endpoint().headers());
-        headers.putAll(RequestFactory.authHeaders(config.endpoint().apiKey()));
+        headers.putAll(RequestFactory.authHeaders(config.endpoint()));
         return new ServerMetricsCollector(sm.urls().stream().map(java.net.URI::create).toList(), headers,
                 sm.intervalSeconds(), probes).onWarning(ctx.log()::warning);
     }

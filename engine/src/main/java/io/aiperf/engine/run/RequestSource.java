@@ -180,14 +180,15 @@ public final class RequestSource {
                 for (final Conversation.Media m : t.media()) {
                     final boolean ok = switch (type) {
                         case CHAT, CHAT_EMBEDDINGS -> true;
-                        case RESPONSES, IMAGE_RETRIEVAL -> m.kind() == Conversation.Media.Kind.IMAGE;
+                        case RESPONSES, MESSAGES, IMAGE_RETRIEVAL -> m.kind() == Conversation.Media.Kind.IMAGE;
                         default -> false;
                     };
                     if (!ok) {
                         throw new io.aiperf.engine.config.ConfigException("--input-file (benchmark.dataset.path)",
                                 "the dataset's rows carry " + m.kind().name().toLowerCase(java.util.Locale.ROOT)
                                         + ", which --endpoint-type " + type.wireName() + " cannot send (images: chat, "
-                                        + "chat_embeddings, responses, image_retrieval; audio: chat, chat_embeddings)");
+                                        + "chat_embeddings, responses, messages, image_retrieval; audio: chat, "
+                                        + "chat_embeddings)");
                     }
                 }
                 if (type == io.aiperf.engine.config.EndpointType.IMAGE_RETRIEVAL && t.imageCount() == 0) {

@@ -67,7 +67,7 @@ class TokenizerResolverTest {
     @Test
     void aNamedTokenizerThatCannotBeFoundStopsTheRunNamingWhereItLooked() {
         assertThatThrownBy(() -> TokenizerResolver.resolve(named("acme/missing"), "m",
-                Map.of("HF_HUB_CACHE", tmp.resolve("hub").toString())))
+                Map.of("HF_HUB_CACHE", tmp.resolve("hub").toString(), "HF_HUB_OFFLINE", "1")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("--tokenizer")
                 .hasMessageContaining("cannot load tokenizer 'acme/missing'")
@@ -76,9 +76,9 @@ class TokenizerResolverTest {
     }
 
     @Test
-    void aModelNameThatIsNoTokenizerFallsBackToTheBuiltinLoudly() {
+    void offlineAModelNameThatIsNoTokenizerFallsBackToTheBuiltinLoudly() {
         final TokenizerResolver.Resolved r = TokenizerResolver.resolve(new TokenizerConfig(null, "main", false),
-                "served-name", Map.of("HF_HUB_CACHE", tmp.resolve("hub").toString()));
+                "served-name", Map.of("HF_HUB_CACHE", tmp.resolve("hub").toString(), "HF_HUB_OFFLINE", "1"));
         assertThat(r.tokenizer().source()).isEqualTo("builtin-fallback");
         assertThat(r.tokenizer().name()).isEqualTo("o200k_base");
         assertThat(r.warning()).contains("'served-name'").contains("approximate").contains("--tokenizer builtin");

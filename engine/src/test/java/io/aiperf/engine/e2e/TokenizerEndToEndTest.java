@@ -77,4 +77,55 @@ class TokenizerEndToEndTest {
             assertThat(tmp.resolve("none")).doesNotExist();
         }
     }
+
+    /** The engine in a child JVM whose environment points at the loopback hub, with its cache in the test's folder. */
+    private Process withHub(final io.aiperf.engine.hub.FakeHub hub, final Path log, final String... args)
+            throws Exception {
+        final ProcessBuilder pb = Runs.engineProcess(java.util.List.of(args), log);
+        pb.environment().remove("HF_HUB_OFFLINE");
+        pb.environment().remove("HF_TOKEN");
+        pb.environment().put("HF_ENDPOINT", hub.url());
+        pb.environment().put("HF_HOME", tmp.resolve("hf").toString());
+        return pb.start();
+    }
+
+    @Test
+    void aModelAbsentFromTheCacheIsFetchedFromTheHubAndItsCountsAreUsed() throws Exception {
+        try (io.aiperf.engine.hub.FakeHub hub = new io.aiperf.engine.hub.FakeHub()
+                .repo("acme/words", java.util.Map.of("tokenizer.json", WORDS));
+             MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path run = tmp.resolve("hub-run");
+            final Path log = tmp.resolve("hub-run.log");
+            final Process p = withHub(hub, log, "profile", "-m", "acme/words", "-u", mock.url(), "--streaming",
+                    "--request-count", "4", "--isl", "30", "--osl", "6", "--artifact-dir", run.toString());
+            assertThat(p.waitFor()).as(Files.readString(log)).isZero();
+            assertThat(Files.readString(log)).doesNotContain("o200k_base");
+            final JsonNode s = Runs.json(run.resolve("profile_export_aiperf.json"));
+            final JsonNode info = s.path("environment").path("tokenizer_info");
+            assertThat(info.path("name").asText()).isEqualTo("acme/words");
+            assertThat(info.path("source").asText()).isEqualTo("hf-cache");
+            assertThat(info.path("vocab_size").asInt()).isEqualTo(1); // the fetched tokenizer's, not o200k's 200,019
+            // Prompts were built to 30 of its tokens, that is 30 words, and counted so.
+            assertThat(s.path("input_sequence_length").path("avg").asDouble()).isEqualTo(30.0);
+            final JsonNode contents = Runs.json(run.resolve("inputs.json")).findValue("content");
+            assertThat(contents.asText().trim().split("\\s+")).hasSize(30);
+            assertThat(tmp.resolve("hf/hub/models--acme--words/snapshots/" + io.aiperf.engine.hub.FakeHub.COMMIT
+                    + "/tokenizer.json")).exists();
+        }
+    }
+
+    @Test
+    void aModelTheHubDoesNotHaveIsOneLineAndExit2BeforeAnyTraffic() throws Exception {
+        try (io.aiperf.engine.hub.FakeHub hub = new io.aiperf.engine.hub.FakeHub();
+             MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path log = tmp.resolve("missing.log");
+            final Process p = withHub(hub, log, "profile", "-m", "acme/nothing", "-u", mock.url(),
+                    "--request-count", "3", "--artifact-dir", tmp.resolve("none").toString());
+            assertThat(p.waitFor()).isEqualTo(2);
+            final String out = Files.readString(log).strip();
+            assertThat(out).startsWith("error: invalid configuration: --tokenizer (benchmark.tokenizer.name): no model "
+                    + "'acme/nothing' on the Hugging Face hub").doesNotContain("\n").doesNotContain("Exception");
+            assertThat(mock.controlState().inferenceRequests()).isZero();
+        }
+    }
 }
