@@ -8,11 +8,8 @@ import io.aiperf.engine.config.ConfigLoader;
 import io.aiperf.engine.config.EndpointConfig;
 import io.aiperf.engine.dataset.Conversation;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import org.apache.hc.core5.http.Header;
 import org.junit.jupiter.api.Test;
 
 /** Anthropic's Messages API: the request upstream sends, its headers, and the answers read, whole or streamed. */
@@ -48,8 +45,8 @@ class AnthropicMessagesTest {
         assertThat(own).containsEntry("anthropic-version", "2024-01-01").hasSize(h.size());
     }
 
-    private static Map<String, String> headers(final Header[] headers) {
-        return Arrays.stream(headers).collect(Collectors.toMap(Header::getName, Header::getValue));
+    private static Map<String, String> headers(final RequestHeaders headers) {
+        return headers.asMap();
     }
 
     private static ChunkParser.Chunk parse(final String json) throws Exception {
