@@ -199,6 +199,17 @@ final class Http1Transport implements AutoCloseable {
         return sum;
     }
 
+    /** What the reading threads did so far: bytes read, and times they waited for their loop. */
+    long[] handedOver() {
+        final long[] sum = new long[2];
+        for (final Http1Loop loop : loops) {
+            final long[] h = loop.handedOver();
+            sum[0] += h[0];
+            sum[1] += h[1];
+        }
+        return sum;
+    }
+
     /** How the first connection was set up (protocol, TLS, proxy). */
     io.aiperf.engine.record.Environment.Connection connection() {
         return facts.get();
