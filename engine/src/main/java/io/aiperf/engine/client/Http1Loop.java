@@ -145,7 +145,14 @@ final class Http1Loop implements Runnable {
     /** Runs {@code task} on the loop, after whatever it is doing now. */
     void execute(final Runnable task) {
         tasks.add(task);
-        if (!inLoop() && awake.compareAndSet(false, true)) {
+        if (!inLoop() && !HandOverBatch.defers(this) && awake.compareAndSet(false, true)) {
+            wake();
+        }
+    }
+
+    /** Wakes the loop unless it is awake (the end of a {@link HandOverBatch}). */
+    void wakeIfAsleep() {
+        if (awake.compareAndSet(false, true)) {
             wake();
         }
     }
