@@ -5,7 +5,8 @@
 # reads and stamps), alternated for ROUNDS rounds; then P1 at 50 connections against nginx, non-streamed, with
 # =never and =always next to wrk, to decide whether the reading thread pays for requests that do not stream.
 #
-# Usage: bench/reading-thread.sh   (ROUNDS=2; about 5 minutes on 2 cores; the jar is built when missing)
+# Usage: bench/reading-thread.sh   (ROUNDS=2; P1=0 skips P1; about 5 minutes on 2 cores; the jar is built when
+#                                  missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-2}
@@ -64,7 +65,7 @@ wrk_best() {
   done
   echo "$best"
 }
-if command -v wrk >/dev/null; then
+if [ "${P1:-1}" = 1 ] && command -v wrk >/dev/null; then
   wrk -t2 -c50 -d2s -s "$out/post.lua" "$url/v1/chat/completions" >/dev/null
   for round in $(seq "$rounds"); do
     for mode in never always; do

@@ -25,7 +25,9 @@ import org.apache.hc.core5.http.ConnectionClosedException;
  * is stamped the moment it returns, before its bytes are parsed. Requests handed over from other threads (and from
  * this one) queue as tasks, so a completion that sends the next request never re-enters the loop. Requests wait
  * in order for a connection when the loop's share of the pool is busy. Idle connections stay registered, so a
- * connection the server closed while idle is dropped when that happens, not found dead by the next request.
+ * connection the server closed while idle is dropped when that happens, not found dead by the next request. Once it
+ * carries a streamed request ({@link ReadingThread}), a reading thread owns its selector and hands it the reads and
+ * their stamps ({@link Http1Reader}, {@link ReadHandOff}); the loop then waits parked, not in the selector.
  */
 final class Http1Loop implements Runnable {
     private static final long CONNECT_TIMEOUT_NANOS = 30_000_000_000L;
@@ -305,21 +307,29 @@ final class Http1Loop implements Runnable {
         final int n = batch.count[i];
         final long at = batch.at[i];
         if (c.current == null || (n > 0 && at < c.sentNanos)) {
-            // Bytes (or the end) that arrived while the connection was idle: it is never reused. A request given
-            // to it since then was written to a connection already lost: it goes again, never read by the server.
-            final Http1Exchange lost = c.current;
-            if (lost == null && n < 0 && c.reused && at - c.idleSince < CLOSE_AFTER_RESPONSE_NANOS) {
-                closedAfterResponse(c.origin, "an idle connection ended right after its answer");
-            }
-            c.current = null;
-            close(c);
-            if (lost != null) {
-                failExchange(lost, unread());
-                serveWaiting();
-            }
+            readWhileIdle(c, n, at);
             return;
         }
         consumeOne(c, batch.view, batch.start[i], n, at);
+    }
+
+    /**
+     * Bytes (or the end) that arrived while the connection was idle: it is never reused. A request given to it
+     * since then (a reading thread's read, parsed after the request was written) was written to a connection
+     * already lost: it goes again, never read by the server. Out of line, as every rare path of the reads, so the
+     * compiled code of the common one is not thrown away when it is first taken.
+     */
+    private void readWhileIdle(final Http1Connection c, final int n, final long at) {
+        final Http1Exchange lost = c.current;
+        if (lost == null && n < 0 && c.reused && at - c.idleSince < CLOSE_AFTER_RESPONSE_NANOS) {
+            closedAfterResponse(c.origin, "an idle connection ended right after its answer");
+        }
+        c.current = null;
+        close(c);
+        if (lost != null) {
+            failExchange(lost, unread());
+            serveWaiting();
+        }
     }
 
     /** What the loop wants {@code c} to wait for; a reading thread selecting is woken to take the change. */
@@ -402,10 +412,7 @@ final class Http1Loop implements Runnable {
             // An idle connection the server closed (or wrote to unasked): never reuse it. Closed now, so no
             // completion consumed below can hand it a request.
             arena.position(start);
-            if (n < 0 && c.reused && now - c.idleSince < CLOSE_AFTER_RESPONSE_NANOS) {
-                closedAfterResponse(c.origin, "an idle connection ended right after its answer");
-            }
-            close(c);
+            readWhileIdle(c, n, now);
             return;
         }
         if (reads == readFrom.length) {
@@ -467,18 +474,7 @@ final class Http1Loop implements Runnable {
     private void consume(final Http1Connection c, final ByteBuffer bytes, final int start, final int n,
                          final long now) throws IOException {
         if (n < 0) {
-            if (!c.reader.started() && c.reused) {
-                if (guard.closesAfterResponse(c.origin.key())) {
-                    throw unread();
-                }
-                judgeLater(c);
-                return;
-            }
-            if (c.reader.endOfInput(now)) {
-                complete(c, false);
-            } else {
-                throw new IOException("unreachable: end of input not reported");
-            }
+            ended(c, now);
             return;
         }
         final ByteBuffer in = bytes;
@@ -487,6 +483,22 @@ final class Http1Loop implements Runnable {
             // Bytes after the response's end were never asked for: the connection is not reusable.
             complete(c, c.reader.keepAlive() && !in.hasRemaining() && c.unwritten == null
                     && (c.tls == null || !c.tls.more()));
+        }
+    }
+
+    /** The connection ended while it carried a request (out of line: rare, see {@link #readWhileIdle}). */
+    private void ended(final Http1Connection c, final long now) throws IOException {
+        if (!c.reader.started() && c.reused) {
+            if (guard.closesAfterResponse(c.origin.key())) {
+                throw unread();
+            }
+            judgeLater(c);
+            return;
+        }
+        if (c.reader.endOfInput(now)) {
+            complete(c, false);
+        } else {
+            throw new IOException("unreachable: end of input not reported");
         }
     }
 
