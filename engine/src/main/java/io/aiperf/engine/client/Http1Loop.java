@@ -178,7 +178,8 @@ final class Http1Loop implements Runnable {
         }
         execute(() -> {
             if (!exchange.isCancelled()) {
-                if (reader == null && readingThread.startsFor(exchange.request.streaming())) {
+                if (reader == null && readingThread.startsFor(exchange.request.streaming(),
+                        !ConnectionSetup.needed(exchange.origin))) {
                     startReading();
                 }
                 time(exchange);
