@@ -26,7 +26,8 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 source bench/lib/nginx.sh
 for round in $(seq "$rounds"); do
   for pattern in constant poisson; do
-    for build in before after; do
+    order="before after"; [ $((round % 2)) = 0 ] && order="after before" # neither build always runs second
+    for build in $order; do
       if [ "$build" = before ]; then j=$before; else j=$after; fi
       d="$out/p2-$pattern-$build-$round"
       l0=$(load)
