@@ -32,7 +32,8 @@ for _ in $(seq 50); do curl_c reset >/dev/null 2>&1 && break; sleep 0.1; done
 python3 bench/lib/ref_client.py --port "$cadence_port" --concurrency 4 --requests-per-stream 2 --out "$out/warm.txt"
 
 for round in $(seq "$rounds"); do
-  for mode in never streaming; do
+  order="never streaming"; [ $((round % 2)) = 0 ] && order="streaming never" # neither setting always runs second
+  for mode in $order; do
     for conc in 64 256; do
       count=$(( conc * 4 ))
       l0=$(load)
