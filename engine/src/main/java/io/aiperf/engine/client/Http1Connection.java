@@ -46,6 +46,13 @@ final class Http1Connection implements Http1ResponseReader.Sink {
     /** The conversation this connection is kept for between its turns (sticky-user-sessions), or null. */
     String session;
     boolean closed;
+    /**
+     * Set once the connection is ready and plain: a reading thread then reads it itself (a TLS one's records are
+     * decrypted by its loop).
+     */
+    volatile boolean direct;
+    /** What the loop wants the connection to wait for (its key's interest, unless a reading thread turned it off). */
+    int interest;
     /** Counted down once when a connect opened ahead of the load is done, or has failed. */
     java.util.concurrent.CountDownLatch settled;
 

@@ -25,7 +25,9 @@ import org.apache.hc.core5.http.ConnectionClosedException;
  * is stamped the moment it returns, before its bytes are parsed. Requests handed over from other threads (and from
  * this one) queue as tasks, so a completion that sends the next request never re-enters the loop. Requests wait
  * in order for a connection when the loop's share of the pool is busy. Idle connections stay registered, so a
- * connection the server closed while idle is dropped when that happens, not found dead by the next request.
+ * connection the server closed while idle is dropped when that happens, not found dead by the next request. Once it
+ * carries a streamed request ({@link ReadingThread}), a reading thread owns its selector and hands it the reads and
+ * their stamps ({@link Http1Reader}, {@link ReadHandOff}); the loop then waits parked, not in the selector.
  * <p>
  * It is over 400 lines because the selector loop, connection reuse, the wait queue for connections and the
  * timestamping of every read share one thread's state, and splitting them would put that state behind calls on the
@@ -44,6 +46,10 @@ final class Http1Loop implements Runnable {
      * to it, which on a loaded machine takes milliseconds).
      */
     private static final long JUDGE_AFTER_NANOS = 50_000_000L;
+    /** The hand-off to a reading thread: 16 batches of 64 KiB, 1 MiB per loop, at most 256 reads per batch. */
+    private static final int HAND_OFF_BATCHES = 16;
+    private static final int HAND_OFF_BATCH_BYTES = 64 * 1024;
+    private static final int HAND_OFF_BATCH_READS = 256;
 
     private final Selector selector;
     private final Thread thread;
@@ -109,6 +115,16 @@ final class Http1Loop implements Runnable {
     private final java.util.concurrent.atomic.AtomicLong answered = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong answeredNanos = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean running = true;
+    /** When a reading thread takes the reads off this loop. */
+    private final ReadingThread readingThread;
+    /**
+     * The reading thread, once started: from then on it owns the selector, and this loop takes its reads from
+     * {@link #handOff} and waits for them (and for tasks) parked instead of in the selector.
+     */
+    private volatile Http1Reader reader;
+    private ReadHandOff handOff;
+    /** Every connection of this loop, open or opening (the selector's key set is the reading thread's). */
+    private final java.util.Set<Http1Connection> connections = new java.util.HashSet<>();
 
     /**
      * @param origins resolves a URL to its origin (a blocking lookup: called off the loop, for redirects)
@@ -122,6 +138,7 @@ final class Http1Loop implements Runnable {
         this.maxConnections = maxConnections;
         this.guard = guard;
         this.maxHeadBytes = maxHeadBytes;
+        this.readingThread = ReadingThread.configured();
         this.thread = new Thread(this, name);
         thread.setDaemon(true);
         thread.start();
@@ -134,8 +151,24 @@ final class Http1Loop implements Runnable {
     /** Runs {@code task} on the loop, after whatever it is doing now. */
     void execute(final Runnable task) {
         tasks.add(task);
-        if (!inLoop() && awake.compareAndSet(false, true)) {
+        if (!inLoop() && !HandOverBatch.defers(this) && awake.compareAndSet(false, true)) {
+            wake();
+        }
+    }
+
+    /** Wakes the loop unless it is awake (the end of a {@link HandOverBatch}). */
+    void wakeIfAsleep() {
+        if (awake.compareAndSet(false, true)) {
+            wake();
+        }
+    }
+
+    /** Wakes the loop from its wait: the selector's, or its park once a reading thread owns the selector. */
+    private void wake() {
+        if (reader == null) {
             selector.wakeup();
+        } else {
+            java.util.concurrent.locks.LockSupport.unpark(thread);
         }
     }
 
@@ -149,6 +182,10 @@ final class Http1Loop implements Runnable {
         }
         execute(() -> {
             if (!exchange.isCancelled()) {
+                if (reader == null && readingThread.startsFor(exchange.request.streaming(),
+                        !ConnectionSetup.needed(exchange.origin))) {
+                    startReading();
+                }
                 time(exchange);
                 waiting.add(exchange);
                 if (idleCount(exchange.origin) >= waiting.size() || sessions.containsKey(exchange.correlationId)) {
@@ -163,16 +200,27 @@ final class Http1Loop implements Runnable {
     @Override
     public void run() {
         try {
+            if (readingThread == ReadingThread.ALWAYS) {
+                startReading();
+            }
             while (running) {
                 runTasks();
                 awake.set(false);
-                if (tasks.isEmpty() && !handedOver) {
-                    selector.select(selectTimeoutMillis());
+                if (reader == null) {
+                    if (tasks.isEmpty() && !handedOver) {
+                        selector.select(selectTimeoutMillis());
+                    } else {
+                        selector.selectNow();
+                    }
+                    awake.set(true);
+                    handleSelected();
                 } else {
-                    selector.selectNow();
+                    if (tasks.isEmpty() && !handedOver && !handOff.pending()) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(this, selectTimeoutMillis() * 1_000_000L);
+                    }
+                    awake.set(true);
+                    takeReads();
                 }
-                awake.set(true);
-                handleSelected();
                 consumeReads();
                 while (!readAgain.isEmpty()) {
                     readBuffered();
@@ -197,8 +245,104 @@ final class Http1Loop implements Runnable {
             failAll(new IOException("HTTP event loop failed: " + e, e));
         } finally {
             running = false;
+            if (reader != null) {
+                reader.stop(); // before the connections and the selector close under it
+            }
             runTasks();
             shutdown();
+        }
+    }
+
+    /**
+     * Hands the selector to a reading thread that only reads and stamps; called on the loop between two
+     * wake-ups, when no selected key is left to handle.
+     */
+    private void startReading() {
+        handOff = new ReadHandOff(HAND_OFF_BATCHES, HAND_OFF_BATCH_BYTES, HAND_OFF_BATCH_READS, () -> {
+            if (awake.compareAndSet(false, true)) {
+                java.util.concurrent.locks.LockSupport.unpark(thread);
+            }
+        });
+        final Http1Reader r = new Http1Reader(thread.getName() + "-reads", selector, clock, handOff);
+        reader = r;
+        r.start();
+    }
+
+    /** The reads the reading thread handed over, in the order it made them. */
+    private void takeReads() throws IOException {
+        ReadHandOff.Batch batch;
+        while ((batch = handOff.next()) != null) {
+            try {
+                for (int i = 0; i < batch.size; i++) {
+                    take(batch, i);
+                }
+            } finally {
+                handOff.release(batch);
+            }
+        }
+        final Throwable failed = reader.failure();
+        if (failed != null) {
+            throw new IOException("HTTP reading thread failed: " + failed, failed);
+        }
+    }
+
+    /** One entry of a batch: a read to parse, a failed read, or events the loop handles itself. */
+    private void take(final ReadHandOff.Batch batch, final int i) {
+        final Http1Connection c = batch.from[i];
+        if (c.closed) {
+            return; // failed or closed since it was read
+        }
+        if (batch.ready[i] != 0) {
+            handle(c, c.key, batch.ready[i]);
+            // Its own reads (TLS) are parsed before its events are on again: a connection's bytes stay in order.
+            consumeReads();
+            while (!readAgain.isEmpty()) {
+                readBuffered();
+                consumeReads();
+            }
+            if (!c.closed) {
+                interest(c, c.interest);
+            }
+            return;
+        }
+        if (batch.error[i] != null) {
+            fail(c, batch.error[i]);
+            return;
+        }
+        final int n = batch.count[i];
+        final long at = batch.at[i];
+        if (c.current == null || (n > 0 && at < c.sentNanos)) {
+            readWhileIdle(c, n, at);
+            return;
+        }
+        consumeOne(c, batch.view, batch.start[i], n, at);
+    }
+
+    /**
+     * Bytes (or the end) that arrived while the connection was idle: it is never reused. A request given to it
+     * since then (a reading thread's read, parsed after the request was written) was written to a connection
+     * already lost: it goes again, never read by the server. Out of line, as every rare path of the reads, so the
+     * compiled code of the common one is not thrown away when it is first taken.
+     */
+    private void readWhileIdle(final Http1Connection c, final int n, final long at) {
+        final Http1Exchange lost = c.current;
+        if (lost == null && n < 0 && c.reused && at - c.idleSince < CLOSE_AFTER_RESPONSE_NANOS) {
+            closedAfterResponse(c.origin, "an idle connection ended right after its answer");
+        }
+        c.current = null;
+        close(c);
+        if (lost != null) {
+            failExchange(lost, unread());
+            serveWaiting();
+        }
+    }
+
+    /** What the loop wants {@code c} to wait for; a reading thread selecting is woken to take the change. */
+    private void interest(final Http1Connection c, final int ops) {
+        c.interest = ops;
+        c.key.interestOps(ops);
+        if (reader != null) {
+            selector.wakeup();
         }
     }
 
@@ -219,20 +363,18 @@ final class Http1Loop implements Runnable {
         while (keys.hasNext()) {
             final SelectionKey key = keys.next();
             keys.remove();
-            handle(key);
+            final Http1Connection c = (Http1Connection) key.attachment();
+            if (!c.closed) {
+                handle(c, key, key.isValid() ? key.readyOps() : 0);
+            }
         }
     }
 
-    private void handle(final SelectionKey key) {
-        final Http1Connection c = (Http1Connection) key.attachment();
-        if (c.closed) {
-            return;
-        }
+    private void handle(final Http1Connection c, final SelectionKey key, final int ready) {
         try {
             if (!key.isValid()) {
                 throw new ConnectException("connection key cancelled");
             }
-            final int ready = key.readyOps();
             if ((ready & SelectionKey.OP_CONNECT) != 0) {
                 if (c.channel.finishConnect()) {
                     connected(c);
@@ -275,10 +417,7 @@ final class Http1Loop implements Runnable {
             // An idle connection the server closed (or wrote to unasked): never reuse it. Closed now, so no
             // completion consumed below can hand it a request.
             arena.position(start);
-            if (n < 0 && c.reused && now - c.idleSince < CLOSE_AFTER_RESPONSE_NANOS) {
-                closedAfterResponse(c.origin, "an idle connection ended right after its answer");
-            }
-            close(c);
+            readWhileIdle(c, n, now);
             return;
         }
         if (reads == readFrom.length) {
@@ -318,41 +457,53 @@ final class Http1Loop implements Runnable {
             if (c.closed || c.current == null) {
                 continue; // failed or closed since it was read
             }
-            try {
-                consume(c, readStart[i], readCount[i], readAt[i]);
-            } catch (IOException e) {
-                fail(c, e);
-            } catch (RuntimeException | Error e) {
-                // Fails this request only: the loop lives on for every other request on it.
-                fail(c, new IOException("internal error while reading the response: " + e, e));
-            }
+            consumeOne(c, view, readStart[i], readCount[i], readAt[i]);
         }
         reads = 0;
         arena.clear();
     }
 
-    private void consume(final Http1Connection c, final int start, final int n, final long now) throws IOException {
+    /** Parses one read of {@code c} ({@code n} bytes of {@code bytes} from {@code start}, or -1 for its end). */
+    private void consumeOne(final Http1Connection c, final ByteBuffer bytes, final int start, final int n,
+                            final long now) {
+        try {
+            consume(c, bytes, start, n, now);
+        } catch (IOException e) {
+            fail(c, e);
+        } catch (RuntimeException | Error e) {
+            // Fails this request only: the loop lives on for every other request on it.
+            fail(c, new IOException("internal error while reading the response: " + e, e));
+        }
+    }
+
+    private void consume(final Http1Connection c, final ByteBuffer bytes, final int start, final int n,
+                         final long now) throws IOException {
         if (n < 0) {
-            if (!c.reader.started() && c.reused) {
-                if (guard.closesAfterResponse(c.origin.key())) {
-                    throw unread();
-                }
-                judgeLater(c);
-                return;
-            }
-            if (c.reader.endOfInput(now)) {
-                complete(c, false);
-            } else {
-                throw new IOException("unreachable: end of input not reported");
-            }
+            ended(c, now);
             return;
         }
-        final ByteBuffer in = view;
+        final ByteBuffer in = bytes;
         in.clear().position(start).limit(start + n);
         if (c.reader.feed(in, now)) {
             // Bytes after the response's end were never asked for: the connection is not reusable.
             complete(c, c.reader.keepAlive() && !in.hasRemaining() && c.unwritten == null
                     && (c.tls == null || !c.tls.more()));
+        }
+    }
+
+    /** The connection ended while it carried a request (out of line: rare, see {@link #readWhileIdle}). */
+    private void ended(final Http1Connection c, final long now) throws IOException {
+        if (!c.reader.started() && c.reused) {
+            if (guard.closesAfterResponse(c.origin.key())) {
+                throw unread();
+            }
+            judgeLater(c);
+            return;
+        }
+        if (c.reader.endOfInput(now)) {
+            complete(c, false);
+        } else {
+            throw new IOException("unreachable: end of input not reported");
         }
     }
 
@@ -456,7 +607,7 @@ final class Http1Loop implements Runnable {
      * that long, with the connection's events off (an ended connection is always readable).
      */
     private void judgeLater(final Http1Connection c) {
-        c.key.interestOps(0);
+        interest(c, 0);
         final long rtt = c.connectDoneNanos > c.connectStartNanos && c.connectStartNanos >= 0
                 ? c.connectDoneNanos - c.connectStartNanos : 0;
         c.judgeAt = c.sentNanos + Math.max(JUDGE_AFTER_NANOS, 4 * rtt);
@@ -629,6 +780,15 @@ final class Http1Loop implements Runnable {
         });
     }
 
+    /**
+     * What its reading thread did so far: bytes read, and the times it waited for this loop to give a batch back
+     * (zeros without one).
+     */
+    long[] handedOver() {
+        final ReadHandOff h = reader == null ? null : handOff;
+        return h == null ? new long[2] : new long[] {h.bytesRead(), h.stalls()};
+    }
+
     /** Connections opened by this loop so far. */
     long connectsOpened() {
         return opened.get();
@@ -691,7 +851,12 @@ final class Http1Loop implements Runnable {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
             final Http1Connection c = new Http1Connection(origin, channel, maxHeadBytes);
+            c.interest = SelectionKey.OP_CONNECT;
             c.key = channel.register(selector, SelectionKey.OP_CONNECT, c);
+            connections.add(c);
+            if (reader != null) {
+                selector.wakeup(); // a reading thread selects: the new connection counts from its next selection
+            }
             open++;
             opened.lazySet(opened.get() + 1);
             c.connectingSince = clock.nanoTime();
@@ -721,7 +886,7 @@ final class Http1Loop implements Runnable {
     private void connected(final Http1Connection c) {
         if (ConnectionSetup.needed(c.origin)) {
             c.setup = new ConnectionSetup(c.channel, c.origin);
-            c.key.interestOps(SelectionKey.OP_READ); // until the first step says what it waits for
+            interest(c, SelectionKey.OP_READ); // until the first step says what it waits for
             setUp(c);
         } else {
             ready(c);
@@ -736,7 +901,7 @@ final class Http1Loop implements Runnable {
                 c.setup = null;
                 ready(c);
             } else {
-                c.key.interestOps(c.setup.interest());
+                interest(c, c.setup.interest());
             }
         } catch (IOException e) {
             fail(c, e);
@@ -755,7 +920,8 @@ final class Http1Loop implements Runnable {
         c.connectingSince = -1;
         c.connectDoneNanos = clock.nanoTime();
         c.settle();
-        c.key.interestOps(SelectionKey.OP_READ);
+        c.direct = c.tls == null; // from now on a reading thread may read it itself
+        interest(c, SelectionKey.OP_READ);
         c.idleSince = c.connectDoneNanos;
         idle.computeIfAbsent(c.origin, o -> new ArrayDeque<>()).push(c);
         serveWaiting();
@@ -802,8 +968,8 @@ final class Http1Loop implements Runnable {
     /** Connections of this loop to {@code origin}, open or opening. */
     private int connectionsTo(final Http1Origin origin) {
         int n = 0;
-        for (final SelectionKey key : selector.keys()) {
-            if (key.attachment() instanceof Http1Connection c && !c.closed && c.origin.equals(origin)) {
+        for (final Http1Connection c : connections) {
+            if (!c.closed && c.origin.equals(origin)) {
                 n++;
             }
         }
@@ -830,7 +996,7 @@ final class Http1Loop implements Runnable {
             write(c, bytes);
             if (bytes.hasRemaining() || (c.tls != null && !c.tls.flushed())) {
                 c.unwritten = ByteBuffer.allocate(bytes.remaining()).put(bytes).flip();
-                c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                interest(c, SelectionKey.OP_READ | SelectionKey.OP_WRITE);
             } else {
                 written(exchange);
             }
@@ -843,13 +1009,13 @@ final class Http1Loop implements Runnable {
 
     private void flush(final Http1Connection c) throws IOException {
         if (c.unwritten == null) {
-            c.key.interestOps(SelectionKey.OP_READ);
+            interest(c, SelectionKey.OP_READ);
             return;
         }
         write(c, c.unwritten);
         if (!c.unwritten.hasRemaining() && (c.tls == null || c.tls.flushed())) {
             c.unwritten = null;
-            c.key.interestOps(SelectionKey.OP_READ);
+            interest(c, SelectionKey.OP_READ);
             if (c.current != null) {
                 written(c.current);
             }
@@ -1026,6 +1192,7 @@ final class Http1Loop implements Runnable {
         }
         c.closed = true;
         c.settle();
+        connections.remove(c);
         open--;
         connecting.remove(c);
         if (c.judgeAt >= 0) {
@@ -1058,7 +1225,7 @@ final class Http1Loop implements Runnable {
     /** Stops the loop; requests still on it are reported cancelled. */
     void stop() {
         running = false;
-        selector.wakeup();
+        wake();
         try {
             thread.join(5000);
         } catch (InterruptedException e) {
@@ -1072,22 +1239,20 @@ final class Http1Loop implements Runnable {
         while ((w = waiting.poll()) != null) {
             failExchange(w, cause);
         }
-        for (final SelectionKey key : List.copyOf(selector.keys())) {
-            if (key.attachment() instanceof Http1Connection c && c.current != null) {
+        for (final Http1Connection c : List.copyOf(connections)) {
+            if (c.current != null) {
                 fail(c, cause);
             }
         }
     }
 
     private void shutdown() {
-        for (final SelectionKey key : List.copyOf(selector.keys())) {
-            if (key.attachment() instanceof Http1Connection c) {
-                final Http1Exchange exchange = c.current;
-                c.current = null;
-                close(c);
-                if (exchange != null && finished(exchange)) {
-                    exchange.callback.cancelled();
-                }
+        for (final Http1Connection c : List.copyOf(connections)) {
+            final Http1Exchange exchange = c.current;
+            c.current = null;
+            close(c);
+            if (exchange != null && finished(exchange)) {
+                exchange.callback.cancelled();
             }
         }
         Http1Exchange w;

@@ -12,7 +12,7 @@ import org.apache.hc.core5.concurrent.FutureCallback;
 /**
  * The lean transport for HTTP/1.1 inference requests, http and https: keep-alive connections on the JDK's
  * non-blocking sockets (with the JDK's TLS engine for https, and a proxy when one applies), read by a few event
- * loops, with nothing on the reading thread but the read, its timestamp, the framing and the collector. It carries
+ * loops (for streamed requests each with a reading thread that only reads and stamps, {@link Http1Reader}). It carries
  * no redirect, cookie, auth or header-map machinery: a load generator needs none, and every microsecond of client
  * work per request is a request per second the server is not measured at (bench/RESULTS.md). HTTP/2 and the control
  * hooks use Apache HttpClient. Thread-safe.
@@ -195,6 +195,17 @@ final class Http1Transport implements AutoCloseable {
             final long[] a = loop.answered();
             sum[0] += a[0];
             sum[1] += a[1];
+        }
+        return sum;
+    }
+
+    /** What the reading threads did so far: bytes read, and times they waited for their loop. */
+    long[] handedOver() {
+        final long[] sum = new long[2];
+        for (final Http1Loop loop : loops) {
+            final long[] h = loop.handedOver();
+            sum[0] += h[0];
+            sum[1] += h[1];
         }
         return sum;
     }

@@ -177,6 +177,11 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         return lean == null ? 0 : lean.connectsOpened();
     }
 
+    /** What the lean transport's reading threads did so far: bytes read, and times they waited for their loop. */
+    long[] handedOver() {
+        return lean == null ? new long[2] : lean.handedOver();
+    }
+
     private boolean carriedLean(final PreparedRequest request) {
         return lean != null && Http1Transport.carries(request.uri());
     }

@@ -33,12 +33,12 @@ class Http1TransportTest {
     private static final String OK_BODY = "{\"choices\":[{\"message\":{\"content\":\"hello there\"}}]}";
 
     /** How the scripted server answers one request on a connection; false ends the connection. */
-    private interface Script {
+    interface Script {
         boolean answer(int requestOnConnection, String head, OutputStream out) throws IOException;
     }
 
     /** A thread-per-connection server on loopback that runs a script and counts connections and requests. */
-    private static final class ScriptedServer implements AutoCloseable {
+    static final class ScriptedServer implements AutoCloseable {
         final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         final AtomicInteger connections = new AtomicInteger();
         final List<String> requestHeads = new CopyOnWriteArrayList<>();
@@ -109,25 +109,25 @@ class Http1TransportTest {
         return 0;
     }
 
-    private static void ok(final OutputStream out, final String extraHeaders) throws IOException {
+    static void ok(final OutputStream out, final String extraHeaders) throws IOException {
         final byte[] body = OK_BODY.getBytes(StandardCharsets.UTF_8);
         out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n"
                 + extraHeaders + "\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(body);
     }
 
-    private static PreparedRequest request(final URI uri) {
+    static PreparedRequest request(final URI uri) {
         return new PreparedRequest(uri, new Header[] {new BasicHeader("Content-Type", "application/json"),
                 new BasicHeader("Authorization", "Bearer k")},
                 "{\"model\":\"m\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8), false);
     }
 
-    private static InferenceClient client(final int connections, final double timeoutSeconds) {
+    static InferenceClient client(final int connections, final double timeoutSeconds) {
         return new InferenceClient(connections, timeoutSeconds, System::nanoTime, RunLimits.defaults(),
                 io.aiperf.engine.config.NetworkConfig.defaults(), true);
     }
 
-    private static ResponseData sendAndWait(final InferenceClient client, final PreparedRequest request, final int i)
+    static ResponseData sendAndWait(final InferenceClient client, final PreparedRequest request, final int i)
             throws Exception {
         final CompletableFuture<ResponseData> done = new CompletableFuture<>();
         client.send(request, "r" + i, "c" + i, new InFlight(), done::complete);
