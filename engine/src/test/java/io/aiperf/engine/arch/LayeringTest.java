@@ -51,19 +51,20 @@ class LayeringTest {
             Map.entry("importer", List.of("metrics")),
             Map.entry("client", List.of("config", "dataset", "record", "time")),
             Map.entry("hooks", List.of("client", "config", "record", "time")),
+            Map.entry("hub", List.of("client", "config", "dataset")),
             Map.entry("export", List.of("config", "metrics", "record", "summary", "time", "validity")),
             Map.entry("log", List.of("export", "redact", "summary")),
             Map.entry("telemetry", List.of("client", "export", "log")),
             Map.entry("gate", List.of("ci", "config", "export", "importer", "math", "metrics", "record", "summary",
                     "validity")),
             Map.entry("report", List.of("ci", "export", "gate", "math", "record", "summary")),
-            Map.entry("run", List.of("ci", "client", "config", "dataset", "export", "hooks", "log", "metrics",
+            Map.entry("run", List.of("ci", "client", "config", "dataset", "export", "hooks", "hub", "log", "metrics",
                     "record", "redact", "summary", "telemetry", "time", "validity")),
             Map.entry("search", List.of("ci", "config", "export", "gate", "log", "math", "record", "report", "run",
                     "summary", "time", "validity")),
             Map.entry("sweep", List.of("ci", "config", "export", "log", "math", "metrics", "record", "report",
                     "run", "summary", "time", "validity")),
-            Map.entry("cli", List.of("ci", "client", "config", "dataset", "export", "gate", "hooks", "log", "mock",
+            Map.entry("cli", List.of("ci", "client", "config", "dataset", "export", "gate", "hooks", "hub", "log", "mock",
                     "record", "redact", "report", "run", "search", "summary", "sweep", "time")));
 
     /**

@@ -41,6 +41,7 @@ class SpelledOnceTest {
                 "proxy", "connection", "requests", "result", "trial", "revision", "random_seed")) {
             m.put(k, generic);
         }
+        m.put("source", "also the key of an image block's data in Anthropic's Messages API");
         m.put("schema_version", "every export of this engine carries a schema_version");
         m.put("aiperf_version", "cell_outcome.json and run_outcome.json carry the version that wrote them");
         m.put("validity", "also a gate-rules block, and a column of search_result.json");
