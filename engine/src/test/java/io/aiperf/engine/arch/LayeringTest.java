@@ -64,8 +64,8 @@ class LayeringTest {
                     "summary", "time", "validity")),
             Map.entry("sweep", List.of("ci", "config", "export", "log", "math", "metrics", "record", "report",
                     "run", "summary", "time", "validity")),
-            Map.entry("cli", List.of("ci", "client", "config", "dataset", "export", "gate", "hooks", "hub", "log", "mock",
-                    "record", "redact", "report", "run", "search", "summary", "sweep", "time")));
+            Map.entry("cli", List.of("ci", "client", "config", "dataset", "export", "gate", "hooks", "hub", "log",
+                    "mock", "record", "redact", "report", "run", "search", "summary", "sweep", "time")));
 
     /**
      * Classes that read the JVM's clocks or sleep directly, and why: each measures or waits on real time by
