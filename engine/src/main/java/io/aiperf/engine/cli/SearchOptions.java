@@ -50,7 +50,7 @@ public final class SearchOptions {
     Double e2eSlaMs;
 
     @Option(names = "--error-rate-sla", paramLabel = "FRACTION", description = "max-concurrency-under-sla's most "
-            + "request error rate, a fraction in (0, 1): 0.05 is 5%.")
+            + "request error rate, a fraction in (0, 1): 0.05 is 5%%.")
     Double errorRateSla;
 
     @Option(names = "--search-style", paramLabel = "STYLE", description = "max-concurrency-under-sla's planner: "
