@@ -42,13 +42,15 @@ public final class ConvergenceOptions {
      * @throws ConfigException naming {@code multi_run.convergence.KEY} for an unknown key or a wrong value
      */
     void defaults(final JsonNode file) {
-        final JsonNode c = file == null ? null : file.path("multi_run").get("convergence");
+        final JsonNode m = file == null ? null : file.has("multi_run") ? file.get("multi_run") : file.get("multiRun");
+        JsonNode c = m == null ? null : m.get("convergence");
         if (c == null || c.isNull()) {
             return;
         }
         if (!c.isObject()) {
             throw new ConfigException("multi_run.convergence", "expected a mapping of " + YAML_KEYS);
         }
+        c = snakeCase((com.fasterxml.jackson.databind.node.ObjectNode) c); // keys may be camelCase, as everywhere
         c.fieldNames().forEachRemaining(k -> {
             if (!YAML_KEYS.contains(k)) {
                 throw new ConfigException("multi_run.convergence." + k, "unknown key"
@@ -71,6 +73,13 @@ public final class ConvergenceOptions {
             }
             minRuns = c.get("min_runs").asInt();
         }
+    }
+
+    private static JsonNode snakeCase(final com.fasterxml.jackson.databind.node.ObjectNode c) {
+        final com.fasterxml.jackson.databind.node.ObjectNode out = c.objectNode();
+        c.properties().forEach(e -> out.set(e.getKey().replaceAll("([a-z])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT),
+                e.getValue()));
+        return out;
     }
 
     private static String text(final JsonNode c, final String key) {
