@@ -54,6 +54,9 @@ class SearchObjectivesEndToEndTest {
                             .isEqualTo(pooledP50(dir, p));
                 }
             }
+            final String html = java.nio.file.Files.readString(dir.resolve("report.html"));
+            assertThat(html.split("class=\"capacity-tier\"", -1).length - 1).as("one line per tier").isEqualTo(2);
+            assertThat(html).contains("Tier strict (time_to_first_token p95 lt 0.001").contains("class=\"capacity-best\"");
             if (Runs.clientStarved(dir)) {
                 return; // a starved point is invalid: the verdicts below are the machine's
             }
