@@ -316,6 +316,10 @@ public final class ProfileCommand implements Callable<Integer> {
     private BenchmarkConfig configAt(final SearchSpec search, final int value) {
         final boolean rate = search.knob().equals(SearchSpec.REQUEST_RATE);
         final String given = rate ? options.requestRate : options.concurrency;
+        final List<String> givenGoodput = options.goodput;
+        if (!search.goodput().isEmpty()) {
+            options.goodput = search.goodput(); // the goodput recipe's per-request SLOs, counted in every cell
+        }
         if (rate) {
             options.requestRate = Integer.toString(value);
         } else {
@@ -324,6 +328,7 @@ public final class ProfileCommand implements Callable<Integer> {
         try {
             return ConfigLoader.load(options.config, options.overlay(), System.getenv());
         } finally {
+            options.goodput = givenGoodput;
             if (rate) {
                 options.requestRate = given;
             } else {
@@ -337,6 +342,10 @@ public final class ProfileCommand implements Callable<Integer> {
         if (config.isSweep() || config.multiRun().numRuns() > 1) {
             throw new ConfigException("--search-space", "a capacity search runs one cell per point; remove the "
                     + "sweep and --num-profile-runs");
+        }
+        if (!search.goodput().isEmpty() && options.goodput != null) {
+            throw new ConfigException("--goodput", "--search-recipe max-goodput-under-slo sets the per-request SLOs "
+                    + "from --ttft-sla-ms, --tpot-sla-ms and --e2e-sla-ms; remove --goodput");
         }
         configAt(search, search.min());
         configAt(search, search.max());

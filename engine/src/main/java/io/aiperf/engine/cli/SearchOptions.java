@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
 public final class SearchOptions {
     static final String RECIPE = "max-throughput-ttft-sla";
     /** Upstream's recipes that are searches on concurrency under SLOs (src-docs/capacity.md, "Recipes"). */
-    static final List<String> RECIPES = List.of(RECIPE, SearchRecipes.ITL, SearchRecipes.UNDER_SLA);
+    static final List<String> RECIPES = List.of(RECIPE, SearchRecipes.ITL, SearchRecipes.UNDER_SLA,
+            SearchRecipes.GOODPUT);
     static final int DEFAULT_MIN = 1;
     static final int DEFAULT_MAX = 64;
 
@@ -52,6 +53,11 @@ public final class SearchOptions {
     @Option(names = "--error-rate-sla", paramLabel = "FRACTION", description = "max-concurrency-under-sla's most "
             + "request error rate, a fraction in (0, 1): 0.05 is 5%%.")
     Double errorRateSla;
+
+    @Option(names = "--slo-attainment-fraction", paramLabel = "FRACTION", description = "max-goodput-under-slo's "
+            + "least share of requests that meet every per-request SLO (--ttft-sla-ms, --tpot-sla-ms, --e2e-sla-ms), "
+            + "in (0, 1]. Default: 0.95.")
+    Double attainment;
 
     @Option(names = "--search-style", paramLabel = "STYLE", description = "max-concurrency-under-sla's planner: "
             + "monotonic (a bisection, the default here) or grid.")
@@ -119,7 +125,7 @@ public final class SearchOptions {
     static final List<String> YAML_KEYS = List.of("space", "slas", "planner", "recipe", "ttft_sla_ms", "concurrency_min",
             "concurrency_max", "max_iterations", "trials_max", "boundary_band_pct", "max_client_lateness_ms",
             "itl_sla_ms", "tpot_sla_ms", "e2e_sla_ms", "error_rate_sla", "style", "metric", "stat", "direction",
-            "initial_points", "random_seed", "percentile_pooling", "sla_tiers");
+            "initial_points", "random_seed", "percentile_pooling", "sla_tiers", "slo_attainment_fraction");
 
     /**
      * Takes the settings of a config file's {@code search:} section that no option gave (src-docs/capacity.md):
@@ -151,6 +157,7 @@ public final class SearchOptions {
         tpotSlaMs = tpotSlaMs != null ? tpotSlaMs : number(search, "tpot_sla_ms");
         e2eSlaMs = e2eSlaMs != null ? e2eSlaMs : number(search, "e2e_sla_ms");
         errorRateSla = errorRateSla != null ? errorRateSla : number(search, "error_rate_sla");
+        attainment = attainment != null ? attainment : number(search, "slo_attainment_fraction");
         style = style != null ? style : text(search, "style");
         metric = metric != null ? metric : text(search, "metric");
         stat = stat != null ? stat : text(search, "stat");
@@ -226,7 +233,7 @@ public final class SearchOptions {
                 || maxClientLateness != null || boundaryBandPct != null || planner != null || itlSlaMs != null
                 || tpotSlaMs != null || e2eSlaMs != null || errorRateSla != null || style != null || metric != null
                 || stat != null || direction != null || initialPoints != null || randomSeed != null || pooling != null
-                || !tiers.isEmpty();
+                || !tiers.isEmpty() || attainment != null;
     }
 
     /**
@@ -246,7 +253,7 @@ public final class SearchOptions {
             return null;
         }
         final SearchRecipes.Expanded expanded = SearchRecipes.expand(recipe, new SearchRecipes.Targets(ttftSlaMs,
-                itlSlaMs, tpotSlaMs, e2eSlaMs, errorRateSla), style);
+                itlSlaMs, tpotSlaMs, e2eSlaMs, errorRateSla, attainment), style);
         final List<Sla> parsed = new ArrayList<>(expanded.slas());
         for (final String s : slas) {
             parsed.add(Sla.parse("--search-sla", s));
@@ -303,7 +310,7 @@ public final class SearchOptions {
         }
         return new SearchSpec(knob, bounds[0], bounds[1], List.copyOf(parsed), plan, probes, recipe,
                 trials, confidence, band / 100, lateness, objective, pool, tierList, convergence, initialPoints,
-                randomSeed);
+                randomSeed, expanded.goodput());
     }
 
     private int[] bounds() {

@@ -19,16 +19,22 @@ import java.util.Set;
 final class SearchRecipes {
     static final String ITL = "max-throughput-itl-sla";
     static final String UNDER_SLA = "max-concurrency-under-sla";
+    static final String GOODPUT = "max-goodput-under-slo";
+    /** Upstream's default attainment fraction (DistServe's convention). */
+    static final double DEFAULT_ATTAINMENT = 0.95;
     private static final List<String> OBJECTIVE_STATS = List.of("avg", "p50", "p90", "p95", "p99");
 
     /** The recipe SLA flags' values (null when not given). */
-    record Targets(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs, Double errorRate) {
+    record Targets(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs, Double errorRate, Double attainment) {
     }
 
     /**
      * A recipe's SLOs, its objective (or null) and its planner (or null: the planner options decide).
      */
-    record Expanded(List<Sla> slas, SearchSpec.Objective objective, String planner) {
+    record Expanded(List<Sla> slas, SearchSpec.Objective objective, String planner, List<String> goodput) {
+        Expanded(final List<Sla> slas, final SearchSpec.Objective objective, final String planner) {
+            this(slas, objective, planner, List.of());
+        }
     }
 
     private SearchRecipes() {
@@ -80,6 +86,30 @@ final class SearchRecipes {
                 }
                 return new Expanded(slas, null, planner(style));
             }
+            case GOODPUT -> {
+                only(recipe, t, style, "--ttft-sla-ms", "--tpot-sla-ms", "--e2e-sla-ms", "--slo-attainment-fraction");
+                final List<String> goodput = new ArrayList<>();
+                if (t.ttftMs() != null) {
+                    goodput.add("time_to_first_token:" + Sla.num(positive("--ttft-sla-ms", t.ttftMs(), recipe)));
+                }
+                if (t.tpotMs() != null) {
+                    goodput.add("inter_token_latency:" + Sla.num(positive("--tpot-sla-ms", t.tpotMs(), recipe)));
+                }
+                if (t.e2eMs() != null) {
+                    goodput.add("request_latency:" + Sla.num(positive("--e2e-sla-ms", t.e2eMs(), recipe)));
+                }
+                if (goodput.isEmpty()) {
+                    throw new ConfigException("--search-recipe", GOODPUT + " needs at least one per-request SLO: "
+                            + "--ttft-sla-ms, --tpot-sla-ms, --e2e-sla-ms");
+                }
+                final double f = t.attainment() == null ? DEFAULT_ATTAINMENT : t.attainment();
+                if (!(f > 0 && f <= 1)) {
+                    throw new ConfigException("--slo-attainment-fraction", "must be in (0, 1], got " + f);
+                }
+                slas.add(new Sla(Sla.ATTAINMENT, "avg", "ge", f));
+                return new Expanded(slas, new SearchSpec.Objective("goodput", "avg", SearchSpec.Objective.MAXIMIZE),
+                        null, List.copyOf(goodput));
+            }
             default -> throw new ConfigException("--search-recipe", "'" + recipe + "' is not implemented; the "
                     + "recipes here are " + String.join(", ", SearchOptions.RECIPES) + " (or give --search-space and "
                     + "--search-sla)");
@@ -109,7 +139,8 @@ final class SearchRecipes {
     private static void orphan(final Targets t, final String style) {
         final String flag = t.ttftMs() != null ? "--ttft-sla-ms" : t.itlMs() != null ? "--itl-sla-ms"
                 : t.tpotMs() != null ? "--tpot-sla-ms" : t.e2eMs() != null ? "--e2e-sla-ms"
-                : t.errorRate() != null ? "--error-rate-sla" : style != null ? "--search-style" : null;
+                : t.errorRate() != null ? "--error-rate-sla" : t.attainment() != null ? "--slo-attainment-fraction"
+                : style != null ? "--search-style" : null;
         if (flag != null) {
             throw new ConfigException(flag, "belongs to a --search-recipe (" + String.join(", ", SearchOptions.RECIPES)
                     + "); add one, or say the SLO with --search-sla METRIC:STAT:lt:VALUE");
@@ -123,6 +154,7 @@ final class SearchRecipes {
             {t.ttftMs() == null ? null : "--ttft-sla-ms"}, {t.itlMs() == null ? null : "--itl-sla-ms"},
             {t.tpotMs() == null ? null : "--tpot-sla-ms"}, {t.e2eMs() == null ? null : "--e2e-sla-ms"},
             {t.errorRate() == null ? null : "--error-rate-sla"}, {style == null ? null : "--search-style"},
+            {t.attainment() == null ? null : "--slo-attainment-fraction"},
         };
         for (final String[] g : given) {
             if (g[0] != null && !ok.contains(g[0])) {

@@ -86,8 +86,8 @@ public final class UpstreamOptions {
                 + "implemented", "--optuna-sampler", "--optuna-acquisition", "--optuna-terminator",
                 "--bo-constraint-mode", "--variant", "--sweep-variant");
         add(m, "an option of upstream's sweep recipes (pareto-sweep, concurrency-ramp, prefill-ttft-curve, "
-                + "decode-itl-curve) or its goodput recipe; the recipes here are the searches under SLOs "
-                + "(src-docs/capacity.md)", "--isl-osl-pairs", "--slo-attainment-fraction", "--degradation-threshold",
+                + "decode-itl-curve); the recipes here are the searches under SLOs (src-docs/capacity.md)",
+                "--isl-osl-pairs", "--degradation-threshold",
                 "--degradation-metric-tag", "--degradation-stat", "--isl-min", "--isl-max", "--isl-steps",
                 "--concurrency-steps", "--osl-min", "--osl-max", "--osl-steps");
         return m;

@@ -21,11 +21,13 @@ import java.util.List;
  * @param convergence when non-null, a point's trials go on until they converge too (budget allowing)
  * @param initialPoints upstream's Bayesian start-up points: recorded; bisection and grid need none
  * @param randomSeed upstream's search seed, or null: recorded; bisection and grid draw nothing at random
+ * @param goodput the per-request SLOs every point's cells count good requests by ({@code --goodput TAG:VALUE}, set
+ *                by the max-goodput-under-slo recipe), empty for none
  */
 public record SearchSpec(String knob, int min, int max, List<Sla> slas, String planner, int maxProbes, String recipe,
                          int maxTrials, double confidence, double boundaryBand, double maxClientLateness,
                          Objective objective, String pooling, List<SlaTier> tiers, ConvergenceSpec convergence,
-                         Integer initialPoints, Long randomSeed) {
+                         Integer initialPoints, Long randomSeed, List<String> goodput) {
     public static final String CONCURRENCY = "concurrency";
     /** Whole requests per second, open loop. */
     public static final String REQUEST_RATE = "request_rate";
@@ -41,13 +43,13 @@ public record SearchSpec(String knob, int min, int max, List<Sla> slas, String p
                       final int maxProbes, final String recipe, final int maxTrials, final double confidence,
                       final double boundaryBand, final double maxClientLateness) {
         this(knob, min, max, slas, planner, maxProbes, recipe, maxTrials, confidence, boundaryBand, maxClientLateness,
-                null, POOLING_MEAN, List.of(), null, null, null);
+                null, POOLING_MEAN, List.of(), null, null, null, List.of());
     }
 
     /** The same search judged on {@code other} SLOs (a tier's). */
     SearchSpec withSlas(final List<Sla> other) {
         return new SearchSpec(knob, min, max, other, planner, maxProbes, recipe, maxTrials, confidence, boundaryBand,
-                maxClientLateness, objective, pooling, List.of(), convergence, initialPoints, randomSeed);
+                maxClientLateness, objective, pooling, List.of(), convergence, initialPoints, randomSeed, goodput);
     }
 
     /** What the search optimises among the points that meet the SLOs: upstream's --search-metric/-stat/-direction. */

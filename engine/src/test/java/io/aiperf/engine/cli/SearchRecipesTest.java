@@ -38,6 +38,24 @@ class SearchRecipesTest {
     }
 
     @Test
+    void maxGoodputUnderSloSetsTheCellsGoodputAndAnAttainmentSlo() {
+        final SearchSpec s = spec("--search-recipe", "max-goodput-under-slo", "--ttft-sla-ms", "100", "--tpot-sla-ms",
+                "10.5", "--e2e-sla-ms", "1000");
+        assertThat(s.goodput()).containsExactly("time_to_first_token:100", "inter_token_latency:10.5",
+                "request_latency:1000");
+        assertThat(s.slas()).extracting(Sla::spec).containsExactly("slo_attainment:avg:ge:0.95");
+        assertThat(s.objective()).isEqualTo(new SearchSpec.Objective("goodput", "avg", "maximize"));
+        assertThat(spec("--search-recipe", "max-goodput-under-slo", "--e2e-sla-ms", "9", "--slo-attainment-fraction",
+                "1").slas().get(0).threshold()).isEqualTo(1.0);
+        assertThatThrownBy(() -> spec("--search-recipe", "max-goodput-under-slo", "--e2e-sla-ms", "9",
+                "--slo-attainment-fraction", "0")).hasMessageContaining("--slo-attainment-fraction");
+        assertThatThrownBy(() -> spec("--search-recipe", "max-goodput-under-slo", "--error-rate-sla", "0.1"))
+                .hasMessageContaining("--error-rate-sla");
+        assertThatThrownBy(() -> spec("--search-sla", "time_to_first_token:p95:lt:5", "--slo-attainment-fraction",
+                "0.9")).hasMessageContaining("--slo-attainment-fraction");
+    }
+
+    @Test
     void recipeFlagsThatDoNotFitTheRecipeAreUsageErrors() {
         final String[][] cases = {
             {"--search-recipe", "max-concurrency-under-sla"},

@@ -191,7 +191,7 @@ class CapacitySearchEndToEndTest {
     void badSearchOptionsExitTwoBeforeAnyTraffic() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
             final String[][] cases = {
-                {"--search-recipe", "max-goodput-under-slo", "--ttft-sla-ms", "5"},
+                {"--search-recipe", "pareto-sweep", "--ttft-sla-ms", "5"},
                 {"--search-recipe", "max-throughput-ttft-sla"},
                 {"--search-sla", "time_to_first_token:p95:under:5"},
                 {"--search-space", "batch_size:1,4", "--search-sla", "time_to_first_token:p95:lt:5"},

@@ -117,4 +117,34 @@ class SearchObjectivesEndToEndTest {
             }
         }
     }
+
+    @Test
+    void maxGoodputUnderSloCountsGoodRequestsInEveryCell() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(5, 1))) {
+            final Path dir = tmp.resolve("goodput");
+            // a TTFT of 0.001 ms: no request is good, so no point attains 90% of them
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--isl", "8",
+                    "--osl", "2", "--request-count", "8", "--tokenizer", "builtin", "--search-recipe",
+                    "max-goodput-under-slo", "--ttft-sla-ms", "0.001", "--e2e-sla-ms", "1000000",
+                    "--slo-attainment-fraction", "0.9", "--concurrency-max", "2", "--search-trials-max", "1",
+                    "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode result = Runs.json(dir.resolve("search_result.json"));
+            assertThat(result.path("search").path("objective").path("metric").asText()).isEqualTo("goodput");
+            final JsonNode first = result.path("points").get(0);
+            assertThat(first.path("slas").get(0).path("sla").asText()).isEqualTo("slo_attainment:avg:ge:0.9");
+            assertThat(first.path("slas").get(0).path("value").asDouble()).as("no good request").isZero();
+            final JsonNode cell = Runs.json(dir.resolve(first.path("trial_results").get(0).path("artifact_dir").asText())
+                    .resolve("profile_export_aiperf.json"));
+            assertThat(cell.path("good_request_count").path("avg").asDouble()).isZero();
+            assertThat(cell.path("request_count").path("avg").asDouble()).isEqualTo(8);
+            assertThat(first.path("decision").asText()).isIn("misses", "invalid");
+            assertThat(result.path("capacity").isNull()).isTrue();
+            final Runs.Result both = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--search-recipe",
+                    "max-goodput-under-slo", "--ttft-sla-ms", "5", "--goodput", "time_to_first_token:9",
+                    "--artifact-dir", tmp.resolve("both").toString());
+            assertThat(both.exitCode()).isEqualTo(2);
+            assertThat(both.err()).contains("--goodput");
+        }
+    }
 }
