@@ -68,7 +68,7 @@ final class ProfileHelp {
                 "--search-boundary-band", "--search-max-client-lateness", "--itl-sla-ms", "--tpot-sla-ms",
                 "--e2e-sla-ms", "--error-rate-sla", "--slo-attainment-fraction", "--search-style", "--search-metric",
                 "--search-stat", "--search-direction", "--search-percentile-pooling", "--search-sla-tier",
-                "--search-initial-points", "--search-random-seed"));
+                "--search-initial-points", "--search-random-seed", "--bo-constraint-mode"));
         t.put("Control hooks", List.of("--reset-kv-cache", "--reset-kv-cache-path", "--reset-kv-cache-timeout-seconds",
                 "--reset-kv-cache-max-retry-seconds", "--server-profiler", "--server-profiler-start-path",
                 "--server-profiler-stop-path", "--server-profiler-timeout-seconds"));

@@ -87,6 +87,10 @@ public final class SearchOptions {
             + "point's percentile is the mean of its trials') or pooled (the percentile of all its trials' requests).")
     String pooling;
 
+    @Option(names = "--bo-constraint-mode", paramLabel = "CONSTRAINT", description = "penalty or eic: accepted and "
+            + "ignored, as upstream's (deprecated there; no planner here is Bayesian).")
+    String boConstraintMode;
+
     @Option(names = "--search-sla-tier", paramLabel = "TIER", description = "LABEL:SLA[,SLA...]: a tier of SLOs with "
             + "a capacity of its own, e.g. fast:time_to_first_token:p95:lt:50; 2-10 of them, probes shared.")
     List<String> tiers = new ArrayList<>();
@@ -297,6 +301,9 @@ public final class SearchOptions {
             throw new ConfigException("--search-planner", "'" + planner + "' is not implemented; the planners here are "
                     + "bisection and grid (a Bayesian planner needs a library this engine does not have: "
                     + "src-docs/capacity.md)");
+        }
+        if (boConstraintMode != null && !List.of("penalty", "eic").contains(boConstraintMode)) {
+            throw new ConfigException("--bo-constraint-mode", "expected penalty or eic, got '" + boConstraintMode + "'");
         }
         final SearchSpec.Objective objective = SearchRecipes.objective(expanded.objective(), metric, stat,
                 direction, recipe);

@@ -84,7 +84,7 @@ public final class UpstreamOptions {
         add(m, "the capacity search plans with a bisection or a grid; the Bayesian and Optuna planners need "
                 + "libraries this engine does not have (src-docs/capacity.md), and scenario variants are not "
                 + "implemented", "--optuna-sampler", "--optuna-acquisition", "--optuna-terminator",
-                "--bo-constraint-mode", "--variant", "--sweep-variant");
+                "--variant", "--sweep-variant");
         add(m, "an option of upstream's sweep recipes (pareto-sweep, concurrency-ramp, prefill-ttft-curve, "
                 + "decode-itl-curve); the recipes here are the searches under SLOs (src-docs/capacity.md)",
                 "--isl-osl-pairs", "--degradation-threshold",

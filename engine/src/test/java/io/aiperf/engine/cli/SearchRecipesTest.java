@@ -112,4 +112,26 @@ class SearchRecipesTest {
         assertThatThrownBy(() -> spec("--search-sla", sla, "--search-random-seed", "-1"))
                 .hasMessageContaining("--search-random-seed");
     }
+
+    @Test
+    void theConfigFilesSearchSectionTakesTheSameSettings() throws Exception {
+        final SearchOptions o = CommandLine.populateCommand(new SearchOptions(), "--search-direction", "minimize");
+        o.defaults(new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+                .readTree("""
+                        sla_tiers: [fast:time_to_first_token:p95:lt:50, slow:time_to_first_token:p95:lt:500]
+                        metric: request_latency
+                        stat: p99
+                        direction: maximize
+                        percentile_pooling: pooled
+                        initial_points: 2
+                        random_seed: 11
+                        """));
+        final SearchSpec s = o.spec(null);
+        assertThat(s.tiers()).extracting(SearchSpec.SlaTier::label).containsExactly("fast", "slow");
+        assertThat(s.objective()).as("the command line wins")
+                .isEqualTo(new SearchSpec.Objective("request_latency", "p99", "minimize"));
+        assertThat(s.pooling()).isEqualTo("pooled");
+        assertThat(s.initialPoints()).isEqualTo(2);
+        assertThat(s.randomSeed()).isEqualTo(11L);
+    }
 }
