@@ -53,6 +53,9 @@ public final class ProfileCommand implements Callable<Integer> {
     @Mixin
     SearchOptions searchOptions;
 
+    @Mixin
+    ConvergenceOptions convergenceOptions;
+
     @Option(names = "--mock", description = "Start the embedded mock server (TTFT 20 ms, ITL 5 ms) and benchmark it.")
     boolean mock;
 
@@ -112,13 +115,16 @@ public final class ProfileCommand implements Callable<Integer> {
                 return ExitCode.USAGE;
             }
             final SearchSpec search;
+            final io.aiperf.engine.convergence.ConvergenceSpec convergence;
             try {
                 final com.fasterxml.jackson.databind.JsonNode file = options.config == null ? null
                         : io.aiperf.engine.config.YamlLoader.load(options.config, System.getenv());
                 searchOptions.defaults(file == null ? null : file.get("search"));
+                convergenceOptions.defaults(file);
+                convergence = convergenceOptions.spec();
                 search = searchOptions.spec(options.confidenceLevel != null ? options.confidenceLevel
                         : file != null && file.path("multi_run").path("confidence_level").isNumber()
-                        ? file.path("multi_run").path("confidence_level").asDouble() : null);
+                        ? file.path("multi_run").path("confidence_level").asDouble() : null, convergence);
             } catch (ConfigException e) {
                 err.println("error: invalid configuration: " + e.getMessage());
                 return ExitCode.USAGE;
@@ -172,6 +178,7 @@ public final class ProfileCommand implements Callable<Integer> {
                     checkSearchable(config, search); // every point's config loads before any traffic
                 }
                 selected = CellPlan.select(config, cells);
+                ConvergenceOptions.check(convergence, config, search != null, !cells.isEmpty());
                 final Double osl = config.dataset().oslMean();
                 if (mock && osl != null && osl > MockServer.MAX_REPLY_TOKENS) {
                     // the mock caps every reply: the run would measure something else than asked, for hours
@@ -221,7 +228,7 @@ public final class ProfileCommand implements Callable<Integer> {
                     return ExitCode.FAILED;
                 }
                 final long[] mockBefore = mockServer == null ? null : mockServer.busy();
-                final int exit = run(config, selected, dir, out, err, redactor, search);
+                final int exit = run(config, selected, dir, out, err, redactor, search, convergence);
                 if (mockServer != null) {
                     final String saturated = MockServer.saturationWarning(mockServer.busyShare(mockBefore));
                     if (saturated != null) {
@@ -244,7 +251,8 @@ public final class ProfileCommand implements Callable<Integer> {
     }
 
     private int run(final BenchmarkConfig config, final List<CellPlan.Cell> selected, final Path dir,
-                    final PrintStream out, final PrintStream err, final Redactor redactor, final SearchSpec search)
+                    final PrintStream out, final PrintStream err, final Redactor redactor, final SearchSpec search,
+                    final io.aiperf.engine.convergence.ConvergenceSpec convergence)
             throws Exception {
         {
             final CellContext ctx = cellContext(config, out, err, redactor, cancellation, spec, options.logLevel());
@@ -256,7 +264,7 @@ public final class ProfileCommand implements Callable<Integer> {
                                     java.util.Map.of("label", label.strip())));
                 }
                 final int exit = search != null ? CapacitySearch.run(search, v -> configAt(search, v), dir, ctx)
-                        : MultiRunner.run(config, selected, dir, ctx);
+                        : MultiRunner.run(config, selected, dir, ctx, convergence);
                 if (exit == ExitCode.CANCELLED && interrupts.terminated()) {
                     return ExitCode.TERMINATED; // stopped by SIGTERM, as a CI system stops a job
                 }
@@ -310,6 +318,10 @@ public final class ProfileCommand implements Callable<Integer> {
     private BenchmarkConfig configAt(final SearchSpec search, final int value) {
         final boolean rate = search.knob().equals(SearchSpec.REQUEST_RATE);
         final String given = rate ? options.requestRate : options.concurrency;
+        final List<String> givenGoodput = options.goodput;
+        if (!search.goodput().isEmpty()) {
+            options.goodput = search.goodput(); // the goodput recipe's per-request SLOs, counted in every cell
+        }
         if (rate) {
             options.requestRate = Integer.toString(value);
         } else {
@@ -318,6 +330,7 @@ public final class ProfileCommand implements Callable<Integer> {
         try {
             return ConfigLoader.load(options.config, options.overlay(), System.getenv());
         } finally {
+            options.goodput = givenGoodput;
             if (rate) {
                 options.requestRate = given;
             } else {
@@ -332,8 +345,16 @@ public final class ProfileCommand implements Callable<Integer> {
             throw new ConfigException("--search-space", "a capacity search runs one cell per point; remove the "
                     + "sweep and --num-profile-runs");
         }
+        if (!search.goodput().isEmpty() && options.goodput != null) {
+            throw new ConfigException("--goodput", "--search-recipe max-goodput-under-slo sets the per-request SLOs "
+                    + "from --ttft-sla-ms, --tpot-sla-ms and --e2e-sla-ms; remove --goodput");
+        }
         configAt(search, search.min());
         configAt(search, search.max());
+        if (search.pooling().equals(SearchSpec.POOLING_POOLED) && config.artifacts().exportLevel().equals("summary")) {
+            throw new ConfigException("--search-percentile-pooling", "pooled reads every trial's requests: it needs "
+                    + "--export-level records or raw");
+        }
     }
 
     /** Flags that make no sense together, said before anything starts; null when there are none. */

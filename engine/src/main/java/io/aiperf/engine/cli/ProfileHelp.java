@@ -61,10 +61,14 @@ final class ProfileHelp {
         t.put("Config, sweeps and trials", List.of("--config", "--sweep-type", "--num-profile-runs",
                 "--profile-run-cooldown-seconds", "--confidence-level", "--profile-run-disable-warmup-after-first",
                 "--no-profile-run-disable-warmup-after-first", "--set-consistent-seed", "--no-set-consistent-seed",
-                "--cell", "--no-sweep-table"));
+                "--cell", "--no-sweep-table", "--convergence-metric", "--convergence-stat", "--convergence-threshold",
+                "--convergence-mode"));
         t.put("Capacity search", List.of("--search-space", "--search-sla", "--search-recipe", "--ttft-sla-ms",
                 "--concurrency-min", "--concurrency-max", "--search-planner", "--search-max-iterations", "--search-trials-max",
-                "--search-boundary-band", "--search-max-client-lateness"));
+                "--search-boundary-band", "--search-max-client-lateness", "--itl-sla-ms", "--tpot-sla-ms",
+                "--e2e-sla-ms", "--error-rate-sla", "--slo-attainment-fraction", "--search-style", "--search-metric",
+                "--search-stat", "--search-direction", "--search-percentile-pooling", "--search-sla-tier",
+                "--search-initial-points", "--search-random-seed", "--bo-constraint-mode"));
         t.put("Control hooks", List.of("--reset-kv-cache", "--reset-kv-cache-path", "--reset-kv-cache-timeout-seconds",
                 "--reset-kv-cache-max-retry-seconds", "--server-profiler", "--server-profiler-start-path",
                 "--server-profiler-stop-path", "--server-profiler-timeout-seconds"));

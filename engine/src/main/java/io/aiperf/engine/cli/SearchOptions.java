@@ -15,6 +15,9 @@ import picocli.CommandLine.Option;
  */
 public final class SearchOptions {
     static final String RECIPE = "max-throughput-ttft-sla";
+    /** Upstream's recipes that are searches on concurrency under SLOs (src-docs/capacity.md, "Recipes"). */
+    static final List<String> RECIPES = List.of(RECIPE, SearchRecipes.ITL, SearchRecipes.UNDER_SLA,
+            SearchRecipes.GOODPUT);
     static final int DEFAULT_MIN = 1;
     static final int DEFAULT_MAX = 64;
 
@@ -34,6 +37,63 @@ public final class SearchOptions {
 
     @Option(names = "--ttft-sla-ms", paramLabel = "MS", description = "The recipe's TTFT p95 limit, ms.")
     Double ttftSlaMs;
+
+    @Option(names = "--itl-sla-ms", paramLabel = "MS", description = "max-throughput-itl-sla's inter-token latency "
+            + "p95 limit, ms.")
+    Double itlSlaMs;
+
+    @Option(names = "--tpot-sla-ms", paramLabel = "MS", description = "max-concurrency-under-sla's time per output "
+            + "token (inter_token_latency) p95 limit, ms.")
+    Double tpotSlaMs;
+
+    @Option(names = "--e2e-sla-ms", paramLabel = "MS", description = "max-concurrency-under-sla's request latency p99 "
+            + "limit, ms.")
+    Double e2eSlaMs;
+
+    @Option(names = "--error-rate-sla", paramLabel = "FRACTION", description = "max-concurrency-under-sla's most "
+            + "request error rate, a fraction in (0, 1): 0.05 is 5%%.")
+    Double errorRateSla;
+
+    @Option(names = "--slo-attainment-fraction", paramLabel = "FRACTION", description = "max-goodput-under-slo's "
+            + "least share of requests that meet every per-request SLO (--ttft-sla-ms, --tpot-sla-ms, --e2e-sla-ms), "
+            + "in (0, 1]. Default: 0.95.")
+    Double attainment;
+
+    @Option(names = "--search-style", paramLabel = "STYLE", description = "max-concurrency-under-sla's planner: "
+            + "monotonic (a bisection, the default here) or grid.")
+    String style;
+
+    @Option(names = "--search-metric", paramLabel = "METRIC", description = "The metric the search reports the best "
+            + "point by, among those that meet the SLOs (with --search-direction), e.g. output_token_throughput.")
+    String metric;
+
+    @Option(names = "--search-stat", paramLabel = "SSTAT", description = "--search-metric's statistic: avg (the "
+            + "default), p50, p90, p95 or p99.")
+    String stat;
+
+    @Option(names = "--search-direction", paramLabel = "DIRECTION", description = "maximize or minimize "
+            + "--search-metric.")
+    String direction;
+
+    @Option(names = "--search-initial-points", paramLabel = "N", description = "Upstream's Bayesian start-up points "
+            + "(below --search-max-iterations): recorded; bisection and grid need none.")
+    Integer initialPoints;
+
+    @Option(names = "--search-random-seed", paramLabel = "SEED", description = "Upstream's search seed (0 or more): "
+            + "recorded; bisection and grid draw nothing at random.")
+    Long randomSeed;
+
+    @Option(names = "--search-percentile-pooling", paramLabel = "POOLING", description = "mean (the default: a "
+            + "point's percentile is the mean of its trials') or pooled (the percentile of all its trials' requests).")
+    String pooling;
+
+    @Option(names = "--bo-constraint-mode", paramLabel = "CONSTRAINT", description = "penalty or eic: accepted and "
+            + "ignored, as upstream's (deprecated there; no planner here is Bayesian).")
+    String boConstraintMode;
+
+    @Option(names = "--search-sla-tier", paramLabel = "TIER", description = "LABEL:SLA[,SLA...]: a tier of SLOs with "
+            + "a capacity of its own, e.g. fast:time_to_first_token:p95:lt:50; 2-10 of them, probes shared.")
+    List<String> tiers = new ArrayList<>();
 
     @Option(names = "--concurrency-min", paramLabel = "N", description = "Lowest concurrency searched. Default: 1.")
     Integer concurrencyMin;
@@ -67,7 +127,9 @@ public final class SearchOptions {
 
     /** The YAML keys of a config file's {@code search:} section, each the option of the same name. */
     static final List<String> YAML_KEYS = List.of("space", "slas", "planner", "recipe", "ttft_sla_ms", "concurrency_min",
-            "concurrency_max", "max_iterations", "trials_max", "boundary_band_pct", "max_client_lateness_ms");
+            "concurrency_max", "max_iterations", "trials_max", "boundary_band_pct", "max_client_lateness_ms",
+            "itl_sla_ms", "tpot_sla_ms", "e2e_sla_ms", "error_rate_sla", "style", "metric", "stat", "direction",
+            "initial_points", "random_seed", "percentile_pooling", "sla_tiers", "slo_attainment_fraction");
 
     /**
      * Takes the settings of a config file's {@code search:} section that no option gave (src-docs/capacity.md):
@@ -90,15 +152,25 @@ public final class SearchOptions {
         });
         space = space != null ? space : text(search, "space");
         if (slas.isEmpty() && search.has("slas")) {
-            final com.fasterxml.jackson.databind.JsonNode list = search.get("slas");
-            if (list.isTextual()) {
-                slas.add(list.asText());
-            } else if (list.isArray()) {
-                list.forEach(v -> slas.add(v.asText()));
-            } else {
-                throw new ConfigException("search.slas", "expected a list such as [time_to_first_token:p95:lt:200]");
-            }
+            slas.addAll(list(search, "slas", "[time_to_first_token:p95:lt:200]"));
         }
+        if (tiers.isEmpty() && search.has("sla_tiers")) {
+            tiers.addAll(list(search, "sla_tiers", "[fast:time_to_first_token:p95:lt:50, slow:time_to_first_token:p95:lt:200]"));
+        }
+        itlSlaMs = itlSlaMs != null ? itlSlaMs : number(search, "itl_sla_ms");
+        tpotSlaMs = tpotSlaMs != null ? tpotSlaMs : number(search, "tpot_sla_ms");
+        e2eSlaMs = e2eSlaMs != null ? e2eSlaMs : number(search, "e2e_sla_ms");
+        errorRateSla = errorRateSla != null ? errorRateSla : number(search, "error_rate_sla");
+        attainment = attainment != null ? attainment : number(search, "slo_attainment_fraction");
+        style = style != null ? style : text(search, "style");
+        metric = metric != null ? metric : text(search, "metric");
+        stat = stat != null ? stat : text(search, "stat");
+        direction = direction != null ? direction : text(search, "direction");
+        initialPoints = initialPoints != null ? initialPoints : whole(search, "initial_points");
+        if (randomSeed == null && whole(search, "random_seed") != null) {
+            randomSeed = search.get("random_seed").asLong();
+        }
+        pooling = pooling != null ? pooling : text(search, "percentile_pooling");
         recipe = recipe != null ? recipe : text(search, "recipe");
         planner = planner != null ? planner : text(search, "planner");
         ttftSlaMs = ttftSlaMs != null ? ttftSlaMs : number(search, "ttft_sla_ms");
@@ -108,6 +180,20 @@ public final class SearchOptions {
         maxTrials = maxTrials != null ? maxTrials : whole(search, "trials_max");
         boundaryBandPct = boundaryBandPct != null ? boundaryBandPct : number(search, "boundary_band_pct");
         maxClientLateness = maxClientLateness != null ? maxClientLateness : number(search, "max_client_lateness_ms");
+    }
+
+    private static List<String> list(final com.fasterxml.jackson.databind.JsonNode search, final String key,
+                                     final String example) {
+        final com.fasterxml.jackson.databind.JsonNode list = search.get(key);
+        final List<String> out = new ArrayList<>();
+        if (list.isTextual()) {
+            out.add(list.asText());
+        } else if (list.isArray()) {
+            list.forEach(v -> out.add(v.asText()));
+        } else {
+            throw new ConfigException("search." + key, "expected a list such as " + example);
+        }
+        return out;
     }
 
     /** {@code search.<key>}, null when absent; one of another kind than {@code ok} accepts is an error naming it. */
@@ -148,7 +234,10 @@ public final class SearchOptions {
     boolean active() {
         return space != null || !slas.isEmpty() || recipe != null || ttftSlaMs != null || concurrencyMin != null
                 || concurrencyMax != null || maxIterations != null || maxTrials != null
-                || maxClientLateness != null || boundaryBandPct != null || planner != null;
+                || maxClientLateness != null || boundaryBandPct != null || planner != null || itlSlaMs != null
+                || tpotSlaMs != null || e2eSlaMs != null || errorRateSla != null || style != null || metric != null
+                || stat != null || direction != null || initialPoints != null || randomSeed != null || pooling != null
+                || !tiers.isEmpty() || attainment != null;
     }
 
     /**
@@ -157,27 +246,24 @@ public final class SearchOptions {
      * @throws ConfigException naming the option and what is wrong
      */
     SearchSpec spec(final Double confidenceLevel) {
+        return spec(confidenceLevel, null);
+    }
+
+    /**
+     * @param convergence the run's --convergence-* (then a point's trials go on until they converge), or null
+     */
+    SearchSpec spec(final Double confidenceLevel, final io.aiperf.engine.convergence.ConvergenceSpec convergence) {
         if (!active()) {
             return null;
         }
-        final List<Sla> parsed = new ArrayList<>();
-        if (recipe != null) {
-            if (!recipe.equals(RECIPE)) {
-                throw new ConfigException("--search-recipe", "'" + recipe + "' is not implemented; the one recipe here "
-                        + "is " + RECIPE + " (or give --search-space and --search-sla)");
-            }
-            if (ttftSlaMs == null || !(ttftSlaMs > 0) || ttftSlaMs.isInfinite()) {
-                throw new ConfigException("--ttft-sla-ms", RECIPE + " needs the TTFT limit in ms, a positive number");
-            }
-            parsed.add(new Sla("time_to_first_token", "p95", "lt", ttftSlaMs));
-        } else if (ttftSlaMs != null) {
-            throw new ConfigException("--ttft-sla-ms", "belongs to --search-recipe " + RECIPE
-                    + "; add it, or say the SLO with --search-sla time_to_first_token:p95:lt:MS");
-        }
+        final SearchRecipes.Expanded expanded = SearchRecipes.expand(recipe, new SearchRecipes.Targets(ttftSlaMs,
+                itlSlaMs, tpotSlaMs, e2eSlaMs, errorRateSla, attainment), style);
+        final List<Sla> parsed = new ArrayList<>(expanded.slas());
         for (final String s : slas) {
             parsed.add(Sla.parse("--search-sla", s));
         }
-        if (parsed.isEmpty()) {
+        final List<SearchSpec.SlaTier> tierList = SearchRecipes.tiers(tiers);
+        if (parsed.isEmpty() && tierList.isEmpty()) {
             throw new ConfigException("--search-sla", "a capacity search needs at least one SLO, e.g. "
                     + "--search-sla time_to_first_token:p95:lt:200, or --search-recipe " + RECIPE);
         }
@@ -205,14 +291,33 @@ public final class SearchOptions {
             throw new ConfigException("--search-boundary-band", "must be a percentage, 0 or more, got " + band);
         }
         final String knob = space == null ? SearchSpec.CONCURRENCY : knob(space.trim().split(":")[0]);
-        final String plan = planner == null ? BisectionPlanner.NAME : planner.toLowerCase(java.util.Locale.ROOT);
+        if (expanded.planner() != null && planner != null) {
+            throw new ConfigException("--search-planner", "--search-recipe " + recipe + " chooses the planner with "
+                    + "--search-style; remove --search-planner");
+        }
+        final String plan = expanded.planner() != null ? expanded.planner()
+                : planner == null ? BisectionPlanner.NAME : planner.toLowerCase(java.util.Locale.ROOT);
         if (!plan.equals(BisectionPlanner.NAME) && !plan.equals(GridPlanner.NAME)) {
             throw new ConfigException("--search-planner", "'" + planner + "' is not implemented; the planners here are "
                     + "bisection and grid (a Bayesian planner needs a library this engine does not have: "
                     + "src-docs/capacity.md)");
         }
+        if (boConstraintMode != null && !List.of("penalty", "eic").contains(boConstraintMode)) {
+            throw new ConfigException("--bo-constraint-mode", "expected penalty or eic, got '" + boConstraintMode + "'");
+        }
+        final SearchSpec.Objective objective = SearchRecipes.objective(expanded.objective(), metric, stat,
+                direction, recipe);
+        final String pool = SearchRecipes.pooling(pooling, metric != null ? objective : null);
+        if (initialPoints != null && (initialPoints < 1 || initialPoints >= probes)) {
+            throw new ConfigException("--search-initial-points", "must be 1 or more and below --search-max-iterations ("
+                    + probes + "), got " + initialPoints);
+        }
+        if (randomSeed != null && randomSeed < 0) {
+            throw new ConfigException("--search-random-seed", "must be 0 or more, got " + randomSeed);
+        }
         return new SearchSpec(knob, bounds[0], bounds[1], List.copyOf(parsed), plan, probes, recipe,
-                trials, confidence, band / 100, lateness);
+                trials, confidence, band / 100, lateness, objective, pool, tierList, convergence, initialPoints,
+                randomSeed, expanded.goodput());
     }
 
     private int[] bounds() {

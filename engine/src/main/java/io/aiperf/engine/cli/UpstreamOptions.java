@@ -81,18 +81,13 @@ public final class UpstreamOptions {
         add(m, "sweep cells run in order with the trial settings; this sweep option is not implemented",
                 "--parameter-sweep-cooldown-seconds", "--parameter-sweep-same-seed", "--no-parameter-sweep-same-seed",
                 "--parameter-sweep-mode");
-        add(m, NOT_YET + ": trials always run the number of profile runs asked for, and a capacity search point's "
-                + "trials stop on its SLO decision (--search-trials-max, src-docs/capacity.md)", "--convergence-metric",
-                "--convergence-stat", "--convergence-threshold", "--convergence-mode");
-        add(m, "the capacity search maximises concurrency or request rate with a bisection or a grid; the Bayesian "
-                + "planner, metrics to optimise, SLA tiers and scenario variants are not implemented "
-                + "(src-docs/capacity.md)", "--search-metric", "--search-stat",
-                "--search-direction", "--search-initial-points", "--search-random-seed",
-                "--optuna-sampler", "--optuna-acquisition", "--optuna-terminator", "--search-percentile-pooling",
-                "--bo-constraint-mode", "--variant", "--sweep-variant", "--search-sla-tier");
-        add(m, "an option of upstream's other search recipes; the one recipe here is max-throughput-ttft-sla "
-                + "(src-docs/capacity.md)", "--isl-osl-pairs", "--itl-sla-ms", "--tpot-sla-ms", "--e2e-sla-ms",
-                "--error-rate-sla", "--slo-attainment-fraction", "--search-style", "--degradation-threshold",
+        add(m, "the capacity search plans with a bisection or a grid; the Bayesian and Optuna planners need "
+                + "libraries this engine does not have (src-docs/capacity.md), and scenario variants are not "
+                + "implemented", "--optuna-sampler", "--optuna-acquisition", "--optuna-terminator",
+                "--variant", "--sweep-variant");
+        add(m, "an option of upstream's sweep recipes (pareto-sweep, concurrency-ramp, prefill-ttft-curve, "
+                + "decode-itl-curve); the recipes here are the searches under SLOs (src-docs/capacity.md)",
+                "--isl-osl-pairs", "--degradation-threshold",
                 "--degradation-metric-tag", "--degradation-stat", "--isl-min", "--isl-max", "--isl-steps",
                 "--concurrency-steps", "--osl-min", "--osl-max", "--osl-steps");
         return m;

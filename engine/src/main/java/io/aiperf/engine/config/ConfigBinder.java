@@ -204,8 +204,9 @@ public final class ConfigBinder {
     }
 
     private static MultiRunConfig multiRun(final Section m, final boolean sweepTable) {
+        // convergence is read by the command line's ConvergenceOptions (src-docs/capacity.md)
         m.allowOnly(List.of("num_runs", "cooldown_seconds", "confidence_level", "disable_warmup_after_first",
-                "set_consistent_seed"));
+                "set_consistent_seed", "convergence"));
         final int runs = m.defaultedInteger("num_runs");
         if (runs < 1 || runs > 10) {
             throw m.error("num_runs", "Input should be between 1 and 10");

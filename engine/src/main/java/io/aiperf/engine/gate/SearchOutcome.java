@@ -67,6 +67,13 @@ public record SearchOutcome(String knob, int min, int max, List<String> slas, St
             slas.add(s.path("metric").asText() + ":" + s.path("stat").asText() + ":" + s.path("op").asText() + ":"
                     + Numbers.plain(s.path("threshold").asDouble()));
         }
+        // a search with SLA tiers reports the most lenient tier's capacity: its tiers are part of what it searched
+        for (final JsonNode tier : search.path("sla_tiers")) {
+            for (final JsonNode s : tier.path("slas")) {
+                slas.add(tier.path("label").asText() + "=" + s.path("metric").asText() + ":" + s.path("stat").asText()
+                        + ":" + s.path("op").asText() + ":" + Numbers.plain(s.path("threshold").asDouble()));
+            }
+        }
         final Integer capacity = root.path("capacity").isNumber() ? root.path("capacity").asInt() : null;
         final int low = root.path("capacity_bounds").path("low").asInt(capacity == null ? 0 : capacity);
         return new SearchOutcome(search.path("knob").asText(), search.path("min").asInt(), search.path("max").asInt(),

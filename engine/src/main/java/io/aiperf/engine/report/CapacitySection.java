@@ -61,6 +61,7 @@ final class CapacitySection {
         for (int i = 0; i < slas.size(); i++) {
             chart(page, root, i, knob, o);
         }
+        CapacityTiers.append(page, root, knob);
         table(page, root, knob);
     }
 

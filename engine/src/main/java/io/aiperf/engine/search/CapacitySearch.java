@@ -39,7 +39,10 @@ public final class CapacitySearch {
      */
     public static int run(final SearchSpec spec, final IntFunction<BenchmarkConfig> configAt, final Path dir,
                           final CellContext ctx) throws InterruptedException {
-        final Planner planner = Planner.of(spec.planner(), spec.min(), spec.max(), spec.maxProbes());
+        final TierPlanner tiered = spec.tiers().isEmpty() ? null
+                : new TierPlanner(spec.planner(), spec.min(), spec.max(), spec.maxProbes(), spec.tiers().size());
+        final Planner planner = tiered != null ? tiered
+                : Planner.of(spec.planner(), spec.min(), spec.max(), spec.maxProbes());
         final List<ProbedPoint> points = new ArrayList<>();
         for (OptionalInt next = planner.next(); next.isPresent() && !ctx.cancellation().isCancelled();
              next = planner.next()) {
@@ -49,11 +52,17 @@ public final class CapacitySearch {
                 break; // cancelled
             }
             points.add(point);
-            planner.tell(point.value(), point.decision() == ProbedPoint.Decision.MEETS);
+            if (tiered != null) {
+                tiered.tell(point.value(), point.tiers().stream()
+                        .map(t -> t.decision() == ProbedPoint.Decision.MEETS).toList());
+            } else {
+                planner.tell(point.value(), point.decision() == ProbedPoint.Decision.MEETS);
+            }
         }
         final boolean cancelled = ctx.cancellation().isCancelled();
         final SearchResult result = new SearchResult(spec, points, planner.capacity(), planner.lowestMissed(),
-                cancelled ? "cancelled" : planner.converged() ? "converged" : "probe_budget_spent");
+                cancelled ? "cancelled" : planner.converged() ? "converged" : "probe_budget_spent",
+                tiered == null ? List.of() : tiered.tiers());
         result.write(dir.resolve(SearchResult.FILE_NAME));
         result.printTable(ctx.out());
         report(dir, configAt.apply(spec.min()), ctx);
@@ -81,6 +90,8 @@ public final class CapacitySearch {
         final String pointPath = "search/" + label;
         final ExportNames names = ExportNames.of(config.artifacts().prefix());
         final List<Trial> trials = new ArrayList<>();
+        final io.aiperf.engine.convergence.TrialSeries series = spec.convergence() == null ? null
+                : new io.aiperf.engine.convergence.TrialSeries(spec.convergence(), spec.confidence(), spec.maxTrials());
         ProbedPoint point = null;
         for (int t = 1; t <= spec.maxTrials() && !ctx.cancellation().isCancelled(); t++) {
             final String trialName = String.format(Locale.ROOT, "trial_%04d", t);
@@ -91,17 +102,22 @@ public final class CapacitySearch {
             if (ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.INFO) <= 0) {
                 ctx.err().println("search point " + order + ": " + spec.knob() + " " + value
                         + (t > 1 ? ", trial " + t + " (" + (point.decision() == ProbedPoint.Decision.INVALID
-                        ? "the client was short of CPU" : "near the SLO") + ")" : ""));
+                        ? "the client was short of CPU" : PointDecision.undecided(spec, point) ? "near the SLO"
+                        : "not converged yet") + ")" : ""));
             }
             final Path cellDir = dir.resolve(path);
             final CellOutcome outcome = new CellRunner(config.forShard(), cellDir, ctx, identity).run();
             if (outcome.exitCode() == ExitCode.CANCELLED) {
                 return null;
             }
-            trials.add(trial(spec, t, path, outcome, summary(cellDir.resolve(names.summaryJson()), ctx),
-                    cellDir.resolve(names.recordsJsonl())));
-            point = PointDecision.decide(spec, order, value, pointPath, trials);
-            if (!PointDecision.undecided(spec, point)) {
+            final Trial trial = trial(spec, t, path, outcome, summary(cellDir.resolve(names.summaryJson()), ctx),
+                    cellDir.resolve(names.recordsJsonl()));
+            trials.add(trial);
+            if (series != null) {
+                series.add(path, trial.summary(), trial.records());
+            }
+            point = PointDecisions.decide(spec, order, value, pointPath, trials, series);
+            if (!PointDecisions.moreTrials(spec, point, series)) {
                 break;
             }
         }
@@ -120,7 +136,8 @@ public final class CapacitySearch {
         final CellSummary cell = summary == null ? null : SummaryCodec.read(summary);
         return new Trial(number, path, error, cell == null ? null : cell.validityResult(), List.copyOf(values),
                 cell == null ? Double.NaN : cell.stat("request_throughput", SummaryCodec.AVG), records,
-                cell != null && cell.warmup() != null, cell == null ? Double.NaN : cell.health().wakeupDelayP99Ms());
+                cell != null && cell.warmup() != null, cell == null ? Double.NaN : cell.health().wakeupDelayP99Ms(),
+                summary);
     }
 
     private static JsonNode summary(final Path file, final CellContext ctx) {

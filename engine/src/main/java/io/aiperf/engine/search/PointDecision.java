@@ -56,8 +56,11 @@ final class PointDecision {
         final List<SloJudgement> judged = new ArrayList<>();
         for (int i = 0; i < spec.slas().size(); i++) {
             final Sla sla = spec.slas().get(i);
-            judged.add(SloJudgement.of(sla, used.get(i), requests(sla.metric(), usable), spec.confidence(),
-                    spec.boundaryBand()));
+            final double[] requests = requests(sla.metric(), usable);
+            if (pooled(spec, sla.stat()) && requests.length > 0) {
+                used.set(i, pooledStat(requests, sla.stat()));
+            }
+            judged.add(SloJudgement.of(sla, used.get(i), requests, spec.confidence(), spec.boundaryBand()));
         }
         values.clear();
         values.addAll(used);
@@ -95,8 +98,22 @@ final class PointDecision {
                         && !Result.INVALID.wireName().equals(t.validity()));
     }
 
+    /**
+     * Whether a point's {@code stat} is computed over its trials' requests together (upstream's
+     * --search-percentile-pooling pooled) rather than as the mean of its trials' statistics.
+     */
+    static boolean pooled(final SearchSpec spec, final String stat) {
+        return SearchSpec.POOLING_POOLED.equals(spec.pooling()) && stat.matches("p\\d+(\\.\\d+)?");
+    }
+
+    /** The percentile of pooled requests, as a cell's summary computes it (linear between ranks). */
+    static double pooledStat(final double[] requests, final String stat) {
+        final io.aiperf.engine.metrics.Stats s = io.aiperf.engine.metrics.Stats.of(requests, requests.length);
+        return s == null ? Double.NaN : s.get(stat);
+    }
+
     /** The requests of every trial pooled; empty when a trial's records are unreadable (then: by value). */
-    private static double[] requests(final String metric, final List<Trial> trials) {
+    static double[] requests(final String metric, final List<Trial> trials) {
         final List<double[]> parts = new ArrayList<>();
         for (final Trial t : trials) {
             final RequestSamples s = RequestSamples.read(t.records(), t.warmedUp());

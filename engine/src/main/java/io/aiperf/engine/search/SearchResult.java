@@ -19,9 +19,34 @@ import java.util.OptionalInt;
  * @param status converged, probe_budget_spent or cancelled
  */
 public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalInt capacity, OptionalInt nextMissed,
-                           String status) {
+                           String status, List<Planner> tierPlanners) {
     public static final String FILE_NAME = io.aiperf.engine.gate.SearchOutcome.FILE_NAME;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** A search without SLA tiers. */
+    public SearchResult(final SearchSpec spec, final List<ProbedPoint> points, final OptionalInt capacity,
+                        final OptionalInt nextMissed, final String status) {
+        this(spec, points, capacity, nextMissed, status, List.of());
+    }
+
+    /**
+     * The best point by the objective among those that meet the SLOs (upstream's best trial), or null without an
+     * objective or such a point.
+     */
+    public ProbedPoint best() {
+        if (spec.objective() == null) {
+            return null;
+        }
+        ProbedPoint best = null;
+        for (final ProbedPoint p : points) {
+            if (p.decision() == ProbedPoint.Decision.MEETS
+                    && (best == null ? !Double.isNaN(p.objective()) : spec.objective().better(p.objective(),
+                    best.objective()))) {
+                best = p;
+            }
+        }
+        return best;
+    }
 
     public ObjectNode json() {
         final ObjectNode root = JSON.createObjectNode();
@@ -33,9 +58,8 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
         if (spec.recipe() != null) {
             search.put("recipe", spec.recipe());
         }
-        final ArrayNode slas = search.putArray("slas");
-        spec.slas().forEach(s -> slas.addObject().put("metric", s.metric()).put("stat", s.stat()).put("op", s.op())
-                .put("threshold", s.threshold()));
+        slas(search.putArray("slas"), spec.slas());
+        SearchExtras.spec(search, spec);
         root.put("status", status);
         if (capacity.isPresent()) {
             root.put("capacity", capacity.getAsInt());
@@ -54,6 +78,7 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
         points.forEach(p -> probed.add(point(p)));
         final ArrayNode path = root.putArray("path");
         points.forEach(p -> path.add(p.value()));
+        SearchExtras.result(root, this);
         return root;
     }
 
@@ -66,6 +91,11 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
         final int high = points.stream().filter(p -> p.decision() == ProbedPoint.Decision.MISSES)
                 .mapToInt(ProbedPoint::value).min().orElse(spec.max() + 1) - 1;
         return Math.max(high, capacity.orElse(0));
+    }
+
+    static void slas(final ArrayNode into, final List<Sla> slas) {
+        slas.forEach(s -> into.addObject().put("metric", s.metric()).put("stat", s.stat()).put("op", s.op())
+                .put("threshold", s.threshold()));
     }
 
     /** Written whole or not at all. */
@@ -81,7 +111,8 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
     public void printTable(final PrintStream out) {
         out.println();
         out.println(String.format(Locale.ROOT, "Capacity search: %s %d..%d, SLOs %s", spec.knob(), spec.min(),
-                spec.max(), String.join(", ", spec.slas().stream().map(Sla::spec).toList())));
+                spec.max(), spec.slas().isEmpty() ? "by tier (below)"
+                        : String.join(", ", spec.slas().stream().map(Sla::spec).toList())));
         final StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%3s  %11s", "#", spec.knob()));
         spec.slas().forEach(s -> head.append(String.format(Locale.ROOT, "  %24s  %7s",
                 s.metric().length() > 20 ? s.metric().substring(0, 20) + " " + s.stat() : s.metric() + " " + s.stat(),
@@ -105,6 +136,7 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
                 ? String.format(Locale.ROOT, "; it may be up to %d (not decided above %d)", capacityHigh(),
                         capacity.orElse(0)) : "";
         final int trials = points.stream().mapToInt(p -> p.trials().size()).sum();
+        SearchExtras.printTable(out, this);
         out.println(capacity.isPresent()
                 ? String.format(Locale.ROOT, "Capacity: %s %d%s%s (%s, %d points probed, %d trials)", spec.knob(),
                         capacity.getAsInt(), nextMissed.isPresent() ? "; " + nextMissed.getAsInt() + " "
@@ -114,7 +146,7 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
                         points.size(), trials));
     }
 
-    private static String notMet(final ProbedPoint p) {
+    static String notMet(final ProbedPoint p) {
         return switch (p.decision()) {
             case INCONCLUSIVE -> "was inconclusive after " + p.trials().size() + " trials";
             case INVALID -> "was invalid";
@@ -123,11 +155,11 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
         };
     }
 
-    private ProbedPoint pointAt(final int value) {
+    ProbedPoint pointAt(final int value) {
         return points.stream().filter(p -> p.value() == value).findFirst().orElseThrow();
     }
 
-    private ObjectNode point(final ProbedPoint p) {
+    ObjectNode point(final ProbedPoint p) {
         final ObjectNode o = JSON.createObjectNode();
         o.put("order", p.order()).put(spec.knob(), p.value()).put("decision", p.decision().wireName())
                 .put("artifact_dir", p.artifactDir());
@@ -158,6 +190,7 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
         if (p.reason() != null) {
             o.put("reason", p.reason());
         }
+        SearchExtras.point(o, this, p);
         final ArrayNode trials = o.putArray("trial_results");
         for (final Trial t : p.trials()) {
             final ObjectNode to = trials.addObject().put("trial", t.trial()).put("artifact_dir", t.artifactDir());
@@ -189,7 +222,7 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
         number(o, key, Double.isInfinite(v) ? Double.NaN : v);
     }
 
-    private static void number(final ObjectNode o, final String key, final double v) {
+    static void number(final ObjectNode o, final String key, final double v) {
         if (Double.isNaN(v)) {
             o.putNull(key);
         } else {

@@ -37,8 +37,20 @@ public record Sla(String metric, String stat, String op, double threshold) {
         return new Sla(p[0], p[1].toLowerCase(Locale.ROOT), op, threshold);
     }
 
+    /**
+     * The share of a cell's requests that met every --goodput SLO: {@code good_request_count / request_count}
+     * (the max-goodput-under-slo recipe's SLO, src-docs/capacity.md "Recipes").
+     */
+    public static final String ATTAINMENT = "slo_attainment";
+
     /** The statistic in a cell's summary ({@code profile_export_aiperf.json}), or NaN when it has none. */
     public double valueIn(final JsonNode summary) {
+        if (metric.equals(ATTAINMENT)) {
+            final JsonNode good = summary.path("good_request_count").path("avg");
+            final JsonNode all = summary.path("request_count").path("avg");
+            return good.isNumber() && all.isNumber() && all.asDouble() > 0 ? good.asDouble() / all.asDouble()
+                    : Double.NaN;
+        }
         final JsonNode v = summary.path(metric).path(stat);
         return v.isNumber() ? v.asDouble() : Double.NaN;
     }
@@ -73,7 +85,7 @@ public record Sla(String metric, String stat, String op, double threshold) {
         return metric + ":" + stat + ":" + op + ":" + num(threshold);
     }
 
-    static String num(final double v) {
+    public static String num(final double v) {
         return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
     }
 }

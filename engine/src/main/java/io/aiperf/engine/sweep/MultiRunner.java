@@ -29,7 +29,20 @@ public final class MultiRunner {
      */
     public static int run(final BenchmarkConfig config, final List<CellPlan.Cell> cells, final Path dir,
                           final CellContext ctx) throws InterruptedException {
+        return run(config, cells, dir, ctx, null);
+    }
+
+    /**
+     * @param convergence when non-null, the trials stop as soon as they converge ({@code --convergence-metric},
+     *                    src-docs/capacity.md): the run's trials are then the most, and {@code convergence.json}
+     *                    says which ran and what was reached
+     */
+    public static int run(final BenchmarkConfig config, final List<CellPlan.Cell> cells, final Path dir,
+                          final CellContext ctx, final io.aiperf.engine.convergence.ConvergenceSpec convergence)
+            throws InterruptedException {
         final MultiRunConfig multi = config.multiRun();
+        final TrialConvergence converging = convergence == null ? null
+                : new TrialConvergence(convergence, multi, ExportNames.of(config.artifacts().prefix()), dir);
         final boolean single = cells.size() == 1 && cells.get(0).identity().path().equals(".");
         final List<CellOutcome> outcomes = new ArrayList<>();
         int lastTrial = -1;
@@ -53,6 +66,12 @@ public final class MultiRunner {
             if (outcome.exitCode() == ExitCode.CANCELLED) {
                 break;
             }
+            if (converging != null && converging.converged(cell.identity().path(), ctx)) {
+                break;
+            }
+        }
+        if (converging != null) {
+            converging.write(ctx);
         }
         if (single) {
             return outcomes.isEmpty() ? ExitCode.CANCELLED : outcomes.get(0).exitCode();

@@ -1,0 +1,167 @@
+package io.aiperf.engine.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.convergence.ConvergenceSpec;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code aiperf profile}'s adaptive convergence options, under upstream AIPerf's names (src-docs/capacity.md,
+ * "Convergence"), and YAML's {@code multi_run.convergence}: repeated trials stop once a statistic is stable.
+ */
+public final class ConvergenceOptions {
+    @Option(names = "--convergence-metric", paramLabel = "METRIC", description = "Stop the trials (at most "
+            + "--num-profile-runs, or a search point's --search-trials-max) once this metric's --convergence-stat is "
+            + "stable by --convergence-mode, e.g. time_to_first_token; convergence.json says which trials ran.")
+    String metric;
+
+    @Option(names = "--convergence-stat", paramLabel = "CSTAT", description = "avg (the default), p50, p90, p95, "
+            + "p99, min or max: the statistic of each trial judged by ci_width and cv.")
+    String stat;
+
+    @Option(names = "--convergence-threshold", paramLabel = "FRACTION", description = "In (0, 1): ci_width's most "
+            + "interval width over the mean (default 0.10), cv's most coefficient of variation (0.05), or "
+            + "distribution's least Kolmogorov-Smirnov p-value (0.05).")
+    Double threshold;
+
+    @Option(names = "--convergence-mode", paramLabel = "CMODE", description = "ci_width (the default: the Student's t "
+            + "interval of the trials' mean at --confidence-level, over the mean), cv (std over mean) or "
+            + "distribution (the latest trial's requests against the earlier ones', needs the records export).")
+    String mode;
+
+    /** The keys of YAML's {@code multi_run.convergence}. */
+    static final List<String> YAML_KEYS = List.of("metric", "stat", "mode", "threshold", "min_runs");
+
+    private Integer minRuns;
+
+    /**
+     * Takes the settings of a config file's {@code multi_run.convergence} that no option gave.
+     *
+     * @throws ConfigException naming {@code multi_run.convergence.KEY} for an unknown key or a wrong value
+     */
+    void defaults(final JsonNode file) {
+        final JsonNode m = file == null ? null : file.has("multi_run") ? file.get("multi_run") : file.get("multiRun");
+        JsonNode c = m == null ? null : m.get("convergence");
+        if (c == null || c.isNull()) {
+            return;
+        }
+        if (!c.isObject()) {
+            throw new ConfigException("multi_run.convergence", "expected a mapping of " + YAML_KEYS);
+        }
+        c = snakeCase((com.fasterxml.jackson.databind.node.ObjectNode) c); // keys may be camelCase, as everywhere
+        c.fieldNames().forEachRemaining(k -> {
+            if (!YAML_KEYS.contains(k)) {
+                throw new ConfigException("multi_run.convergence." + k, "unknown key"
+                        + io.aiperf.engine.config.Suggestions.didYouMean(k, YAML_KEYS) + "; known keys: " + YAML_KEYS);
+            }
+        });
+        metric = metric != null ? metric : text(c, "metric");
+        stat = stat != null ? stat : text(c, "stat");
+        mode = mode != null ? mode : text(c, "mode");
+        if (threshold == null && c.hasNonNull("threshold")) {
+            if (!c.get("threshold").isNumber()) {
+                throw new ConfigException("multi_run.convergence.threshold", "expected a number, got " + c.get("threshold"));
+            }
+            threshold = c.get("threshold").asDouble();
+        }
+        if (c.hasNonNull("min_runs")) {
+            if (!c.get("min_runs").canConvertToExactIntegral()) {
+                throw new ConfigException("multi_run.convergence.min_runs", "expected a whole number, got "
+                        + c.get("min_runs"));
+            }
+            minRuns = c.get("min_runs").asInt();
+        }
+    }
+
+    private static JsonNode snakeCase(final com.fasterxml.jackson.databind.node.ObjectNode c) {
+        final com.fasterxml.jackson.databind.node.ObjectNode out = c.objectNode();
+        c.properties().forEach(e -> out.set(e.getKey().replaceAll("([a-z])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT),
+                e.getValue()));
+        return out;
+    }
+
+    private static String text(final JsonNode c, final String key) {
+        final JsonNode v = c.get(key);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw new ConfigException("multi_run.convergence." + key, "expected a text value, got " + v);
+        }
+        return v.asText();
+    }
+
+    /**
+     * The convergence asked for, or null.
+     *
+     * @throws ConfigException naming the option and what is wrong
+     */
+    ConvergenceSpec spec() {
+        if (metric == null) {
+            final String orphan = stat != null ? "--convergence-stat" : threshold != null ? "--convergence-threshold"
+                    : mode != null ? "--convergence-mode" : null;
+            if (orphan != null) {
+                throw new ConfigException(orphan, "applies only with --convergence-metric (the metric that must be "
+                        + "stable)");
+            }
+            return null;
+        }
+        if (metric.isBlank()) {
+            throw new ConfigException("--convergence-metric", "must name a metric, e.g. time_to_first_token");
+        }
+        final String s = stat == null ? "avg" : stat.toLowerCase(Locale.ROOT);
+        if (!ConvergenceSpec.STATS.contains(s)) {
+            throw new ConfigException("--convergence-stat", "expected one of " + ConvergenceSpec.STATS + ", got '"
+                    + stat + "'");
+        }
+        final String m = mode == null ? ConvergenceSpec.CI_WIDTH : mode.toLowerCase(Locale.ROOT);
+        if (!ConvergenceSpec.MODES.contains(m)) {
+            throw new ConfigException("--convergence-mode", "expected one of " + ConvergenceSpec.MODES + ", got '"
+                    + mode + "'");
+        }
+        final double t = threshold == null ? ConvergenceSpec.defaultThreshold(m) : threshold;
+        if (!(t > 0 && t < 1)) {
+            throw new ConfigException("--convergence-threshold", "must be between 0 and 1 (exclusive), got " + t);
+        }
+        final int min = minRuns == null ? ConvergenceSpec.DEFAULT_MIN_RUNS : minRuns;
+        if (min < 2 || min > 10) {
+            throw new ConfigException("multi_run.convergence.min_runs", "must be between 2 and 10 (a spread needs two "
+                    + "trials), got " + min);
+        }
+        return new ConvergenceSpec(metric.trim(), s, m, t, min);
+    }
+
+    /**
+     * Whether the run can converge: its trials are the most ({@code --num-profile-runs} above 1, or a search point's
+     * {@code --search-trials-max}), one configuration (a sweep's points would need upstream's independent order),
+     * all its cells, and distribution mode has the per-request records.
+     *
+     * @throws ConfigException naming the option in the way
+     */
+    static void check(final ConvergenceSpec spec, final io.aiperf.engine.config.BenchmarkConfig config,
+                      final boolean search, final boolean someCells) {
+        if (spec == null) {
+            return;
+        }
+        if (spec.mode().equals(ConvergenceSpec.DISTRIBUTION) && config.artifacts().exportLevel().equals("summary")) {
+            throw new ConfigException("--convergence-mode", "distribution compares the trials' requests: it needs "
+                    + "--export-level records or raw");
+        }
+        if (search) {
+            return;
+        }
+        if (config.isSweep()) {
+            throw new ConfigException("--convergence-metric", "converges the trials of one configuration; a sweep's "
+                    + "points are not supported (run each point on its own, or use a capacity search)");
+        }
+        if (config.multiRun().numRuns() < 2) {
+            throw new ConfigException("--convergence-metric", "stops repeated trials early: give the most of them "
+                    + "with --num-profile-runs (2-10)");
+        }
+        if (someCells) {
+            throw new ConfigException("--cell", "convergence decides which trials run; run them all");
+        }
+    }
+}
