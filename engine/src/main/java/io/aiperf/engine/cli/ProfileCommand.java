@@ -33,7 +33,12 @@ import io.aiperf.engine.search.SearchSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code aiperf profile}: one benchmark cell against an OpenAI-compatible server. */
+/**
+ * {@code aiperf profile}: one benchmark cell against an OpenAI-compatible server.
+ * <p>
+ * It is over 400 lines because it checks, before any traffic, every combination of options that spans several
+ * features (search, convergence, gate, shards, readiness); each check is a few lines and its message names the flags.
+ */
 @Command(name = "profile", mixinStandardHelpOptions = true,
         description = "Run a benchmark against an OpenAI-compatible server and write AIPerf's export files.",
         footerHeading = "%nExamples:%n", footer = {

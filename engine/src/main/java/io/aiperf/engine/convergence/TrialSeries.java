@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.gate.RequestSamples;
+import io.aiperf.engine.summary.SummaryCodec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ public final class TrialSeries {
         values.add(v != null && v.isNumber() ? v.asDouble() : Double.NaN);
         double[] r = new double[0];
         if (spec.mode().equals(ConvergenceSpec.DISTRIBUTION) && summary != null) {
-            final RequestSamples samples = RequestSamples.read(records, summary.has("warmup_metrics"));
+            final RequestSamples samples = RequestSamples.read(records, summary.has(SummaryCodec.WARMUP_METRICS));
             r = samples == null ? r : samples.values(spec.metric());
         }
         requests.add(r);

@@ -54,6 +54,7 @@ public final class ExportFiles {
     public static final String GATE_MARKDOWN = "gate_summary.md";
     public static final String GATE_JUNIT = "gate_junit.xml";
     public static final String SEARCH_JSON = "search_result.json";
+    public static final String CONVERGENCE_JSON = "convergence.json";
     public static final String RUN_LABEL = "run_label.json";
     public static final String COMPARISON_SVG = "comparison.svg";
 

@@ -7,6 +7,7 @@ import io.aiperf.engine.convergence.TrialSeries;
 import io.aiperf.engine.export.AtomicFiles;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.run.CellContext;
+import io.aiperf.engine.summary.ExportFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,7 @@ import java.nio.file.Path;
  */
 final class TrialConvergence {
     /** Written in the run directory. */
-    static final String FILE = "convergence.json";
+    static final String FILE = ExportFiles.CONVERGENCE_JSON;
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
             new com.fasterxml.jackson.databind.ObjectMapper().enable(
                     com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
