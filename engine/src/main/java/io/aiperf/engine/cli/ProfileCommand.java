@@ -219,7 +219,8 @@ public final class ProfileCommand implements Callable<Integer> {
                     return ExitCode.FAILED;
                 }
                 final long[] mockBefore = mockServer == null ? null : mockServer.busy();
-                final int exit = run(config, selected, dir, out, err, redactor, search);
+                final int exit = AutoPlot.after(config, dir, run(config, selected, dir, out, err, redactor, search),
+                        console);
                 if (mockServer != null) {
                     final String saturated = MockServer.saturationWarning(mockServer.busyShare(mockBefore));
                     if (saturated != null) {

@@ -515,9 +515,13 @@ public final class ProfileOptions {
     @Option(names = "--server-profiler-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Per-call timeout (enables the profiler). Default: 30.")
     Double serverProfilerTimeoutSeconds;
 
+    @picocli.CommandLine.Mixin
+    OutputExtraOptions outputExtras = new OutputExtraOptions();
+
     /** The typed values as a canonical config tree. */
     CliOverlay overlay() {
         final CliOverlay o = new CliOverlay();
+        outputExtras.apply(o);
         if (model != null) {
             o.set("models", List.of(model.split("\\s*,\\s*")), "--model");
         }

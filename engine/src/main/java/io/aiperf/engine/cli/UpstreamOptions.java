@@ -65,14 +65,10 @@ public final class UpstreamOptions {
         add(m, "piecewise-linear rate control is not implemented; sweep over rates instead (--request-rate 10,20,40)",
                 "--request-rate-series");
         add(m, "scenario locks belong to upstream's submission rules", "--scenario", "--unsafe-override");
-        add(m, "there is no plot command; the JSON, CSV and JSONL exports feed any plotting tool",
-                "--auto-plot", "--no-auto-plot", "--plot-required");
         add(m, "no exporters to outside services; CI archives the export files and trends them",
                 "--otel-url", "--stream", "--otel-resource-attributes", "--gen-ai-provider", "--mlflow-tracking-uri",
                 "--mlflow-experiment", "--mlflow-run-name", "--mlflow-tag", "--mlflow-parent-run-id",
                 "--mlflow-artifact-glob", "--wandb-project", "--wandb-entity", "--wandb-run-name", "--wandb-tag");
-        add(m, "HTTP traces are not recorded; each JSONL record has its credit, pool-wait and connect times instead",
-                "--export-http-trace", "--show-trace-timing");
         add(m, "network-adjusted latencies are not computed; benchmark from a client close to the server",
                 "--network-latency-automatic", "--network-latency-mean", "--network-latency-ping-interval");
         add(m, "there is no API server and no periodic stats log; the console shows live progress every second",
