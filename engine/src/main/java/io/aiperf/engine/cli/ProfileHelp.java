@@ -50,6 +50,11 @@ final class ProfileHelp {
                 "--rankings-passages-mean", "--rankings-passages-stddev", "--rankings-passages-prompt-token-mean",
                 "--rankings-passages-prompt-token-stddev", "--rankings-query-prompt-token-mean",
                 "--rankings-query-prompt-token-stddev", "--ignore-trace-delays", "--media-root"));
+        t.put("Input: synthetic images and audio", List.of("--image-width-mean", "--image-width-stddev",
+                "--image-height-mean", "--image-height-stddev", "--image-batch-size", "--image-format",
+                "--image-source", "--image-source-sampling", "--audio-batch-size", "--audio-length-mean",
+                "--audio-length-stddev", "--audio-format", "--audio-depths", "--audio-sample-rates",
+                "--audio-num-channels"));
         t.put("Input: sessions (multi-turn)", List.of("--num-conversations", "--conversation-turn-mean",
                 "--conversation-turn-stddev", "--conversation-turn-delay-mean", "--conversation-turn-delay-stddev",
                 "--conversation-turn-delay-ratio", "--session-header", "--inter-turn-delay-cap-seconds",

@@ -517,11 +517,14 @@ public final class ProfileOptions {
 
     @picocli.CommandLine.Mixin
     OutputExtraOptions outputExtras = new OutputExtraOptions();
+    @picocli.CommandLine.Mixin
+    MediaOptions media = new MediaOptions();
 
     /** The typed values as a canonical config tree. */
     CliOverlay overlay() {
         final CliOverlay o = new CliOverlay();
         outputExtras.apply(o);
+        media.apply(o);
         if (model != null) {
             o.set("models", List.of(model.split("\\s*,\\s*")), "--model");
         }

@@ -47,13 +47,8 @@ public final class UpstreamOptions {
         add(m, "public datasets are read from local copies, and only ShareGPT", "--hf-subset", "--dataset-filter");
         add(m, "chat templates are not applied; token counts are of the prompt text, as upstream's default",
                 "--apply-chat-template");
-        add(m, "synthetic audio inputs are not generated; audio given in the rows of an input file is sent",
-                "--audio-batch-size", "--batch-size-audio", "--audio-length-mean", "--audio-length-stddev",
-                "--audio-format", "--audio-depths", "--audio-sample-rates", "--audio-num-channels");
-        add(m, "synthetic image inputs are not generated; images given in the rows of an input file are sent",
-                "--image-width-mean", "--image-width-stddev", "--image-height-mean", "--image-height-stddev",
-                "--image-batch-size", "--batch-size-image", "--image-format", "--image-source",
-                "--image-source-sampling", "--uuid-and-strip");
+        add(m, "vLLM's multimodal-cache image stripping is not implemented; images are sent whole each time",
+                "--uuid-and-strip");
         add(m, "video inputs and video generation endpoints are not implemented",
                 "--video-batch-size", "--batch-size-video", "--video-duration", "--video-fps", "--video-width",
                 "--video-height", "--video-synth-type", "--video-format", "--video-codec", "--video-audio-sample-rate",

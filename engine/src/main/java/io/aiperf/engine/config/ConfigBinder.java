@@ -45,7 +45,7 @@ public final class ConfigBinder {
             "wait_for_model_interval", "wait_for_model_mode");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
             "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays", "media_roots",
-            "turn_delay_cap", "rankings", "synthesis");
+            "turn_delay_cap", "rankings", "synthesis", "images", "audio");
     static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size", "prefix_prompts",
             "shared_system_prompt_length", "sequence_distribution", "user_context_prompt_length");
     static final List<String> TURN_DELAY_KEYS = List.of("mean", "stddev", "ratio");
@@ -776,7 +776,8 @@ public final class ConfigBinder {
             throw d.error("turn_delay_cap", "Input should be greater than or equal to 0");
         }
         return new DatasetConfig(entries, islMean, islStd, oslMean, oslStd, file, publicDataset, turns, prefixes,
-                sequences, sampling, cap == null ? null : Math.round(cap * 1000), rankings(d));
+                sequences, sampling, cap == null ? null : Math.round(cap * 1000), rankings(d),
+                SyntheticMediaBinder.bind(d));
     }
 
     private static DatasetConfig.Rankings rankings(final Section d) {
