@@ -33,7 +33,7 @@ final class ProfileHelp {
                 "--wait-for-model-timeout", "--wait-for-model-interval", "--wait-for-model-mode"));
         t.put("Load", List.of("--concurrency", "--request-rate", "--request-rate-mode", "--arrival-smoothness",
                 "--request-count", "--benchmark-duration", "--benchmark-grace-period", "--concurrency-ramp-duration",
-                "--request-rate-ramp-duration", "--prefill-concurrency", "--prefill-concurrency-ramp-duration",
+                "--request-rate-ramp-duration", "--request-rate-series", "--prefill-concurrency", "--prefill-concurrency-ramp-duration",
                 "--user-centric-rate", "--num-users", "--fixed-schedule", "--no-fixed-schedule",
                 "--fixed-schedule-auto-offset", "--fixed-schedule-start-offset", "--fixed-schedule-end-offset",
                 "--request-cancellation-rate", "--request-cancellation-delay", "--max-error-rate",

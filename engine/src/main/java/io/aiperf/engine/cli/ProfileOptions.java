@@ -519,12 +519,15 @@ public final class ProfileOptions {
     OutputExtraOptions outputExtras = new OutputExtraOptions();
     @picocli.CommandLine.Mixin
     MediaOptions media = new MediaOptions();
+    @picocli.CommandLine.Mixin
+    RateSeriesOption rateSeries = new RateSeriesOption();
 
     /** The typed values as a canonical config tree. */
     CliOverlay overlay() {
         final CliOverlay o = new CliOverlay();
         outputExtras.apply(o);
         media.apply(o);
+        rateSeries.apply(o);
         if (model != null) {
             o.set("models", List.of(model.split("\\s*,\\s*")), "--model");
         }

@@ -57,8 +57,6 @@ public final class UpstreamOptions {
                 "--synthesis-speedup-ratio", "--synthesis-prefix-len-multiplier", "--synthesis-prefix-root-multiplier",
                 "--synthesis-prompt-len-multiplier", "--synthesis-output-len-multiplier", "--synthesis-max-isl",
                 "--synthesis-max-osl");
-        add(m, "piecewise-linear rate control is not implemented; sweep over rates instead (--request-rate 10,20,40)",
-                "--request-rate-series");
         add(m, "scenario locks belong to upstream's submission rules", "--scenario", "--unsafe-override");
         add(m, "no exporters to outside services; CI archives the export files and trends them",
                 "--otel-url", "--stream", "--otel-resource-attributes", "--gen-ai-provider", "--mlflow-tracking-uri",

@@ -54,7 +54,7 @@ public final class ConfigBinder {
     static final List<String> PHASE_KEYS = List.of("name", "kind", "type", "concurrency", "rate", "smoothness",
             "requests", "sessions", "duration", "grace_period", "seamless", "exclude_from_results", "auto_offset",
             "start_offset", "end_offset", "concurrency_ramp_duration", "rate_ramp_duration", "prefill_concurrency",
-            "failed_request_threshold", "users", "prefill_concurrency_ramp_duration");
+            "failed_request_threshold", "users", "prefill_concurrency_ramp_duration", "rate_series");
     static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix", "export_level", "slice_duration", "summary",
             "records", "raw", "export_outputs_json", "export_http_trace", "show_trace_timing", "auto_plot", "plot_required");
     static final List<String> RESET_KEYS = List.of("path", "timeout_seconds", "max_retry_seconds");
@@ -960,7 +960,13 @@ public final class ConfigBinder {
         if (concurrency != null && concurrency < 1) {
             throw s.error("concurrency", "Input should be greater than or equal to 1");
         }
-        final Double rate = s.number("rate", null);
+        final RateSeries series = s.has("rate_series") ? RateSeries.parse(s.raw("rate_series"), s.field("rate_series"))
+                : null;
+        if (series != null && s.has("rate")) {
+            throw s.error("rate_series", "give --request-rate or --request-rate-series, not both: the series sets "
+                    + "the rate");
+        }
+        final Double rate = series != null ? Double.valueOf(series.peak()) : s.number("rate", null);
         final Double smoothness = s.number("smoothness", null);
         // A trace whose rows carry timestamps replays on them unless another timing is asked for (AIPerf).
         final boolean replay = kind == PhaseKind.PROFILING && fileDataset != null && fileDataset.timestamped();
@@ -1127,8 +1133,13 @@ public final class ConfigBinder {
             warnings.add("phase '" + name + "': --concurrency " + width + " is below --num-users " + users + ": only "
                     + width + " users can hold a conversation at once, and the others starve");
         }
+        if (series != null && (!type.needsRate() || rateRamp != null)) {
+            throw s.error("rate_series", rateRamp != null ? "the series is the ramp: remove --request-rate-ramp-"
+                    + "duration" : "needs an open-loop arrival pattern (constant, poisson or gamma), not "
+                    + type.wireName());
+        }
         return new PhaseConfig(name, kind, type, width, rate, shape, requests, sessions, duration, grace, seamless,
-                schedule, concurrencyRamp, rateRamp, prefill, failedThreshold, users, prefillRamp);
+                schedule, concurrencyRamp, rateRamp, prefill, failedThreshold, users, prefillRamp, series);
     }
 
     /** AIPerf's user-centric rules: N users and a rate, over multi-turn conversations. */
