@@ -28,6 +28,22 @@ public final class OutputExtraOptions {
             + "instead of a warning; only with --auto-plot.")
     Boolean plotRequired;
 
+    @Option(names = "--otel-url", paramLabel = "URL", description = "Push each cell's results to this OpenTelemetry "
+            + "collector as OTLP/HTTP JSON metrics after the run (POST; a bare host:port gets /v1/metrics).")
+    String otelUrl;
+
+    @Option(names = "--stream", paramLabel = "DOMAIN", arity = "1..*", description = "What --otel-url pushes: "
+            + "metrics (the summary statistics), timing (the request counts) or default (both).")
+    java.util.List<String> stream;
+
+    @Option(names = "--otel-resource-attributes", paramLabel = "KEY=VALUE", arity = "1..*", description = "Added to "
+            + "the OTel resource of every push.")
+    java.util.List<String> otelResourceAttributes;
+
+    @Option(names = "--gen-ai-provider", paramLabel = "PROVIDER", description = "The gen_ai.provider.name of the "
+            + "pushed metrics. Default: openai.")
+    String genAiProvider;
+
     /** Adds the typed values to the overlay. */
     void apply(final CliOverlay o) {
         o.set("artifacts.export_http_trace", exportHttpTrace, "--export-http-trace");
@@ -35,5 +51,24 @@ public final class OutputExtraOptions {
         o.set("artifacts.auto_plot", Boolean.TRUE.equals(noAutoPlot) ? Boolean.FALSE : autoPlot,
                 Boolean.TRUE.equals(noAutoPlot) ? "--no-auto-plot" : "--auto-plot");
         o.set("artifacts.plot_required", plotRequired, "--plot-required");
+        o.set("artifacts.otel.url", otelUrl, "--otel-url");
+        o.set("artifacts.otel.stream", list(stream), "--stream");
+        o.set("artifacts.otel.resource_attributes", list(otelResourceAttributes), "--otel-resource-attributes");
+        o.set("artifacts.otel.gen_ai_provider", genAiProvider, "--gen-ai-provider");
+        if (otelUrl == null && (stream != null || otelResourceAttributes != null || genAiProvider != null)) {
+            throw new io.aiperf.engine.config.ConfigException(stream != null ? "--stream"
+                    : otelResourceAttributes != null ? "--otel-resource-attributes" : "--gen-ai-provider",
+                    "configures the OTel push; add --otel-url");
+        }
+    }
+
+    private static com.fasterxml.jackson.databind.node.ArrayNode list(final java.util.List<String> values) {
+        if (values == null) {
+            return null;
+        }
+        final com.fasterxml.jackson.databind.node.ArrayNode a =
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+        values.forEach(a::add);
+        return a;
     }
 }

@@ -221,6 +221,7 @@ public final class ProfileCommand implements Callable<Integer> {
                 final long[] mockBefore = mockServer == null ? null : mockServer.busy();
                 final int exit = AutoPlot.after(config, dir, run(config, selected, dir, out, err, redactor, search),
                         console);
+                OtelPush.after(config, dir, console);
                 if (mockServer != null) {
                     final String saturated = MockServer.saturationWarning(mockServer.busyShare(mockBefore));
                     if (saturated != null) {

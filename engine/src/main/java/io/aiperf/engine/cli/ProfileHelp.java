@@ -62,7 +62,8 @@ final class ProfileHelp {
         t.put("Tokenizer", List.of("--tokenizer", "--tokenizer-revision", "--tokenizer-trust-remote-code"));
         t.put("Output", List.of("--output-artifact-dir", "--profile-export-prefix", "--profile-export-level",
                 "--export-outputs-json", "--slice-duration", "--goodput", "--output-format", "--export-http-trace",
-                "--show-trace-timing", "--auto-plot", "--no-auto-plot", "--plot-required"));
+                "--show-trace-timing", "--auto-plot", "--no-auto-plot", "--plot-required", "--otel-url", "--stream",
+                "--otel-resource-attributes", "--gen-ai-provider"));
         t.put("Console and logging", List.of("--quiet", "--log-level", "--verbose", "--extra-verbose", "--ui-type"));
         t.put("Config, sweeps and trials", List.of("--config", "--sweep-type", "--num-profile-runs",
                 "--profile-run-cooldown-seconds", "--confidence-level", "--profile-run-disable-warmup-after-first",

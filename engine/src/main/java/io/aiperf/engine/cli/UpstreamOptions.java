@@ -58,8 +58,8 @@ public final class UpstreamOptions {
                 "--synthesis-prompt-len-multiplier", "--synthesis-output-len-multiplier", "--synthesis-max-isl",
                 "--synthesis-max-osl");
         add(m, "scenario locks belong to upstream's submission rules", "--scenario", "--unsafe-override");
-        add(m, "no exporters to outside services; CI archives the export files and trends them",
-                "--otel-url", "--stream", "--otel-resource-attributes", "--gen-ai-provider", "--mlflow-tracking-uri",
+        add(m, "no MLflow or W&B exporters (they need those servers); CI archives the export files and trends them, "
+                + "and --otel-url pushes the results to an OpenTelemetry collector", "--mlflow-tracking-uri",
                 "--mlflow-experiment", "--mlflow-run-name", "--mlflow-tag", "--mlflow-parent-run-id",
                 "--mlflow-artifact-glob", "--wandb-project", "--wandb-entity", "--wandb-run-name", "--wandb-tag");
         add(m, "network-adjusted latencies are not computed; benchmark from a client close to the server",

@@ -56,7 +56,7 @@ public final class ConfigBinder {
             "start_offset", "end_offset", "concurrency_ramp_duration", "rate_ramp_duration", "prefill_concurrency",
             "failed_request_threshold", "users", "prefill_concurrency_ramp_duration", "rate_series");
     static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix", "export_level", "slice_duration", "summary",
-            "records", "raw", "export_outputs_json", "export_http_trace", "show_trace_timing", "auto_plot", "plot_required");
+            "records", "raw", "export_outputs_json", "export_http_trace", "show_trace_timing", "auto_plot", "plot_required", "otel");
     static final List<String> RESET_KEYS = List.of("path", "timeout_seconds", "max_retry_seconds");
     static final List<String> PROFILER_KEYS = List.of("start_path", "stop_path", "timeout_seconds");
     private static final Pattern PHASE_NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_-]*$");
@@ -130,7 +130,8 @@ public final class ConfigBinder {
         final ArtifactsConfig artifacts = new ArtifactsConfig(art.string("dir", "artifacts"), dirExplicit,
                 art.string("prefix", null), exportLevel, slice, art.bool("export_outputs_json", false),
                 art.bool("export_http_trace", false), art.bool("show_trace_timing", false),
-                art.bool("auto_plot", false), art.bool("plot_required", false));
+                art.bool("auto_plot", false), art.bool("plot_required", false),
+                art.has("otel") ? OtelBinder.bind(art.section("otel")) : null);
         final Section tok = b.section("tokenizer");
         tok.allowOnly(List.of("name", "revision", "trust_remote_code"));
         final TokenizerConfig tokenizer = new TokenizerConfig(tok.string("name", null), tok.string("revision", "main"),

@@ -108,8 +108,8 @@ class CliCompatibilityTest {
         final StringWriter err = new StringWriter();
         final CommandLine cl = Main.commandLine();
         cl.setErr(new PrintWriter(err));
-        assertThat(cl.execute("profile", "-m", "m", "--otel-url=http://127.0.0.1:4318")).isEqualTo(2);
-        assertThat(err.toString().strip()).startsWith("error: --otel-url is an upstream AIPerf option")
+        assertThat(cl.execute("profile", "-m", "m", "--mlflow-tracking-uri=http://127.0.0.1:5000")).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("error: --mlflow-tracking-uri is an upstream AIPerf option")
                 .doesNotContain("\n").doesNotContain("127.0.0.1");
     }
 
