@@ -68,7 +68,9 @@ final class ProfileHelp {
         t.put("Config, sweeps and trials", List.of("--config", "--sweep-type", "--num-profile-runs",
                 "--profile-run-cooldown-seconds", "--confidence-level", "--profile-run-disable-warmup-after-first",
                 "--no-profile-run-disable-warmup-after-first", "--set-consistent-seed", "--no-set-consistent-seed",
-                "--cell", "--no-sweep-table"));
+                "--cell", "--no-sweep-table", "--vary-seed-per-trial", "--no-vary-seed-per-trial",
+                "--parameter-sweep-cooldown-seconds", "--parameter-sweep-same-seed", "--no-parameter-sweep-same-seed",
+                "--parameter-sweep-mode"));
         t.put("Capacity search", List.of("--search-space", "--search-sla", "--search-recipe", "--ttft-sla-ms",
                 "--concurrency-min", "--concurrency-max", "--search-planner", "--search-max-iterations", "--search-trials-max",
                 "--search-boundary-band", "--search-max-client-lateness"));

@@ -521,6 +521,8 @@ public final class ProfileOptions {
     MediaOptions media = new MediaOptions();
     @picocli.CommandLine.Mixin
     RateSeriesOption rateSeries = new RateSeriesOption();
+    @picocli.CommandLine.Mixin
+    TrialSweepOptions trialSweep = new TrialSweepOptions();
 
     /** The typed values as a canonical config tree. */
     CliOverlay overlay() {
@@ -528,6 +530,7 @@ public final class ProfileOptions {
         outputExtras.apply(o);
         media.apply(o);
         rateSeries.apply(o);
+        trialSweep.apply(o, randomSeed);
         if (model != null) {
             o.set("models", List.of(model.split("\\s*,\\s*")), "--model");
         }

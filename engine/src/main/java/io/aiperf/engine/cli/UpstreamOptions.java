@@ -66,10 +66,6 @@ public final class UpstreamOptions {
                 "--network-latency-automatic", "--network-latency-mean", "--network-latency-ping-interval");
         add(m, "there is no API server and no periodic stats log; the console shows live progress every second",
                 "--api-port", "--api-host", "--stats-interval");
-        add(m, "trials share one seed", "--vary-seed-per-trial", "--no-vary-seed-per-trial");
-        add(m, "sweep cells run in order with the trial settings; this sweep option is not implemented",
-                "--parameter-sweep-cooldown-seconds", "--parameter-sweep-same-seed", "--no-parameter-sweep-same-seed",
-                "--parameter-sweep-mode");
         add(m, NOT_YET + ": trials always run the number of profile runs asked for, and a capacity search point's "
                 + "trials stop on its SLO decision (--search-trials-max, src-docs/capacity.md)", "--convergence-metric",
                 "--convergence-stat", "--convergence-threshold", "--convergence-mode");

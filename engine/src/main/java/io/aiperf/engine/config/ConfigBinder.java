@@ -195,7 +195,8 @@ public final class ConfigBinder {
 
     private static MultiRunConfig multiRun(final Section m, final boolean sweepTable) {
         m.allowOnly(List.of("num_runs", "cooldown_seconds", "confidence_level", "disable_warmup_after_first",
-                "set_consistent_seed"));
+                "set_consistent_seed", "vary_seed_per_trial", "sweep_cooldown_seconds", "sweep_same_seed",
+                "sweep_mode"));
         final int runs = m.integer("num_runs", 1);
         if (runs < 1 || runs > 10) {
             throw m.error("num_runs", "Input should be between 1 and 10");
@@ -208,8 +209,17 @@ public final class ConfigBinder {
         if (!(level > 0 && level < 1)) {
             throw m.error("confidence_level", "Input should be between 0 and 1 (exclusive)");
         }
+        final double sweepCooldown = m.number("sweep_cooldown_seconds", 0.0);
+        if (!(sweepCooldown >= 0) || Double.isInfinite(sweepCooldown)) {
+            throw m.error("sweep_cooldown_seconds", "Input should be greater than or equal to 0");
+        }
+        final String mode = m.string("sweep_mode", "repeated").toLowerCase(Locale.ROOT);
+        if (!List.of("repeated", "independent").contains(mode)) {
+            throw m.error("sweep_mode", "expected repeated or independent, got '" + mode + "'");
+        }
         return new MultiRunConfig(runs, cooldown, level, m.bool("disable_warmup_after_first", true),
-                m.bool("set_consistent_seed", true), sweepTable);
+                m.bool("set_consistent_seed", true), sweepTable, m.bool("vary_seed_per_trial", false), sweepCooldown,
+                m.bool("sweep_same_seed", false), mode.equals("independent"));
     }
 
     private EndpointConfig endpoint(final Section e) {
