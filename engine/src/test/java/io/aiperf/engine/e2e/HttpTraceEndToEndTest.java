@@ -62,7 +62,8 @@ class HttpTraceEndToEndTest {
                     assertThat(t.path("response_status_code").asInt()).isEqualTo(200);
                     // the stream's first bytes carry the first token, 30 ms after the request
                     assertThat(t.path("waiting_ns").asLong()).isGreaterThanOrEqualTo(25_000_000L);
-                    assertThat(t.path("receiving_ns").asLong()).isPositive();
+                    // (a busy machine may read the whole rest of the stream at once: receiving can be 0)
+                    assertThat(t.path("response_reads").asInt()).isPositive();
                 }
             }
             assertThat(reused).as("two connections carry 16 requests").isGreaterThanOrEqualTo(14);
