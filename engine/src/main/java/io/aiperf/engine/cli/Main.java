@@ -103,6 +103,7 @@ public final class Main implements Runnable {
         m.put("gate", new Subcommand(GateCommand::new, "Judge a candidate run against baselines"));
         m.put("aggregate", new Subcommand(AggregateCommand::new, "Merge cells run apart into one run"));
         m.put("report", new Subcommand(ReportCommand::new, "Write report.html, or a trend chart"));
+        m.put("plot", new Subcommand(PlotCommand::new, "Upstream's name for report: write report.html"));
         m.put("compare", new Subcommand(CompareCommand::new, "Benchmark two endpoints in interleaved pairs"));
         m.put("help", new Subcommand(CommandLine.HelpCommand::new, "Show a command's help: aiperf help CMD"));
         return m;

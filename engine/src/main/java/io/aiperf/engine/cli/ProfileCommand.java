@@ -233,7 +233,9 @@ public final class ProfileCommand implements Callable<Integer> {
                     return ExitCode.FAILED;
                 }
                 final long[] mockBefore = mockServer == null ? null : mockServer.busy();
-                final int exit = run(config, selected, dir, out, err, redactor, search, convergence);
+                final int exit = AutoPlot.after(config, dir, run(config, selected, dir, out, err, redactor, search,
+                        convergence), console);
+                OtelPush.after(config, dir, console);
                 if (mockServer != null) {
                     final String saturated = MockServer.saturationWarning(mockServer.busyShare(mockBefore));
                     if (saturated != null) {

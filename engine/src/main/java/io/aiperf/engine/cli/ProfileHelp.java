@@ -33,7 +33,7 @@ final class ProfileHelp {
                 "--wait-for-model-timeout", "--wait-for-model-interval", "--wait-for-model-mode"));
         t.put("Load", List.of("--concurrency", "--request-rate", "--request-rate-mode", "--arrival-smoothness",
                 "--request-count", "--benchmark-duration", "--benchmark-grace-period", "--concurrency-ramp-duration",
-                "--request-rate-ramp-duration", "--prefill-concurrency", "--prefill-concurrency-ramp-duration",
+                "--request-rate-ramp-duration", "--request-rate-series", "--prefill-concurrency", "--prefill-concurrency-ramp-duration",
                 "--user-centric-rate", "--num-users", "--fixed-schedule", "--no-fixed-schedule",
                 "--fixed-schedule-auto-offset", "--fixed-schedule-start-offset", "--fixed-schedule-end-offset",
                 "--request-cancellation-rate", "--request-cancellation-delay", "--max-error-rate",
@@ -50,19 +50,28 @@ final class ProfileHelp {
                 "--rankings-passages-mean", "--rankings-passages-stddev", "--rankings-passages-prompt-token-mean",
                 "--rankings-passages-prompt-token-stddev", "--rankings-query-prompt-token-mean",
                 "--rankings-query-prompt-token-stddev", "--ignore-trace-delays", "--media-root"));
+        t.put("Input: synthetic images and audio", List.of("--image-width-mean", "--image-width-stddev",
+                "--image-height-mean", "--image-height-stddev", "--image-batch-size", "--image-format",
+                "--image-source", "--image-source-sampling", "--audio-batch-size", "--audio-length-mean",
+                "--audio-length-stddev", "--audio-format", "--audio-depths", "--audio-sample-rates",
+                "--audio-num-channels"));
         t.put("Input: sessions (multi-turn)", List.of("--num-conversations", "--conversation-turn-mean",
                 "--conversation-turn-stddev", "--conversation-turn-delay-mean", "--conversation-turn-delay-stddev",
                 "--conversation-turn-delay-ratio", "--session-header", "--inter-turn-delay-cap-seconds",
                 "--user-context-prompt-length"));
         t.put("Tokenizer", List.of("--tokenizer", "--tokenizer-revision", "--tokenizer-trust-remote-code"));
         t.put("Output", List.of("--output-artifact-dir", "--profile-export-prefix", "--profile-export-level",
-                "--export-outputs-json", "--slice-duration", "--goodput", "--output-format"));
+                "--export-outputs-json", "--slice-duration", "--goodput", "--output-format", "--export-http-trace",
+                "--show-trace-timing", "--auto-plot", "--no-auto-plot", "--plot-required", "--otel-url", "--stream",
+                "--otel-resource-attributes", "--gen-ai-provider"));
         t.put("Console and logging", List.of("--quiet", "--log-level", "--verbose", "--extra-verbose", "--ui-type"));
         t.put("Config, sweeps and trials", List.of("--config", "--sweep-type", "--num-profile-runs",
                 "--profile-run-cooldown-seconds", "--confidence-level", "--profile-run-disable-warmup-after-first",
                 "--no-profile-run-disable-warmup-after-first", "--set-consistent-seed", "--no-set-consistent-seed",
                 "--cell", "--no-sweep-table", "--convergence-metric", "--convergence-stat", "--convergence-threshold",
-                "--convergence-mode"));
+                "--convergence-mode", "--vary-seed-per-trial", "--no-vary-seed-per-trial",
+                "--parameter-sweep-cooldown-seconds", "--parameter-sweep-same-seed", "--no-parameter-sweep-same-seed",
+                "--parameter-sweep-mode"));
         t.put("Capacity search", List.of("--search-space", "--search-sla", "--search-recipe", "--ttft-sla-ms",
                 "--concurrency-min", "--concurrency-max", "--search-planner", "--search-max-iterations", "--search-trials-max",
                 "--search-boundary-band", "--search-max-client-lateness", "--itl-sla-ms", "--tpot-sla-ms",

@@ -600,10 +600,23 @@ public final class ProfileOptions {
     @Option(names = "--server-profiler-timeout-seconds", paramLabel = "SECONDS", converter = DurationConverter.class, description = "Per-call timeout (enables the profiler). Default: 30.")
     Double serverProfilerTimeoutSeconds;
 
+    @picocli.CommandLine.Mixin
+    OutputExtraOptions outputExtras = new OutputExtraOptions();
+    @picocli.CommandLine.Mixin
+    MediaOptions media = new MediaOptions();
+    @picocli.CommandLine.Mixin
+    RateSeriesOption rateSeries = new RateSeriesOption();
+    @picocli.CommandLine.Mixin
+    TrialSweepOptions trialSweep = new TrialSweepOptions();
+
     /** The typed values as a canonical config tree. */
     CliOverlay overlay() {
         final CliOverlay o = new CliOverlay();
         OptionTable.PROFILE.overlay(this, o); // the fields with a plain @Yaml key; the code below sets the rest
+        outputExtras.apply(o);
+        media.apply(o);
+        rateSeries.apply(o);
+        trialSweep.apply(o, randomSeed);
         if (model != null) {
             o.set("models", List.of(model.split("\\s*,\\s*")), "--model");
         }

@@ -47,13 +47,8 @@ public final class UpstreamOptions {
         add(m, "public datasets are read from local copies, and only ShareGPT", "--hf-subset", "--dataset-filter");
         add(m, "chat templates are Jinja programs and this engine has no Jinja engine; token counts are of the prompt "
                 + "text, as upstream's default", "--apply-chat-template");
-        add(m, "synthetic audio inputs are not generated; audio given in the rows of an input file is sent",
-                "--audio-batch-size", "--batch-size-audio", "--audio-length-mean", "--audio-length-stddev",
-                "--audio-format", "--audio-depths", "--audio-sample-rates", "--audio-num-channels");
-        add(m, "synthetic image inputs are not generated; images given in the rows of an input file are sent",
-                "--image-width-mean", "--image-width-stddev", "--image-height-mean", "--image-height-stddev",
-                "--image-batch-size", "--batch-size-image", "--image-format", "--image-source",
-                "--image-source-sampling", "--uuid-and-strip");
+        add(m, "vLLM's multimodal-cache image stripping is not implemented; images are sent whole each time",
+                "--uuid-and-strip");
         add(m, "video inputs and video generation endpoints are not implemented",
                 "--video-batch-size", "--batch-size-video", "--video-duration", "--video-fps", "--video-width",
                 "--video-height", "--video-synth-type", "--video-format", "--video-codec", "--video-audio-sample-rate",
@@ -62,25 +57,15 @@ public final class UpstreamOptions {
                 "--synthesis-speedup-ratio", "--synthesis-prefix-len-multiplier", "--synthesis-prefix-root-multiplier",
                 "--synthesis-prompt-len-multiplier", "--synthesis-output-len-multiplier", "--synthesis-max-isl",
                 "--synthesis-max-osl");
-        add(m, "piecewise-linear rate control is not implemented; sweep over rates instead (--request-rate 10,20,40)",
-                "--request-rate-series");
         add(m, "scenario locks belong to upstream's submission rules", "--scenario", "--unsafe-override");
-        add(m, "there is no plot command; the JSON, CSV and JSONL exports feed any plotting tool",
-                "--auto-plot", "--no-auto-plot", "--plot-required");
-        add(m, "no exporters to outside services; CI archives the export files and trends them",
-                "--otel-url", "--stream", "--otel-resource-attributes", "--gen-ai-provider", "--mlflow-tracking-uri",
+        add(m, "no MLflow or W&B exporters (they need those servers); CI archives the export files and trends them, "
+                + "and --otel-url pushes the results to an OpenTelemetry collector", "--mlflow-tracking-uri",
                 "--mlflow-experiment", "--mlflow-run-name", "--mlflow-tag", "--mlflow-parent-run-id",
                 "--mlflow-artifact-glob", "--wandb-project", "--wandb-entity", "--wandb-run-name", "--wandb-tag");
-        add(m, "HTTP traces are not recorded; each JSONL record has its credit, pool-wait and connect times instead",
-                "--export-http-trace", "--show-trace-timing");
         add(m, "network-adjusted latencies are not computed; benchmark from a client close to the server",
                 "--network-latency-automatic", "--network-latency-mean", "--network-latency-ping-interval");
         add(m, "there is no API server and no periodic stats log; the console shows live progress every second",
                 "--api-port", "--api-host", "--stats-interval");
-        add(m, "trials share one seed", "--vary-seed-per-trial", "--no-vary-seed-per-trial");
-        add(m, "sweep cells run in order with the trial settings; this sweep option is not implemented",
-                "--parameter-sweep-cooldown-seconds", "--parameter-sweep-same-seed", "--no-parameter-sweep-same-seed",
-                "--parameter-sweep-mode");
         add(m, "the capacity search plans with a bisection or a grid; the Bayesian and Optuna planners need "
                 + "libraries this engine does not have (src-docs/capacity.md), and scenario variants are not "
                 + "implemented", "--optuna-sampler", "--optuna-acquisition", "--optuna-terminator",

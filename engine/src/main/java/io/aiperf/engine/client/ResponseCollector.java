@@ -61,6 +61,8 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private StringBuilder reasoning;
     private Usage usage;
     private long lastByteNanos = -1;
+    private long firstByteNanos = -1;
+    private int reads;
     private ErrorDetails streamError; // an error the server sent inside a 200 stream
 
     /**
@@ -197,6 +199,12 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     /** Body bytes that arrived at {@code now}; consumes all of {@code src}. */
     void receive(final ByteBuffer src, final boolean endOfStream, final long now) throws IOException {
         lastByteNanos = now;
+        if (src.hasRemaining()) {
+            if (firstByteNanos < 0) {
+                firstByteNanos = now;
+            }
+            reads++;
+        }
         receivedBytes += src.remaining();
         if (receivedBytes > limits.maxResponseBytes()) {
             throw new ResponseTooLargeException("response too large: more than " + limits.maxResponseBytes()
@@ -429,7 +437,8 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
 
     private io.aiperf.engine.record.TransportTimes times() {
         return new io.aiperf.engine.record.TransportTimes(issuedNanos, connectStartNanos, connectDoneNanos, retried,
-                redirects, closesAfterResponse);
+                redirects, closesAfterResponse, new io.aiperf.engine.record.TransportTimes.Wire(status, reason,
+                firstByteNanos, lastByteNanos, receivedBytes, reads));
     }
 
     private ResponseData result(final ErrorDetails error) {

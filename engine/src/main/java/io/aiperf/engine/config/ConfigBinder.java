@@ -50,7 +50,7 @@ public final class ConfigBinder {
             "wait_for_model_interval", "wait_for_model_mode");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
             "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays", "media_roots",
-            "turn_delay_cap", "rankings", "synthesis");
+            "turn_delay_cap", "rankings", "synthesis", "images", "audio");
     static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size", "prefix_prompts",
             "shared_system_prompt_length", "sequence_distribution", "user_context_prompt_length");
     static final List<String> TURN_DELAY_KEYS = List.of("mean", "stddev", "ratio");
@@ -59,9 +59,9 @@ public final class ConfigBinder {
     static final List<String> PHASE_KEYS = List.of("name", "kind", "type", "concurrency", "rate", "smoothness",
             "requests", "sessions", "duration", "grace_period", "seamless", "exclude_from_results", "auto_offset",
             "start_offset", "end_offset", "concurrency_ramp_duration", "rate_ramp_duration", "prefill_concurrency",
-            "failed_request_threshold", "users", "prefill_concurrency_ramp_duration");
+            "failed_request_threshold", "users", "prefill_concurrency_ramp_duration", "rate_series");
     static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix", "export_level", "slice_duration", "summary",
-            "records", "raw", "export_outputs_json");
+            "records", "raw", "export_outputs_json", "export_http_trace", "show_trace_timing", "auto_plot", "plot_required", "otel");
     static final List<String> RESET_KEYS = List.of("path", "timeout_seconds", "max_retry_seconds");
     static final List<String> PROFILER_KEYS = List.of("start_path", "stop_path", "timeout_seconds");
     private static final Pattern PHASE_NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_-]*$");
@@ -141,7 +141,10 @@ public final class ConfigBinder {
                     + "--export-level summary does not write");
         }
         final ArtifactsConfig artifacts = new ArtifactsConfig(art.string("dir", "artifacts"), dirExplicit,
-                art.string("prefix", null), exportLevel, slice, art.bool("export_outputs_json", false));
+                art.string("prefix", null), exportLevel, slice, art.bool("export_outputs_json", false),
+                art.bool("export_http_trace", false), art.bool("show_trace_timing", false),
+                art.bool("auto_plot", false), art.bool("plot_required", false),
+                art.has("otel") ? OtelBinder.bind(art.section("otel")) : null);
         final Section tok = b.section("tokenizer");
         tok.allowOnly(List.of("name", "revision", "trust_remote_code"));
         final TokenizerConfig tokenizer = new TokenizerConfig(tok.string("name", null), tok.defaultedString("revision"),
@@ -206,7 +209,8 @@ public final class ConfigBinder {
     private static MultiRunConfig multiRun(final Section m, final boolean sweepTable) {
         // convergence is read by the command line's ConvergenceOptions (src-docs/capacity.md)
         m.allowOnly(List.of("num_runs", "cooldown_seconds", "confidence_level", "disable_warmup_after_first",
-                "set_consistent_seed", "convergence"));
+                "set_consistent_seed", "convergence", "vary_seed_per_trial", "sweep_cooldown_seconds",
+                "sweep_same_seed", "sweep_mode"));
         final int runs = m.defaultedInteger("num_runs");
         if (runs < 1 || runs > 10) {
             throw m.error("num_runs", "Input should be between 1 and 10");
@@ -219,8 +223,17 @@ public final class ConfigBinder {
         if (!(level > 0 && level < 1)) {
             throw m.error("confidence_level", "Input should be between 0 and 1 (exclusive)");
         }
+        final double sweepCooldown = m.number("sweep_cooldown_seconds", 0.0);
+        if (!(sweepCooldown >= 0) || Double.isInfinite(sweepCooldown)) {
+            throw m.error("sweep_cooldown_seconds", "Input should be greater than or equal to 0");
+        }
+        final String mode = m.string("sweep_mode", "repeated").toLowerCase(Locale.ROOT);
+        if (!List.of("repeated", "independent").contains(mode)) {
+            throw m.error("sweep_mode", "expected repeated or independent, got '" + mode + "'");
+        }
         return new MultiRunConfig(runs, cooldown, level, m.bool("disable_warmup_after_first", true),
-                m.bool("set_consistent_seed", true), sweepTable);
+                m.bool("set_consistent_seed", true), sweepTable, m.bool("vary_seed_per_trial", false), sweepCooldown,
+                m.bool("sweep_same_seed", false), mode.equals("independent"));
     }
 
     private EndpointConfig endpoint(final Section e) {
@@ -789,7 +802,8 @@ public final class ConfigBinder {
             throw d.error("turn_delay_cap", "Input should be greater than or equal to 0");
         }
         return new DatasetConfig(entries, islMean, islStd, oslMean, oslStd, file, publicDataset, turns, prefixes,
-                sequences, sampling, cap == null ? null : Math.round(cap * 1000), rankings(d));
+                sequences, sampling, cap == null ? null : Math.round(cap * 1000), rankings(d),
+                SyntheticMediaBinder.bind(d));
     }
 
     private static DatasetConfig.Rankings rankings(final Section d) {
@@ -971,7 +985,13 @@ public final class ConfigBinder {
         if (concurrency != null && concurrency < 1) {
             throw s.error("concurrency", "Input should be greater than or equal to 1");
         }
-        final Double rate = s.number("rate", null);
+        final RateSeries series = s.has("rate_series") ? RateSeries.parse(s.raw("rate_series"), s.field("rate_series"))
+                : null;
+        if (series != null && s.has("rate")) {
+            throw s.error("rate_series", "give --request-rate or --request-rate-series, not both: the series sets "
+                    + "the rate");
+        }
+        final Double rate = series != null ? Double.valueOf(series.peak()) : s.number("rate", null);
         final Double smoothness = s.number("smoothness", null);
         // A trace whose rows carry timestamps replays on them unless another timing is asked for (AIPerf).
         final boolean replay = kind == PhaseKind.PROFILING && fileDataset != null && fileDataset.timestamped();
@@ -1138,8 +1158,13 @@ public final class ConfigBinder {
             warnings.add("phase '" + name + "': --concurrency " + width + " is below --num-users " + users + ": only "
                     + width + " users can hold a conversation at once, and the others starve");
         }
+        if (series != null && (!type.needsRate() || rateRamp != null)) {
+            throw s.error("rate_series", rateRamp != null ? "the series is the ramp: remove --request-rate-ramp-"
+                    + "duration" : "needs an open-loop arrival pattern (constant, poisson or gamma), not "
+                    + type.wireName());
+        }
         return new PhaseConfig(name, kind, type, width, rate, shape, requests, sessions, duration, grace, seamless,
-                schedule, concurrencyRamp, rateRamp, prefill, failedThreshold, users, prefillRamp);
+                schedule, concurrencyRamp, rateRamp, prefill, failedThreshold, users, prefillRamp, series);
     }
 
     /** AIPerf's user-centric rules: N users and a rate, over multi-turn conversations. */

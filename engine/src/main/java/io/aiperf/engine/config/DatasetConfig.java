@@ -16,11 +16,21 @@ import java.util.Locale;
  * @param sampling how sessions pick conversations, or null for the source's default
  * @param turnDelayCapMs the longest think time between turns ({@code --inter-turn-delay-cap-seconds}), or null
  * @param rankings the synthetic queries and passages of a rankings endpoint
+ * @param media the synthetic images and audio sent with each synthetic prompt
  */
 public record DatasetConfig(int entries, double islMean, double islStddev, Double oslMean, double oslStddev,
                             InputFile file, PublicDataset publicDataset, Turns turns, Prefixes prefixes,
                             SequenceDistribution sequences, Sampling sampling, Long turnDelayCapMs,
-                            Rankings rankings) {
+                            Rankings rankings, SyntheticMedia media) {
+
+    /** A dataset without synthetic images or audio. */
+    public DatasetConfig(final int entries, final double islMean, final double islStddev, final Double oslMean,
+                         final double oslStddev, final InputFile file, final PublicDataset publicDataset,
+                         final Turns turns, final Prefixes prefixes, final SequenceDistribution sequences,
+                         final Sampling sampling, final Long turnDelayCapMs, final Rankings rankings) {
+        this(entries, islMean, islStddev, oslMean, oslStddev, file, publicDataset, turns, prefixes, sequences,
+                sampling, turnDelayCapMs, rankings, SyntheticMedia.NONE);
+    }
 
     /** The file formats read (AIPerf's {@code --custom-dataset-type}). */
     public enum Format {

@@ -20,12 +20,27 @@ package io.aiperf.engine.config;
  *                               null = never
  * @param users the simulated users of a user-centric phase (each sends every users / rate seconds), or null
  * @param prefillRampSeconds the prefill cap rises from 1 to {@code prefillConcurrency} over this long, or null
+ * @param rateSeries the rate follows this piecewise-linear series ({@code --request-rate-series}; {@code rate} is
+ *                   then its peak), or null
  */
 public record PhaseConfig(String name, PhaseKind kind, LoadType type, Integer concurrency, Double rate,
                           Double smoothness, Integer requests, Integer sessions, Double durationSeconds,
                           Double gracePeriodSeconds, boolean seamless, Schedule schedule,
                           Double concurrencyRampSeconds, Double rateRampSeconds, Integer prefillConcurrency,
-                          Double failedRequestThreshold, Integer users, Double prefillRampSeconds) {
+                          Double failedRequestThreshold, Integer users, Double prefillRampSeconds,
+                          RateSeries rateSeries) {
+
+    /** A phase without a rate series. */
+    public PhaseConfig(final String name, final PhaseKind kind, final LoadType type, final Integer concurrency,
+                       final Double rate, final Double smoothness, final Integer requests, final Integer sessions,
+                       final Double durationSeconds, final Double gracePeriodSeconds, final boolean seamless,
+                       final Schedule schedule, final Double concurrencyRampSeconds, final Double rateRampSeconds,
+                       final Integer prefillConcurrency, final Double failedRequestThreshold, final Integer users,
+                       final Double prefillRampSeconds) {
+        this(name, kind, type, concurrency, rate, smoothness, requests, sessions, durationSeconds, gracePeriodSeconds,
+                seamless, schedule, concurrencyRampSeconds, rateRampSeconds, prefillConcurrency, failedRequestThreshold,
+                users, prefillRampSeconds, null);
+    }
 
     /**
      * Which timestamps of a trace a fixed-schedule phase replays, and from what zero (AIPerf's fixed schedule docs).

@@ -117,6 +117,6 @@ public final class Datasets {
                     config.entries());
         }
         return rankings ? SyntheticDataset.rankings(config, seed, tokenizer)
-                : SyntheticDataset.generate(config, seed, tokenizer);
+                : new SyntheticMediaMaker(config.media(), seed).attach(SyntheticDataset.generate(config, seed, tokenizer));
     }
 }

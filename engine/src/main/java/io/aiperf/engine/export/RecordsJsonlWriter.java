@@ -58,6 +58,8 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     private OutputStream rehearsalOut;
 
     private OutputsJson outputs;
+    private boolean httpTrace;
+    private HttpTraceTable traceTable;
 
     public RecordsJsonlWriter(final OutputStream out, final WallClock wall) throws IOException {
         this(out, null, wall);
@@ -89,10 +91,23 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         this.outputs = outputs;
     }
 
+    /**
+     * Upstream's HTTP trace (src-docs/exports.md): with {@code export}, each line also carries its {@code http_req_*}
+     * metrics and {@code trace_data}; {@code table}, when not null, collects the profiling requests' timings for the
+     * console ({@code --show-trace-timing}).
+     */
+    public void traceHttp(final boolean export, final HttpTraceTable table) {
+        this.httpTrace = export;
+        this.traceTable = table;
+    }
+
     /** Writes one request's line (and its raw line). */
     public void write(final RequestRecord r, final RecordMetrics m) throws IOException {
         if (outputs != null) {
             outputs.add(r, m, false);
+        }
+        if (traceTable != null) {
+            traceTable.add(r);
         }
         writeOne(g, r, m, wall, digits);
         g.writeRaw('\n');
@@ -276,8 +291,8 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         g.writeEndObject();
     }
 
-    private static void writeOne(final JsonGenerator g, final RequestRecord r, final RecordMetrics m,
-                                 final WallClock wall, final char[] digits) throws IOException {
+    private void writeOne(final JsonGenerator g, final RequestRecord r, final RecordMetrics m,
+                          final WallClock wall, final char[] digits) throws IOException {
         g.writeStartObject();
         writeMetadata(g, r, wall);
         g.writeFieldName(METRICS);
@@ -302,7 +317,13 @@ public final class RecordsJsonlWriter implements AutoCloseable {
             g.writeStringField("unit", "tokens");
             g.writeEndObject();
         }
+        if (httpTrace) {
+            HttpTrace.writeMetrics(g, r);
+        }
         g.writeEndObject();
+        if (httpTrace) {
+            HttpTrace.writeTraceData(g, r, wall);
+        }
         writeError(g, m.valid() ? null : m.error());
         g.writeEndObject();
     }

@@ -12,10 +12,32 @@ package io.aiperf.engine.record;
  * @param redirects redirects (307, 308) followed on the way to the answer
  * @param closesAfterResponse it got a connection of its own because its server closes connections after its
  *                            answers (src-docs/failure-modes.md)
+ * @param wire what the response looked like on the wire (for {@code --export-http-trace}), or {@link Wire#NONE}
  */
 public record TransportTimes(long issuedNanos, long connectStartNanos, long connectDoneNanos, boolean retried,
-                             int redirects, boolean closesAfterResponse) {
+                             int redirects, boolean closesAfterResponse, Wire wire) {
     public static final TransportTimes NONE = new TransportTimes(-1, -1, -1, false);
+
+    /**
+     * The response as the transport read it (monotonic ns): a handful of numbers kept for every request, so the HTTP
+     * trace (src-docs/exports.md) costs nothing when it is not asked for.
+     *
+     * @param status the HTTP status, or 0 when no head arrived
+     * @param reason the status line's reason phrase, or null
+     * @param firstByteNanos when the first body bytes arrived, or -1
+     * @param lastByteNanos when the last body bytes arrived, or -1
+     * @param bytesReceived body bytes read
+     * @param reads socket reads (or body buffers) that carried body bytes
+     */
+    public record Wire(int status, String reason, long firstByteNanos, long lastByteNanos, long bytesReceived,
+                       int reads) {
+        public static final Wire NONE = new Wire(0, null, -1, -1, 0, 0);
+    }
+
+    public TransportTimes(final long issuedNanos, final long connectStartNanos, final long connectDoneNanos,
+                          final boolean retried, final int redirects, final boolean closesAfterResponse) {
+        this(issuedNanos, connectStartNanos, connectDoneNanos, retried, redirects, closesAfterResponse, Wire.NONE);
+    }
 
     public TransportTimes(final long issuedNanos, final long connectStartNanos, final long connectDoneNanos,
                           final boolean retried) {

@@ -145,6 +145,9 @@ public final class CellRunner {
         } catch (java.io.IOException | java.io.UncheckedIOException e) {
             return finish(CellOutcome.FAILED, ExitCode.FAILED, "exports not written: " + e.getMessage(), 0, 0, 0);
         }
+        final io.aiperf.engine.export.HttpTraceTable traceTable = config.artifacts().showTraceTiming()
+                ? new io.aiperf.engine.export.HttpTraceTable() : null;
+        recordFiles.writer().traceHttp(config.artifacts().exportHttpTrace(), traceTable);
         final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming(),
                 config.endpoint().useServerTokenCount(), config.goodputSlos(), tokenizer, recordFiles.writer());
         final ServerMetricsCollector scraper = serverMetricsCollector();
@@ -292,6 +295,11 @@ public final class CellRunner {
             writeError = writeError != null ? writeError : e.getMessage(); // names the file; the summary is still shown
         }
         printSummary(report, summary.validity(), profilingMetrics, names);
+        if (traceTable != null) {
+            ctx.out().println();
+            ctx.out().print(traceTable.render());
+            traceTable.close();
+        }
         final long valid = profilingMetrics.validCount();
         final long errors = profilingMetrics.errorCount();
         if (writeError != null) {

@@ -55,6 +55,7 @@ final class OpenLoopDriver implements LoadDriver {
     private long lastSendNanos;
     private double firstDueNanos;
     private double lastDueNanos;
+    private long startNanos;
     private long dueAtFirstSend; // scheduled, counted at the first send and at the last
     private long dueAtLastSend;
     private Thread issuer;
@@ -126,6 +127,7 @@ final class OpenLoopDriver implements LoadDriver {
     }
 
     private void run(final long startNanos) {
+        this.startNanos = startNanos;
         final io.aiperf.engine.client.HandOverBatch batch = io.aiperf.engine.client.HandOverBatch.ofThisThread();
         try {
             issue(startNanos, batch);
@@ -137,7 +139,7 @@ final class OpenLoopDriver implements LoadDriver {
     private void issue(final long startNanos, final io.aiperf.engine.client.HandOverBatch batch) {
         double target = startNanos; // a double, so fractional intervals never drift
         while (true) {
-            target += intervals.nextNanos() * rampStretch(target - startNanos);
+            target += intervals.nextNanos(target - startNanos) * rampStretch(target - startNanos);
             long now = clock.nanoTime();
             if (target < now - MAX_CATCHUP_NANOS) {
                 final long swallowed = (long) ((now - target) / 1e9 * rate);
@@ -229,7 +231,8 @@ final class OpenLoopDriver implements LoadDriver {
         // Arrivals that fell due over the drawn span, those swallowed by a stall included (the re-anchored schedule
         // spans the stall, and the arrivals it skipped are counted as due).
         final double drawn = sent <= 1 || drawnSeconds <= 0 ? 0 : (dueAtLastSend - dueAtFirstSend) / drawnSeconds;
-        return new OpenLoopHealth(rate, drawn, achieved, scheduled, sent, late, missed, ceilingWaits,
+        final double asked = intervals.meanRate(firstDueNanos - startNanos, lastDueNanos - startNanos);
+        return new OpenLoopHealth(Double.isNaN(asked) ? rate : asked, drawn, achieved, scheduled, sent, late, missed, ceilingWaits,
                 lagMicros.getValueAtPercentile(50) / 1000.0, lagMicros.getValueAtPercentile(99) / 1000.0,
                 lagMicros.getMaxValue() / 1000.0);
     }

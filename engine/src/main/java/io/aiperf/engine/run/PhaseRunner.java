@@ -111,8 +111,10 @@ public final class PhaseRunner implements Phase {
             this.driver = new OpenLoopDriver(port, schedule, schedule.rate(), phase.concurrency(), clock, parker,
                     phase.name(), ramp(phase, clock, parker), 0);
         } else if (phase.type().isRate()) {
-            this.driver = new OpenLoopDriver(port, new ArrivalIntervals(phase.type(), phase.rate(),
-                    phase.smoothness() == null ? 1.0 : phase.smoothness(), seed), phase.rate(),
+            final double shape = phase.smoothness() == null ? 1.0 : phase.smoothness();
+            this.driver = new OpenLoopDriver(port, phase.rateSeries() != null
+                    ? new RateSeriesArrivals(phase.rateSeries(), phase.type(), shape, seed)
+                    : new ArrivalIntervals(phase.type(), phase.rate(), shape, seed), phase.rate(),
                     phase.concurrency(), clock, parker, phase.name(), ramp(phase, clock, parker),
                     phase.rateRampSeconds() == null ? 0 : phase.rateRampSeconds());
         } else if (phase.type() == LoadType.USER_CENTRIC) {

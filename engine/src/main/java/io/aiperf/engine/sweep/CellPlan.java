@@ -14,7 +14,7 @@ import java.util.Set;
 
 /**
  * The cells of a configuration in run order: trials outer, sweep points inner (AIPerf's "repeated" order: every
- * point sees the same drift). Ids and directories depend only on the config, so they are the same on every
+ * point sees the same drift), or with {@code --parameter-sweep-mode independent} each point's trials in a row. Ids and directories depend only on the config, so they are the same on every
  * machine and in every run. Layout: {@code <label>/} for a sweep, {@code profile_runs/run_NNNN/} for trials,
  * {@code profile_runs/trial_NNNN/<label>/} for both, the run directory itself for a single cell. Stateless.
  */
@@ -34,13 +34,20 @@ public final class CellPlan {
                     multi.confidenceLevel(), multi.cooldownSeconds()), null));
             return cells;
         }
-        for (int t = 1; t <= multi.numRuns(); t++) {
-            if (!config.isSweep()) {
+        if (!config.isSweep()) {
+            for (int t = 1; t <= multi.numRuns(); t++) {
                 final String label = String.format(Locale.ROOT, "run_%04d", t);
                 cells.add(new Cell(identity(cells.size(), label, "profile_runs/" + label, null, t, multi), null));
-                continue;
             }
-            for (final Variation v : config.variations()) {
+            return cells;
+        }
+        // repeated: trials outer (every point sees the same drift); independent: each point's trials together
+        final int outer = multi.independentOrder() ? config.variations().size() : multi.numRuns();
+        final int inner = multi.independentOrder() ? multi.numRuns() : config.variations().size();
+        for (int o = 0; o < outer; o++) {
+            for (int i = 0; i < inner; i++) {
+                final int t = (multi.independentOrder() ? i : o) + 1;
+                final Variation v = config.variations().get(multi.independentOrder() ? o : i);
                 final String trialDir = String.format(Locale.ROOT, "trial_%04d", t);
                 final String id = multi.numRuns() == 1 ? v.label() : trialDir + "/" + v.label();
                 final String path = multi.numRuns() == 1 ? v.label() : "profile_runs/" + trialDir + "/" + v.label();

@@ -46,14 +46,19 @@ public final class MultiRunner {
         final boolean single = cells.size() == 1 && cells.get(0).identity().path().equals(".");
         final List<CellOutcome> outcomes = new ArrayList<>();
         int lastTrial = -1;
+        String lastPoint = null;
         for (final CellPlan.Cell cell : cells) {
             if (ctx.cancellation().isCancelled()) {
                 break;
             }
             final int trial = cell.identity().trial();
+            final String point = cell.identity().variation();
             if (lastTrial != -1 && trial != lastTrial && multi.cooldownSeconds() > 0) {
                 cooldown(multi.cooldownSeconds(), ctx);
+            } else if (lastTrial != -1 && point != null && !point.equals(lastPoint) && multi.sweepCooldownSeconds() > 0) {
+                cooldown(multi.sweepCooldownSeconds(), ctx); // between two sweep points
             }
+            lastPoint = point;
             // Warmup runs in the first trial, and in the first cell of every process: its client is cold.
             final boolean dropWarmup = trial > 1 && multi.disableWarmupAfterFirst() && !outcomes.isEmpty();
             lastTrial = trial;
@@ -111,12 +116,17 @@ public final class MultiRunner {
 
     private static BenchmarkConfig cellConfig(final BenchmarkConfig config, final CellPlan.Cell cell,
                                               final boolean dropWarmup) {
+        final MultiRunConfig multi = config.multiRun();
         if (cell.variation() == null) {
-            return cell.identity().numTrials() == 1 ? config : config.forTrial(config.randomSeed(), dropWarmup);
+            return cell.identity().numTrials() == 1 ? config : config.forTrial(
+                    TrialSeeds.of(config.randomSeed(), "", cell.identity().trial(), multi.varySeedPerTrial()),
+                    dropWarmup);
         }
         final BenchmarkConfig v = cell.variation().config();
-        final Long seed = v.randomSeed() == null ? null : v.randomSeed() + cell.variation().index();
-        return v.forTrial(seed, dropWarmup);
+        final Long point = v.randomSeed() == null ? null
+                : multi.sweepSameSeed() ? v.randomSeed() : v.randomSeed() + cell.variation().index();
+        return v.forTrial(TrialSeeds.of(point, cell.variation().label(), cell.identity().trial(),
+                multi.varySeedPerTrial()), dropWarmup);
     }
 
     private static void cooldown(final double seconds, final CellContext ctx) throws InterruptedException {

@@ -1,0 +1,53 @@
+package io.aiperf.engine.cli;
+
+import io.aiperf.engine.ci.ExitCode;
+import io.aiperf.engine.config.BenchmarkConfig;
+import io.aiperf.engine.export.AtomicFiles;
+import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.log.RunLog;
+import io.aiperf.engine.report.HtmlReport;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The report after a run ({@code --auto-plot}, upstream's name): written into the artifact directory; a failure is a
+ * warning, or with {@code --plot-required} fails the run, as upstream's.
+ */
+final class AutoPlot {
+    private AutoPlot() {
+    }
+
+    /** After a run that exited {@code exit}: the exit code once the report is written (or not). */
+    static int after(final BenchmarkConfig config, final Path dir, final int exit, final RunLog console) {
+        if (!config.artifacts().autoPlot() || exit == ExitCode.USAGE) {
+            return exit;
+        }
+        final String failed = write(List.of(dir), null, config.artifacts().prefix());
+        if (failed == null) {
+            console.info("Report: " + target(List.of(dir), null).toAbsolutePath());
+            return exit;
+        }
+        if (config.artifacts().plotRequired()) {
+            console.error("auto-plot failed (--plot-required): " + failed);
+            return exit == ExitCode.OK ? ExitCode.FAILED : exit;
+        }
+        console.warning("auto-plot failed: " + failed);
+        return exit;
+    }
+
+    /** Writes the report of {@code runs}; returns why it could not, or null. */
+    static String write(final List<Path> runs, final Path output, final String prefix) {
+        try {
+            AtomicFiles.write(target(runs, output), HtmlReport.html(runs, ExportNames.of(prefix))
+                    .getBytes(StandardCharsets.UTF_8));
+            return null;
+        } catch (java.io.UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
+    static Path target(final List<Path> runs, final Path output) {
+        return output != null ? output : runs.get(0).resolve(HtmlReport.FILE);
+    }
+}
