@@ -53,8 +53,10 @@ final class OtelPush {
             final String cell = dir.relativize(summary.getParent()).toString();
             point.put("aiperf.cell", cell.isEmpty() ? "." : cell);
             try {
+                // a summary without its end time is stamped when it was written
+                final long written = Files.getLastModifiedTime(summary).toMillis() * 1_000_000L;
                 final byte[] body = OtlpMetrics.request(new ObjectMapper().readTree(summary.toFile()), otel,
-                        Version.VALUE, point);
+                        Version.VALUE, point, written);
                 final ProbeClient.Response r = client.post(target, headers, body, TIMEOUT_SECONDS, 1 << 16);
                 if (r.status() / 100 != 2) {
                     console.warning("OTel: the collector at " + target + " answered " + r.status()

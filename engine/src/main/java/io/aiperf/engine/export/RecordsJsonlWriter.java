@@ -18,6 +18,9 @@ import java.io.OutputStream;
  * {@code profile_export.jsonl} (AIPerf's export docs): one line per profiling request, in the order requests
  * completed, {@code {"metadata":{...},"metrics":{tag:{value,unit}},"error":null|{code,type,message}}}. Each line is
  * written as its request is processed, so nothing of a request is kept for the export. Not thread-safe.
+ * <p>
+ * It is over 400 lines because it writes every field through the generator itself, with no tree per line, which
+ * keeps the records path free of per-request allocation.
  */
 public final class RecordsJsonlWriter implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.config.ArtifactsConfig;
+import io.aiperf.engine.summary.SummaryCodec;
 import java.util.List;
 import java.util.Map;
 
@@ -25,11 +26,12 @@ public final class OtlpMetrics {
     /**
      * @param summary the cell's {@code profile_export_aiperf.json}
      * @param point the attributes of every data point (model, provider, operation, cell)
+     * @param fallbackEndNanos the points' time (epoch ns) when the summary has no end time
      */
     public static byte[] request(final JsonNode summary, final ArtifactsConfig.Otel otel, final String version,
-                                 final Map<String, String> point) {
-        final long end = epochNanos(summary.path("end_time").asText(null), System.currentTimeMillis() * 1_000_000L);
-        final long start = epochNanos(summary.path("start_time").asText(null), end);
+                                 final Map<String, String> point, final long fallbackEndNanos) {
+        final long end = epochNanos(summary.path(SummaryCodec.END_TIME).asText(null), fallbackEndNanos);
+        final long start = epochNanos(summary.path(SummaryCodec.START_TIME).asText(null), end);
         final ObjectNode root = JSON.createObjectNode();
         final ObjectNode rm = root.putArray("resourceMetrics").addObject();
         final ArrayNode resource = rm.putObject("resource").putArray("attributes");
@@ -41,7 +43,7 @@ public final class OtlpMetrics {
         final ArrayNode metrics = scope.putArray("metrics");
         summary.properties().forEach(e -> {
             final JsonNode m = e.getValue();
-            if (!m.isObject() || !m.has("unit") || !m.path("avg").isNumber()) {
+            if (!SummaryCodec.isMetric(m) || !m.path(SummaryCodec.AVG).isNumber()) {
                 return;
             }
             if (COUNTS.contains(e.getKey())) {
@@ -52,7 +54,7 @@ public final class OtlpMetrics {
                     final ObjectNode dp = sum.putArray("dataPoints").addObject();
                     attributes(dp, point, null);
                     dp.put("startTimeUnixNano", Long.toString(start)).put("timeUnixNano", Long.toString(end))
-                            .put("asInt", Long.toString(m.path("avg").asLong()));
+                            .put("asInt", Long.toString(m.path(SummaryCodec.AVG).asLong()));
                 }
                 return;
             }
@@ -60,7 +62,7 @@ public final class OtlpMetrics {
                 return;
             }
             final ObjectNode gauge = metrics.addObject().put("name", "aiperf." + e.getKey())
-                    .put("unit", m.path("unit").asText()).putObject("gauge");
+                    .put("unit", m.path(SummaryCodec.UNIT).asText()).putObject("gauge");
             final ArrayNode points = gauge.putArray("dataPoints");
             for (final String stat : STATS) {
                 if (m.path(stat).isNumber()) {

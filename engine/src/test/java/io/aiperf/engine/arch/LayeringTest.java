@@ -55,7 +55,7 @@ class LayeringTest {
             Map.entry("hub", List.of("client", "config", "dataset")),
             Map.entry("export", List.of("config", "metrics", "record", "summary", "time", "validity")),
             Map.entry("log", List.of("export", "redact", "summary")),
-            Map.entry("telemetry", List.of("client", "export", "log")),
+            Map.entry("telemetry", List.of("client", "config", "export", "log", "summary")),
             Map.entry("gate", List.of("ci", "config", "export", "importer", "math", "metrics", "record", "summary",
                     "validity")),
             Map.entry("report", List.of("ci", "export", "gate", "math", "record", "summary")),
@@ -66,7 +66,8 @@ class LayeringTest {
             Map.entry("sweep", List.of("ci", "config", "convergence", "export", "log", "math", "metrics", "record",
                     "report", "run", "summary", "time", "validity")),
             Map.entry("cli", List.of("ci", "client", "config", "convergence", "dataset", "export", "gate", "hooks",
-                    "hub", "log", "mock", "record", "redact", "report", "run", "search", "summary", "sweep", "time")));
+                    "hub", "log", "mock", "record", "redact", "report", "run", "search", "summary", "sweep", "telemetry",
+                    "time")));
 
     /**
      * Classes that read the JVM's clocks or sleep directly, and why: each measures or waits on real time by
