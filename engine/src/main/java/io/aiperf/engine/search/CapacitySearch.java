@@ -94,7 +94,7 @@ public final class CapacitySearch {
                         ? "the client was short of CPU" : "near the SLO") + ")" : ""));
             }
             final Path cellDir = dir.resolve(path);
-            final CellOutcome outcome = new CellRunner(config.forShard(), cellDir, ctx, identity).run();
+            final CellOutcome outcome = new CellRunner(config.forShard(), cellDir, ctx, identity).run().outcome();
             if (outcome.exitCode() == ExitCode.CANCELLED) {
                 return null;
             }

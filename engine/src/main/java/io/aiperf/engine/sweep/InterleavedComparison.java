@@ -57,7 +57,8 @@ public final class InterleavedComparison {
                 ctx.err().println("cell " + (i + 1) + "/" + order.size() + ": " + side.toUpperCase(Locale.ROOT) + " "
                         + id + " (" + String.join(",", config.endpoint().urls()) + ")");
             }
-            final CellOutcome outcome = new CellRunner(config, dir.resolve(side).resolve(id), ctx, identity).run();
+            final CellOutcome outcome = new CellRunner(config, dir.resolve(side).resolve(id), ctx, identity).run()
+                    .outcome();
             (side.equals(A) ? outcomesA : outcomesB).add(outcome);
             if (outcome.exitCode() == ExitCode.CANCELLED) {
                 break;

@@ -48,7 +48,7 @@ public final class MultiRunner {
                 ctx.err().println("cell " + (outcomes.size() + 1) + "/" + cells.size() + ": " + cell.identity().id());
             }
             final CellOutcome outcome = new CellRunner(cellConfig(config, cell, dropWarmup).forShard(),
-                    dir.resolve(cell.identity().path()).normalize(), ctx, cell.identity()).run();
+                    dir.resolve(cell.identity().path()).normalize(), ctx, cell.identity()).run().outcome();
             outcomes.add(outcome);
             if (outcome.exitCode() == ExitCode.CANCELLED) {
                 break;
