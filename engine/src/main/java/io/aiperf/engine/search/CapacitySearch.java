@@ -106,7 +106,7 @@ public final class CapacitySearch {
                         : "not converged yet") + ")" : ""));
             }
             final Path cellDir = dir.resolve(path);
-            final CellOutcome outcome = new CellRunner(config.forShard(), cellDir, ctx, identity).run();
+            final CellOutcome outcome = new CellRunner(config.forShard(), cellDir, ctx, identity).run().outcome();
             if (outcome.exitCode() == ExitCode.CANCELLED) {
                 return null;
             }

@@ -6,6 +6,7 @@ import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.run.CellContext;
+import io.aiperf.engine.run.CellResult;
 import io.aiperf.engine.run.CellRunner;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -45,6 +46,7 @@ public final class InterleavedComparison {
                           final CellContext ctx) throws InterruptedException {
         final List<CellOutcome> outcomesA = new ArrayList<>();
         final List<CellOutcome> outcomesB = new ArrayList<>();
+        final List<CellResult> results = new ArrayList<>();
         final List<String> order = order(pairs);
         for (int i = 0; i < order.size() && !ctx.cancellation().isCancelled(); i++) {
             final int trial = i / 2 + 1;
@@ -57,7 +59,9 @@ public final class InterleavedComparison {
                 ctx.err().println("cell " + (i + 1) + "/" + order.size() + ": " + side.toUpperCase(Locale.ROOT) + " "
                         + id + " (" + String.join(",", config.endpoint().urls()) + ")");
             }
-            final CellOutcome outcome = new CellRunner(config, dir.resolve(side).resolve(id), ctx, identity).run();
+            final CellResult result = new CellRunner(config, dir.resolve(side).resolve(id), ctx, identity).run();
+            final CellOutcome outcome = result.outcome();
+            results.add(result);
             (side.equals(A) ? outcomesA : outcomesB).add(outcome);
             if (outcome.exitCode() == ExitCode.CANCELLED) {
                 break;
@@ -69,10 +73,10 @@ public final class InterleavedComparison {
             MultiRunner.printValidity(outcomesA, summary, "A ", ctx);
             MultiRunner.printValidity(outcomesB, summary, "B ", ctx);
         }
-        final int exitA = RunAssembler.assemble(dir.resolve(A), outcomesA, false, cancelled, summary, ctx.out(),
-                ctx.err(), true, false);
-        final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, false, cancelled, summary, ctx.out(),
-                ctx.err(), true, false);
+        final int exitA = RunAssembler.assemble(dir.resolve(A), outcomesA, RunAssembler.inMemory(results), false,
+                cancelled, summary, ctx.out(), ctx.err(), true, false);
+        final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, RunAssembler.inMemory(results), false,
+                cancelled, summary, ctx.out(), ctx.err(), true, false);
         if (!outcomesA.isEmpty() || !outcomesB.isEmpty()) {
             writeReport(dir, null, a.artifacts().prefix(), ctx.out(), ctx.err());
         }

@@ -6,6 +6,7 @@ import io.aiperf.engine.config.MultiRunConfig;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.run.CellContext;
+import io.aiperf.engine.run.CellResult;
 import io.aiperf.engine.run.CellRunner;
 import io.aiperf.engine.validity.ValidityDigest;
 import java.nio.file.Path;
@@ -45,6 +46,7 @@ public final class MultiRunner {
                 : new TrialConvergence(convergence, multi, ExportNames.of(config.artifacts().prefix()), dir);
         final boolean single = cells.size() == 1 && cells.get(0).identity().path().equals(".");
         final List<CellOutcome> outcomes = new ArrayList<>();
+        final List<CellResult> results = new ArrayList<>();
         int lastTrial = -1;
         String lastPoint = null;
         for (final CellPlan.Cell cell : cells) {
@@ -65,8 +67,10 @@ public final class MultiRunner {
             if (!single && ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.INFO) <= 0) {
                 ctx.err().println("cell " + (outcomes.size() + 1) + "/" + cells.size() + ": " + cell.identity().id());
             }
-            final CellOutcome outcome = new CellRunner(cellConfig(config, cell, dropWarmup).forShard(),
+            final CellResult result = new CellRunner(cellConfig(config, cell, dropWarmup).forShard(),
                     dir.resolve(cell.identity().path()).normalize(), ctx, cell.identity()).run();
+            final CellOutcome outcome = result.outcome();
+            results.add(result);
             outcomes.add(outcome);
             if (outcome.exitCode() == ExitCode.CANCELLED) {
                 break;
@@ -85,8 +89,9 @@ public final class MultiRunner {
             printValidity(outcomes, ExportNames.of(config.artifacts().prefix()).summaryJson(), "", ctx);
         }
         final boolean partial = cells.size() < CellPlan.of(config).size();
-        return RunAssembler.assemble(dir, outcomes, partial, ctx.cancellation().isCancelled(),
-                ExportNames.of(config.artifacts().prefix()).summaryJson(), ctx.out(), ctx.err(), multi.sweepTable(), true);
+        return RunAssembler.assemble(dir, outcomes, RunAssembler.inMemory(results), partial,
+                ctx.cancellation().isCancelled(), ExportNames.of(config.artifacts().prefix()).summaryJson(), ctx.out(),
+                ctx.err(), multi.sweepTable(), true);
     }
 
     /**

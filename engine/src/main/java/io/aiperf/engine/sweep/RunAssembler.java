@@ -9,6 +9,7 @@ import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.export.AtomicFiles;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.run.CellResult;
 import io.aiperf.engine.run.Version;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
@@ -19,10 +20,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Turns the cells of one run into its run-level files: the per-point trial aggregates, the sweep aggregate and
@@ -55,10 +58,22 @@ public final class RunAssembler {
     public static int assemble(final Path dir, final List<CellOutcome> cells, final boolean partial,
                                final boolean cancelled, final String summaryName, final PrintStream out,
                                final PrintStream err, final boolean sweepTable, final boolean report) {
+        return assemble(dir, cells, fromDisk(summaryName), partial, cancelled, summaryName, out, err, sweepTable,
+                report);
+    }
+
+    /**
+     * @param summaries each completed cell's summary: {@link #inMemory} for the cells just run, {@link #fromDisk}
+     *                  for cells run elsewhere
+     */
+    public static int assemble(final Path dir, final List<CellOutcome> cells,
+                               final Function<CellOutcome, CellSummary> summaries, final boolean partial,
+                               final boolean cancelled, final String summaryName, final PrintStream out,
+                               final PrintStream err, final boolean sweepTable, final boolean report) {
         final List<CellOutcome> ordered = cells.stream()
                 .sorted(Comparator.comparingInt(o -> o.cell().index())).toList();
         if (!partial && !ordered.isEmpty()) {
-            writeAggregates(dir, ordered, summaryName, sweepTable, out, err);
+            writeAggregates(dir, ordered, summaries, sweepTable, out, err);
             if (report) {
                 writeReport(dir, summaryName, out, err);
             }
@@ -69,15 +84,38 @@ public final class RunAssembler {
         return exit;
     }
 
-    private static void writeAggregates(final Path dir, final List<CellOutcome> cells, final String summaryName,
-                                        final boolean sweepTable, final PrintStream out, final PrintStream err) {
+    /** The summaries of cells just run, as their runs returned them: no file is read back. */
+    public static Function<CellOutcome, CellSummary> inMemory(final List<CellResult> results) {
+        final Map<String, CellSummary> byDir = new HashMap<>();
+        results.forEach(r -> byDir.put(r.outcome().artifactDir(), r.summary()));
+        return o -> byDir.get(o.artifactDir());
+    }
+
+    /** The summaries of cells run elsewhere, read from each cell's directory; null where none can be read. */
+    public static Function<CellOutcome, CellSummary> fromDisk(final String summaryName) {
+        return o -> {
+            final Path summary = Path.of(o.artifactDir()).resolve(summaryName);
+            if (!Files.isRegularFile(summary)) {
+                return null;
+            }
+            try {
+                return SummaryCodec.read(summary);
+            } catch (IOException e) {
+                return null;
+            }
+        };
+    }
+
+    private static void writeAggregates(final Path dir, final List<CellOutcome> cells,
+                                        final Function<CellOutcome, CellSummary> summaries, final boolean sweepTable,
+                                        final PrintStream out, final PrintStream err) {
         final CellIdentity first = cells.get(0).cell();
         final Map<String, List<CellOutcome>> byPoint = new LinkedHashMap<>();
         cells.forEach(o -> byPoint.computeIfAbsent(String.valueOf(o.cell().variation()), k -> new ArrayList<>()).add(o));
         final boolean sweep = first.variation() != null;
         final List<SweepAggregator.Point> points = new ArrayList<>();
         for (final List<CellOutcome> point : byPoint.values()) {
-            final List<TrialAggregator.Trial> trials = point.stream().map(o -> trial(o, summaryName)).toList();
+            final List<TrialAggregator.Trial> trials = point.stream().map(o -> trial(o, summaries)).toList();
             final CellIdentity id = point.get(0).cell();
             final Path aggDir = sweep ? dir.resolve(ExportFiles.AGGREGATE_FOLDER).resolve(id.variation())
                     : dir.resolve(ExportFiles.AGGREGATE_FOLDER);
@@ -117,16 +155,9 @@ public final class RunAssembler {
         }
     }
 
-    private static TrialAggregator.Trial trial(final CellOutcome o, final String summaryName) {
-        final Path summary = Path.of(o.artifactDir()).resolve(summaryName);
-        CellSummary json = null;
-        if (CellOutcome.COMPLETED.equals(o.status()) && Files.isRegularFile(summary)) {
-            try {
-                json = SummaryCodec.read(summary);
-            } catch (IOException e) {
-                json = null;
-            }
-        }
+    private static TrialAggregator.Trial trial(final CellOutcome o,
+                                               final Function<CellOutcome, CellSummary> summaries) {
+        final CellSummary json = CellOutcome.COMPLETED.equals(o.status()) ? summaries.apply(o) : null;
         return new TrialAggregator.Trial(o.cell().id(), json, json == null ? o.error() : null);
     }
 

@@ -81,8 +81,8 @@ class LayeringTest {
             Map.entry("cli.ModelReadiness", "--wait-for-model runs before any cell, so before any cell clock"),
             Map.entry("run.WakeupSampler", "measures how late the OS wakes the client: only the real clock shows it"),
             Map.entry("run.ClockOffset", "compares this host's wall clock with the server's Date header"),
-            Map.entry("run.CellRunner", "--start-at waits for a wall-clock instant the shards share; a seed from "
-                    + "nanoTime when no --random-seed is given"),
+            Map.entry("run.CellSetup", "a seed from nanoTime when no --random-seed is given"),
+            Map.entry("run.CellExecution", "--start-at waits for a wall-clock instant the shards share"),
             Map.entry("run.ProgressReporter", "console progress lines every few seconds of real time"),
             Map.entry("sweep.MultiRunner", "the cooldown between trials is real time the server gets to settle"),
             Map.entry("dataset.Datasets", "a real-time budget on one tokenizer call, to stop a backtracking regex"),

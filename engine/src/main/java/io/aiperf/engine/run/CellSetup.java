@@ -1,0 +1,228 @@
+package io.aiperf.engine.run;
+
+import io.aiperf.engine.client.ProbeClient;
+import io.aiperf.engine.client.RequestFactory;
+import io.aiperf.engine.client.ResponsePathWarmup;
+import io.aiperf.engine.config.BenchmarkConfig;
+import io.aiperf.engine.config.PhaseConfig;
+import io.aiperf.engine.config.Shard;
+import io.aiperf.engine.dataset.Conversation;
+import io.aiperf.engine.dataset.Datasets;
+import io.aiperf.engine.dataset.Tokenizer;
+import io.aiperf.engine.dataset.TokenizerResolver;
+import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.export.HttpTraceTable;
+import io.aiperf.engine.export.RecordFiles;
+import io.aiperf.engine.hooks.HookException;
+import io.aiperf.engine.hooks.HookLog;
+import io.aiperf.engine.hooks.KvCacheReset;
+import io.aiperf.engine.hooks.Origins;
+import io.aiperf.engine.hooks.ProfilerSession;
+import io.aiperf.engine.hooks.ServerProfiler;
+import io.aiperf.engine.hub.HfHub;
+import io.aiperf.engine.record.CellIdentity;
+import io.aiperf.engine.telemetry.GpuTelemetryFiles;
+import io.aiperf.engine.telemetry.ServerMetricsCollector;
+import io.aiperf.engine.time.WallClock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.stream.Collectors;
+
+/**
+ * A cell's setup, before any request: the dataset and this shard's part of it, the request source, the KV-cache
+ * reset and the profiler's session, the files the records and the telemetry go to.
+ */
+final class CellSetup {
+    /** At most this long is spent compiling the response path before the load (src-docs/performance.md). */
+    private static final long WARMUP_BUDGET_NANOS = 250_000_000L;
+
+    private final BenchmarkConfig config;
+    private final CellContext ctx;
+    private final Path dir;
+    private final HookLog hookLog;
+    private final ProbeClient probes;
+
+    /**
+     * What the execution and the reporting of a cell share from its setup.
+     *
+     * @param seed the base of this shard's random streams
+     */
+    record Prepared(Tokenizer tokenizer, RequestSource source, Warmup warmup, List<String> origins,
+                    ProfilerSession profiler, long seed, ExportNames names, RecordFiles recordFiles,
+                    HttpTraceTable traceTable, RecordProcessor processor, ServerMetricsCollector scraper,
+                    GpuTelemetryFiles gpu) {
+    }
+
+    CellSetup(final BenchmarkConfig config, final CellContext ctx, final Path dir, final HookLog hookLog,
+              final ProbeClient probes) {
+        this.config = config;
+        this.ctx = ctx;
+        this.dir = dir;
+        this.hookLog = hookLog;
+        this.probes = probes;
+    }
+
+    /** Opens the cell's log file and says what the cell will run. */
+    void openLog(final CellIdentity identity) {
+        try {
+            ctx.log().openFile(dir, ctx.redactor()::file);
+        } catch (IOException e) {
+            ctx.log().warning("no log file in " + dir + ": " + e.getMessage());
+        }
+        ctx.log().debug("cell " + identity.id() + " (trial " + identity.trial() + " of " + identity.numTrials()
+                + ") into " + dir.toAbsolutePath()
+                + "; phases: " + config.phases().stream().map(CellSetup::describe).collect(Collectors.joining("; ")));
+    }
+
+    Prepared prepare(final WallClock wall) throws CellStopped, InterruptedException {
+        // Resolved (and any warning printed) before the run started; here it is the loaded one.
+        final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(),
+                System.getenv(), new HfHub(config.endpoint().network())).tokenizer();
+        final List<Conversation> conversations;
+        try {
+            conversations = Datasets.load(config.dataset(), config.randomSeed(), tokenizer,
+                    config.firstProfilingPhase().schedule(), config.endpoint().type().rankings(),
+                    ctx.cancellation()::isCancelled, Datasets.TOKENIZER_BUDGET_NANOS);
+        } catch (CancellationException e) {
+            throw new CellStopped(CellStatus.CANCELLED, "cancelled by the user while building prompts", 0);
+        }
+        final List<Conversation> mine = shardPart(conversations);
+        if (mine.isEmpty()) {
+            throw new CellStopped(CellStatus.BAD_INPUT, "shard " + config.shard().label() + " has no "
+                    + "conversation of the " + conversations.size() + " in the dataset", 0);
+        }
+        final RequestSource source = new RequestSource(config, mine, Version.VALUE);
+        final Warmup warmup = Warmup.start(source, config, ctx);
+        ctx.log().debug(conversations.size() + " conversation(s), " + conversations.stream()
+                .mapToInt(c -> c.turns().size()).sum() + " turn(s); tokenizer " + tokenizer.name() + " ("
+                + tokenizer.source() + "); sampling " + config.dataset().effectiveSampling().wireName());
+        final List<String> origins = Origins.of(config.endpoint().urls());
+        resetKvCache(origins);
+        final ProfilerSession profiler = new ProfilerSession(config.endpoint().serverProfiler() == null ? null
+                : new ServerProfiler(ctx.controlTransport(), ctx.clock(), hookLog, origins,
+                config.endpoint().serverProfiler()));
+        // Each shard has its own random streams (arrivals, sampling), derived from the seed and its index.
+        final long seed = (config.randomSeed() == null ? System.nanoTime() : config.randomSeed())
+                + (config.shard() == null ? 0 : 1_000_003L * (config.shard().index() - 1));
+        final ExportNames names = ExportNames.of(config.artifacts().prefix());
+        final RecordFiles recordFiles;
+        try {
+            recordFiles = new RecordFiles(dir, names, config.artifacts().exportLevel(), wall, ctx.redactor()::file,
+                    config.artifacts().exportOutputsJson());
+        } catch (IOException | UncheckedIOException e) {
+            throw new CellStopped(CellStatus.FAILED, "exports not written: " + e.getMessage(), 0);
+        }
+        final HttpTraceTable traceTable = config.artifacts().showTraceTiming() ? new HttpTraceTable() : null;
+        recordFiles.writer().traceHttp(config.artifacts().exportHttpTrace(), traceTable);
+        final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming(),
+                config.endpoint().useServerTokenCount(), config.goodputSlos(), tokenizer, recordFiles.writer());
+        final ServerMetricsCollector scraper = serverMetricsCollector();
+        final GpuTelemetryFiles gpu = GpuTelemetryFiles.open(config.endpoint().gpuTelemetry(), dir, names,
+                ctx.redactor()::file, ctx.log(), probes);
+        return new Prepared(tokenizer, source, warmup, origins, profiler, seed, names, recordFiles, traceTable,
+                processor, scraper, gpu);
+    }
+
+    private void resetKvCache(final List<String> origins) throws CellStopped, InterruptedException {
+        if (config.endpoint().resetKvCache() == null) {
+            return;
+        }
+        try {
+            new KvCacheReset(ctx.controlTransport(), ctx.clock(), ctx.sleeper(), hookLog)
+                    .run(origins, config.endpoint().resetKvCache());
+        } catch (HookException | InterruptedException e) {
+            if (ctx.cancellation().isCancelled()) {
+                throw new CellStopped(CellStatus.CANCELLED, "cancelled by the user during reset_kv_cache", 0);
+            }
+            if (e instanceof InterruptedException) {
+                throw (InterruptedException) e;
+            }
+            throw new CellStopped(CellStatus.FAILED, "reset_kv_cache failed: " + e.getMessage(), 0);
+        }
+    }
+
+    /** This shard's conversations: every count-th of the dataset all shards build alike, so no two share one. */
+    private List<Conversation> shardPart(final List<Conversation> all) {
+        final Shard shard = config.shard();
+        if (shard == null || shard.count() == 1) {
+            return all;
+        }
+        final List<Conversation> out = new ArrayList<>();
+        for (int i = shard.index() - 1; i < all.size(); i += shard.count()) {
+            out.add(all.get(i));
+        }
+        return out;
+    }
+
+    private ServerMetricsCollector serverMetricsCollector() {
+        final var sm = config.endpoint().serverMetrics();
+        if (sm == null || !sm.enabled()) {
+            return null;
+        }
+        final Map<String, String> headers = new LinkedHashMap<>(config.endpoint().headers());
+        headers.putAll(RequestFactory.authHeaders(config.endpoint()));
+        return new ServerMetricsCollector(sm.urls().stream().map(URI::create).toList(), headers,
+                sm.intervalSeconds(), probes).onWarning(ctx.log()::warning);
+    }
+
+    /** A phase in one line, for the log. */
+    private static String describe(final PhaseConfig p) {
+        final StringBuilder sb = new StringBuilder(p.name()).append(' ').append(p.type().wireName());
+        if (p.rate() != null) {
+            sb.append(" at ").append(p.rate()).append("/s");
+        }
+        if (p.concurrency() != null) {
+            sb.append(", concurrency ").append(p.concurrency());
+        }
+        if (p.requests() != null) {
+            sb.append(", ").append(p.requests()).append(" requests");
+        }
+        if (p.sessions() != null) {
+            sb.append(", ").append(p.sessions()).append(" sessions");
+        }
+        if (p.durationSeconds() != null) {
+            sb.append(", ").append(p.durationSeconds()).append(" s");
+        }
+        return sb.toString();
+    }
+
+    /** The response path, compiled on synthetic bytes while the cell sets up, probes the server and connects. */
+    static final class Warmup {
+        private final Thread thread;
+        private final CellContext ctx;
+        private long rounds; // read after join()
+        private long nanos;
+
+        private Warmup(final RequestSource source, final BenchmarkConfig config, final CellContext ctx) {
+            this.ctx = ctx;
+            this.thread = new Thread(() -> {
+                final long t0 = ctx.clock().nanoTime();
+                rounds = ResponsePathWarmup.run(source.probe(), config.limits(), ctx.clock(), WARMUP_BUDGET_NANOS,
+                        50_000);
+                nanos = ctx.clock().nanoTime() - t0;
+            }, "response-path-warmup");
+            thread.setDaemon(true);
+        }
+
+        static Warmup start(final RequestSource source, final BenchmarkConfig config, final CellContext ctx) {
+            final Warmup w = new Warmup(source, config, ctx);
+            w.thread.start();
+            return w;
+        }
+
+        /** Waits for the warmup to end and logs what it did. */
+        void await() throws InterruptedException {
+            thread.join();
+            ctx.log().debug(String.format(Locale.ROOT, "response path warmed: %d synthetic answers in %.0f ms",
+                    rounds, nanos / 1e6));
+        }
+    }
+}

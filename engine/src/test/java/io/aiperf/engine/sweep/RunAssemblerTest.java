@@ -1,0 +1,72 @@
+package io.aiperf.engine.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.ci.ExitCode;
+import io.aiperf.engine.record.CellIdentity;
+import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.run.CellResult;
+import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.SummaryCodec;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The run-level files from cells just run: their summaries come from the runs, not read back from disk. */
+class RunAssemblerTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    @TempDir
+    Path tmp;
+
+    @Test
+    void trialsAggregateTheSummariesTheirRunsReturned() throws Exception {
+        final List<CellResult> results = List.of(trial(1, 10), trial(2, 14)); // no summary file on disk
+        final List<CellOutcome> outcomes = results.stream().map(CellResult::outcome).toList();
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+        final int exit = RunAssembler.assemble(tmp, outcomes, RunAssembler.inMemory(results), false, false,
+                ExportFiles.SUMMARY_JSON, print, print, true, false);
+        assertThat(exit).isEqualTo(ExitCode.OK);
+        final JsonNode agg = JSON.readTree(tmp.resolve(ExportFiles.AGGREGATE_FOLDER).resolve(TrialAggregator.FILE)
+                .toFile());
+        assertThat(agg.path("metrics").path("time_to_first_token_avg").path("mean").asDouble()).isEqualTo(12.0);
+        assertThat(agg.path("metadata").path("num_successful_runs").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void cellsRunElsewhereAreReadFromTheirDirectories() throws Exception {
+        final List<CellResult> results = List.of(trial(1, 10), trial(2, 14));
+        final List<CellOutcome> outcomes = results.stream().map(CellResult::outcome).toList();
+        for (final CellResult r : results) {
+            final Path dir = Files.createDirectories(Path.of(r.outcome().artifactDir()));
+            final ObjectNode s = JSON.createObjectNode();
+            s.putObject("time_to_first_token").put("unit", "ms").put("avg", r.summary().stat("time_to_first_token",
+                    "avg") + 1);
+            Files.writeString(dir.resolve(ExportFiles.SUMMARY_JSON), JSON.writeValueAsString(s));
+        }
+        final PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        RunAssembler.assemble(tmp, outcomes, false, false, ExportFiles.SUMMARY_JSON, sink, sink, true, false);
+        final JsonNode agg = JSON.readTree(tmp.resolve(ExportFiles.AGGREGATE_FOLDER).resolve(TrialAggregator.FILE)
+                .toFile());
+        assertThat(agg.path("metrics").path("time_to_first_token_avg").path("mean").asDouble()).isEqualTo(13.0);
+    }
+
+    private CellResult trial(final int n, final double ttftAvg) {
+        final String id = String.format("run_%04d", n);
+        final CellIdentity identity = new CellIdentity(n - 1, id, id, null, Map.of(), n, 2, 0.95, 0);
+        final CellOutcome outcome = new CellOutcome(CellOutcome.COMPLETED, ExitCode.OK,
+                tmp.resolve(id).toAbsolutePath().toString(), List.of(), List.of(), null, 6, 6, 0, identity, null);
+        final ObjectNode s = JSON.createObjectNode();
+        s.putObject("time_to_first_token").put("unit", "ms").put("avg", ttftAvg);
+        return new CellResult(outcome, SummaryCodec.read(s));
+    }
+}
