@@ -26,9 +26,9 @@ public final class RequestFactory {
             "api-key", "ocp-apim-subscription-key", "x-goog-api-key", "x-functions-key", "aeg-sas-key",
             "x-amz-security-token");
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Anthropic requires {@code max_tokens}; upstream sends this when the turn sets none. */
-    static final int ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
-    /** The API version sent unless the user's headers name one, as upstream's. */
+    /** Anthropic requires {@code max_tokens}; upstream AIPerf sends this when the turn sets none. */
+    static final int ANTHROPIC_DEFAULT_MAX_TOKENS = 16384;
+    /** The API version sent unless the user's headers name one (Anthropic's API requires one). */
     static final String ANTHROPIC_VERSION = "2023-06-01";
 
     private final EndpointConfig endpoint;
@@ -112,9 +112,7 @@ public final class RequestFactory {
                 body.put("model", model);
                 anthropicMessages(body.putArray("messages"), exchange, media);
                 body.put("max_tokens", maxTokens != null ? maxTokens : ANTHROPIC_DEFAULT_MAX_TOKENS);
-                if (endpoint.streaming()) {
-                    body.put("stream", true); // no stream key otherwise, as Anthropic's own clients send
-                }
+                body.put("stream", endpoint.streaming()); // always, as upstream AIPerf sends it
                 if (system != null) {
                     body.put("system", system);
                 }
@@ -308,15 +306,16 @@ public final class RequestFactory {
     }
 
     /**
-     * Credential headers in the endpoint's dialect, for inference, probes and control calls alike: Anthropic's
-     * {@code x-api-key} and {@code anthropic-version} (unless the user's headers set it) for {@code messages}, else
-     * OpenAI's bearer token.
+     * Credential headers in the endpoint's dialect, for inference, probes and control calls alike: OpenAI's bearer
+     * token; for {@code messages} also Anthropic's {@code x-api-key} and {@code anthropic-version} (unless the user's
+     * headers set it). Upstream AIPerf sends only the bearer token, which vLLM's and SGLang's {@code /v1/messages}
+     * check; Anthropic's API wants the other two.
      */
     public static Map<String, String> authHeaders(final EndpointConfig endpoint) {
         if (endpoint.type() != EndpointType.MESSAGES) {
             return authHeaders(endpoint.apiKey());
         }
-        final Map<String, String> h = new LinkedHashMap<>();
+        final Map<String, String> h = new LinkedHashMap<>(authHeaders(endpoint.apiKey()));
         if (endpoint.apiKey() != null) {
             h.put("x-api-key", endpoint.apiKey().reveal());
         }

@@ -13,8 +13,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Finds the tokenizer a run asks for (src-docs/tokenizers.md), in order: {@code builtin}; a local {@code tokenizer.json}
- * or a directory holding one; the Hugging Face cache ({@code HF_HUB_CACHE}, else {@code HF_HOME/hub}, else
- * {@code ~/.cache/huggingface/hub}, in its {@code models--org--name/snapshots/<commit>} layout, the commit read from
+ * or a directory holding one; the Hugging Face cache ({@code HF_HUB_CACHE}, else {@code HF_HOME/hub}, HF_HOME
+ * defaulting to {@code $XDG_CACHE_HOME/huggingface}, else {@code ~/.cache/huggingface}), in its
+ * {@code models--org--name/snapshots/<commit>} layout, the commit read from
  * {@code refs/<revision>}); then the Hugging Face hub, whose files a {@link TokenizerDownloader} downloads into that
  * cache. A tokenizer that cannot be had stops the run before any traffic; only with {@code HF_HUB_OFFLINE} set does
  * the model name used as the default fall back to the builtin tokenizer, with a warning, and the exports say so.
@@ -151,14 +152,23 @@ public final class TokenizerResolver {
     }
 
     private static Path cacheRoot(final Map<String, String> env) {
-        final String hubCache = env.get("HF_HUB_CACHE");
-        if (hubCache != null && !hubCache.isBlank()) {
-            return Path.of(hubCache);
+        for (final String name : new String[] {"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"}) { // the second is legacy
+            final String hubCache = env.get(name);
+            if (hubCache != null && !hubCache.isBlank()) {
+                return Path.of(hubCache);
+            }
         }
+        return hfHome(env).resolve("hub");
+    }
+
+    /** Hugging Face's home, as huggingface_hub finds it: HF_HOME, else $XDG_CACHE_HOME/huggingface, else ~/.cache. */
+    public static Path hfHome(final Map<String, String> env) {
         final String home = env.get("HF_HOME");
         if (home != null && !home.isBlank()) {
-            return Path.of(home, "hub");
+            return Path.of(home);
         }
-        return Path.of(System.getProperty("user.home"), ".cache", "huggingface", "hub");
+        final String xdg = env.get("XDG_CACHE_HOME");
+        return (xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache"))
+                .resolve("huggingface");
     }
 }

@@ -4,6 +4,7 @@ import io.aiperf.engine.client.ProbeClient;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.NetworkConfig;
 import io.aiperf.engine.dataset.TokenizerDownloader;
+import io.aiperf.engine.dataset.TokenizerResolver;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -246,10 +247,8 @@ public final class HfHub implements TokenizerDownloader {
             return v.strip();
         }
         final String path = env.get("HF_TOKEN_PATH");
-        final String home = env.get("HF_HOME");
         final Path file = path != null && !path.isBlank() ? Path.of(path)
-                : home != null && !home.isBlank() ? Path.of(home, "token")
-                : Path.of(System.getProperty("user.home"), ".cache", "huggingface", "token");
+                : TokenizerResolver.hfHome(env).resolve("token");
         try {
             final String saved = Files.isRegularFile(file) ? Files.readString(file).strip() : "";
             return saved.isEmpty() ? null : saved;

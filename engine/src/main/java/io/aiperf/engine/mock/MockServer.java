@@ -544,7 +544,7 @@ public final class MockServer implements AutoCloseable {
             state.metrics().tokens(plan.promptTokens(), tokens);
             response = path.equals("/v1/responses")
                     ? OtherEndpoints.responses(req, req.path("stream").asBoolean(false), plan, counted)
-                    : messages ? OtherEndpoints.messages(req, http.headers().get("anthropic-version"), plan, counted)
+                    : messages ? OtherEndpoints.messages(req, plan, counted)
                     : OtherEndpoints.huggingFace(path.equals("/generate_stream"), plan, counted);
         }
         return queued(response, arrival);

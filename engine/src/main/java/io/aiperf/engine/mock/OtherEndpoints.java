@@ -54,17 +54,13 @@ final class OtherEndpoints {
     static final int THINKING_TOKENS = 3;
 
     /**
-     * Anthropic Messages: 400 without an {@code anthropic-version} header, as Anthropic answers; streamed as
-     * {@code message_start} (the input tokens), per block {@code content_block_start}, {@code content_block_delta}
+     * Anthropic Messages, with or without an {@code anthropic-version} header (upstream AIPerf sends none); streamed
+     * as {@code message_start} (the input tokens), per block {@code content_block_start}, {@code content_block_delta}
      * events and {@code content_block_stop}, then {@code message_delta} (the output tokens) and
      * {@code message_stop}. A thinking request gets its first tokens as a thinking block.
      */
-    static MiniHttpServer.Response messages(final JsonNode req, final String version, final Plan plan,
+    static MiniHttpServer.Response messages(final JsonNode req, final Plan plan,
                                             final Runnable onDone) throws JsonProcessingException {
-        if (version == null || version.isBlank()) {
-            return MockServer.jsonAt(plan.firstTokenAt(), "{\"type\":\"error\",\"error\":{\"type\":"
-                    + "\"invalid_request_error\",\"message\":\"anthropic-version: header is required\"}}", onDone, 400);
-        }
         final String model = req.path("model").asText("mock-model");
         final int thinking = "enabled".equals(req.path("thinking").path("type").asText())
                 ? Math.min(THINKING_TOKENS, plan.tokens() - 1) : 0;

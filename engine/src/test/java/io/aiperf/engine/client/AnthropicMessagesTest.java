@@ -30,7 +30,7 @@ class AnthropicMessagesTest {
         assertThat(body.toString()).isEqualTo("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"},"
                 + "{\"role\":\"assistant\",\"content\":\"hello\"},{\"role\":\"user\",\"content\":[{\"type\":\"text\","
                 + "\"text\":\"again\"},{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":"
-                + "\"image/png\",\"data\":\"iVBORw0K\"}}]}],\"max_tokens\":1024,\"system\":\"be brief\"}");
+                + "\"image/png\",\"data\":\"iVBORw0K\"}}]}],\"max_tokens\":16384,\"stream\":false,\"system\":\"be brief\"}");
         assertThat(new RequestFactory(endpoint(", streaming: true"), "t").body("m", "x", 7).path("stream")
                 .asBoolean()).isTrue();
     }
@@ -39,7 +39,7 @@ class AnthropicMessagesTest {
     void theKeyGoesAsXApiKeyWithAnAnthropicVersionUnlessOneIsGiven() {
         final Map<String, String> h = headers(new RequestFactory(endpoint(""), "t").commonHeaders());
         assertThat(h).containsEntry("x-api-key", "sk-ant-1").containsEntry("anthropic-version", "2023-06-01")
-                .doesNotContainKey("Authorization");
+                .containsEntry("Authorization", "Bearer sk-ant-1"); // upstream's header, what vLLM checks
         final Map<String, String> own = headers(new RequestFactory(endpoint(", headers: {anthropic-version: "
                 + "2024-01-01}"), "t").commonHeaders());
         assertThat(own).containsEntry("anthropic-version", "2024-01-01").hasSize(h.size());

@@ -62,6 +62,10 @@ class TokenizerResolverTest {
         // A revision given as a commit, through HF_HUB_CACHE.
         assertThat(TokenizerResolver.resolve(new TokenizerConfig("acme/tiny-model", "0123abcd", false), "m",
                 Map.of("HF_HUB_CACHE", hub.toString())).tokenizer().source()).isEqualTo("hf-cache");
+        // Without HF_HOME, huggingface_hub's home is under XDG_CACHE_HOME when that is set.
+        Files.move(tmp.resolve("hf"), Files.createDirectories(tmp.resolve("xdg")).resolve("huggingface"));
+        assertThat(TokenizerResolver.resolve(new TokenizerConfig(null, "main", false), "acme/tiny-model",
+                Map.of("XDG_CACHE_HOME", tmp.resolve("xdg").toString())).tokenizer().source()).isEqualTo("hf-cache");
     }
 
     @Test

@@ -14,8 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@code --endpoint-type messages} (Anthropic's Messages API) against the mock, which answers only requests with the
- * API key as {@code x-api-key} and an {@code anthropic-version} header, as Anthropic does.
+ * {@code --endpoint-type messages} (Anthropic's Messages API) against the mock, which answers only requests that carry
+ * the API key (as a bearer token or as {@code x-api-key}).
  */
 class MessagesEndToEndTest {
     private static final String KEY = "sk-ant-test-key";
@@ -55,7 +55,8 @@ class MessagesEndToEndTest {
             assertThat(request.path("model").asText()).isEqualTo("claude-test");
             assertThat(request.path("max_tokens").asInt()).isEqualTo(6);
             assertThat(request.path("messages").path(0).path("role").asText()).isEqualTo("user");
-            assertThat(request.has("stream")).isEqualTo(streaming); // no stream key when not streaming
+            assertThat(request.path("stream").isBoolean()).isTrue(); // always sent, as upstream sends it
+            assertThat(request.path("stream").asBoolean()).isEqualTo(streaming);
             assertThat(request.has("stream_options")).isFalse();
             // The input tokens come from message_start, the output tokens from message_delta: both are kept.
             assertThat(raw.path("response").path("usage").path("completion_tokens").asInt()).isEqualTo(6);
