@@ -1,5 +1,6 @@
 package io.aiperf.jenkins;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jvnet.hudson.test.JenkinsRule;
@@ -8,13 +9,15 @@ import org.jvnet.hudson.test.JenkinsRule;
 final class Security {
     static final String ADMIN = "admin";
     static final String ADMIN_PASSWORD = "admin-pass-4711";
+    /** A name of its own for each setup job, so one test may switch security on twice. */
+    private static final AtomicInteger SETUPS = new AtomicInteger();
 
     private Security() {
     }
 
     /** Jenkins' own user database with one admin; anonymous users may read, logged-in users may do anything. */
     static void anonymousReadLoggedInAdmin(final JenkinsRule j) throws Exception {
-        final WorkflowJob setup = j.createProject(WorkflowJob.class, "security-setup");
+        final WorkflowJob setup = j.createProject(WorkflowJob.class, "security-setup-" + SETUPS.incrementAndGet());
         setup.setDefinition(new CpsFlowDefinition("def realm = new hudson.security.HudsonPrivateSecurityRealm(false)\n"
                 + "realm.createAccount('" + ADMIN + "', '" + ADMIN_PASSWORD + "')\n"
                 + "jenkins.model.Jenkins.get().setSecurityRealm(realm)\n"
