@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Loaded tokenizers are kept for the process. Thread-safe.
  */
 public final class TokenizerResolver {
+    private static final String FIELD = "--tokenizer (benchmark.tokenizer.name)";
     private static final Map<String, Tokenizer> LOADED = new ConcurrentHashMap<>();
     private static final java.util.Set<String> TRUE = java.util.Set.of("1", "ON", "YES", "TRUE");
     // huggingface_hub's repo id rule: an optional namespace, a name of word characters, '-' and '.'
@@ -76,7 +77,18 @@ public final class TokenizerResolver {
         Path file = find(name, config.revision(), env, searched);
         final boolean offline = hub == null || offline(env);
         if (file == null && !offline && isRepoId(name)) {
-            file = hub.download(name, config.revision(), cacheRoot(env), env); // one-line error if not
+            try {
+                file = hub.download(name, config.revision(), cacheRoot(env), env); // one-line error if refused
+            } catch (TokenizerDownloader.Unreachable e) {
+                if (config.explicit()) {
+                    throw new ConfigException(FIELD, e.getMessage());
+                }
+                // No hub from here (an offline machine): the model name counts as in offline mode, said once.
+                return new Resolved(BuiltinTokenizer.fallback(), e.getMessage() + ". Counting with the builtin "
+                        + "o200k_base meanwhile, so ISL, OSL and token throughputs are approximate",
+                        "looked for tokenizer '" + name + "' in: " + String.join("; ", searched)
+                                + "; the Hugging Face hub (unreachable)");
+            }
             searched.add("the Hugging Face hub");
         }
         if (file != null) {

@@ -135,15 +135,20 @@ class HfHubTest {
     }
 
     @Test
-    void aHubThatCannotBeReachedIsOneLineNamingTheWayOut() throws Exception {
+    void aHubThatCannotBeReachedIsOneLineForANamedTokenizerAndALoudFallbackForTheModelName() throws Exception {
         final String url;
         try (FakeHub gone = new FakeHub()) {
             url = gone.url();
         }
-        assertThatThrownBy(() -> resolveWithHub(byModel(), "acme/words", Map.of("HF_ENDPOINT", url,
-                "HF_HOME", tmp.toString()))).isInstanceOf(ConfigException.class)
+        final Map<String, String> env = Map.of("HF_ENDPOINT", url, "HF_HOME", tmp.toString());
+        assertThatThrownBy(() -> resolveWithHub(new TokenizerConfig("acme/words", "main", false), "m", env))
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("cannot reach the Hugging Face hub at " + url)
                 .hasMessageContaining("HF_HUB_OFFLINE=1");
+        // a machine without the hub, as offline mode: the model name is counted with the builtin, said once
+        final TokenizerResolver.Resolved r = resolveWithHub(byModel(), "acme/words", env);
+        assertThat(r.tokenizer().source()).isEqualTo("builtin-fallback");
+        assertThat(r.warning()).contains("cannot reach the Hugging Face hub at " + url).contains("o200k_base");
     }
 
     @Test
