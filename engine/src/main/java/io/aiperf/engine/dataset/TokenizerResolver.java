@@ -104,7 +104,7 @@ public final class TokenizerResolver {
                     }
                 }), null);
             } catch (java.io.UncheckedIOException e) {
-                throw new ConfigException("--tokenizer (benchmark.tokenizer.name)", "cannot load tokenizer '" + name
+                throw new ConfigException(FIELD, "cannot load tokenizer '" + name
                         + "': " + e.getCause().getMessage());
             }
         }
@@ -113,7 +113,7 @@ public final class TokenizerResolver {
                     : "HF_HUB_OFFLINE is set") + ")");
         }
         if (config.explicit() || !offline) {
-            throw new ConfigException("--tokenizer (benchmark.tokenizer.name)", "cannot load tokenizer '" + name
+            throw new ConfigException(FIELD, "cannot load tokenizer '" + name
                     + "'" + (offline || isRepoId(name) ? "" : " (not a Hugging Face model id either)")
                     + "; looked in: " + String.join("; ", searched)
                     + (config.explicit() ? "" : "; name the tokenizer with --tokenizer, or use --tokenizer builtin"));
