@@ -108,8 +108,8 @@ public final class HfHub implements TokenizerDownloader {
             } catch (IOException | java.nio.channels.UnresolvedAddressException e) {
                 final String why = e instanceof java.nio.channels.UnresolvedAddressException
                         ? "host " + uri.getHost() + " not found" : e.getMessage();
-                throw new TokenizerDownloader.Unreachable("cannot reach the Hugging Face hub at " + endpoint + " for '" + repo
-                        + "' (" + why + "); check the proxy settings, or set HF_HUB_OFFLINE=1 to use the cache only, "
+                throw new TokenizerDownloader.Unreachable("cannot reach the Hugging Face hub at " + endpoint
+                        + " for '" + repo + "' (" + why + "); check the proxy settings, or set HF_HUB_OFFLINE=1 to use the cache only, "
                         + "or use --tokenizer builtin");
             }
             commit = commit != null ? commit : r.header("X-Repo-Commit");
