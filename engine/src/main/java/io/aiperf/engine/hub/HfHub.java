@@ -53,8 +53,8 @@ public final class HfHub implements TokenizerDownloader {
      * revision into {@code cache}.
      *
      * @return the cached {@code tokenizer.json}
-     * @throws ConfigException in one line when the repo, the revision or the file is missing, access is refused, or
-     *                         the hub cannot be reached
+     * @throws ConfigException in one line when the repo, the revision or the file is missing, or access is refused
+     * @throws TokenizerDownloader.Unreachable in one line when the hub cannot be reached at all
      */
     @Override
     public Path download(final String repo, final String revision, final Path cache, final Map<String, String> env) {
