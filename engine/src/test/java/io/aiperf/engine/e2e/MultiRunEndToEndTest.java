@@ -66,11 +66,12 @@ class MultiRunEndToEndTest {
     void gateUsesTrialsForSignificance() throws Exception {
         final Path base;
         final Path cand;
-        try (MockServer fast = MockServer.start(MockServerConfig.fast().withLatency(10, 1))) {
+        try (MockServer fast = MockServer.start(MockServerConfig.fast().withLatency(40, 1))) {
             base = trials(fast, "base");
         }
-        // A sixfold slowdown: significant however busy the machine is, which a 3x one was not (issue 15).
-        try (MockServer slow = MockServer.start(MockServerConfig.fast().withLatency(60, 1))) {
+        // A sixfold slowdown, 200 ms in all: significant however busy the machine is. A 3x one was not (issue 15),
+        // and nor was 10 ms against 60 ms at a load of 15, where late wake-ups of tens of ms moved a trial's median.
+        try (MockServer slow = MockServer.start(MockServerConfig.fast().withLatency(240, 1))) {
             cand = trials(slow, "cand");
         }
         final Path rules = tmp.resolve("rules.yaml");
@@ -78,8 +79,15 @@ class MultiRunEndToEndTest {
                 + "  - {metric: time_to_first_token, stat: p50, max_increase_pct: 10}\n");
         final Runs.Result r = Runs.aiperf("gate", "--rules", rules.toString(), "--baseline", base.toString(),
                 "--candidate", cand.toString());
-        assertThat(r.exitCode()).isEqualTo(1);
         final JsonNode rule = Runs.json(cand.resolve("gate_result.json")).path("rules").get(0);
+        // A trial whose client was short of CPU (its own validity says so) is no evidence: the gate withholds a
+        // verdict then, and says why.
+        if (r.exitCode() == io.aiperf.engine.ci.ExitCode.GATE_INCONCLUSIVE
+                && (Runs.clientStarved(base) || Runs.clientStarved(cand))) {
+            assertThat(rule.path("message").asText()).startsWith("inconclusive: ");
+            return;
+        }
+        assertThat(r.exitCode()).as(r.out()).isEqualTo(1);
         assertThat(rule.path("baseline_trials").asInt()).isEqualTo(3);
         assertThat(rule.path("candidate_trials").asInt()).isEqualTo(3);
         assertThat(rule.path("p_value").asDouble()).isLessThan(0.05);
