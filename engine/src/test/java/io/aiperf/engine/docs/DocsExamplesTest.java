@@ -152,7 +152,10 @@ class DocsExamplesTest {
         assertThat(p.exitValue()).as(String.join(" ", words) + "\n" + Files.readString(log)).isZero();
     }
 
-    /** Whether the run's (or the gated candidate's) own validity checks say its client was short of CPU (its timer wake-ups were late). */
+    /**
+     * Whether the run's (or the gated candidate's) own validity checks say its client was short of CPU (its timer
+     * wake-ups were late).
+     */
     private static boolean clientWasStarved(final List<String> words, final Path work) throws Exception {
         // A profile's own directory, or the candidate a gate judged.
         final int at = words.contains("--artifact-dir") ? words.indexOf("--artifact-dir") : words.indexOf("--candidate");
