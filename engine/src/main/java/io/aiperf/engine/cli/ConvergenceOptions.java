@@ -11,6 +11,7 @@ import picocli.CommandLine.Option;
  * {@code aiperf profile}'s adaptive convergence options, under upstream AIPerf's names (src-docs/capacity.md,
  * "Convergence"), and YAML's {@code multi_run.convergence}: repeated trials stop once a statistic is stable.
  */
+@Topic(HelpTopic.TRIALS)
 public final class ConvergenceOptions {
     @Option(names = "--convergence-metric", paramLabel = "METRIC", description = "Stop the trials (at most "
             + "--num-profile-runs, or a search point's --search-trials-max) once this metric's --convergence-stat is "

@@ -8,19 +8,32 @@ import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 /**
- * The option table: the picocli {@code @Option} fields of an options class that carry a {@link Yaml} line. Each
- * row is declared once, there; this class derives the rest from it: the overlay of the given flags, the binder's
- * rows ({@link DeclaredOptions}), and the "Default:" of the help.
+ * The option table: the picocli {@code @Option} fields of an options class (and of its {@code @Mixin}s) that carry
+ * a {@link Yaml} line. Each row is declared once, there; this class derives the rest from it: the overlay of the
+ * given flags, the binder's rows ({@link DeclaredOptions}), and the "Default:" of the help.
  */
 final class OptionTable {
     /** {@code aiperf profile}'s options (compare's too). */
     static final OptionTable PROFILE = of(ProfileOptions.class);
 
-    private record Entry(Field field, Row row) {
+    /** A row and the fields that lead to its value: the option's own, after those of the mixins holding it. */
+    private record Entry(List<Field> fields, Row row) {
+        Object value(final Object options) {
+            Object value = options;
+            try {
+                for (final Field f : fields) {
+                    value = value == null ? null : f.get(value);
+                }
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+            return value;
+        }
     }
 
     private final List<Entry> entries;
@@ -29,9 +42,22 @@ final class OptionTable {
         this.entries = entries;
     }
 
+    /** The rows of {@code options}' fields and of its {@code @Mixin} fields' classes, in declaration order. */
     static OptionTable of(final Class<?> options) {
         final List<Entry> entries = new ArrayList<>();
+        collect(options, List.of(), entries);
+        return new OptionTable(List.copyOf(entries));
+    }
+
+    private static void collect(final Class<?> options, final List<Field> via, final List<Entry> entries) {
         for (final Field f : options.getDeclaredFields()) {
+            final List<Field> path = new ArrayList<>(via);
+            path.add(f);
+            if (f.isAnnotationPresent(Mixin.class)) {
+                f.setAccessible(true);
+                collect(f.getType(), path, entries);
+                continue;
+            }
             final Yaml yaml = f.getAnnotation(Yaml.class);
             final Option option = f.getAnnotation(Option.class);
             if (yaml == null) {
@@ -41,10 +67,9 @@ final class OptionTable {
                 throw new IllegalStateException(f + " has @Yaml but no @Option");
             }
             f.setAccessible(true);
-            entries.add(new Entry(f, new Row(yaml.value(), flag(option), kind(f, option),
+            entries.add(new Entry(List.copyOf(path), new Row(yaml.value(), flag(option), kind(f, option),
                     yaml.defaultValue().isEmpty() ? null : yaml.defaultValue())));
         }
-        return new OptionTable(List.copyOf(entries));
     }
 
     List<Row> rows() {
@@ -55,12 +80,7 @@ final class OptionTable {
     void overlay(final Object options, final CliOverlay o) {
         for (final Entry e : entries) {
             final Row r = e.row();
-            final Object value;
-            try {
-                value = e.field().get(options);
-            } catch (IllegalAccessException ex) {
-                throw new IllegalStateException(ex);
-            }
+            final Object value = e.value(options);
             if (value == null) {
                 continue;
             }

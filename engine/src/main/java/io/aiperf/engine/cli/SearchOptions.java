@@ -13,6 +13,7 @@ import picocli.CommandLine.Option;
  * {@code aiperf profile}'s capacity search options (src-docs/capacity.md), under upstream AIPerf's names: the
  * search space, SLAs and probe budget, and the {@code max-throughput-ttft-sla} recipe.
  */
+@Topic(HelpTopic.SEARCH)
 public final class SearchOptions {
     static final String RECIPE = "max-throughput-ttft-sla";
     /** Upstream's recipes that are searches on concurrency under SLOs (src-docs/capacity.md, "Recipes"). */
