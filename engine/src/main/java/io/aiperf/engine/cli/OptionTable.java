@@ -1,9 +1,13 @@
 package io.aiperf.engine.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.aiperf.engine.config.CliOverlay;
+import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.DeclaredOptions;
 import io.aiperf.engine.config.DeclaredOptions.Kind;
 import io.aiperf.engine.config.DeclaredOptions.Row;
+import io.aiperf.engine.config.Suggestions;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -94,6 +98,89 @@ final class OptionTable {
                 o.multiRun(path.substring("multi_run.".length()), value, r.flag());
             } else {
                 throw new IllegalStateException(r.flag() + ": no overlay for the key " + path);
+            }
+        }
+    }
+
+    /** The keys of the rows under {@code prefix} (a mapping such as {@code search}), in declaration order. */
+    List<String> keysUnder(final String prefix) {
+        return entries.stream().map(e -> e.row().path()).filter(p -> p.startsWith(prefix + "."))
+                .map(p -> p.substring(prefix.length() + 1)).toList();
+    }
+
+    /**
+     * Takes the keys of a config file's mapping {@code prefix} (one the options read themselves, such as
+     * {@code search}) into the option fields no flag set: the command line wins over the file.
+     *
+     * @throws ConfigException naming {@code prefix.KEY} for an unknown key or a value of the wrong kind
+     */
+    void fill(final Object options, final JsonNode mapping, final String prefix) {
+        if (mapping == null || mapping.isMissingNode() || mapping.isNull()) {
+            return;
+        }
+        final List<String> keys = keysUnder(prefix);
+        if (!mapping.isObject()) {
+            throw new ConfigException(prefix, "expected a mapping of " + keys);
+        }
+        mapping.fieldNames().forEachRemaining(k -> {
+            if (!keys.contains(k)) {
+                throw new ConfigException(prefix + "." + k, "unknown key" + Suggestions.didYouMean(k, keys)
+                        + "; known keys: " + keys);
+            }
+        });
+        for (final Entry e : entries) {
+            final String path = e.row().path();
+            final JsonNode v = path.startsWith(prefix + ".") ? mapping.get(path.substring(prefix.length() + 1)) : null;
+            final Object given = e.value(options);
+            if (v == null || v.isNull() || given != null && !(given instanceof List<?> l && l.isEmpty())) {
+                continue;
+            }
+            final Field field = e.fields().get(e.fields().size() - 1);
+            final Object holder = new Entry(e.fields().subList(0, e.fields().size() - 1), e.row()).value(options);
+            try {
+                field.set(holder, yamlValue(e.row(), v));
+            } catch (IllegalAccessException ex) {
+                throw new IllegalStateException(ex);
+            }
+        }
+    }
+
+    /** A YAML value as the option field of {@code row}'s kind holds it. */
+    private static Object yamlValue(final Row row, final JsonNode v) {
+        final java.util.function.Function<String, ConfigException> wrong = expected ->
+                new ConfigException(row.path(), "expected " + expected + ", got " + v);
+        switch (row.kind()) {
+            case STRINGS -> {
+                if (!v.isArray() && !v.isValueNode()) {
+                    throw wrong.apply("a list");
+                }
+                final List<String> out = new ArrayList<>();
+                (v.isArray() ? v : JsonNodeFactory.instance.arrayNode().add(v)).forEach(x -> out.add(x.asText()));
+                return out;
+            }
+            case STRING -> {
+                if (!v.isValueNode()) {
+                    throw wrong.apply("a text value");
+                }
+                return v.asText();
+            }
+            case BOOLEAN -> {
+                if (!v.isBoolean()) {
+                    throw wrong.apply("true or false");
+                }
+                return v.asBoolean();
+            }
+            case INTEGER, LONG -> {
+                if (!v.isNumber() || !v.canConvertToExactIntegral()) {
+                    throw wrong.apply(v.isNumber() ? "a whole number" : "a number");
+                }
+                return row.kind() == Kind.INTEGER ? (Object) v.asInt() : (Object) v.asLong();
+            }
+            default -> {
+                if (!v.isNumber()) {
+                    throw wrong.apply("a number");
+                }
+                return v.asDouble();
             }
         }
     }
