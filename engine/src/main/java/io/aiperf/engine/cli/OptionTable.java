@@ -115,10 +115,16 @@ final class OptionTable {
      * @throws ConfigException naming {@code prefix.KEY} for an unknown key or a value of the wrong kind
      */
     void fill(final Object options, final JsonNode mapping, final String prefix) {
+        fill(options, mapping, prefix, List.of());
+    }
+
+    /** {@link #fill}, accepting also {@code own}: the mapping's keys no option sets, which the caller reads. */
+    void fill(final Object options, final JsonNode mapping, final String prefix, final List<String> own) {
         if (mapping == null || mapping.isMissingNode() || mapping.isNull()) {
             return;
         }
-        final List<String> keys = keysUnder(prefix);
+        final List<String> keys = new ArrayList<>(keysUnder(prefix));
+        keys.addAll(own);
         if (!mapping.isObject()) {
             throw new ConfigException(prefix, "expected a mapping of " + keys);
         }
