@@ -21,6 +21,7 @@ import picocli.CommandLine.Option;
  * option is boxed and defaults to null, so only typed values reach the {@link CliOverlay}. A field with a
  * {@link Yaml} line is a row of the option table: its key, default and help's "Default:" come from that line alone
  * (src-docs/adding-an-option.md); {@link #overlay()} sets the keys of the flags that need more than their value.
+ * Each field's {@link Topic} places it in the help; the help lists a topic's options in the order declared here.
  * <p>
  * It is over 400 lines because it declares every upstream option of {@code profile}, each with its help text.
  */
