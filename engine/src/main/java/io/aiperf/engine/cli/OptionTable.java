@@ -28,9 +28,22 @@ final class OptionTable {
     /** A row and the fields that lead to its value: the option's own, after those of the mixins holding it. */
     private record Entry(List<Field> fields, Row row) {
         Object value(final Object options) {
+            return walk(options, fields.size());
+        }
+
+        /** Sets the option's field, in the mixin that holds it. */
+        void set(final Object options, final Object value) {
+            try {
+                fields.get(fields.size() - 1).set(walk(options, fields.size() - 1), value);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        private Object walk(final Object options, final int depth) {
             Object value = options;
             try {
-                for (final Field f : fields) {
+                for (final Field f : fields.subList(0, depth)) {
                     value = value == null ? null : f.get(value);
                 }
             } catch (IllegalAccessException e) {
@@ -141,13 +154,7 @@ final class OptionTable {
             if (v == null || v.isNull() || given != null && !(given instanceof List<?> l && l.isEmpty())) {
                 continue;
             }
-            final Field field = e.fields().get(e.fields().size() - 1);
-            final Object holder = new Entry(e.fields().subList(0, e.fields().size() - 1), e.row()).value(options);
-            try {
-                field.set(holder, yamlValue(e.row(), v));
-            } catch (IllegalAccessException ex) {
-                throw new IllegalStateException(ex);
-            }
+            e.set(options, yamlValue(e.row(), v));
         }
     }
 

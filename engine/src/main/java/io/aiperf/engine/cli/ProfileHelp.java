@@ -14,8 +14,9 @@ import picocli.CommandLine.Model.UsageMessageSpec;
 /**
  * {@code aiperf profile --help} grouped by topic, as upstream AIPerf groups its options (endpoint, input, load,
  * output, ...), instead of one alphabetical list of some 140 options; a short synopsis, and examples at the end.
- * Each option names its topic ({@link Topic}); one with none is listed under "Other options", never left out; a command that adds options of its
- * own to profile's ({@code compare}) lists those first, under its name, since they are what its help is read for.
+ * Each option names its topic ({@link Topic}); one with none is listed under "Other options", never left out. A
+ * command that adds options of its own to profile's ({@code compare}) lists those first, under its name, since they
+ * are what its help is read for.
  */
 final class ProfileHelp {
     private ProfileHelp() {
@@ -55,7 +56,8 @@ final class ProfileHelp {
             final HelpTopic topic = topicOf(o);
             if (o.hidden()) {
                 continue;
-            } else if (own.contains(o.longestName())) {
+            }
+            if (own.contains(o.longestName())) {
                 ownSpecs.add(o);
             } else if (topic != null) {
                 groups.get(topic.title).add(o);
@@ -79,7 +81,7 @@ final class ProfileHelp {
     private static List<String> ownOptions(final CommandLine.Help help) {
         final Set<String> mixed = new LinkedHashSet<>();
         help.commandSpec().mixins().values().forEach(m -> m.options().forEach(o -> mixed.add(o.longestName())));
-        return help.commandSpec().options().stream().map(OptionSpec::longestName)
-                .filter(n -> !mixed.contains(n) && !n.equals("--help") && !n.equals("--version")).toList();
+        return help.commandSpec().options().stream().filter(o -> !o.usageHelp() && !o.versionHelp())
+                .map(OptionSpec::longestName).filter(n -> !mixed.contains(n)).toList();
     }
 }
