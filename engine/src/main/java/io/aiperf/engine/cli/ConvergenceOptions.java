@@ -11,28 +11,35 @@ import picocli.CommandLine.Option;
  * {@code aiperf profile}'s adaptive convergence options, under upstream AIPerf's names (src-docs/capacity.md,
  * "Convergence"), and YAML's {@code multi_run.convergence}: repeated trials stop once a statistic is stable.
  */
+@Topic(HelpTopic.TRIALS)
 public final class ConvergenceOptions {
+    @Yaml("multi_run.convergence.metric")
     @Option(names = "--convergence-metric", paramLabel = "METRIC", description = "Stop the trials (at most "
             + "--num-profile-runs, or a search point's --search-trials-max) once this metric's --convergence-stat is "
             + "stable by --convergence-mode, e.g. time_to_first_token; convergence.json says which trials ran.")
     String metric;
 
+    @Yaml("multi_run.convergence.stat")
     @Option(names = "--convergence-stat", paramLabel = "CSTAT", description = "avg (the default), p50, p90, p95, "
             + "p99, min or max: the statistic of each trial judged by ci_width and cv.")
     String stat;
 
+    @Yaml("multi_run.convergence.threshold")
     @Option(names = "--convergence-threshold", paramLabel = "FRACTION", description = "In (0, 1): ci_width's most "
             + "interval width over the mean (default 0.10), cv's most coefficient of variation (0.05), or "
             + "distribution's least Kolmogorov-Smirnov p-value (0.05).")
     Double threshold;
 
+    @Yaml("multi_run.convergence.mode")
     @Option(names = "--convergence-mode", paramLabel = "CMODE", description = "ci_width (the default: the Student's t "
             + "interval of the trials' mean at --confidence-level, over the mean), cv (std over mean) or "
             + "distribution (the latest trial's requests against the earlier ones', needs the records export).")
     String mode;
 
-    /** The keys of YAML's {@code multi_run.convergence}. */
-    static final List<String> YAML_KEYS = List.of("metric", "stat", "mode", "threshold", "min_runs");
+    /** The option rows of this class: their {@code multi_run.convergence.KEY} lines are that mapping's keys. */
+    private static final OptionTable TABLE = OptionTable.of(ConvergenceOptions.class);
+    /** The one key of {@code multi_run.convergence} that no option sets. */
+    private static final String MIN_RUNS = "min_runs";
 
     private Integer minRuns;
 
@@ -44,34 +51,16 @@ public final class ConvergenceOptions {
     void defaults(final JsonNode file) {
         final JsonNode m = file == null ? null : file.has("multi_run") ? file.get("multi_run") : file.get("multiRun");
         JsonNode c = m == null ? null : m.get("convergence");
-        if (c == null || c.isNull()) {
-            return;
+        if (c != null && c.isObject()) {
+            c = snakeCase((com.fasterxml.jackson.databind.node.ObjectNode) c); // keys may be camelCase, as everywhere
         }
-        if (!c.isObject()) {
-            throw new ConfigException("multi_run.convergence", "expected a mapping of " + YAML_KEYS);
-        }
-        c = snakeCase((com.fasterxml.jackson.databind.node.ObjectNode) c); // keys may be camelCase, as everywhere
-        c.fieldNames().forEachRemaining(k -> {
-            if (!YAML_KEYS.contains(k)) {
-                throw new ConfigException("multi_run.convergence." + k, "unknown key"
-                        + io.aiperf.engine.config.Suggestions.didYouMean(k, YAML_KEYS) + "; known keys: " + YAML_KEYS);
-            }
-        });
-        metric = metric != null ? metric : text(c, "metric");
-        stat = stat != null ? stat : text(c, "stat");
-        mode = mode != null ? mode : text(c, "mode");
-        if (threshold == null && c.hasNonNull("threshold")) {
-            if (!c.get("threshold").isNumber()) {
-                throw new ConfigException("multi_run.convergence.threshold", "expected a number, got " + c.get("threshold"));
-            }
-            threshold = c.get("threshold").asDouble();
-        }
-        if (c.hasNonNull("min_runs")) {
-            if (!c.get("min_runs").canConvertToExactIntegral()) {
+        TABLE.fill(this, c, "multi_run.convergence", List.of(MIN_RUNS));
+        if (c != null && c.hasNonNull(MIN_RUNS)) {
+            if (!c.get(MIN_RUNS).canConvertToExactIntegral()) {
                 throw new ConfigException("multi_run.convergence.min_runs", "expected a whole number, got "
-                        + c.get("min_runs"));
+                        + c.get(MIN_RUNS));
             }
-            minRuns = c.get("min_runs").asInt();
+            minRuns = c.get(MIN_RUNS).asInt();
         }
     }
 
@@ -80,17 +69,6 @@ public final class ConvergenceOptions {
         c.properties().forEach(e -> out.set(e.getKey().replaceAll("([a-z])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT),
                 e.getValue()));
         return out;
-    }
-
-    private static String text(final JsonNode c, final String key) {
-        final JsonNode v = c.get(key);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isTextual()) {
-            throw new ConfigException("multi_run.convergence." + key, "expected a text value, got " + v);
-        }
-        return v.asText();
     }
 
     /**

@@ -1,26 +1,56 @@
 package io.aiperf.engine.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.aiperf.engine.config.CliOverlay;
+import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.DeclaredOptions;
 import io.aiperf.engine.config.DeclaredOptions.Kind;
 import io.aiperf.engine.config.DeclaredOptions.Row;
+import io.aiperf.engine.config.Suggestions;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 /**
- * The option table: the picocli {@code @Option} fields of an options class that carry a {@link Yaml} line. Each
- * row is declared once, there; this class derives the rest from it: the overlay of the given flags, the binder's
- * rows ({@link DeclaredOptions}), and the "Default:" of the help.
+ * The option table: the picocli {@code @Option} fields of an options class (and of its {@code @Mixin}s) that carry
+ * a {@link Yaml} line. Each row is declared once, there; this class derives the rest from it: the overlay of the
+ * given flags, the binder's rows ({@link DeclaredOptions}), and the "Default:" of the help.
  */
 final class OptionTable {
     /** {@code aiperf profile}'s options (compare's too). */
     static final OptionTable PROFILE = of(ProfileOptions.class);
 
-    private record Entry(Field field, Row row) {
+    /** A row and the fields that lead to its value: the option's own, after those of the mixins holding it. */
+    private record Entry(List<Field> fields, Row row) {
+        Object value(final Object options) {
+            return walk(options, fields.size());
+        }
+
+        /** Sets the option's field, in the mixin that holds it. */
+        void set(final Object options, final Object value) {
+            try {
+                fields.get(fields.size() - 1).set(walk(options, fields.size() - 1), value);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        private Object walk(final Object options, final int depth) {
+            Object value = options;
+            try {
+                for (final Field f : fields.subList(0, depth)) {
+                    value = value == null ? null : f.get(value);
+                }
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+            return value;
+        }
     }
 
     private final List<Entry> entries;
@@ -29,9 +59,22 @@ final class OptionTable {
         this.entries = entries;
     }
 
+    /** The rows of {@code options}' fields and of its {@code @Mixin} fields' classes, in declaration order. */
     static OptionTable of(final Class<?> options) {
         final List<Entry> entries = new ArrayList<>();
+        collect(options, List.of(), entries);
+        return new OptionTable(List.copyOf(entries));
+    }
+
+    private static void collect(final Class<?> options, final List<Field> via, final List<Entry> entries) {
         for (final Field f : options.getDeclaredFields()) {
+            final List<Field> path = new ArrayList<>(via);
+            path.add(f);
+            if (f.isAnnotationPresent(Mixin.class)) {
+                f.setAccessible(true);
+                collect(f.getType(), path, entries);
+                continue;
+            }
             final Yaml yaml = f.getAnnotation(Yaml.class);
             final Option option = f.getAnnotation(Option.class);
             if (yaml == null) {
@@ -41,10 +84,9 @@ final class OptionTable {
                 throw new IllegalStateException(f + " has @Yaml but no @Option");
             }
             f.setAccessible(true);
-            entries.add(new Entry(f, new Row(yaml.value(), flag(option), kind(f, option),
+            entries.add(new Entry(List.copyOf(path), new Row(yaml.value(), flag(option), kind(f, option),
                     yaml.defaultValue().isEmpty() ? null : yaml.defaultValue())));
         }
-        return new OptionTable(List.copyOf(entries));
     }
 
     List<Row> rows() {
@@ -55,12 +97,7 @@ final class OptionTable {
     void overlay(final Object options, final CliOverlay o) {
         for (final Entry e : entries) {
             final Row r = e.row();
-            final Object value;
-            try {
-                value = e.field().get(options);
-            } catch (IllegalAccessException ex) {
-                throw new IllegalStateException(ex);
-            }
+            final Object value = e.value(options);
             if (value == null) {
                 continue;
             }
@@ -74,6 +111,89 @@ final class OptionTable {
                 o.multiRun(path.substring("multi_run.".length()), value, r.flag());
             } else {
                 throw new IllegalStateException(r.flag() + ": no overlay for the key " + path);
+            }
+        }
+    }
+
+    /** The keys of the rows under {@code prefix} (a mapping such as {@code search}), in declaration order. */
+    List<String> keysUnder(final String prefix) {
+        return entries.stream().map(e -> e.row().path()).filter(p -> p.startsWith(prefix + "."))
+                .map(p -> p.substring(prefix.length() + 1)).toList();
+    }
+
+    /**
+     * Takes the keys of a config file's mapping {@code prefix} (one the options read themselves, such as
+     * {@code search}) into the option fields no flag set: the command line wins over the file.
+     *
+     * @throws ConfigException naming {@code prefix.KEY} for an unknown key or a value of the wrong kind
+     */
+    void fill(final Object options, final JsonNode mapping, final String prefix) {
+        fill(options, mapping, prefix, List.of());
+    }
+
+    /** {@link #fill}, accepting also {@code own}: the mapping's keys no option sets, which the caller reads. */
+    void fill(final Object options, final JsonNode mapping, final String prefix, final List<String> own) {
+        if (mapping == null || mapping.isMissingNode() || mapping.isNull()) {
+            return;
+        }
+        final List<String> keys = new ArrayList<>(keysUnder(prefix));
+        keys.addAll(own);
+        if (!mapping.isObject()) {
+            throw new ConfigException(prefix, "expected a mapping of " + keys);
+        }
+        mapping.fieldNames().forEachRemaining(k -> {
+            if (!keys.contains(k)) {
+                throw new ConfigException(prefix + "." + k, "unknown key" + Suggestions.didYouMean(k, keys)
+                        + "; known keys: " + keys);
+            }
+        });
+        for (final Entry e : entries) {
+            final String path = e.row().path();
+            final JsonNode v = path.startsWith(prefix + ".") ? mapping.get(path.substring(prefix.length() + 1)) : null;
+            final Object given = e.value(options);
+            if (v == null || v.isNull() || given != null && !(given instanceof List<?> l && l.isEmpty())) {
+                continue;
+            }
+            e.set(options, yamlValue(e.row(), v));
+        }
+    }
+
+    /** A YAML value as the option field of {@code row}'s kind holds it. */
+    private static Object yamlValue(final Row row, final JsonNode v) {
+        final java.util.function.Function<String, ConfigException> wrong = expected ->
+                new ConfigException(row.path(), "expected " + expected + ", got " + v);
+        switch (row.kind()) {
+            case STRINGS -> {
+                if (!v.isArray() && !v.isValueNode()) {
+                    throw wrong.apply("a list");
+                }
+                final List<String> out = new ArrayList<>();
+                (v.isArray() ? v : JsonNodeFactory.instance.arrayNode().add(v)).forEach(x -> out.add(x.asText()));
+                return out;
+            }
+            case STRING -> {
+                if (!v.isValueNode()) {
+                    throw wrong.apply("a text value");
+                }
+                return v.asText();
+            }
+            case BOOLEAN -> {
+                if (!v.isBoolean()) {
+                    throw wrong.apply("true or false");
+                }
+                return v.asBoolean();
+            }
+            case INTEGER, LONG -> {
+                if (!v.isNumber() || !v.canConvertToExactIntegral()) {
+                    throw wrong.apply(v.isNumber() ? "a whole number" : "a number");
+                }
+                return row.kind() == Kind.INTEGER ? (Object) v.asInt() : (Object) v.asLong();
+            }
+            default -> {
+                if (!v.isNumber()) {
+                    throw wrong.apply("a number");
+                }
+                return v.asDouble();
             }
         }
     }

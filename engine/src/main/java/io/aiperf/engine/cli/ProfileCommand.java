@@ -1,5 +1,7 @@
 package io.aiperf.engine.cli;
 
+import static io.aiperf.engine.cli.HelpTopic.*;
+
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.client.RequestFactory;
 import io.aiperf.engine.client.TlsStrategies;
@@ -61,35 +63,44 @@ public final class ProfileCommand implements Callable<Integer> {
     @Mixin
     ConvergenceOptions convergenceOptions;
 
+    @Topic(ENDPOINT)
     @Option(names = "--mock", description = "Start the embedded mock server (TTFT 20 ms, ITL 5 ms) and benchmark it.")
     boolean mock;
 
+    @Topic(ENDPOINT)
     @Option(names = "--mock-max-slots", paramLabel = "N", description = "With --mock: serve at most N requests at once "
             + "and queue the rest, as mock-server --max-slots does (for trying a capacity search). Default: 0 (unlimited).")
     int mockMaxSlots;
 
+    @Topic(CI)
     @Option(names = "--gate", paramLabel = "RULES", description = "Run the regression gate with these rules after the run.")
     Path gateRules;
 
+    @Topic(CI)
     @Option(names = "--baseline", paramLabel = "RUN", description = "Baseline run for --gate; repeat for the mean of several.")
     List<Path> baselines = new java.util.ArrayList<>();
 
+    @Topic(CI)
     @Option(names = "--require-baseline", description = GateCommand.REQUIRE_BASELINE)
     boolean requireBaseline;
 
+    @Topic(CI)
     @Option(names = "--label", paramLabel = "TEXT", description = "This run's name in trends (aiperf report --trend), "
             + "e.g. the CI build number; recorded in run_label.json. Default: the artifact directory's name.")
     String label;
 
+    @Topic(TRIALS)
     @Option(names = "--cell", paramLabel = "ID", description = "Run only this cell (an id from `config expand --cells`); "
             + "repeatable. Merge cells run apart with `aiperf aggregate`.")
     List<String> cells = new java.util.ArrayList<>();
 
+    @Topic(OUTPUT)
     @Option(names = "--output-format", paramLabel = "OUTPUT", completionCandidates = Candidates.OutputFormats.class,
             description = "text (the default) or json: stdout carries only the summary as JSON (a sweep's: every cell's "
                     + "summary by cell id), for jq; the console's text goes to stderr.")
     String outputFormat = "text";
 
+    @Topic(CI)
     @Option(names = "--pid-file", paramLabel = "FILE", description = "Write this process's id here while it runs "
             + "(for CI integrations that stop a run with SIGTERM or SIGINT).")
     Path pidFile;

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /** Upstream AIPerf's {@code --request-rate-series}: the profiling phase's rate from a JSON file of points. */
+@Topic(HelpTopic.LOAD)
 public final class RateSeriesOption {
     @Option(names = "--request-rate-series", paramLabel = "JSON_FILE", description = "Piecewise-linear request "
             + "rate for the profiling phase: {\"points\": [{\"time_s\": 0, \"qps\": 1}, {\"time_s\": 60, \"qps\": 8}]} "

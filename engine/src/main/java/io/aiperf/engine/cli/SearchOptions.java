@@ -13,6 +13,7 @@ import picocli.CommandLine.Option;
  * {@code aiperf profile}'s capacity search options (src-docs/capacity.md), under upstream AIPerf's names: the
  * search space, SLAs and probe budget, and the {@code max-throughput-ttft-sla} recipe.
  */
+@Topic(HelpTopic.SEARCH)
 public final class SearchOptions {
     static final String RECIPE = "max-throughput-ttft-sla";
     /** Upstream's recipes that are searches on concurrency under SLOs (src-docs/capacity.md, "Recipes"). */
@@ -21,68 +22,84 @@ public final class SearchOptions {
     static final int DEFAULT_MIN = 1;
     static final int DEFAULT_MAX = 64;
 
+    @Yaml("search.space")
     @Option(names = "--search-space", paramLabel = "KNOB:LO,HI", description = "Search the highest concurrency (or "
             + "request_rate, whole requests/sec) in LO..HI that meets every --search-sla (a bisection; each point's "
             + "trials are cells of their own under search/).")
     String space;
 
+    @Yaml("search.slas")
     @Option(names = "--search-sla", paramLabel = "METRIC:STAT:OP:THRESHOLD", description = "An SLO of the capacity "
             + "search, e.g. time_to_first_token:p95:lt:200 (OP lt, le, gt or ge; the threshold in the metric's unit); "
             + "repeatable: a point meets the SLOs when it meets all of them.")
     List<String> slas = new ArrayList<>();
 
+    @Yaml("search.recipe")
     @Option(names = "--search-recipe", paramLabel = "RECIPE", description = "max-throughput-ttft-sla: the highest "
             + "concurrency (in --concurrency-min..--concurrency-max) whose TTFT p95 is below --ttft-sla-ms.")
     String recipe;
 
+    @Yaml("search.ttft_sla_ms")
     @Option(names = "--ttft-sla-ms", paramLabel = "MS", description = "The recipe's TTFT p95 limit, ms.")
     Double ttftSlaMs;
 
+    @Yaml("search.itl_sla_ms")
     @Option(names = "--itl-sla-ms", paramLabel = "MS", description = "max-throughput-itl-sla's inter-token latency "
             + "p95 limit, ms.")
     Double itlSlaMs;
 
+    @Yaml("search.tpot_sla_ms")
     @Option(names = "--tpot-sla-ms", paramLabel = "MS", description = "max-concurrency-under-sla's time per output "
             + "token (inter_token_latency) p95 limit, ms.")
     Double tpotSlaMs;
 
+    @Yaml("search.e2e_sla_ms")
     @Option(names = "--e2e-sla-ms", paramLabel = "MS", description = "max-concurrency-under-sla's request latency p99 "
             + "limit, ms.")
     Double e2eSlaMs;
 
+    @Yaml("search.error_rate_sla")
     @Option(names = "--error-rate-sla", paramLabel = "FRACTION", description = "max-concurrency-under-sla's most "
             + "request error rate, a fraction in (0, 1): 0.05 is 5%%.")
     Double errorRateSla;
 
+    @Yaml("search.slo_attainment_fraction")
     @Option(names = "--slo-attainment-fraction", paramLabel = "FRACTION", description = "max-goodput-under-slo's "
             + "least share of requests that meet every per-request SLO (--ttft-sla-ms, --tpot-sla-ms, --e2e-sla-ms), "
             + "in (0, 1]. Default: 0.95.")
     Double attainment;
 
+    @Yaml("search.style")
     @Option(names = "--search-style", paramLabel = "STYLE", description = "max-concurrency-under-sla's planner: "
             + "monotonic (a bisection, the default here) or grid.")
     String style;
 
+    @Yaml("search.metric")
     @Option(names = "--search-metric", paramLabel = "METRIC", description = "The metric the search reports the best "
             + "point by, among those that meet the SLOs (with --search-direction), e.g. output_token_throughput.")
     String metric;
 
+    @Yaml("search.stat")
     @Option(names = "--search-stat", paramLabel = "SSTAT", description = "--search-metric's statistic: avg (the "
             + "default), p50, p90, p95 or p99.")
     String stat;
 
+    @Yaml("search.direction")
     @Option(names = "--search-direction", paramLabel = "DIRECTION", description = "maximize or minimize "
             + "--search-metric.")
     String direction;
 
+    @Yaml("search.initial_points")
     @Option(names = "--search-initial-points", paramLabel = "N", description = "Upstream's Bayesian start-up points "
             + "(below --search-max-iterations): recorded; bisection and grid need none.")
     Integer initialPoints;
 
+    @Yaml("search.random_seed")
     @Option(names = "--search-random-seed", paramLabel = "SEED", description = "Upstream's search seed (0 or more): "
             + "recorded; bisection and grid draw nothing at random.")
     Long randomSeed;
 
+    @Yaml("search.percentile_pooling")
     @Option(names = "--search-percentile-pooling", paramLabel = "POOLING", description = "mean (the default: a "
             + "point's percentile is the mean of its trials') or pooled (the percentile of all its trials' requests).")
     String pooling;
@@ -91,45 +108,49 @@ public final class SearchOptions {
             + "ignored, as upstream's (deprecated there; no planner here is Bayesian).")
     String boConstraintMode;
 
+    @Yaml("search.sla_tiers")
     @Option(names = "--search-sla-tier", paramLabel = "TIER", description = "LABEL:SLA[,SLA...]: a tier of SLOs with "
             + "a capacity of its own, e.g. fast:time_to_first_token:p95:lt:50; 2-10 of them, probes shared.")
     List<String> tiers = new ArrayList<>();
 
-    @Option(names = "--concurrency-min", paramLabel = "N", description = "Lowest concurrency searched. Default: 1.")
+    @Yaml(value = "search.concurrency_min", defaultValue = "" + DEFAULT_MIN)
+    @Option(names = "--concurrency-min", paramLabel = "N", description = "Lowest concurrency searched.")
     Integer concurrencyMin;
 
-    @Option(names = "--concurrency-max", paramLabel = "N", description = "Highest concurrency searched. Default: 64.")
+    @Yaml(value = "search.concurrency_max", defaultValue = "" + DEFAULT_MAX)
+    @Option(names = "--concurrency-max", paramLabel = "N", description = "Highest concurrency searched.")
     Integer concurrencyMax;
 
-    @Option(names = "--search-max-iterations", paramLabel = "N", description = "The most points probed (2-200). "
-            + "Default: 8.")
+    @Yaml(value = "search.max_iterations", defaultValue = "" + SearchSpec.DEFAULT_MAX_PROBES)
+    @Option(names = "--search-max-iterations", paramLabel = "N", description = "The most points probed (2-200).")
     Integer maxIterations;
 
+    @Yaml("search.planner")
     @Option(names = "--search-planner", paramLabel = "PLANNER", description = "bisection (the default: assumes that "
             + "meeting the SLOs at a value means meeting them below it) or grid (--search-max-iterations values spread "
             + "over the range, each probed).")
     String planner;
 
+    @Yaml(value = "search.trials_max", defaultValue = "" + SearchSpec.DEFAULT_MAX_TRIALS)
     @Option(names = "--search-trials-max", paramLabel = "N", description = "The most trials of one point (1-10): a "
             + "point whose SLO interval (at --confidence-level) holds a threshold gets another trial, and is "
-            + "inconclusive when they are spent. Default: 3.")
+            + "inconclusive when they are spent.")
     Integer maxTrials;
 
+    @Yaml("search.boundary_band_pct")
     @Option(names = "--search-boundary-band", paramLabel = "PCT", description = "How near a threshold (percent of "
             + "it) a point's value must be to be judged at --confidence-level on its requests, with more trials; "
             + "farther points are decided on their value in one trial. Default: 10.")
     Double boundaryBandPct;
 
+    @Yaml("search.max_client_lateness_ms")
     @Option(names = "--search-max-client-lateness", paramLabel = "MS", description = "A trial whose client's timer "
             + "wake-ups were later than this (p99, ms) was short of CPU: it is set aside and the point run again; a point "
             + "with no other trial is invalid and never meets the SLOs. Default: 20.")
     Double maxClientLateness;
 
-    /** The YAML keys of a config file's {@code search:} section, each the option of the same name. */
-    static final List<String> YAML_KEYS = List.of("space", "slas", "planner", "recipe", "ttft_sla_ms", "concurrency_min",
-            "concurrency_max", "max_iterations", "trials_max", "boundary_band_pct", "max_client_lateness_ms",
-            "itl_sla_ms", "tpot_sla_ms", "e2e_sla_ms", "error_rate_sla", "style", "metric", "stat", "direction",
-            "initial_points", "random_seed", "percentile_pooling", "sla_tiers", "slo_attainment_fraction");
+    /** The option rows of this class: their {@code search.KEY} lines are the keys of a config file's search. */
+    private static final OptionTable TABLE = OptionTable.of(SearchOptions.class);
 
     /**
      * Takes the settings of a config file's {@code search:} section that no option gave (src-docs/capacity.md):
@@ -138,96 +159,7 @@ public final class SearchOptions {
      * @throws ConfigException naming {@code search.KEY} for an unknown key or a value of the wrong type
      */
     void defaults(final com.fasterxml.jackson.databind.JsonNode search) {
-        if (search == null || search.isMissingNode() || search.isNull()) {
-            return;
-        }
-        if (!search.isObject()) {
-            throw new ConfigException("search", "expected a mapping of " + YAML_KEYS);
-        }
-        search.fieldNames().forEachRemaining(k -> {
-            if (!YAML_KEYS.contains(k)) {
-                throw new ConfigException("search." + k, "unknown key" + io.aiperf.engine.config.Suggestions
-                        .didYouMean(k, YAML_KEYS) + "; known keys: " + YAML_KEYS);
-            }
-        });
-        space = space != null ? space : text(search, "space");
-        if (slas.isEmpty() && search.has("slas")) {
-            slas.addAll(list(search, "slas", "[time_to_first_token:p95:lt:200]"));
-        }
-        if (tiers.isEmpty() && search.has("sla_tiers")) {
-            tiers.addAll(list(search, "sla_tiers", "[fast:time_to_first_token:p95:lt:50, slow:time_to_first_token:p95:lt:200]"));
-        }
-        itlSlaMs = itlSlaMs != null ? itlSlaMs : number(search, "itl_sla_ms");
-        tpotSlaMs = tpotSlaMs != null ? tpotSlaMs : number(search, "tpot_sla_ms");
-        e2eSlaMs = e2eSlaMs != null ? e2eSlaMs : number(search, "e2e_sla_ms");
-        errorRateSla = errorRateSla != null ? errorRateSla : number(search, "error_rate_sla");
-        attainment = attainment != null ? attainment : number(search, "slo_attainment_fraction");
-        style = style != null ? style : text(search, "style");
-        metric = metric != null ? metric : text(search, "metric");
-        stat = stat != null ? stat : text(search, "stat");
-        direction = direction != null ? direction : text(search, "direction");
-        initialPoints = initialPoints != null ? initialPoints : whole(search, "initial_points");
-        if (randomSeed == null && whole(search, "random_seed") != null) {
-            randomSeed = search.get("random_seed").asLong();
-        }
-        pooling = pooling != null ? pooling : text(search, "percentile_pooling");
-        recipe = recipe != null ? recipe : text(search, "recipe");
-        planner = planner != null ? planner : text(search, "planner");
-        ttftSlaMs = ttftSlaMs != null ? ttftSlaMs : number(search, "ttft_sla_ms");
-        concurrencyMin = concurrencyMin != null ? concurrencyMin : whole(search, "concurrency_min");
-        concurrencyMax = concurrencyMax != null ? concurrencyMax : whole(search, "concurrency_max");
-        maxIterations = maxIterations != null ? maxIterations : whole(search, "max_iterations");
-        maxTrials = maxTrials != null ? maxTrials : whole(search, "trials_max");
-        boundaryBandPct = boundaryBandPct != null ? boundaryBandPct : number(search, "boundary_band_pct");
-        maxClientLateness = maxClientLateness != null ? maxClientLateness : number(search, "max_client_lateness_ms");
-    }
-
-    private static List<String> list(final com.fasterxml.jackson.databind.JsonNode search, final String key,
-                                     final String example) {
-        final com.fasterxml.jackson.databind.JsonNode list = search.get(key);
-        final List<String> out = new ArrayList<>();
-        if (list.isTextual()) {
-            out.add(list.asText());
-        } else if (list.isArray()) {
-            list.forEach(v -> out.add(v.asText()));
-        } else {
-            throw new ConfigException("search." + key, "expected a list such as " + example);
-        }
-        return out;
-    }
-
-    /** {@code search.<key>}, null when absent; one of another kind than {@code ok} accepts is an error naming it. */
-    private static com.fasterxml.jackson.databind.JsonNode value(final com.fasterxml.jackson.databind.JsonNode n,
-            final String key, final java.util.function.Predicate<com.fasterxml.jackson.databind.JsonNode> ok,
-            final String expected) {
-        final com.fasterxml.jackson.databind.JsonNode v = n.get(key);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!ok.test(v)) {
-            throw new ConfigException("search." + key, "expected " + expected + ", got " + v);
-        }
-        return v;
-    }
-
-    private static String text(final com.fasterxml.jackson.databind.JsonNode n, final String key) {
-        final com.fasterxml.jackson.databind.JsonNode v = value(n, key,
-                com.fasterxml.jackson.databind.JsonNode::isValueNode, "a text value");
-        return v == null ? null : v.asText();
-    }
-
-    private static Double number(final com.fasterxml.jackson.databind.JsonNode n, final String key) {
-        final com.fasterxml.jackson.databind.JsonNode v = value(n, key,
-                com.fasterxml.jackson.databind.JsonNode::isNumber, "a number");
-        return v == null ? null : v.asDouble();
-    }
-
-    private static Integer whole(final com.fasterxml.jackson.databind.JsonNode n, final String key) {
-        final Double v = number(n, key);
-        if (v != null && v != Math.rint(v)) {
-            throw new ConfigException("search." + key, "expected a whole number, got " + v);
-        }
-        return v == null ? null : v.intValue();
+        TABLE.fill(this, search, "search");
     }
 
     /** Whether any option asks for a search. */

@@ -223,11 +223,11 @@ public final class ConfigBinder {
         if (!(level > 0 && level < 1)) {
             throw m.error("confidence_level", "Input should be between 0 and 1 (exclusive)");
         }
-        final double sweepCooldown = m.number("sweep_cooldown_seconds", 0.0);
+        final double sweepCooldown = m.defaultedNumber("sweep_cooldown_seconds");
         if (!(sweepCooldown >= 0) || Double.isInfinite(sweepCooldown)) {
             throw m.error("sweep_cooldown_seconds", "Input should be greater than or equal to 0");
         }
-        final String mode = m.string("sweep_mode", "repeated").toLowerCase(Locale.ROOT);
+        final String mode = m.defaultedString("sweep_mode").toLowerCase(Locale.ROOT);
         if (!List.of("repeated", "independent").contains(mode)) {
             throw m.error("sweep_mode", "expected repeated or independent, got '" + mode + "'");
         }

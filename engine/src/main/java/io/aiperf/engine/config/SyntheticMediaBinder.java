@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** Binds {@code dataset.images} and {@code dataset.audio} into {@link SyntheticMedia}, with upstream's defaults. */
+/** Binds {@code dataset.images} and {@code dataset.audio} into {@link SyntheticMedia}, with upstream's defaults (the option table's). */
 final class SyntheticMediaBinder {
     static final List<String> IMAGE_KEYS = List.of("width", "height", "batch_size", "format", "source", "sampling");
     static final List<String> AUDIO_KEYS = List.of("length", "batch_size", "format", "depths", "sample_rates",
@@ -25,15 +25,15 @@ final class SyntheticMediaBinder {
         s.allowOnly(IMAGE_KEYS);
         final double[] width = dist(s, "width");
         final double[] height = dist(s, "height");
-        final int batch = s.integer("batch_size", 1);
+        final int batch = s.defaultedInteger("batch_size");
         if (batch < 0) {
             throw s.error("batch_size", "Input should be greater than or equal to 0");
         }
-        final String format = s.string("format", "png").toLowerCase(Locale.ROOT);
+        final String format = s.defaultedString("format").toLowerCase(Locale.ROOT);
         if (!List.of("png", "jpeg", "random").contains(format)) {
             throw s.error("format", "expected png, jpeg or random, got '" + format + "'");
         }
-        final String source = s.string("source", "noise");
+        final String source = s.defaultedString("source");
         if (source.equals("assets")) {
             throw s.error("source", "upstream's bundled source images are not shipped here; give noise or a "
                     + "directory of images");
@@ -41,7 +41,7 @@ final class SyntheticMediaBinder {
         if (!source.equals("noise") && !java.nio.file.Files.isDirectory(java.nio.file.Path.of(source))) {
             throw s.error("source", "expected noise or a directory of images, got '" + source + "'");
         }
-        final String sampling = s.string("sampling", "random-with-replacement");
+        final String sampling = s.defaultedString("sampling");
         if (!SAMPLINGS.contains(sampling)) {
             throw s.error("sampling", "expected one of " + String.join(", ", SAMPLINGS) + ", got '" + sampling + "'");
         }
@@ -57,11 +57,11 @@ final class SyntheticMediaBinder {
     private static SyntheticMedia.Audio audio(final Section s) {
         s.allowOnly(AUDIO_KEYS);
         final double[] length = dist(s, "length");
-        final int batch = s.integer("batch_size", 1);
+        final int batch = s.defaultedInteger("batch_size");
         if (batch < 0) {
             throw s.error("batch_size", "Input should be greater than or equal to 0");
         }
-        final String format = s.string("format", "wav").toLowerCase(Locale.ROOT);
+        final String format = s.defaultedString("format").toLowerCase(Locale.ROOT);
         if (format.equals("mp3")) {
             throw s.error("format", "mp3 needs an MP3 encoder, which the JDK has not and this engine does not ship; "
                     + "use wav (upstream's default)");
@@ -70,7 +70,7 @@ final class SyntheticMediaBinder {
             throw s.error("format", "expected wav or mp3, got '" + format + "'");
         }
         final List<Integer> depths = new ArrayList<>();
-        for (final String v : listOrDefault(s, "depths", "16")) {
+        for (final String v : listOrDefault(s, "depths")) {
             final int depth = (int) parse(s, "depths", v);
             if (!List.of(8, 16, 24, 32).contains(depth)) {
                 throw s.error("depths", "expected 8, 16, 24 or 32 bits, got '" + v + "'");
@@ -78,14 +78,14 @@ final class SyntheticMediaBinder {
             depths.add(depth);
         }
         final List<Double> rates = new ArrayList<>();
-        for (final String v : listOrDefault(s, "sample_rates", "16")) {
+        for (final String v : listOrDefault(s, "sample_rates")) {
             final double khz = parse(s, "sample_rates", v);
             if (!(khz > 0 && khz <= 384)) {
                 throw s.error("sample_rates", "expected a rate in kHz (e.g. 16, 44.1), got '" + v + "'");
             }
             rates.add(khz);
         }
-        final int channels = s.integer("num_channels", 1);
+        final int channels = s.defaultedInteger("num_channels");
         if (channels < 1 || channels > 2) {
             throw s.error("num_channels", "expected 1 (mono) or 2 (stereo), got " + channels);
         }
@@ -98,8 +98,8 @@ final class SyntheticMediaBinder {
     private static double[] dist(final Section s, final String key) {
         final Section d = s.section(key);
         d.allowOnly(List.of("mean", "stddev"));
-        final double mean = d.number("mean", 0.0);
-        final double stddev = d.number("stddev", 0.0);
+        final double mean = d.defaultedNumber("mean");
+        final double stddev = d.defaultedNumber("stddev");
         if (mean < 0) {
             throw d.error("mean", "Input should be greater than or equal to 0");
         }
@@ -109,10 +109,10 @@ final class SyntheticMediaBinder {
         return new double[] {mean, stddev};
     }
 
-    private static List<String> listOrDefault(final Section s, final String key, final String def) {
+    private static List<String> listOrDefault(final Section s, final String key) {
         final JsonNode raw = s.raw(key);
         if (raw == null || raw.isNull()) {
-            return List.of(def);
+            return List.of(s.declaredDefault(key));
         }
         final List<String> out = new ArrayList<>();
         if (raw.isArray()) {

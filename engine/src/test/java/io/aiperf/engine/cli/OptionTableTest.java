@@ -3,6 +3,7 @@ package io.aiperf.engine.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.ci.InvocationPlanner;
@@ -36,11 +37,24 @@ import picocli.CommandLine.Option;
 class OptionTableTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** An option no production code knows of, declared as any profile option is. */
+    /** Options no production code knows of, declared as any profile option is: on a field, and in a mixin. */
     static final class Knobs {
+        @Topic(HelpTopic.LOAD)
         @Yaml(value = "benchmark.endpoint.new_knob", defaultValue = "7")
         @Option(names = "--new-knob", paramLabel = "KNOBS", description = "A knob no code has heard of.")
         Integer newKnob;
+
+        @Mixin
+        Dials dials = new Dials();
+    }
+
+    /** A mixin of the options class, as ProfileOptions holds MediaOptions: its topic on the class. */
+    @Topic(HelpTopic.OUTPUT)
+    static final class Dials {
+        @Yaml("benchmark.artifacts.new_dial")
+        @Option(names = "--new-dial", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL",
+                description = "A dial no code has heard of.")
+        Boolean newDial;
     }
 
     @Command(name = "profile", mixinStandardHelpOptions = true)
@@ -54,7 +68,7 @@ class OptionTableTest {
     }
 
     /** The Jenkins step's fields, as ProfileSpec would carry the new one. */
-    public record Step(Integer newKnob) {
+    public record Step(Integer newKnob, Boolean newDial) {
     }
 
     private static final OptionTable KNOBS = OptionTable.of(Knobs.class);
@@ -84,6 +98,9 @@ class OptionTableTest {
         final StringWriter text = new StringWriter();
         cl.usage(new PrintWriter(text, true));
         assertThat(text.toString()).contains("--new-knob=KNOBS", "A knob no code has heard of. Default: 7.");
+        assertThat(text.toString()).as("each under its topic").containsSubsequence("\nLoad:\n", "--new-knob",
+                "\nOutput:\n", "--new-dial");
+        assertThat(text.toString()).doesNotContain("Other options");
     }
 
     @Test
@@ -95,6 +112,10 @@ class OptionTableTest {
         assertThatThrownBy(() -> ConfigBinder.bind(yaml("\"new_knob\": \"many\""), Map.of(), WITH_KNOBS))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("benchmark.endpoint.new_knob")
                 .hasMessageContaining("Input should be a valid integer");
+        final ObjectNode dial = (ObjectNode) JSON.readTree("{\"benchmark\": {\"models\": [\"m\"], "
+                + "\"artifacts\": {\"new_dial\": true}}}");
+        assertThat(ConfigBinder.bind(dial, Map.of(), WITH_KNOBS).effectiveTree().at("/benchmark/artifacts/new_dial")
+                .booleanValue()).as("a mixin's row binds as well").isTrue();
         assertThatThrownBy(() -> ConfigBinder.bind(yaml("\"new_knob\": 3"), Map.of()))
                 .as("without the row the key is unknown").isInstanceOf(ConfigException.class)
                 .hasMessageContaining("Extra inputs are not permitted");
@@ -113,11 +134,14 @@ class OptionTableTest {
 
     @Test
     void aCiStepFieldOfTheOptionsNameBecomesItsFlag() throws Exception {
-        final List<String> argv = InvocationPlanner.options(new Step(4), Set.of());
-        assertThat(argv).containsExactly("--new-knob", "4");
-        assertThat(bindFlags(parse(argv).knobs).effectiveTree().at("/benchmark/endpoint/new_knob").intValue())
-                .isEqualTo(4);
-        assertThat(InvocationPlanner.options(new Step(null), Set.of())).as("unset, left to the config").isEmpty();
+        final List<String> argv = InvocationPlanner.options(new Step(4, false), Set.of());
+        assertThat(argv).containsExactly("--new-knob", "4", "--new-dial=false");
+        final JsonNode tree = bindFlags(parse(argv).knobs).effectiveTree();
+        assertThat(tree.at("/benchmark/endpoint/new_knob").intValue()).isEqualTo(4);
+        assertThat(tree.at("/benchmark/artifacts/new_dial").isBoolean()).isTrue();
+        assertThat(tree.at("/benchmark/artifacts/new_dial").booleanValue()).isFalse();
+        assertThat(InvocationPlanner.options(new Step(null, null), Set.of())).as("unset, left to the config")
+                .isEmpty();
     }
 
     /** Every option the CI step passes is the profile option whose field has the step field's name. */
@@ -156,5 +180,42 @@ class OptionTableTest {
             assertThat(r.kind()).isEqualTo(DeclaredOptions.Kind.SECONDS);
             assertThat(r.defaultValue()).isEqualTo("21600");
         });
+    }
+
+    /** Every flag the CI step writes by hand (its own settings) is an option of the command it runs. */
+    @Test
+    void theCiStepsHandWrittenFlagsAreOptionsOfTheCommand() {
+        final Map<String, String> form = Map.of("model", "m", "urls", "http://127.0.0.1:1", "artifactDir", "out",
+                "config", "bench.yaml", "credentialsId", "key", "gate", "rules.yaml", "cells", "c1");
+        final Map<String, String> compare = new java.util.HashMap<>(form);
+        compare.remove("cells"); // a comparison runs its own cells
+        compare.put("compareWith", "http://127.0.0.1:2");
+        for (final Map<String, String> f : List.of(form, compare)) {
+            final List<String> argv = InvocationPlanner.plan(ProfileSpec.fromForm(f), List.of(),
+                    List.of("artifacts/base"), "#7").argv();
+            final CommandLine.ParseResult parsed = Main.commandLine().parseArgs(argv.toArray(String[]::new));
+            assertThat(parsed.subcommand().unmatched()).as(String.join(" ", argv)).isEmpty();
+            assertThat(parsed.subcommand().matchedOptions()).as(String.join(" ", argv)).hasSizeGreaterThan(4);
+        }
+    }
+
+    /** A config file's search: section is read through the same rows: its keys, kinds and precedence. */
+    @Test
+    void theSearchSectionTakesTheTablesKeys() throws Exception {
+        final SearchOptions given = CommandLine.populateCommand(new SearchOptions(), "--concurrency-max", "16");
+        given.defaults(JSON.readTree("{\"concurrency_min\": 2, \"concurrency_max\": 32, \"slas\": "
+                + "\"time_to_first_token:p95:lt:200\"}"));
+        assertThat(given.concurrencyMin).isEqualTo(2);
+        assertThat(given.concurrencyMax).as("the flag wins").isEqualTo(16);
+        assertThat(given.slas).containsExactly("time_to_first_token:p95:lt:200");
+        assertThatThrownBy(() -> new SearchOptions().defaults(JSON.readTree("{\"trial_max\": 2}")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("search.trial_max")
+                .hasMessageContaining("did you mean 'trials_max'");
+        assertThatThrownBy(() -> new SearchOptions().defaults(JSON.readTree("{\"max_iterations\": 2.5}")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("search.max_iterations")
+                .hasMessageContaining("expected a whole number");
+        assertThatThrownBy(() -> new SearchOptions().defaults(JSON.readTree("{\"ttft_sla_ms\": \"fast\"}")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("search.ttft_sla_ms")
+                .hasMessageContaining("expected a number");
     }
 }
