@@ -28,6 +28,11 @@ public final class Main implements Runnable {
 
     /** Runs the CLI in-process and returns the exit code (tests call this). */
     public static int run(final String... args) {
+        final String refused = args.length == 0 ? null : UpstreamCommands.refusal(args[0]);
+        if (refused != null) {
+            System.err.println(refused);
+            return ExitCode.USAGE;
+        }
         return commandLine(args.length == 0 ? null : args[0]).execute(args);
     }
 
@@ -104,6 +109,8 @@ public final class Main implements Runnable {
         m.put("aggregate", new Subcommand(AggregateCommand::new, "Merge cells run apart into one run"));
         m.put("report", new Subcommand(ReportCommand::new, "Write report.html, or a trend chart"));
         m.put("plot", new Subcommand(PlotCommand::new, "Upstream's name for report: write report.html"));
+        m.put("analyze-trace", new Subcommand(AnalyzeTraceCommand::new, "Report a mooncake trace's lengths and "
+                + "prefix reuse"));
         m.put("compare", new Subcommand(CompareCommand::new, "Benchmark two endpoints in interleaved pairs"));
         m.put("help", new Subcommand(CommandLine.HelpCommand::new, "Show a command's help: aiperf help CMD"));
         return m;
