@@ -3,7 +3,7 @@ package io.aiperf.engine.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.config.ConfigException;
-import io.aiperf.engine.dataset.TraceAnalysis;
+import io.aiperf.engine.tracestats.TraceAnalysis;
 import io.aiperf.engine.export.AtomicFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

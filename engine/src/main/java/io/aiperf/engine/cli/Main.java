@@ -103,7 +103,7 @@ public final class Main implements Runnable {
     private static Map<String, Subcommand> subcommands() {
         final Map<String, Subcommand> m = new LinkedHashMap<>();
         m.put("profile", new Subcommand(ProfileCommand::new, "Benchmark a server and write AIPerf's exports"));
-        m.put("config", new Subcommand(ConfigCommand::new, "Validate or expand a YAML config"));
+        m.put("config", new Subcommand(ConfigCommand::new, "Write, validate or expand a YAML config"));
         m.put("mock-server", new Subcommand(MockServerCommand::new, "Serve a mock OpenAI-compatible API"));
         m.put("gate", new Subcommand(GateCommand::new, "Judge a candidate run against baselines"));
         m.put("aggregate", new Subcommand(AggregateCommand::new, "Merge cells run apart into one run"));

@@ -1,4 +1,4 @@
-package io.aiperf.engine.dataset;
+package io.aiperf.engine.tracestats;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package io.aiperf.engine.dataset;
+package io.aiperf.engine.tracestats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
