@@ -16,13 +16,14 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code aiperf config validate|expand}: check a YAML file, or print the effective config it yields. */
-@Command(name = "config", mixinStandardHelpOptions = true, description = "Validate or expand an AIPerf YAML config.",
+/** {@code aiperf config init|validate|expand}: write a starter YAML file, check one, or print the config it yields. */
+@Command(name = "config", mixinStandardHelpOptions = true, description = "Write, validate or expand an AIPerf YAML "
+        + "config.",
         footerHeading = "%nExamples:%n", footer = {
+                "  aiperf config init --template goodput_slo --model my-model -o bench.yaml",
                 "  aiperf config validate -f bench.yaml",
-                "  aiperf config expand -f bench.yaml --format json",
-                "  aiperf config expand -f bench.yaml --cells"},
-        subcommands = {ConfigCommand.Validate.class, ConfigCommand.Expand.class})
+                "  aiperf config expand -f bench.yaml --format json"},
+        subcommands = {ConfigInitCommand.class, ConfigCommand.Validate.class, ConfigCommand.Expand.class})
 public final class ConfigCommand implements Runnable {
     @Override
     public void run() {

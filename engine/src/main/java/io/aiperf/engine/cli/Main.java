@@ -28,6 +28,11 @@ public final class Main implements Runnable {
 
     /** Runs the CLI in-process and returns the exit code (tests call this). */
     public static int run(final String... args) {
+        final String refused = args.length == 0 ? null : UpstreamCommands.refusal(args[0]);
+        if (refused != null) {
+            System.err.println(refused);
+            return ExitCode.USAGE;
+        }
         return commandLine(args.length == 0 ? null : args[0]).execute(args);
     }
 
@@ -98,12 +103,14 @@ public final class Main implements Runnable {
     private static Map<String, Subcommand> subcommands() {
         final Map<String, Subcommand> m = new LinkedHashMap<>();
         m.put("profile", new Subcommand(ProfileCommand::new, "Benchmark a server and write AIPerf's exports"));
-        m.put("config", new Subcommand(ConfigCommand::new, "Validate or expand a YAML config"));
+        m.put("config", new Subcommand(ConfigCommand::new, "Write, validate or expand a YAML config"));
         m.put("mock-server", new Subcommand(MockServerCommand::new, "Serve a mock OpenAI-compatible API"));
         m.put("gate", new Subcommand(GateCommand::new, "Judge a candidate run against baselines"));
         m.put("aggregate", new Subcommand(AggregateCommand::new, "Merge cells run apart into one run"));
         m.put("report", new Subcommand(ReportCommand::new, "Write report.html, or a trend chart"));
         m.put("plot", new Subcommand(PlotCommand::new, "Upstream's name for report: write report.html"));
+        m.put("analyze-trace", new Subcommand(AnalyzeTraceCommand::new, "Report a mooncake trace's lengths and "
+                + "prefix reuse"));
         m.put("compare", new Subcommand(CompareCommand::new, "Benchmark two endpoints in interleaved pairs"));
         m.put("help", new Subcommand(CommandLine.HelpCommand::new, "Show a command's help: aiperf help CMD"));
         return m;

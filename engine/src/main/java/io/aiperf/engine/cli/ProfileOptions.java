@@ -43,8 +43,8 @@ public final class ProfileOptions {
     @Option(names = "--endpoint-type", paramLabel = "TYPE",
             completionCandidates = Candidates.EndpointTypes.class, description = "chat, completions, embeddings, "
             + "chat_embeddings, nim_embeddings, responses, messages (Anthropic), huggingface_generate, nim_rankings, "
-            + "hf_tei_rankings, cohere_rankings, template, image_retrieval (the rows' images) or raw (raw_payload "
-            + "rows as written).")
+            + "hf_tei_rankings, cohere_rankings, template, image_retrieval (the rows' images), image_generation, "
+            + "solido_rag or raw (raw_payload rows as written).")
     String endpointType;
     @Topic(ENDPOINT)
     @Yaml("benchmark.endpoint.path")

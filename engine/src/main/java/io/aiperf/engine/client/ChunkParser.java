@@ -19,6 +19,7 @@ public final class ChunkParser {
     public static final class Chunk {
         public String content;
         public String reasoning;
+        /** An answer without text: an embedding, ranking scores, an image. */
         public boolean hasEmbedding;
         public Integer promptTokens;
         public Integer completionTokens;

@@ -133,6 +133,21 @@ public final class RequestFactory {
                     }
                 }
             }
+            case IMAGE_GENERATION -> {
+                // the last turn's text is the prompt; b64_json, as upstream asks (SGLang answers nothing else)
+                body.put("prompt", exchange.get(exchange.size() - 1));
+                body.put("model", model);
+                body.put("response_format", "b64_json");
+                body.put("n", 1);
+                if (endpoint.streaming()) {
+                    body.put("stream", true);
+                }
+            }
+            case SOLIDO_RAG -> {
+                body.putArray("query").add(exchange.get(exchange.size() - 1));
+                body.putObject("filters").put("family", "Solido").put("tool", "SDE"); // upstream's fixed filters
+                body.put("inference_model", model);
+            }
             case TEMPLATE -> {
                 return withExtra(endpoint.template().render(model, system, exchange, maxTokens,
                         endpoint.streaming()));

@@ -31,6 +31,9 @@ public interface ResponseParser {
             case TEMPLATE -> raw(endpoint.template().responseField()); // null: detected, as upstream's
             case IMAGE_RETRIEVAL -> tree((node, out) -> out.hasEmbedding = node.path("data").isArray()
                     && !node.path("data").isEmpty());
+            case IMAGE_GENERATION -> tree(ResponseParser::images);
+            case SOLIDO_RAG -> tree((node, out) -> out.content = node.path("content").isTextual()
+                    ? node.path("content").asText() : null);
             case RAW -> raw(endpoint.extra() == null ? null : endpoint.extra().path("response_field").asText(null));
         };
     }
@@ -194,6 +197,20 @@ public interface ResponseParser {
                     + usage.path("cache_read_input_tokens").asInt(0);
         }
         out.completionTokens = integer(usage.path("output_tokens"));
+    }
+
+    /**
+     * OpenAI Images: a whole answer's {@code data[]} (each a {@code b64_json} or a {@code url}), or a streamed event's
+     * own {@code b64_json} (a partial or the final image). An image is an answer without tokens, as an embedding is.
+     */
+    private static void images(final JsonNode node, final ChunkParser.Chunk out) {
+        if (node.path("b64_json").isTextual()) {
+            out.hasEmbedding = true;
+            return;
+        }
+        for (final JsonNode item : node.path("data")) {
+            out.hasEmbedding |= item.path("b64_json").isTextual() || item.path("url").isTextual();
+        }
     }
 
     /** Hugging Face TGI: {@code generated_text} (also in a one-element list), or a streamed {@code token.text}. */

@@ -187,7 +187,7 @@ public final class MockServer implements AutoCloseable {
                     yield inference(req, path, fault, start);
                 }
                 case "/v1/responses", "/v1/messages", "/generate", "/generate_stream", "/v1/ranking", "/rerank",
-                     "/v2/rerank", "/v1/image/infer", "/v1/infer" -> {
+                     "/v2/rerank", "/v1/image/infer", "/v1/infer", "/v1/images/generations", "/rag/api/prompt" -> {
                     if (!req.method().equals("POST")) {
                         yield json(start, 405, "{\"error\":\"Method Not Allowed\"}", null);
                     }
@@ -527,10 +527,14 @@ public final class MockServer implements AutoCloseable {
             response = OtherEndpoints.rankings(path, req, arrival, counted);
         } else if (path.endsWith("/infer")) {
             response = OtherEndpoints.imageRetrieval(req, arrival, counted);
+        } else if (path.equals("/v1/images/generations")) {
+            response = OtherEndpoints.imageGeneration(req, arrival + (long) (config.ttftMillis() * 1e6),
+                    (long) (config.itlMillis() * 1e6), counted);
         } else {
             final boolean messages = path.equals("/v1/messages");
+            final boolean rag = path.equals("/rag/api/prompt");
             final JsonNode input = path.equals("/v1/responses") ? req.path("input")
-                    : messages ? req.path("messages") : req.path("inputs");
+                    : messages ? req.path("messages") : rag ? req.path("query").path(0) : req.path("inputs");
             final String prompt = input.isArray() ? PromptLedger.textOf(input.path(input.size() - 1).path("content"))
                     : input.asText("");
             final JsonNode cap = path.equals("/v1/responses") ? req.path("max_output_tokens")
@@ -545,6 +549,8 @@ public final class MockServer implements AutoCloseable {
             response = path.equals("/v1/responses")
                     ? OtherEndpoints.responses(req, req.path("stream").asBoolean(false), plan, counted)
                     : messages ? OtherEndpoints.messages(req, plan, counted)
+                    : rag ? OtherEndpoints.solidoRag(String.valueOf(http.headers().get("accept"))
+                            .contains("text/event-stream"), plan, counted)
                     : OtherEndpoints.huggingFace(path.equals("/generate_stream"), plan, counted);
         }
         return queued(response, arrival);

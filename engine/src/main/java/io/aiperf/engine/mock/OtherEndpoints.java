@@ -14,7 +14,8 @@ import java.util.List;
  * OpenAI Responses ({@code /v1/responses}, streamed as {@code response.output_text.delta} events), Hugging Face TGI
  * ({@code /generate}, {@code /generate_stream}), and rankings in the shapes of NVIDIA NIM ({@code /v1/ranking}),
  * Hugging Face TEI ({@code /rerank}) and Cohere ({@code /v2/rerank}), and NIM image retrieval
- * ({@code /v1/image/infer}, {@code /v1/infer}), and Anthropic Messages ({@code /v1/messages}). Timing as the chat route: first token after
+ * ({@code /v1/image/infer}, {@code /v1/infer}), Anthropic Messages ({@code /v1/messages}), OpenAI image generation
+ * ({@code /v1/images/generations}) and Solido RAG ({@code /rag/api/prompt}). Timing as the chat route: first token after
  * the TTFT, then one token per ITL. Stateless.
  */
 final class OtherEndpoints {
@@ -190,6 +191,72 @@ final class OtherEndpoints {
             data.addObject().put("index", i).putArray("embedding").add(0.5).add(-0.25);
         }
         return json(at + 3_000_000L * images, resp, onDone);
+    }
+
+    /** A 1x1 PNG: every image the mock generates (the benchmark times the exchange, not the picture). */
+    static final String PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+    /** Denoising steps the mock pretends to run: one ITL each, after the TTFT. */
+    static final int IMAGE_STEPS = 4;
+
+    /**
+     * OpenAI image generation: {@code n} images (at most 4) as {@code b64_json} in {@code data[]}, due after the TTFT
+     * and {@link #IMAGE_STEPS} ITLs; 400 without a prompt. Streamed ({@code stream: true}): {@code partial_images}
+     * (at most 3) {@code image_generation.partial_image} events, one per ITL, then {@code image_generation.completed}.
+     */
+    static MiniHttpServer.Response imageGeneration(final JsonNode req, final long firstAt, final long itlNanos,
+                                                   final Runnable onDone) throws JsonProcessingException {
+        if (!req.path("prompt").isTextual() || req.path("prompt").asText().isEmpty()) {
+            return MockServer.jsonAt(firstAt, "{\"error\": {\"message\": \"prompt is required\", "
+                    + "\"type\": \"invalid_request_error\"}}", onDone, 400);
+        }
+        final long due = firstAt + itlNanos * IMAGE_STEPS;
+        if (!req.path("stream").asBoolean(false)) {
+            final ObjectNode resp = JSON.createObjectNode().put("created", 0);
+            final ArrayNode data = resp.putArray("data");
+            final int n = Math.max(1, Math.min(4, req.path("n").asInt(1)));
+            for (int i = 0; i < n; i++) {
+                data.addObject().put("b64_json", PNG_1X1);
+            }
+            resp.put("size", req.path("size").asText("1024x1024"));
+            return json(due, resp, onDone);
+        }
+        final int partials = Math.max(0, Math.min(3, req.path("partial_images").asInt(0)));
+        final List<String> events = new ArrayList<>();
+        for (int i = 0; i < partials; i++) {
+            events.add(event("image_generation.partial_image", JSON.createObjectNode()
+                    .put("type", "image_generation.partial_image").put("b64_json", PNG_1X1)
+                    .put("partial_image_index", i)));
+        }
+        events.add(event("image_generation.completed", JSON.createObjectNode()
+                .put("type", "image_generation.completed").put("b64_json", PNG_1X1)));
+        // the events spread evenly up to the final image, which comes when a whole answer would
+        final long step = events.size() == 1 ? 0 : (due - firstAt) / (events.size() - 1);
+        final long first = events.size() == 1 ? due : firstAt;
+        return sse(new Plan(events.size(), 0, first, step, 0), events, "", onDone);
+    }
+
+    /**
+     * Solido RAG: the answer's {@code content} and the {@code sources} it was drawn from; streamed (the client asks for
+     * {@code text/event-stream}, as the request body has no stream field) one {@code content} token per event, then
+     * the sources.
+     */
+    static MiniHttpServer.Response solidoRag(final boolean stream, final Plan plan, final Runnable onDone)
+            throws JsonProcessingException {
+        final ArrayNode sources = JSON.createArrayNode();
+        sources.addObject().put("title", "Mock Solido Guide").put("score", 0.9);
+        if (!stream) {
+            final ObjectNode resp = JSON.createObjectNode().put("content", text(plan));
+            resp.set("sources", sources);
+            return json(plan.firstTokenAt() + plan.itlNanos() * plan.tokens(), resp, onDone);
+        }
+        final List<String> events = new ArrayList<>();
+        for (int i = 0; i < plan.tokens(); i++) {
+            events.add("data: " + JSON.writeValueAsString(JSON.createObjectNode()
+                    .put("content", ReplyWords.token(plan.seed(), i))) + "\n\n");
+        }
+        final ObjectNode done = JSON.createObjectNode().put("content", "");
+        done.set("sources", sources);
+        return sse(plan, events, "data: " + JSON.writeValueAsString(done) + "\n\n", onDone);
     }
 
     private static String text(final Plan plan) {

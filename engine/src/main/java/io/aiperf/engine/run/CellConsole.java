@@ -33,6 +33,17 @@ final class CellConsole {
         return identity != null && !identity.path().equals(".");
     }
 
+    /** Upstream's title for the endpoint's metrics, from the configuration the report echoes. */
+    private static String metricsTitle(final RunReport report) {
+        final String type = report.inputConfig() == null ? "chat"
+                : report.inputConfig().path("endpoint").path("type").asText("chat");
+        try {
+            return io.aiperf.engine.config.EndpointType.parse("endpoint.type", type).metricsTitle();
+        } catch (io.aiperf.engine.config.ConfigException e) {
+            return "LLM Metrics";
+        }
+    }
+
     /** {@code --show-trace-timing}: the profiling requests' HTTP phases, after the summary. */
     void printTraceTiming(final HttpTraceTable table) {
         ctx.out().println();
@@ -47,7 +58,7 @@ final class CellConsole {
             return; // a quiet sweep prints its sweep table and the exports line, not every cell's table
         }
         ctx.out().println();
-        ctx.out().print(ConsoleTable.render("AIPerf (Java) | LLM Metrics", metrics));
+        ctx.out().print(ConsoleTable.render("AIPerf (Java) | " + metricsTitle(report), metrics));
         if (!metrics.errorSummary().isEmpty()) {
             ctx.out().println("Errors:");
             metrics.errorSummary().forEach(e -> ctx.out().println("  " + e.count() + " x "

@@ -122,7 +122,9 @@ final class CellSetup {
         }
         final HttpTraceTable traceTable = config.artifacts().showTraceTiming() ? new HttpTraceTable() : null;
         recordFiles.writer().traceHttp(config.artifacts().exportHttpTrace(), traceTable);
-        final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming(),
+        // streamed images (image_generation) are no tokens: no TTFT or ITL for them, as upstream reports none
+        final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming()
+                && config.endpoint().type().producesTokens(),
                 config.endpoint().useServerTokenCount(), config.goodputSlos(), tokenizer, recordFiles.writer());
         final ServerMetricsCollector scraper = serverMetricsCollector();
         final GpuTelemetryFiles gpu = GpuTelemetryFiles.open(config.endpoint().gpuTelemetry(), dir, names,

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /** Help reaches every command: {@code aiperf help CMD}, a bare {@code aiperf}, and {@code aiperf help}. */
 class HelpEndToEndTest {
     private static final List<String> COMMANDS = List.of("profile", "config", "mock-server", "gate", "aggregate",
-            "report", "plot", "compare");
+            "report", "plot", "analyze-trace", "compare");
 
     @Test
     void helpNamesEveryCommandAndPrintsItsUsage() {
