@@ -49,6 +49,7 @@ class LayeringTest {
             Map.entry("mock", List.of("dataset")),
             Map.entry("metrics", List.of("dataset", "record")),
             Map.entry("importer", List.of("metrics")),
+            Map.entry("tracestats", List.of("config", "metrics")),
             Map.entry("convergence", List.of("gate", "math", "summary")),
             Map.entry("client", List.of("config", "dataset", "record", "time")),
             Map.entry("hooks", List.of("client", "config", "record", "time")),
@@ -67,7 +68,7 @@ class LayeringTest {
                     "report", "run", "summary", "time", "validity")),
             Map.entry("cli", List.of("ci", "client", "config", "convergence", "dataset", "export", "gate", "hooks",
                     "hub", "log", "mock", "record", "redact", "report", "run", "search", "summary", "sweep", "telemetry",
-                    "time")));
+                    "time", "tracestats")));
 
     /**
      * Classes that read the JVM's clocks or sleep directly, and why: each measures or waits on real time by
