@@ -237,7 +237,7 @@ final class Http1ResponseReader {
 
     /** Collects the head until its blank line, then parses it. */
     private void readHead(final ByteBuffer in, final long nanos) throws IOException {
-        // Copied in bulk and scanned in the array: a get() per byte of a direct buffer was the loop's largest Java
+        // Copied in bulk and scanned in the array: a get() per byte of the read buffer was the loop's largest Java
         // frame of a non-streamed answer. Bytes after the head go back to {@code in} for the body.
         while (in.hasRemaining()) {
             if (headLength == head.length) {
