@@ -79,7 +79,7 @@ final class Http1Connection implements Http1ResponseReader.Sink {
             }
             current.collector.redirectedTo(location);
         }
-        current.collector.begin(status, reason, mimeType, nanos);
+        current.collector.begin(status, reason, mimeType, nanos, reader.announcedLength());
     }
 
     @Override

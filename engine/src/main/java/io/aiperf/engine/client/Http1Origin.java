@@ -34,6 +34,24 @@ record Http1Origin(String host, int port, String hostHeader, TlsClient tls, Prox
                 facts, address, ReuseGuard.key(https ? "https" : "http", host, port));
     }
 
+    /**
+     * The key's hash, which the String keeps: the loop looks its idle connections up by origin for every request,
+     * and the record's own hash would hash every component each time. Equal origins have equal keys.
+     */
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hashCode(key);
+    }
+
+    @Override
+    public boolean equals(final Object o) {
+        return o == this || o instanceof Http1Origin other && port == other.port
+                && java.util.Objects.equals(key, other.key) && java.util.Objects.equals(host, other.host)
+                && java.util.Objects.equals(hostHeader, other.hostHeader) && java.util.Objects.equals(tls, other.tls)
+                && java.util.Objects.equals(proxy, other.proxy) && java.util.Objects.equals(facts, other.facts)
+                && java.util.Objects.equals(address, other.address);
+    }
+
     /** {@code host:port}, as a CONNECT request names it. */
     String authority() {
         return host + ":" + port;

@@ -42,6 +42,7 @@ final class Http1ResponseReader {
     private Sink sink;
     private State state = State.HEAD;
     private byte[] head = new byte[512];
+    private long announcedLength = -1;
     private int headLength;
     private long remaining;
     private boolean sawChunkDigit;
@@ -92,6 +93,11 @@ final class Http1ResponseReader {
     /** Whether the connection may carry another request after this response. */
     boolean keepAlive() {
         return keepAlive;
+    }
+
+    /** The body's length as the current response's Content-Length gives it, or -1 (chunked, none); set by the head. */
+    long announcedLength() {
+        return announcedLength;
     }
 
     /**
@@ -231,8 +237,9 @@ final class Http1ResponseReader {
 
     /** Collects the head until its blank line, then parses it. */
     private void readHead(final ByteBuffer in, final long nanos) throws IOException {
+        // Copied in bulk and scanned in the array: a get() per byte of the read buffer was the loop's largest Java
+        // frame of a non-streamed answer. Bytes after the head go back to {@code in} for the body.
         while (in.hasRemaining()) {
-            final byte b = in.get();
             if (headLength == head.length) {
                 if (head.length >= maxHeadBytes) {
                     throw new IOException("Response head larger than " + maxHeadBytes + " bytes "
@@ -240,17 +247,24 @@ final class Http1ResponseReader {
                 }
                 head = java.util.Arrays.copyOf(head, Math.min(maxHeadBytes, head.length * 2));
             }
-            head[headLength++] = b;
-            if (b == '\n' && endsHead()) {
-                parseHead(nanos);
-                return;
+            final int from = headLength;
+            final int position = in.position();
+            final int n = Math.min(in.remaining(), head.length - from);
+            in.get(head, from, n);
+            headLength = from + n;
+            for (int k = from; k < headLength; k++) {
+                if (head[k] == '\n' && endsHead(k + 1)) {
+                    in.position(position + k + 1 - from);
+                    headLength = k + 1;
+                    parseHead(nanos);
+                    return;
+                }
             }
         }
     }
 
-    /** Whether the head ends with an empty line (LF LF or LF CR LF). */
-    private boolean endsHead() {
-        final int n = headLength;
+    /** Whether the head's first {@code n} bytes end with an empty line (LF LF or LF CR LF). */
+    private boolean endsHead(final int n) {
         return n >= 2 && (head[n - 2] == '\n' || (n >= 3 && head[n - 2] == '\r' && head[n - 3] == '\n'));
     }
 
@@ -333,6 +347,7 @@ final class Http1ResponseReader {
             return; // an interim response: the real one follows
         }
         this.status = status;
+        announcedLength = chunked ? -1 : contentLength;
         sink.head(status, reason, mimeType, nanos);
         if (status == 204 || status == 304) {
             state = State.LENGTH;

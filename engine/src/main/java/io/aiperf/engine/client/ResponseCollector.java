@@ -53,7 +53,7 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private volatile int redirects;
     private volatile boolean closesAfterResponse;
     private boolean sse;
-    private ByteArrayOutputStream body;
+    private Body body;
     private long[] contentNanos = new long[4];
     private int contentCount;
     private int firstOutputIndex = -1;
@@ -150,10 +150,15 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
 
     /** This collector as the sink of a response reader: the head, then the body bytes as they arrive. */
     Http1ResponseReader.Sink asSink() {
+        return asSink(null);
+    }
+
+    /** As {@link #asSink()}, for {@code reader}'s responses: their bodies' buffers sized by their Content-Length. */
+    Http1ResponseReader.Sink asSink(final Http1ResponseReader reader) {
         return new Http1ResponseReader.Sink() {
             @Override
             public void head(final int status, final String reason, final String mimeType, final long nanos) {
-                begin(status, reason, mimeType, nanos);
+                begin(status, reason, mimeType, nanos, reader == null ? -1 : reader.announcedLength());
             }
 
             @Override
@@ -169,6 +174,15 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
      * @param mimeType the Content-Type without parameters, or null when the server sent none
      */
     void begin(final int status, final String reason, final String mimeType, final long nanos) {
+        begin(status, reason, mimeType, nanos, -1);
+    }
+
+    /**
+     * @param announcedLength the body's Content-Length, or -1: a body's buffer is then allocated at its size (a
+     *                        kilobyte per answer of a fast run was the largest allocation of its path)
+     */
+    void begin(final int status, final String reason, final String mimeType, final long nanos,
+               final long announcedLength) {
         ackNanos = nanos;
         this.status = status;
         this.reason = reason;
@@ -177,7 +191,9 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         if (sse) {
             framer = new SseFramer(this::onEvent, limits.maxEventBytes());
         } else {
-            body = new ByteArrayOutputStream(ok ? 1024 : 256);
+            final int usual = ok ? 1024 : 256;
+            body = new Body(announcedLength >= 0 ? (int) Math.min(announcedLength, ok ? 64 * 1024 : MAX_ERROR_BODY)
+                    : usual);
         }
     }
 
@@ -374,9 +390,8 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         } else if (streamError != null) {
             error = streamError;
         } else if (!sse) {
-            final byte[] bytes = body.toByteArray();
             try {
-                parser.parse(bytes, 0, bytes.length, chunk);
+                parser.parse(body.bytes(), 0, body.size(), chunk);
                 if (chunk.errorMessage != null) {
                     error = new ErrorDetails(status, chunk.errorType, chunk.errorMessage);
                 } else {
@@ -454,5 +469,17 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     @Override
     public void releaseResources() {
         // nothing pooled
+    }
+
+    /** A body's bytes, parsed where they were collected instead of through a copy per answer. */
+    private static final class Body extends ByteArrayOutputStream {
+        Body(final int size) {
+            super(size);
+        }
+
+        /** The bytes so far, valid up to {@link #size()}, until the next write. */
+        byte[] bytes() {
+            return buf;
+        }
     }
 }

@@ -74,7 +74,14 @@ public record Conversation(String id, String systemPrompt, int systemTokens, Lis
 
         /** The images sent with this turn. */
         public int imageCount() {
-            return (int) media.stream().filter(m -> m.kind() == Media.Kind.IMAGE).count();
+            // Asked once per completed request: a plain loop, not a stream pipeline built each time.
+            int n = 0;
+            for (int i = 0; i < media.size(); i++) {
+                if (media.get(i).kind() == Media.Kind.IMAGE) {
+                    n++;
+                }
+            }
+            return n;
         }
     }
 

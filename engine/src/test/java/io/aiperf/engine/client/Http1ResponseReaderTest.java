@@ -109,6 +109,29 @@ class Http1ResponseReaderTest {
     }
 
     @Test
+    void aHeadTakenInBulkLeavesTheBytesAfterItInTheBuffer() throws IOException {
+        // Two answers in one read of a direct buffer that does not start at 0: the first head is copied in bulk,
+        // and everything after it (its body, the next answer) must stay in the buffer, where it started.
+        final String first = "HTTP/1.1 200 OK\r\nX-Pad: " + "p".repeat(700) + "\r\nContent-Length: 3\r\n\r\none";
+        final String second = "HTTP/1.1 201 Created\nContent-Length: 3\n\ntwo";
+        final byte[] bytes = ("junk" + first + second).getBytes(StandardCharsets.US_ASCII);
+        final ByteBuffer in = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip().position(4);
+        final Http1ResponseReader reader = new Http1ResponseReader();
+        final Seen one = new Seen();
+        reader.reset(one);
+        assertThat(reader.feed(in, 1)).isTrue();
+        assertThat(one.status).isEqualTo(200);
+        assertThat(one.text()).isEqualTo("one");
+        assertThat(in.position()).isEqualTo(4 + first.length());
+        final Seen two = new Seen();
+        reader.reset(two);
+        assertThat(reader.feed(in, 2)).isTrue();
+        assertThat(two.status).isEqualTo(201);
+        assertThat(two.text()).isEqualTo("two");
+        assertThat(in.hasRemaining()).isFalse();
+    }
+
+    @Test
     void aBodyWithoutLengthEndsWithTheConnection() throws IOException {
         final Http1ResponseReader reader = new Http1ResponseReader();
         final Seen seen = new Seen();

@@ -33,6 +33,33 @@ class ResponseCollectorTest {
         return "data: {\"choices\":[{\"delta\":{\"content\":\"" + text + "\"}}]}\n\n";
     }
 
+    /** A JSON answer whose body buffer is sized by its Content-Length, read in two reads of the given split. */
+    private static ResponseData sizedAnswer(final int status, final String body, final int split) throws Exception {
+        final ResponseCollector c = collector(false);
+        final Http1ResponseReader reader = new Http1ResponseReader();
+        reader.reset(c.asSink(reader));
+        final String whole = "HTTP/1.1 " + status + " X\r\nContent-Type: application/json\r\nContent-Length: "
+                + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body;
+        reader.feed(bytes(whole.substring(0, split)), SENT + 1_000_000L);
+        assertThat(reader.feed(bytes(whole.substring(split)), SENT + 2_000_000L)).isTrue();
+        return c.result();
+    }
+
+    @Test
+    void bodiesSizedByTheirLengthAreReadWhole() throws Exception {
+        final String text = "w".repeat(100_000); // beyond the 64 KiB a body's buffer starts with at most
+        final ResponseData big = sizedAnswer(200, "{\"choices\":[{\"message\":{\"content\":\"" + text + "\"}}]}", 90);
+        assertThat(big.error()).isNull();
+        assertThat(big.content()).isEqualTo(text);
+        final ResponseData small = sizedAnswer(200, "{\"choices\":[{\"message\":{\"content\":\"hi\"}}]}", 70);
+        assertThat(small.content()).isEqualTo("hi");
+        assertThat(sizedAnswer(200, "", 60).error().type()).as("an empty body is no answer")
+                .isEqualTo("InvalidResponseError");
+        final ResponseData refused = sizedAnswer(503, "busy ".repeat(2_000), 80);
+        assertThat(refused.error().code()).isEqualTo(503);
+        assertThat(refused.error().message()).startsWith("busy busy").hasSizeLessThanOrEqualTo(4096);
+    }
+
     @Test
     void eachEventIsStampedWithTheReadThatCompletedIt() throws Exception {
         final ResponseCollector c = collector(true);
