@@ -218,7 +218,7 @@ public final class HtmlReport {
                 + "<th>latency p99 ms</th></tr>\n");
         for (final ReportData.Cell c : data.cells()) {
             page.append("<tr><td>").append(Html.escape(c.run())).append("</td><td>").append(Html.escape(c.label()))
-                    .append("</td><td>").append(Html.escape(c.outcome().status())).append("</td>");
+                    .append("</td><td>").append(Html.escape(c.outcome().status().wireName())).append("</td>");
             page.append("<td align=\"right\">").append(c.outcome().valid()).append("</td><td align=\"right\">")
                     .append(c.outcome().errors()).append("</td>");
             cellNum(page, c.stat("request_throughput", "avg"));

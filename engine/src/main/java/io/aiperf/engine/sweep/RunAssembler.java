@@ -9,6 +9,7 @@ import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.export.AtomicFiles;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.CellStatus;
 import io.aiperf.engine.run.CellResult;
 import io.aiperf.engine.run.Version;
 import io.aiperf.engine.summary.CellSummary;
@@ -157,7 +158,7 @@ public final class RunAssembler {
 
     private static TrialAggregator.Trial trial(final CellOutcome o,
                                                final Function<CellOutcome, CellSummary> summaries) {
-        final CellSummary json = CellOutcome.COMPLETED.equals(o.status()) ? summaries.apply(o) : null;
+        final CellSummary json = o.completed() ? summaries.apply(o) : null;
         return new TrialAggregator.Trial(o.cell().id(), json, json == null ? o.error() : null);
     }
 
@@ -215,7 +216,8 @@ public final class RunAssembler {
         final ObjectNode root = JSON.createObjectNode();
         root.put("schema_version", "1.0");
         root.put("aiperf_version", Version.VALUE);
-        root.put("status", exit == ExitCode.OK ? CellOutcome.COMPLETED : exit == ExitCode.CANCELLED ? CellOutcome.CANCELLED : CellOutcome.FAILED);
+        root.put("status", exit == ExitCode.OK ? CellStatus.COMPLETED.wireName()
+                : exit == ExitCode.CANCELLED ? CellStatus.CANCELLED.wireName() : CellStatus.FAILED.wireName());
         root.put("exit_code", exit);
         final ArrayNode cells = root.putArray("cells");
         for (final CellOutcome o : outcomes) {
@@ -223,7 +225,7 @@ public final class RunAssembler {
             c.put("id", o.cell().id());
             c.put("label", o.cell().id());
             c.put("path", o.cell().path());
-            c.put("status", o.status());
+            c.put("status", o.status().wireName());
             c.put("exit_code", o.exitCode());
             c.put("artifact_dir", o.artifactDir());
             c.put("warnings", o.warnings().size());

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.CellStatus;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -85,7 +86,7 @@ class SlaTest {
     }
 
     private static CellOutcome outcome(final int exit) {
-        return new CellOutcome(exit == 0 ? CellOutcome.COMPLETED : CellOutcome.FAILED, exit, "p", List.of(), List.of(),
+        return new CellOutcome(exit == 0 ? CellStatus.COMPLETED : CellStatus.FAILED, "p", List.of(), List.of(),
                 exit == 0 ? null : "boom", 1, 1, 0, CellIdentity.single(), null);
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.CellStatus;
 import io.aiperf.engine.run.CellResult;
 import io.aiperf.engine.summary.ExportFiles;
 import io.aiperf.engine.summary.SummaryCodec;
@@ -63,7 +64,7 @@ class RunAssemblerTest {
     private CellResult trial(final int n, final double ttftAvg) {
         final String id = String.format("run_%04d", n);
         final CellIdentity identity = new CellIdentity(n - 1, id, id, null, Map.of(), n, 2, 0.95, 0);
-        final CellOutcome outcome = new CellOutcome(CellOutcome.COMPLETED, ExitCode.OK,
+        final CellOutcome outcome = new CellOutcome(CellStatus.COMPLETED,
                 tmp.resolve(id).toAbsolutePath().toString(), List.of(), List.of(), null, 6, 6, 0, identity, null);
         final ObjectNode s = JSON.createObjectNode();
         s.putObject("time_to_first_token").put("unit", "ms").put("avg", ttftAvg);
