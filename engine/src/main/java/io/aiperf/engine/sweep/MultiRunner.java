@@ -23,7 +23,8 @@ public final class MultiRunner {
     }
 
     /**
-     * @return the exit code: 130 if cancelled, 1 if any cell failed, else 0
+     * @return the exit code: 130 if cancelled, the cells' code when they all share one (a run of one cell exits
+     *         as its cell), else 1 if any cell failed, else 0
      * @param cells the cells to run, from {@link CellPlan}; fewer than the plan's makes a partial run (cells to be
      *              merged later with {@code aiperf aggregate}), which writes no aggregates
      */
