@@ -1,11 +1,10 @@
 package io.aiperf.engine.convergence;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.gate.RequestSamples;
-import io.aiperf.engine.summary.SummaryCodec;
+import io.aiperf.engine.summary.CellSummary;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,15 +34,14 @@ public final class TrialSeries {
     /**
      * Adds a trial and judges them all.
      *
-     * @param summary the trial's {@code profile_export_aiperf.json}, or null when it wrote none (no value)
+     * @param summary the trial's summary, as its cell returned it, or null when it wrote none (no value)
      * @param records its per-request records (read in distribution mode only)
      */
-    public ConvergenceState add(final String artifactDir, final JsonNode summary, final Path records) {
-        final JsonNode v = summary == null ? null : summary.path(spec.metric()).path(spec.stat());
-        values.add(v != null && v.isNumber() ? v.asDouble() : Double.NaN);
+    public ConvergenceState add(final String artifactDir, final CellSummary summary, final Path records) {
+        values.add(summary == null ? Double.NaN : summary.stat(spec.metric(), spec.stat()));
         double[] r = new double[0];
         if (spec.mode().equals(ConvergenceSpec.DISTRIBUTION) && summary != null) {
-            final RequestSamples samples = RequestSamples.read(records, summary.has(SummaryCodec.WARMUP_METRICS));
+            final RequestSamples samples = RequestSamples.read(records, summary.warmup() != null);
             r = samples == null ? r : samples.values(spec.metric());
         }
         requests.add(r);

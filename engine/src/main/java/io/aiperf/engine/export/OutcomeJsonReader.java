@@ -3,6 +3,7 @@ package io.aiperf.engine.export;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.CellStatus;
 import io.aiperf.engine.record.HookCall;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -41,8 +42,13 @@ public final class OutcomeJsonReader {
         final List<String> warnings = new ArrayList<>();
         root.path("warnings").forEach(w -> warnings.add(w.asText()));
         final JsonNode counts = root.path("counts");
-        return new CellOutcome(root.path("status").asText(), root.path("exit_code").asInt(),
-                artifactDir.toAbsolutePath().toString(), hooks, warnings, text(root.path("error")),
+        final CellStatus status;
+        try {
+            status = CellStatus.of(root.path("status").asText(), root.path("exit_code").asInt());
+        } catch (IllegalArgumentException e) {
+            throw new IOException(file + ": " + e.getMessage(), e);
+        }
+        return new CellOutcome(status, artifactDir.toAbsolutePath().toString(), hooks, warnings, text(root.path("error")),
                 counts.path("requests_sent").asLong(), counts.path("valid").asLong(), counts.path("errors").asLong(),
                 identity, shard(root.path("shard")));
     }

@@ -19,7 +19,7 @@ public final class OutcomeJsonWriter {
         final ObjectNode root = SummaryJsonWriter.JSON.createObjectNode();
         root.put("schema_version", SCHEMA_VERSION);
         root.put("aiperf_version", version);
-        root.put("status", o.status());
+        root.put("status", o.status().wireName());
         root.put("exit_code", o.exitCode());
         root.put("artifact_dir", o.artifactDir());
         final ArrayNode hooks = root.putArray("hooks");

@@ -143,7 +143,7 @@ public final class RunData {
             throw new ConfigException(file.toString(), "not a readable cell outcome: " + e.getMessage());
         }
         final String status = root.path("status").asText("");
-        if (!status.equals(io.aiperf.engine.record.CellOutcome.COMPLETED)) {
+        if (!status.equals(io.aiperf.engine.record.CellStatus.COMPLETED.wireName())) {
             final String error = root.path("error").isTextual() ? ": " + root.path("error").asText() : "";
             unfinished.merge(cell, "its run " + (status.isEmpty() ? "has no status" : status) + error,
                     (a, b) -> a.equals(b) ? a : a + "; " + b);

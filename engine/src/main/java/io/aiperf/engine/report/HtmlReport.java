@@ -2,7 +2,9 @@ package io.aiperf.engine.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.HookCall;
+import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * {@code report.html} (src-docs/report.md): one self-contained page that leads with the decision. With a gate, the
@@ -55,6 +58,27 @@ public final class HtmlReport {
      */
     public static String html(final List<Path> dirs, final ExportNames names) {
         return page(data(dirs, names));
+    }
+
+    /**
+     * The page of the run in {@code dir} whose cells were just run or merged, from their outcomes and summaries in
+     * memory: the same page {@link #html(List, ExportNames)} draws from the run's files.
+     *
+     * @param summaries each cell's summary, or null when it wrote none
+     */
+    public static String html(final Path dir, final List<CellOutcome> cells,
+                              final Function<CellOutcome, CellSummary> summaries, final ExportNames names) {
+        return page(data(dir, cells, summaries, names));
+    }
+
+    static ReportData data(final Path dir, final List<CellOutcome> cells,
+                           final Function<CellOutcome, CellSummary> summaries, final ExportNames names) {
+        final Path run = dir.toAbsolutePath().normalize();
+        final Path gate = ReportData.gateFile(run);
+        if (gate != null && !recordedBaselines(gate, run).isEmpty()) {
+            return data(List.of(run), names); // a comparison with baselines, which only their files hold
+        }
+        return ReportData.of(gate != null ? "candidate" : name(run), run, cells, summaries, gate, names);
     }
 
     static ReportData data(final List<Path> dirs, final ExportNames names) {
@@ -218,7 +242,7 @@ public final class HtmlReport {
                 + "<th>latency p99 ms</th></tr>\n");
         for (final ReportData.Cell c : data.cells()) {
             page.append("<tr><td>").append(Html.escape(c.run())).append("</td><td>").append(Html.escape(c.label()))
-                    .append("</td><td>").append(Html.escape(c.outcome().status())).append("</td>");
+                    .append("</td><td>").append(Html.escape(c.outcome().status().wireName())).append("</td>");
             page.append("<td align=\"right\">").append(c.outcome().valid()).append("</td><td align=\"right\">")
                     .append(c.outcome().errors()).append("</td>");
             cellNum(page, c.stat("request_throughput", "avg"));

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -78,11 +79,32 @@ record ReportData(List<Run> runs, JsonNode gate) {
                     }
                 }
             }
-            cells.sort(Comparator.comparing(Cell::point, ReportData::natural).thenComparingInt(Cell::trial)
-                    .thenComparing(Cell::label));
-            runs.add(new Run(side.name(), List.copyOf(side.dirs()), cells));
+            runs.add(run(side.name(), side.dirs(), cells));
         }
         return new ReportData(List.copyOf(runs), gateFile == null ? null : read(gateFile));
+    }
+
+    /**
+     * One run whose cells were just run or merged: their outcomes and summaries as the runner holds them, so
+     * neither {@code cell_outcome.json} nor a summary is read back (the records still are, when a section draws them).
+     *
+     * @param summaries each cell's summary, or null when it has none
+     */
+    static ReportData of(final String name, final Path dir, final List<CellOutcome> outcomes,
+                         final Function<CellOutcome, CellSummary> summaries, final Path gateFile,
+                         final ExportNames names) {
+        final List<Cell> cells = new ArrayList<>();
+        for (final CellOutcome o : outcomes) {
+            cells.add(cell(name, o, summaries.apply(o), Path.of(o.artifactDir()), names));
+        }
+        return new ReportData(List.of(run(name, List.of(dir), cells)), gateFile == null ? null : read(gateFile));
+    }
+
+    private static Run run(final String name, final List<Path> dirs, final List<Cell> cells) {
+        final List<Cell> sorted = new ArrayList<>(cells);
+        sorted.sort(Comparator.comparing(Cell::point, ReportData::natural).thenComparingInt(Cell::trial)
+                .thenComparing(Cell::label));
+        return new Run(name, List.copyOf(dirs), List.copyOf(sorted));
     }
 
     boolean comparison() {
@@ -117,11 +139,14 @@ record ReportData(List<Run> runs, JsonNode gate) {
             throw new UncheckedIOException(e);
         }
         final Path summary = dir.resolve(names.summaryJson());
+        return cell(run, o, Files.isRegularFile(summary) ? SummaryCodec.read(read(summary)) : null, dir, names);
+    }
+
+    private static Cell cell(final String run, final CellOutcome o, final CellSummary summary, final Path dir,
+                             final ExportNames names) {
         final String point = o.cell().variation() != null ? o.cell().variation() : SINGLE_POINT;
         final String label = o.cell().id().equals(CellIdentity.SINGLE) ? SINGLE_POINT : o.cell().id();
-        return new Cell(run, label, point, o.cell().trial(), o, Files.isRegularFile(summary)
-                ? SummaryCodec.read(read(summary)) : null,
-                once(dir.resolve(names.recordsJsonl())));
+        return new Cell(run, label, point, o.cell().trial(), o, summary, once(dir.resolve(names.recordsJsonl())));
     }
 
     /** A cell's records, read (in one pass) the first time a section asks for them. */

@@ -2,9 +2,12 @@ package io.aiperf.engine.report;
 
 import io.aiperf.engine.export.AtomicFiles;
 import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.summary.CellSummary;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Writes a run's {@code report.html} and {@code comparison.svg} (its comparison charts as one image) side by side,
@@ -20,6 +23,17 @@ public final class ReportFiles {
     /** The report of the run in {@code dir} (with the baselines its gate recorded), written into {@code dir}. */
     public static Path write(final Path dir, final ExportNames names) {
         return write(dir, HtmlReport.data(List.of(dir), names));
+    }
+
+    /**
+     * The report of the run in {@code dir} whose cells were just run or merged, from their outcomes and summaries
+     * in memory, written into {@code dir}.
+     *
+     * @param summaries each cell's summary, or null when it wrote none
+     */
+    public static Path write(final Path dir, final List<CellOutcome> cells,
+                             final Function<CellOutcome, CellSummary> summaries, final ExportNames names) {
+        return write(dir, HtmlReport.data(dir, cells, summaries, names));
     }
 
     /**

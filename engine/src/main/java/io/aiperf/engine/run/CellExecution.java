@@ -10,6 +10,7 @@ import io.aiperf.engine.config.PhaseKind;
 import io.aiperf.engine.config.Shard;
 import io.aiperf.engine.hooks.HookException;
 import io.aiperf.engine.log.RunLog;
+import io.aiperf.engine.record.CellStatus;
 import io.aiperf.engine.record.Environment;
 import io.aiperf.engine.record.OpenLoopHealth;
 import io.aiperf.engine.record.ShardRun;

@@ -20,6 +20,7 @@ import io.aiperf.engine.log.RunLog;
 import io.aiperf.engine.metrics.MetricsSummary;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.CellStatus;
 import io.aiperf.engine.record.Environment;
 import io.aiperf.engine.record.ShardRun;
 import io.aiperf.engine.summary.CellSummary;
@@ -128,8 +129,7 @@ final class CellReporting {
     CellOutcome finish(final CellStatus status, final String error, final long sent, final long valid,
                        final long errors, final ShardRun shardRun) {
         final List<String> warnings = hookLog.warnings().stream().map(ctx.redactor()::text).toList();
-        final CellOutcome outcome = new CellOutcome(status.wireName(), status.exitCode(),
-                dir.toAbsolutePath().toString(), hookLog.calls(), warnings, ctx.redactor().text(error), sent, valid,
+        final CellOutcome outcome = new CellOutcome(status, dir.toAbsolutePath().toString(), hookLog.calls(), warnings, ctx.redactor().text(error), sent, valid,
                 errors, identity, shardRun);
         try {
             write(OutcomeJsonWriter.FILE, out -> out.write(OutcomeJsonWriter.bytes(outcome, Version.VALUE)));

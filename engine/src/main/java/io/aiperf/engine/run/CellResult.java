@@ -1,6 +1,7 @@
 package io.aiperf.engine.run;
 
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.CellStatus;
 import io.aiperf.engine.summary.CellSummary;
 
 /**
@@ -11,6 +12,6 @@ import io.aiperf.engine.summary.CellSummary;
  */
 public record CellResult(CellOutcome outcome, CellSummary summary) {
     public CellStatus status() {
-        return CellStatus.of(outcome);
+        return outcome.status();
     }
 }

@@ -21,6 +21,7 @@ import io.aiperf.engine.hooks.ProfilerSession;
 import io.aiperf.engine.hooks.ServerProfiler;
 import io.aiperf.engine.hub.HfHub;
 import io.aiperf.engine.record.CellIdentity;
+import io.aiperf.engine.record.CellStatus;
 import io.aiperf.engine.telemetry.GpuTelemetryFiles;
 import io.aiperf.engine.telemetry.ServerMetricsCollector;
 import io.aiperf.engine.time.WallClock;

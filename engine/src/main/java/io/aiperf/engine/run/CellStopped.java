@@ -1,5 +1,7 @@
 package io.aiperf.engine.run;
 
+import io.aiperf.engine.record.CellStatus;
+
 /** A cell that ends before its reporting: cancelled or failed while setting up or running, with why. */
 final class CellStopped extends Exception {
     private final CellStatus status;

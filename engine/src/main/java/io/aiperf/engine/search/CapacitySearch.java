@@ -1,20 +1,21 @@
 package io.aiperf.engine.search;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.config.BenchmarkConfig;
+import io.aiperf.engine.export.AtomicFiles;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.report.HtmlReport;
 import io.aiperf.engine.run.CellContext;
+import io.aiperf.engine.run.CellResult;
 import io.aiperf.engine.run.CellRunner;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.SummaryCodec;
-import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,8 +29,6 @@ import java.util.function.IntFunction;
  * planner. Only a point that meets the SLOs counts as meeting them. Ends with {@link SearchResult}'s file and table.
  */
 public final class CapacitySearch {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private CapacitySearch() {
     }
 
@@ -44,10 +43,11 @@ public final class CapacitySearch {
         final Planner planner = tiered != null ? tiered
                 : Planner.of(spec.planner(), spec.min(), spec.max(), spec.maxProbes());
         final List<ProbedPoint> points = new ArrayList<>();
+        final List<CellResult> cells = new ArrayList<>();
         for (OptionalInt next = planner.next(); next.isPresent() && !ctx.cancellation().isCancelled();
              next = planner.next()) {
             final ProbedPoint point = probe(spec, points.size() + 1, next.getAsInt(), configAt.apply(next.getAsInt()),
-                    dir, ctx);
+                    dir, ctx, cells);
             if (point == null) {
                 break; // cancelled
             }
@@ -65,27 +65,37 @@ public final class CapacitySearch {
                 tiered == null ? List.of() : tiered.tiers());
         result.write(dir.resolve(SearchResult.FILE_NAME));
         result.printTable(ctx.out());
-        report(dir, configAt.apply(spec.min()), ctx);
+        report(dir, cells, configAt.apply(spec.min()), ctx);
         final boolean failed = points.stream().anyMatch(p -> p.decision() == ProbedPoint.Decision.FAILED);
         return cancelled ? ExitCode.CANCELLED : failed ? ExitCode.FAILED : ExitCode.OK;
     }
 
-    /** {@code report.html} over every point, with the search's section; one that cannot be drawn is a warning. */
-    private static void report(final Path dir, final BenchmarkConfig config, final CellContext ctx) {
+    /**
+     * {@code report.html} over every point's cells, from the summaries they returned, with the search's section;
+     * one that cannot be drawn is a warning.
+     */
+    private static void report(final Path dir, final List<CellResult> cells, final BenchmarkConfig config,
+                               final CellContext ctx) {
+        final Map<CellOutcome, CellSummary> summaries = new IdentityHashMap<>();
+        cells.forEach(c -> summaries.put(c.outcome(), c.summary()));
         try {
-            final Path file = dir.resolve(io.aiperf.engine.report.HtmlReport.FILE);
-            io.aiperf.engine.export.AtomicFiles.write(file, io.aiperf.engine.report.HtmlReport.html(List.of(dir),
-                    ExportNames.of(config.artifacts().prefix())).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            final Path file = dir.resolve(HtmlReport.FILE);
+            AtomicFiles.write(file, HtmlReport.html(dir, cells.stream().map(CellResult::outcome).toList(),
+                    summaries::get, ExportNames.of(config.artifacts().prefix())).getBytes(StandardCharsets.UTF_8));
             ctx.out().println("Report: " + file.toAbsolutePath());
         } catch (RuntimeException e) {
             ctx.err().println("warning: no report.html: " + e.getMessage());
         }
     }
 
-    /** One point: trials until it is decided or the budget is spent; null when cancelled. */
+    /**
+     * One point: trials until it is decided or the budget is spent; null when cancelled.
+     *
+     * @param cells where each trial's cell result is added, for the report
+     */
     private static ProbedPoint probe(final SearchSpec spec, final int order, final int value,
-                                     final BenchmarkConfig config, final Path dir, final CellContext ctx)
-            throws InterruptedException {
+                                     final BenchmarkConfig config, final Path dir, final CellContext ctx,
+                                     final List<CellResult> cells) throws InterruptedException {
         final String label = String.format(Locale.ROOT, "%s_%04d", spec.knob(), value);
         final String pointPath = "search/" + label;
         final ExportNames names = ExportNames.of(config.artifacts().prefix());
@@ -106,11 +116,12 @@ public final class CapacitySearch {
                         : "not converged yet") + ")" : ""));
             }
             final Path cellDir = dir.resolve(path);
-            final CellOutcome outcome = new CellRunner(config.forShard(), cellDir, ctx, identity).run().outcome();
-            if (outcome.exitCode() == ExitCode.CANCELLED) {
+            final CellResult result = new CellRunner(config.forShard(), cellDir, ctx, identity).run();
+            cells.add(result);
+            if (result.outcome().exitCode() == ExitCode.CANCELLED) {
                 return null;
             }
-            final Trial trial = trial(spec, t, path, outcome, summary(cellDir.resolve(names.summaryJson()), ctx),
+            final Trial trial = trial(spec, t, path, result.outcome(), result.summary(),
                     cellDir.resolve(names.recordsJsonl()));
             trials.add(trial);
             if (series != null) {
@@ -126,29 +137,16 @@ public final class CapacitySearch {
 
     /** One trial's numbers from its cell's outcome and summary (null when it wrote none). */
     static Trial trial(final SearchSpec spec, final int number, final String path, final CellOutcome outcome,
-                       final JsonNode summary, final Path records) {
+                       final CellSummary summary, final Path records) {
         final List<Double> values = new ArrayList<>();
         for (final Sla sla : spec.slas()) {
             values.add(summary == null ? Double.NaN : sla.valueIn(summary));
         }
         final String error = outcome.exitCode() != ExitCode.OK || summary == null
                 ? outcome.error() != null ? outcome.error() : "the cell wrote no summary" : null;
-        final CellSummary cell = summary == null ? null : SummaryCodec.read(summary);
-        return new Trial(number, path, error, cell == null ? null : cell.validityResult(), List.copyOf(values),
-                cell == null ? Double.NaN : cell.stat("request_throughput", SummaryCodec.AVG), records,
-                cell != null && cell.warmup() != null, cell == null ? Double.NaN : cell.health().wakeupDelayP99Ms(),
-                summary);
-    }
-
-    private static JsonNode summary(final Path file, final CellContext ctx) {
-        if (!Files.isRegularFile(file)) {
-            return null;
-        }
-        try {
-            return JSON.readTree(file.toFile());
-        } catch (IOException e) {
-            ctx.log().warning("search: cannot read " + file + ": " + e.getMessage());
-            return null;
-        }
+        return new Trial(number, path, error, summary == null ? null : summary.validityResult(), List.copyOf(values),
+                summary == null ? Double.NaN : summary.stat("request_throughput", SummaryCodec.AVG), records,
+                summary != null && summary.warmup() != null,
+                summary == null ? Double.NaN : summary.health().wakeupDelayP99Ms(), summary);
     }
 }

@@ -58,10 +58,8 @@ public record SearchSpec(String knob, int min, int max, List<Sla> slas, String p
         public static final String MINIMIZE = "minimize";
 
         /** The statistic in a cell's summary, or NaN. */
-        public double valueIn(final com.fasterxml.jackson.databind.JsonNode summary) {
-            final com.fasterxml.jackson.databind.JsonNode v = summary == null ? null
-                    : summary.path(metric).path(stat);
-            return v != null && v.isNumber() ? v.asDouble() : Double.NaN;
+        public double valueIn(final io.aiperf.engine.summary.CellSummary summary) {
+            return summary == null ? Double.NaN : summary.stat(metric, stat);
         }
 
         /** Whether {@code a} is better than {@code b}; a NaN is never better. */

@@ -1,7 +1,8 @@
 package io.aiperf.engine.search;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.summary.CellSummary;
+import io.aiperf.engine.summary.SummaryCodec;
 import java.util.List;
 import java.util.Locale;
 
@@ -44,15 +45,13 @@ public record Sla(String metric, String stat, String op, double threshold) {
     public static final String ATTAINMENT = "slo_attainment";
 
     /** The statistic in a cell's summary ({@code profile_export_aiperf.json}), or NaN when it has none. */
-    public double valueIn(final JsonNode summary) {
+    public double valueIn(final CellSummary summary) {
         if (metric.equals(ATTAINMENT)) {
-            final JsonNode good = summary.path("good_request_count").path("avg");
-            final JsonNode all = summary.path("request_count").path("avg");
-            return good.isNumber() && all.isNumber() && all.asDouble() > 0 ? good.asDouble() / all.asDouble()
-                    : Double.NaN;
+            final double good = summary.stat("good_request_count", SummaryCodec.AVG);
+            final double all = summary.stat("request_count", SummaryCodec.AVG);
+            return all > 0 ? good / all : Double.NaN; // NaN stays NaN
         }
-        final JsonNode v = summary.path(metric).path(stat);
-        return v.isNumber() ? v.asDouble() : Double.NaN;
+        return summary.stat(metric, stat);
     }
 
     /** Whether {@code value} meets it; a missing value (NaN) never does. */

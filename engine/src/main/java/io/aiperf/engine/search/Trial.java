@@ -1,5 +1,6 @@
 package io.aiperf.engine.search;
 
+import io.aiperf.engine.summary.CellSummary;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -19,7 +20,7 @@ import java.util.List;
  */
 public record Trial(int trial, String artifactDir, String error, String validity, List<Double> values,
                     double throughput, Path records, boolean warmedUp, double lateness,
-                    com.fasterxml.jackson.databind.JsonNode summary) {
+                    CellSummary summary) {
     public Trial(final int trial, final String artifactDir, final String error, final String validity,
                  final List<Double> values, final double throughput, final Path records, final boolean warmedUp,
                  final double lateness) {

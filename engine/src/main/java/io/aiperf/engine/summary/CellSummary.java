@@ -16,11 +16,13 @@ import java.util.Map;
  * @param environment where the cell ran
  * @param shards how a cell merged from shards started, or null for a cell run whole
  * @param validityResult the worst validity result written with the summary, or null when none was
+ * @param validityChecks the validity checks written with the summary, in file order; empty when none were
  */
 public record CellSummary(String schemaVersion, String aiperfVersion, String benchmarkId,
                           Map<String, Metric> metrics, JsonNode inputConfig, boolean wasCancelled,
                           List<ErrorCount> errors, Map<String, Metric> warmup, ClientHealth health,
-                          TokenAccounting tokens, Environment environment, Shards shards, String validityResult) {
+                          TokenAccounting tokens, Environment environment, Shards shards, String validityResult,
+                          List<ValidityCheck> validityChecks) {
 
     /** The metric of a tag, or null when the summary has none. */
     public Metric metric(final String tag) {
@@ -78,6 +80,15 @@ public record CellSummary(String schemaVersion, String aiperfVersion, String ben
      * @param fingerprint the fields a gate compares, in file order; a field recorded as null maps to null
      */
     public record Environment(String configHash, Map<String, String> fingerprint) {
+    }
+
+    /**
+     * One validity check as the summary holds it (src-docs/validity.md).
+     *
+     * @param result ok, warn or invalid
+     * @param fix what to change, or null when the check passed
+     */
+    public record ValidityCheck(String name, String result, String message, String fix) {
     }
 
     /** A merged cell's shards: their start lateness and clock offsets, one value a shard that recorded it. */

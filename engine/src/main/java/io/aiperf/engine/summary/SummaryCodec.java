@@ -16,8 +16,8 @@ import java.util.Map;
  * client_health, token_accounting, environment, validity and shards blocks, src-docs/exports.md), spelled here
  * only: {@link io.aiperf.engine.export.SummaryJsonWriter} writes with these names and {@link #read} turns a summary
  * into a {@link CellSummary}. The config echo under {@code input_config} is {@link
- * io.aiperf.engine.export.InputConfigEcho}'s, and the checks under {@code validity} are {@link
- * io.aiperf.engine.validity.Validity}'s.
+ * io.aiperf.engine.export.InputConfigEcho}'s; the checks under {@code validity} are judged by {@link
+ * io.aiperf.engine.validity.Validity}, with the keys spelled here.
  */
 public final class SummaryCodec {
     // Top-level blocks and fields.
@@ -130,6 +130,8 @@ public final class SummaryCodec {
     public static final String START_LATENESS_MS = "start_lateness_ms";
     public static final String CLOCK_OFFSET_MS = "clock_offset_ms";
     public static final String RESULT = "result";
+    public static final String CHECKS = "checks";
+    public static final String FIX = "fix";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -155,7 +157,7 @@ public final class SummaryCodec {
                 root.path(WAS_CANCELLED).asBoolean(false), errors(root.path(ERROR_SUMMARY)),
                 warmup == null ? null : metrics(warmup), health(root.path(CLIENT_HEALTH)),
                 tokens(root.path(TOKEN_ACCOUNTING)), environment(root.path(ENVIRONMENT)), shards(root.get(SHARDS)),
-                text(root.path(VALIDITY), RESULT));
+                text(root.path(VALIDITY), RESULT), checks(root.path(VALIDITY).path(CHECKS)));
     }
 
     /** The metric blocks of an object, by tag in file order. */
@@ -182,6 +184,14 @@ public final class SummaryCodec {
             final JsonNode d = e.path(ERROR_DETAILS);
             out.add(new CellSummary.ErrorCount(d.path(CODE).isNumber() ? d.path(CODE).asInt() : null,
                     text(d, TYPE), text(d, MESSAGE), e.path(COUNT).asLong(0)));
+        }
+        return List.copyOf(out);
+    }
+
+    private static List<CellSummary.ValidityCheck> checks(final JsonNode list) {
+        final List<CellSummary.ValidityCheck> out = new ArrayList<>();
+        for (final JsonNode c : list) {
+            out.add(new CellSummary.ValidityCheck(text(c, NAME), text(c, RESULT), text(c, MESSAGE), text(c, FIX)));
         }
         return List.copyOf(out);
     }

@@ -46,7 +46,8 @@ public final class InterleavedComparison {
                           final CellContext ctx) throws InterruptedException {
         final List<CellOutcome> outcomesA = new ArrayList<>();
         final List<CellOutcome> outcomesB = new ArrayList<>();
-        final List<CellResult> results = new ArrayList<>();
+        final List<CellResult> resultsA = new ArrayList<>();
+        final List<CellResult> resultsB = new ArrayList<>();
         final List<String> order = order(pairs);
         for (int i = 0; i < order.size() && !ctx.cancellation().isCancelled(); i++) {
             final int trial = i / 2 + 1;
@@ -61,7 +62,7 @@ public final class InterleavedComparison {
             }
             final CellResult result = new CellRunner(config, dir.resolve(side).resolve(id), ctx, identity).run();
             final CellOutcome outcome = result.outcome();
-            results.add(result);
+            (side.equals(A) ? resultsA : resultsB).add(result);
             (side.equals(A) ? outcomesA : outcomesB).add(outcome);
             if (outcome.exitCode() == ExitCode.CANCELLED) {
                 break;
@@ -70,12 +71,12 @@ public final class InterleavedComparison {
         final boolean cancelled = ctx.cancellation().isCancelled();
         final String summary = ExportNames.of(a.artifacts().prefix()).summaryJson();
         if (ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.WARNING) <= 0) {
-            MultiRunner.printValidity(outcomesA, summary, "A ", ctx);
-            MultiRunner.printValidity(outcomesB, summary, "B ", ctx);
+            MultiRunner.printValidity(resultsA, "A ", ctx);
+            MultiRunner.printValidity(resultsB, "B ", ctx);
         }
-        final int exitA = RunAssembler.assemble(dir.resolve(A), outcomesA, RunAssembler.inMemory(results), false,
+        final int exitA = RunAssembler.assemble(dir.resolve(A), outcomesA, RunAssembler.inMemory(resultsA), false,
                 cancelled, summary, ctx.out(), ctx.err(), true, false);
-        final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, RunAssembler.inMemory(results), false,
+        final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, RunAssembler.inMemory(resultsB), false,
                 cancelled, summary, ctx.out(), ctx.err(), true, false);
         if (!outcomesA.isEmpty() || !outcomesB.isEmpty()) {
             writeReport(dir, null, a.artifacts().prefix(), ctx.out(), ctx.err());

@@ -15,16 +15,16 @@ import java.util.List;
 
 /**
  * Runs the cells of a configuration (all of them, or those picked with {@code --cell}): each (sweep point, trial)
- * is a full cell of its own (own KV-cache reset), then {@link RunAssembler} writes the run-level files
- * (reference: AIPerf's multi-run and sweep docs).
+ * is a full cell of its own (own KV-cache reset), then {@link RunAssembler} writes the run-level files from the
+ * cells' results in memory, for a run of one cell too (AIPerf's multi-run and sweep docs).
  */
 public final class MultiRunner {
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     private MultiRunner() {
     }
 
     /**
-     * @return the exit code: 130 if cancelled, 1 if any cell failed, else 0
+     * @return the exit code: 130 if cancelled, the cells' code when they all share one (a run of one cell exits
+     *         as its cell), else 1 if any cell failed, else 0
      * @param cells the cells to run, from {@link CellPlan}; fewer than the plan's makes a partial run (cells to be
      *              merged later with {@code aiperf aggregate}), which writes no aggregates
      */
@@ -75,18 +75,16 @@ public final class MultiRunner {
             if (outcome.exitCode() == ExitCode.CANCELLED) {
                 break;
             }
-            if (converging != null && converging.converged(cell.identity().path(), ctx)) {
+            if (converging != null && converging.converged(cell.identity().path(), result.summary(), ctx)) {
                 break;
             }
         }
         if (converging != null) {
             converging.write(ctx);
         }
-        if (single) {
-            return outcomes.isEmpty() ? ExitCode.CANCELLED : outcomes.get(0).exitCode();
-        }
-        if (ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.WARNING) <= 0) {
-            printValidity(outcomes, ExportNames.of(config.artifacts().prefix()).summaryJson(), "", ctx);
+        // A run of one cell printed its validity with its summary; it writes the same run-level files as any run.
+        if (!single && ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.WARNING) <= 0) {
+            printValidity(results, "", ctx);
         }
         final boolean partial = cells.size() < CellPlan.of(config).size();
         return RunAssembler.assemble(dir, outcomes, RunAssembler.inMemory(results), partial,
@@ -95,21 +93,16 @@ public final class MultiRunner {
     }
 
     /**
-     * The cells' validity problems, one line per check for the whole run (each cell printed none).
+     * The cells' validity problems, one line per check for the whole run (each cell printed none), from the
+     * checks each cell's summary was written with.
      *
      * @param side put before each cell id ("A " in an A/B comparison, whose sides share ids)
      */
-    static void printValidity(final List<CellOutcome> outcomes, final String summaryName, final String side,
-                              final CellContext ctx) {
+    static void printValidity(final List<CellResult> results, final String side, final CellContext ctx) {
         final List<ValidityDigest.Cell> cells = new ArrayList<>();
-        for (final CellOutcome o : outcomes) {
-            final Path summary = Path.of(o.artifactDir()).resolve(summaryName);
-            if (java.nio.file.Files.isRegularFile(summary)) {
-                try {
-                    cells.add(new ValidityDigest.Cell(side + o.cell().id(), JSON.readTree(summary.toFile())));
-                } catch (java.io.IOException e) {
-                    ctx.log().debug("no validity from " + summary + ": " + e.getMessage());
-                }
+        for (final CellResult r : results) {
+            if (r.summary() != null) { // a cell that ended before its exports was judged by nothing
+                cells.add(new ValidityDigest.Cell(side + r.outcome().cell().id(), r.summary()));
             }
         }
         final List<String> lines = ValidityDigest.lines(cells);

@@ -9,6 +9,7 @@ import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.export.AtomicFiles;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.CellStatus;
 import io.aiperf.engine.run.CellResult;
 import io.aiperf.engine.run.Version;
 import io.aiperf.engine.summary.CellSummary;
@@ -25,7 +26,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Turns the cells of one run into its run-level files: the per-point trial aggregates, the sweep aggregate and
@@ -43,7 +46,8 @@ public final class RunAssembler {
      * @param cells the cells' outcomes (each carrying its identity), in any order
      * @param partial true when only some of the run's cells ran here: no aggregates, only the outcome
      * @param summaryName the summary JSON's file name (honours the export prefix)
-     * @return the run's exit code: 130 if cancelled, 1 if any cell failed, else 0
+     * @return the run's exit code: 130 if cancelled, the cells' code when they all share one, else 1 if any cell
+     *         failed, else 0
      */
     public static int assemble(final Path dir, final List<CellOutcome> cells, final boolean partial,
                                final boolean cancelled, final String summaryName, final PrintStream out,
@@ -75,13 +79,24 @@ public final class RunAssembler {
         if (!partial && !ordered.isEmpty()) {
             writeAggregates(dir, ordered, summaries, sweepTable, out, err);
             if (report) {
-                writeReport(dir, summaryName, out, err);
+                writeReport(dir, ordered, summaries, summaryName, out, err);
             }
         }
-        final int exit = cancelled || ordered.stream().anyMatch(o -> o.exitCode() == ExitCode.CANCELLED) ? ExitCode.CANCELLED
-                : ordered.stream().anyMatch(o -> o.exitCode() != ExitCode.OK) ? ExitCode.FAILED : ExitCode.OK;
+        final int exit = exit(ordered, cancelled);
         writeRunOutcome(dir, ordered, exit);
         return exit;
+    }
+
+    /** 130 if cancelled; the cells' exit code when they all share one (a run of one cell exits as its cell); else 1 if any cell failed, else 0. */
+    private static int exit(final List<CellOutcome> cells, final boolean cancelled) {
+        final Set<Integer> codes = cells.stream().map(CellOutcome::exitCode).collect(Collectors.toSet());
+        if (cancelled || codes.contains(ExitCode.CANCELLED)) {
+            return ExitCode.CANCELLED;
+        }
+        if (codes.size() == 1) {
+            return codes.iterator().next();
+        }
+        return codes.stream().anyMatch(c -> c != ExitCode.OK) ? ExitCode.FAILED : ExitCode.OK;
     }
 
     /** The summaries of cells just run, as their runs returned them: no file is read back. */
@@ -93,8 +108,9 @@ public final class RunAssembler {
 
     /** The summaries of cells run elsewhere, read from each cell's directory; null where none can be read. */
     public static Function<CellOutcome, CellSummary> fromDisk(final String summaryName) {
-        return o -> {
-            final Path summary = Path.of(o.artifactDir()).resolve(summaryName);
+        final Map<String, CellSummary> read = new HashMap<>(); // the aggregates and the report read each file once
+        return o -> read.computeIfAbsent(o.artifactDir(), d -> {
+            final Path summary = Path.of(d).resolve(summaryName);
             if (!Files.isRegularFile(summary)) {
                 return null;
             }
@@ -103,7 +119,7 @@ public final class RunAssembler {
             } catch (IOException e) {
                 return null;
             }
-        };
+        });
     }
 
     private static void writeAggregates(final Path dir, final List<CellOutcome> cells,
@@ -141,14 +157,18 @@ public final class RunAssembler {
         }
     }
 
-    /** {@code report.html} and {@code comparison.svg} beside the aggregates; a report that cannot be drawn is a warning, never a failure. */
-    private static void writeReport(final Path dir, final String summaryName, final PrintStream out,
-                                    final PrintStream err) {
+    /**
+     * {@code report.html} and {@code comparison.svg} beside the aggregates, from the summaries the aggregates were
+     * computed from; a report that cannot be drawn is a warning, never a failure.
+     */
+    private static void writeReport(final Path dir, final List<CellOutcome> cells,
+                                    final Function<CellOutcome, CellSummary> summaries, final String summaryName,
+                                    final PrintStream out, final PrintStream err) {
         final String defaultName = ExportFiles.SUMMARY_JSON;
         final io.aiperf.engine.export.ExportNames names = io.aiperf.engine.export.ExportNames.of(
                 summaryName.equals(defaultName) ? null : summaryName.substring(0, summaryName.length() - 5));
         try {
-            final Path file = io.aiperf.engine.report.ReportFiles.write(dir, names);
+            final Path file = io.aiperf.engine.report.ReportFiles.write(dir, cells, summaries, names);
             out.println("Report: " + file.toAbsolutePath());
         } catch (RuntimeException e) {
             err.println("warning: no report.html: " + e.getMessage());
@@ -157,7 +177,7 @@ public final class RunAssembler {
 
     private static TrialAggregator.Trial trial(final CellOutcome o,
                                                final Function<CellOutcome, CellSummary> summaries) {
-        final CellSummary json = CellOutcome.COMPLETED.equals(o.status()) ? summaries.apply(o) : null;
+        final CellSummary json = o.completed() ? summaries.apply(o) : null;
         return new TrialAggregator.Trial(o.cell().id(), json, json == null ? o.error() : null);
     }
 
@@ -215,7 +235,8 @@ public final class RunAssembler {
         final ObjectNode root = JSON.createObjectNode();
         root.put("schema_version", "1.0");
         root.put("aiperf_version", Version.VALUE);
-        root.put("status", exit == ExitCode.OK ? CellOutcome.COMPLETED : exit == ExitCode.CANCELLED ? CellOutcome.CANCELLED : CellOutcome.FAILED);
+        root.put("status", exit == ExitCode.OK ? CellStatus.COMPLETED.wireName()
+                : exit == ExitCode.CANCELLED ? CellStatus.CANCELLED.wireName() : CellStatus.FAILED.wireName());
         root.put("exit_code", exit);
         final ArrayNode cells = root.putArray("cells");
         for (final CellOutcome o : outcomes) {
@@ -223,7 +244,7 @@ public final class RunAssembler {
             c.put("id", o.cell().id());
             c.put("label", o.cell().id());
             c.put("path", o.cell().path());
-            c.put("status", o.status());
+            c.put("status", o.status().wireName());
             c.put("exit_code", o.exitCode());
             c.put("artifact_dir", o.artifactDir());
             c.put("warnings", o.warnings().size());

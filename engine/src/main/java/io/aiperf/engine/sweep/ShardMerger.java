@@ -12,6 +12,7 @@ import io.aiperf.engine.metrics.MetricsAccumulator;
 import io.aiperf.engine.metrics.MetricsSummary;
 import io.aiperf.engine.metrics.RecordMetricsJsonl;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.CellStatus;
 import io.aiperf.engine.record.HookCall;
 import io.aiperf.engine.summary.SummaryCodec;
 import java.io.BufferedReader;
@@ -114,11 +115,8 @@ public final class ShardMerger {
             hooks.addAll(o.hooks());
             o.warnings().forEach(w -> warnings.add("shard " + o.shard().index() + ": " + w));
         }
-        final String status = sorted.stream().map(CellOutcome::status).anyMatch(CellOutcome.FAILED::equals)
-                ? CellOutcome.FAILED : sorted.stream().map(CellOutcome::status).anyMatch(CellOutcome.CANCELLED::equals)
-                ? CellOutcome.CANCELLED : CellOutcome.COMPLETED;
-        final CellOutcome cell = new CellOutcome(status, sorted.stream().mapToInt(CellOutcome::exitCode).max().orElse(0),
-                target.toAbsolutePath().toString(), hooks, warnings, sorted.stream().map(CellOutcome::error)
+        final CellStatus status = CellStatus.worst(sorted.stream().map(CellOutcome::status).toList());
+        final CellOutcome cell = new CellOutcome(status, target.toAbsolutePath().toString(), hooks, warnings, sorted.stream().map(CellOutcome::error)
                 .filter(java.util.Objects::nonNull).findFirst().orElse(null),
                 sorted.stream().mapToLong(CellOutcome::requestsSent).sum(), pooled.validCount(), pooled.errorCount(),
                 first.cell(), null);

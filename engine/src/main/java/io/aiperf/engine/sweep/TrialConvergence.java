@@ -7,9 +7,9 @@ import io.aiperf.engine.convergence.TrialSeries;
 import io.aiperf.engine.export.AtomicFiles;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.run.CellContext;
+import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -33,18 +33,13 @@ final class TrialConvergence {
         this.dir = dir;
     }
 
-    /** Adds the trial whose cell is at {@code path} (relative to the run directory); whether they converged. */
-    boolean converged(final String path, final CellContext ctx) {
+    /**
+     * Adds the trial whose cell is at {@code path} (relative to the run directory); whether they converged.
+     *
+     * @param summary the summary the trial's cell returned, or null when it wrote none
+     */
+    boolean converged(final String path, final CellSummary summary, final CellContext ctx) {
         final Path cell = dir.resolve(path).normalize();
-        com.fasterxml.jackson.databind.JsonNode summary = null;
-        final Path file = cell.resolve(names.summaryJson());
-        if (Files.isRegularFile(file)) {
-            try {
-                summary = JSON.readTree(file.toFile());
-            } catch (IOException e) {
-                ctx.log().warning("convergence: cannot read " + file + ": " + e.getMessage());
-            }
-        }
         final ConvergenceState state = series.add(path, summary, cell.resolve(names.recordsJsonl()));
         if (ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.INFO) <= 0) {
             ctx.err().println("convergence: " + state.detail());

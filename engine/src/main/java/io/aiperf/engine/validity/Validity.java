@@ -240,11 +240,11 @@ public final class Validity {
     /** The {@code validity} block of a summary. */
     public static ObjectNode json(final Report report) {
         final ObjectNode root = JsonNodeFactory.instance.objectNode();
-        root.put("result", report.result().wireName());
-        final var checks = root.putArray("checks");
+        root.put(SummaryCodec.RESULT, report.result().wireName());
+        final var checks = root.putArray(SummaryCodec.CHECKS);
         for (final Check c : report.checks()) {
             final ObjectNode o = checks.addObject();
-            o.put("name", c.name());
+            o.put(SummaryCodec.NAME, c.name());
             o.put("figure", c.figure());
             o.put("unit", c.unit());
             if (!Double.isNaN(c.warnAt())) {
@@ -253,10 +253,10 @@ public final class Validity {
             if (!Double.isNaN(c.invalidAt())) {
                 o.put("invalid_at", c.invalidAt());
             }
-            o.put("result", c.result().wireName());
-            o.put("message", c.message());
+            o.put(SummaryCodec.RESULT, c.result().wireName());
+            o.put(SummaryCodec.MESSAGE, c.message());
             if (c.result() != Result.OK) {
-                o.put("fix", c.fix());
+                o.put(SummaryCodec.FIX, c.fix());
             }
         }
         return root;

@@ -41,7 +41,7 @@ class LayeringTest {
             Map.entry("math", List.of()),
             Map.entry("summary", List.of()),
             Map.entry("config", List.of()),
-            Map.entry("record", List.of()),
+            Map.entry("record", List.of("ci")), // a cell status carries its exit code (ci.ExitCode)
             Map.entry("ci", List.of("summary")),
             Map.entry("redact", List.of("config")),
             Map.entry("validity", List.of("summary")),

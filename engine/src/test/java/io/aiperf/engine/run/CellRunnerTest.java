@@ -12,6 +12,7 @@ import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.CellStatus;
 import io.aiperf.engine.redact.Redactor;
 import io.aiperf.engine.summary.ExportFiles;
 import io.aiperf.engine.summary.SummaryCodec;
@@ -55,19 +56,6 @@ class CellRunnerTest {
         assertThat(result.summary()).isEqualTo(SummaryCodec.read(tmp.resolve("dead").resolve(
                 ExportFiles.SUMMARY_JSON)));
         assertThat(result.summary().errors()).isNotEmpty();
-    }
-
-    @Test
-    void eachStatusCarriesItsExitCodeAndWireName() {
-        assertThat(CellStatus.COMPLETED.exitCode()).isEqualTo(ExitCode.OK);
-        assertThat(CellStatus.FAILED.exitCode()).isEqualTo(ExitCode.FAILED);
-        assertThat(CellStatus.BAD_INPUT.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(CellStatus.CANCELLED.exitCode()).isEqualTo(ExitCode.CANCELLED);
-        assertThat(CellStatus.BAD_INPUT.wireName()).isEqualTo(CellOutcome.FAILED);
-        for (final CellStatus s : CellStatus.values()) {
-            assertThat(CellStatus.of(new CellOutcome(s.wireName(), s.exitCode(), ".", List.of(), List.of(), null, 0,
-                    0, 0, null, null))).isEqualTo(s);
-        }
     }
 
     private static CellResult run(final String url, final Path dir) throws InterruptedException {

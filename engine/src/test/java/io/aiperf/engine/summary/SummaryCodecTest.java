@@ -34,7 +34,9 @@ class SummaryCodecTest {
                 + "'osl_requests':40,'requested_output_tokens':4100,'delivered_output_tokens':4010},"
                 + "'environment':{'config_hash':'abc','fingerprint':{'model':'m','gpu':null}},"
                 + "'shards':{'count':2,'requests_sent':[20,20],'start_lateness_ms':[1.0,4.0]},"
-                + "'validity':{'result':'warn','checks':[]}}"));
+                + "'validity':{'result':'warn','checks':[{'name':'sample_size','figure':40,'unit':'requests',"
+                + "'result':'warn','message':'40 valid requests','fix':'more requests'},"
+                + "{'name':'error_share','figure':0,'unit':'%','result':'ok','message':'0.0%'}]}}"));
         assertThat(s.schemaVersion()).isEqualTo("1.5");
         assertThat(s.aiperfVersion()).isEqualTo("0.1.0");
         assertThat(s.benchmarkId()).isEqualTo("b-1");
@@ -62,6 +64,9 @@ class SummaryCodecTest {
                 .hasSize(2);
         assertThat(s.shards()).isEqualTo(new CellSummary.Shards(2, List.of(1.0, 4.0), List.of()));
         assertThat(s.validityResult()).isEqualTo("warn");
+        assertThat(s.validityChecks()).containsExactly(
+                new CellSummary.ValidityCheck("sample_size", "warn", "40 valid requests", "more requests"),
+                new CellSummary.ValidityCheck("error_share", "ok", "0.0%", null));
     }
 
     /** Upstream AIPerf's summary has metrics and little else: absent blocks are "not recorded", not zero. */
@@ -75,6 +80,7 @@ class SummaryCodecTest {
         assertThat(s.warmup()).isNull();
         assertThat(s.shards()).isNull();
         assertThat(s.validityResult()).isNull();
+        assertThat(s.validityChecks()).isEmpty();
         assertThat(s.errors()).isEmpty();
         assertThat(s.health().wakeupDelayP99Ms()).isNaN();
         assertThat(s.health().abandonedRequests()).isNaN();

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.CellStatus;
 import io.aiperf.engine.run.CellResult;
 import io.aiperf.engine.summary.ExportFiles;
 import io.aiperf.engine.summary.SummaryCodec;
@@ -43,6 +44,49 @@ class RunAssemblerTest {
     }
 
     @Test
+    void theReportDrawsTheSummariesTheRunsReturned() throws Exception {
+        // neither cell_outcome.json nor a summary is on disk: the report can only have drawn them from memory
+        final List<CellResult> results = List.of(trial(1, 10), trial(2, 14));
+        final List<CellOutcome> outcomes = results.stream().map(CellResult::outcome).toList();
+        final PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        RunAssembler.assemble(tmp, outcomes, RunAssembler.inMemory(results), false, false, ExportFiles.SUMMARY_JSON,
+                sink, sink, true, true);
+        final String page = Files.readString(tmp.resolve(ExportFiles.REPORT_HTML));
+        assertThat(page).contains("<td>run_0001</td><td>completed</td>").contains("<td>run_0002</td><td>completed</td>")
+                .contains(">321</td>").contains(">325</td>"); // each trial's TTFT p50
+        assertThat(tmp.resolve(ExportFiles.COMPARISON_SVG)).exists();
+    }
+
+    @Test
+    void aRunOfOneCellWritesItsRunOutcomeAndExitsAsItsCell() throws Exception {
+        final CellOutcome bad = new CellOutcome(CellStatus.BAD_INPUT, tmp.toAbsolutePath().toString(), List.of(),
+                List.of(), "shard 2/2 has no conversations", 0, 0, 0, CellIdentity.single(), null);
+        final PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        final int exit = RunAssembler.assemble(tmp, List.of(bad), RunAssembler.inMemory(List.of(
+                new CellResult(bad, null))), false, false, ExportFiles.SUMMARY_JSON, sink, sink, true, true);
+        assertThat(exit).isEqualTo(ExitCode.USAGE);
+        final JsonNode run = JSON.readTree(tmp.resolve(ExportFiles.RUN_OUTCOME).toFile());
+        assertThat(run.path("status").asText()).isEqualTo("failed");
+        assertThat(run.path("exit_code").asInt()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.path("cells").get(0).path("status").asText()).isEqualTo("failed");
+        assertThat(run.path("cells").get(0).path("exit_code").asInt()).isEqualTo(ExitCode.USAGE);
+    }
+
+    @Test
+    void cellsThatFailedDifferentlyFailTheRunWithOne() {
+        final CellResult ok = trial(1, 10);
+        final CellOutcome bad = new CellOutcome(CellStatus.BAD_INPUT, tmp.resolve("b").toString(), List.of(),
+                List.of(), "no conversations", 0, 0, 0, new CellIdentity(1, "run_0002", "run_0002", null, Map.of(),
+                2, 2, 0.95, 0), null);
+        final PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        assertThat(RunAssembler.assemble(tmp, List.of(ok.outcome(), bad), RunAssembler.inMemory(List.of(ok,
+                new CellResult(bad, null))), false, false, ExportFiles.SUMMARY_JSON, sink, sink, true, false))
+                .isEqualTo(ExitCode.FAILED);
+        assertThat(RunAssembler.assemble(tmp, List.of(ok.outcome()), RunAssembler.inMemory(List.of(ok)), false,
+                true, ExportFiles.SUMMARY_JSON, sink, sink, true, false)).isEqualTo(ExitCode.CANCELLED);
+    }
+
+    @Test
     void cellsRunElsewhereAreReadFromTheirDirectories() throws Exception {
         final List<CellResult> results = List.of(trial(1, 10), trial(2, 14));
         final List<CellOutcome> outcomes = results.stream().map(CellResult::outcome).toList();
@@ -63,10 +107,10 @@ class RunAssemblerTest {
     private CellResult trial(final int n, final double ttftAvg) {
         final String id = String.format("run_%04d", n);
         final CellIdentity identity = new CellIdentity(n - 1, id, id, null, Map.of(), n, 2, 0.95, 0);
-        final CellOutcome outcome = new CellOutcome(CellOutcome.COMPLETED, ExitCode.OK,
+        final CellOutcome outcome = new CellOutcome(CellStatus.COMPLETED,
                 tmp.resolve(id).toAbsolutePath().toString(), List.of(), List.of(), null, 6, 6, 0, identity, null);
         final ObjectNode s = JSON.createObjectNode();
-        s.putObject("time_to_first_token").put("unit", "ms").put("avg", ttftAvg);
+        s.putObject("time_to_first_token").put("unit", "ms").put("avg", ttftAvg).put("p50", ttftAvg + 311);
         return new CellResult(outcome, SummaryCodec.read(s));
     }
 }

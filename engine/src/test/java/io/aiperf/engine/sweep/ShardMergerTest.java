@@ -10,6 +10,7 @@ import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.record.CellStatus;
 import io.aiperf.engine.record.ShardRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +50,7 @@ class ShardMergerTest {
                     + "'output_token_count':{'value':8,'unit':'tokens'}}}").replace('\'', '"')).append('\n');
         }
         Files.writeString(dir.resolve(NAMES.recordsJsonl()), lines);
-        return new CellOutcome(CellOutcome.COMPLETED, 0, dir.toString(), List.of(), List.of(), null,
+        return new CellOutcome(CellStatus.COMPLETED, dir.toString(), List.of(), List.of(), null,
                 latenciesMs.length, latenciesMs.length, 0, CELL,
                 new ShardRun(index, count, null, startLatenessMs, null));
     }
@@ -63,7 +64,7 @@ class ShardMergerTest {
                 shard(1, 2, "h", "a", 10, 10, 20)), target, NAMES);
         assertThat(merged.requestsSent()).isEqualTo(4);
         assertThat(merged.valid()).isEqualTo(4);
-        assertThat(merged.status()).isEqualTo(CellOutcome.COMPLETED);
+        assertThat(merged.status()).isEqualTo(CellStatus.COMPLETED);
         final JsonNode s = JSON.readTree(target.resolve(NAMES.summaryJson()).toFile());
         // percentiles of the pooled records: 10, 20, 30, 50 ms
         assertThat(s.path("request_count").path("avg").asDouble()).isEqualTo(4);

@@ -2,8 +2,9 @@ package io.aiperf.engine.validity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.aiperf.engine.summary.CellSummary;
+import io.aiperf.engine.summary.SummaryCodec;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -12,8 +13,8 @@ import org.junit.jupiter.api.Test;
 class ValidityDigestTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static JsonNode summary(final String... checks) throws Exception {
-        return JSON.readTree("{\"validity\": {\"checks\": [" + String.join(",", checks) + "]}}");
+    private static CellSummary summary(final String... checks) throws Exception {
+        return SummaryCodec.read(JSON.readTree("{\"validity\": {\"checks\": [" + String.join(",", checks) + "]}}"));
     }
 
     private static String check(final String name, final String result, final String message) {
