@@ -20,11 +20,13 @@ public final class OutputExtraOptions {
             + "sending, waiting, receiving, duration, total; connection reuse) after the metrics.")
     Boolean showTraceTiming;
 
-    @Option(names = "--auto-plot", description = "Write report.html (the engine's report, what "
-            + "upstream's aiperf plot draws) into the artifact directory after the run. Default: off.")
+    @Option(names = "--auto-plot", description = "Upstream's flag for its plots. Every run writes "
+            + "report.html (the engine's report, what upstream's aiperf plot draws) anyway; with --plot-required, a "
+            + "report that cannot be written fails the run. Default: off.")
     Boolean autoPlot;
 
-    @Option(names = "--no-auto-plot", description = "Write no report.html after the run (the default).")
+    @Option(names = "--no-auto-plot", description = "Upstream's negation of --auto-plot; the run's own report.html is "
+            + "written anyway.")
     Boolean noAutoPlot;
 
     @Yaml("benchmark.artifacts.plot_required")
