@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.aiperf.engine.record.RequestRecord;
 import io.aiperf.engine.record.ResponseData;
 import io.aiperf.engine.record.TransportTimes;
+import io.aiperf.engine.summary.RecordCodec;
 import io.aiperf.engine.time.WallClock;
 import java.io.IOException;
 
@@ -67,7 +68,7 @@ public final class HttpTrace {
         final TransportTimes t = d.transport();
         final TransportTimes.Wire w = t.wire();
         final Timing m = timing(r);
-        g.writeObjectFieldStart("trace_data");
+        RecordCodec.startTraceData(g);
         g.writeStringField("trace_type", "aiperf-java");
         if (t.issuedNanos() >= 0) {
             stamp(g, wall, "connection_pool_wait_start_ns", t.issuedNanos());
@@ -128,18 +129,16 @@ public final class HttpTrace {
 
     private static void millis(final JsonGenerator g, final String tag, final double nanos) throws IOException {
         if (!Double.isNaN(nanos)) {
-            g.writeObjectFieldStart(tag);
-            g.writeNumberField("value", nanos / 1e6);
-            g.writeStringField("unit", "ms");
-            g.writeEndObject();
+            RecordCodec.startMetric(g, tag);
+            g.writeNumber(nanos / 1e6);
+            RecordCodec.endMetric(g, "ms");
         }
     }
 
     private static void whole(final JsonGenerator g, final String tag, final long v, final String unit)
             throws IOException {
-        g.writeObjectFieldStart(tag);
-        g.writeNumberField("value", v);
-        g.writeStringField("unit", unit);
-        g.writeEndObject();
+        RecordCodec.startMetric(g, tag);
+        g.writeNumber(v);
+        RecordCodec.endMetric(g, unit);
     }
 }

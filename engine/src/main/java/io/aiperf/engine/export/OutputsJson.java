@@ -11,6 +11,7 @@ import io.aiperf.engine.metrics.MetricSpec;
 import io.aiperf.engine.metrics.RecordMetrics;
 import io.aiperf.engine.record.RequestRecord;
 import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.RecordCodec;
 import io.aiperf.engine.time.WallClock;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
@@ -63,16 +64,16 @@ public final class OutputsJson implements Closeable {
 
     private ObjectNode entry(final RequestRecord r, final RecordMetrics m, final boolean isWarmup) {
         final ObjectNode o = JSON.createObjectNode();
-        o.put("session_num", r.sessionNum());
-        o.put("conversation_id", r.conversationId());
-        o.put("turn_index", r.turnIndex());
-        o.put("x_request_id", r.xRequestId());
-        o.put("benchmark_phase", isWarmup ? "warmup" : "profiling");
-        o.put("request_start_ns", r.startEpochNanos());
+        o.put(RecordCodec.SESSION_NUM, r.sessionNum());
+        o.put(RecordCodec.CONVERSATION_ID, r.conversationId());
+        o.put(RecordCodec.TURN_INDEX, r.turnIndex());
+        o.put(RecordCodec.X_REQUEST_ID, r.xRequestId());
+        o.put(RecordCodec.BENCHMARK_PHASE, isWarmup ? "warmup" : "profiling");
+        o.put(RecordCodec.REQUEST_START_NS, r.startEpochNanos());
         if (r.endNanos() >= 0) {
-            o.put("request_end_ns", wall.toEpochNanos(r.endNanos()));
+            o.put(RecordCodec.REQUEST_END_NS, wall.toEpochNanos(r.endNanos()));
         }
-        final ObjectNode metrics = o.putObject("metrics");
+        final ObjectNode metrics = o.putObject(RecordCodec.METRICS);
         for (final MetricSpec spec : METRICS) {
             final double v = spec.displayValue(m);
             if (!Double.isNaN(v)) {

@@ -6,49 +6,22 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.metrics.MetricRegistry;
 import io.aiperf.engine.metrics.MetricSpec;
 import io.aiperf.engine.metrics.RecordMetrics;
-import io.aiperf.engine.metrics.RecordMetricsJsonl;
 import io.aiperf.engine.record.ErrorDetails;
 import io.aiperf.engine.record.RequestRecord;
 import io.aiperf.engine.record.ResponseData;
+import io.aiperf.engine.summary.RecordCodec;
 import io.aiperf.engine.time.WallClock;
 import java.io.IOException;
 import java.io.OutputStream;
 
 /**
  * {@code profile_export.jsonl} (AIPerf's export docs): one line per profiling request, in the order requests
- * completed, {@code {"metadata":{...},"metrics":{tag:{value,unit}},"error":null|{code,type,message}}}. Each line is
- * written as its request is processed, so nothing of a request is kept for the export. Not thread-safe.
- * <p>
- * It is over 400 lines because it writes every field through the generator itself, with no tree per line, which
- * keeps the records path free of per-request allocation.
+ * completed, in {@link RecordCodec}'s keys and shape. Each line is written as its request is processed, straight from
+ * the request through the codec's pieces (no tree, no value per line), so nothing of a request is kept for the export
+ * and the records path stays free of per-request allocation. Not thread-safe.
  */
 public final class RecordsJsonlWriter implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
-    // Names and fixed values encoded once: writing a record is then mostly copying bytes.
-    private static final SerializedString METADATA = new SerializedString("metadata");
-    private static final SerializedString METRICS = new SerializedString("metrics");
-    private static final SerializedString ERROR = new SerializedString("error");
-    private static final SerializedString VALUE = new SerializedString("value");
-    private static final SerializedString UNIT = new SerializedString("unit");
-    private static final SerializedString SESSION_NUM = new SerializedString("session_num");
-    private static final SerializedString X_REQUEST_ID = new SerializedString("x_request_id");
-    private static final SerializedString X_CORRELATION_ID = new SerializedString("x_correlation_id");
-    private static final SerializedString CONVERSATION_ID = new SerializedString("conversation_id");
-    private static final SerializedString TURN_INDEX = new SerializedString("turn_index");
-    private static final SerializedString REQUEST_START_NS = new SerializedString("request_start_ns");
-    private static final SerializedString CREDIT_ISSUED_NS = new SerializedString("credit_issued_ns");
-    private static final SerializedString POOL_WAIT_NS = new SerializedString("pool_wait_ns");
-    private static final SerializedString CONNECT_NS = new SerializedString("connect_ns");
-    private static final SerializedString REQUEST_ACK_NS = new SerializedString("request_ack_ns");
-    private static final SerializedString REQUEST_END_NS = new SerializedString("request_end_ns");
-    private static final SerializedString WORKER_ID = new SerializedString("worker_id");
-    private static final SerializedString WORKER_0 = new SerializedString("worker_0");
-    private static final SerializedString RECORD_PROCESSOR_ID = new SerializedString("record_processor_id");
-    private static final SerializedString RECORD_PROCESSOR_0 = new SerializedString("record_processor_0");
-    private static final SerializedString BENCHMARK_PHASE = new SerializedString("benchmark_phase");
-    private static final SerializedString PROFILING = new SerializedString("profiling");
-    private static final SerializedString WARMUP = new SerializedString("warmup");
-    private static final SerializedString WAS_CANCELLED = new SerializedString("was_cancelled");
     private static final java.util.Map<MetricSpec, SerializedString[]> TAG_AND_UNIT = tagsAndUnits();
     private final OutputStream out;
     private final JsonGenerator g;
@@ -56,6 +29,8 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     private final JsonGenerator raw;
     private final WallClock wall;
     private final char[] digits = new char[32];
+    /** The metadata of the record being written, as the codec reads it: one view, reused for every record. */
+    private final LiveMetadata metadata;
     /** Writes warmup records nowhere, through the same code as the file's lines (see {@link #rehearse}). */
     private JsonGenerator rehearsal;
     private OutputStream rehearsalOut;
@@ -76,16 +51,14 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         this.g = generator(out);
         this.rawOut = rawOut;
         this.raw = rawOut == null ? null : generator(rawOut);
+        this.metadata = new LiveMetadata(wall);
     }
 
     private static JsonGenerator generator(final OutputStream out) throws IOException {
-        final JsonGenerator g = JSON.getFactory().createGenerator(out);
-        g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+        final JsonGenerator g = RecordCodec.generator(out);
         // Lines go out when the generator's buffer fills, not one write per record: the records file is the
         // largest cost of a fast run after the requests themselves. close() flushes the rest.
         g.configure(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM, false);
-        g.configure(com.fasterxml.jackson.core.StreamWriteFeature.USE_FAST_DOUBLE_WRITER.mappedFeature(), true);
-        g.setRootValueSeparator(null); // lines start with '{', not with Jackson's default space between root values
         return g;
     }
 
@@ -112,10 +85,10 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         if (traceTable != null) {
             traceTable.add(r);
         }
-        writeOne(g, r, m, wall, digits);
+        writeOne(g, r, m, digits);
         g.writeRaw('\n');
         if (raw != null) {
-            writeRaw(raw, r, wall);
+            writeRaw(raw, r);
             raw.writeRaw('\n');
         }
     }
@@ -133,10 +106,10 @@ public final class RecordsJsonlWriter implements AutoCloseable {
             rehearsalOut = nowhere();
             rehearsal = generator(rehearsalOut);
         }
-        writeOne(rehearsal, r, m, wall, digits);
+        writeOne(rehearsal, r, m, digits);
         rehearsal.writeRaw('\n');
         if (raw != null) {
-            writeRaw(rehearsal, r, wall);
+            writeRaw(rehearsal, r);
             rehearsal.writeRaw('\n');
         }
     }
@@ -174,11 +147,10 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     }
 
     /** The raw line: the same metadata, the exact request body sent, and what came back (AIPerf's raw export). */
-    private static void writeRaw(final JsonGenerator g, final RequestRecord r, final WallClock wall)
-            throws IOException {
+    private void writeRaw(final JsonGenerator g, final RequestRecord r) throws IOException {
         final ResponseData d = r.response();
         g.writeStartObject();
-        writeMetadata(g, r, wall);
+        RecordCodec.writeMetadata(g, metadata.of(r));
         g.writeFieldName("request");
         if (r.requestBody() != null) {
             g.writeTree(JSON.readTree(r.requestBody()));
@@ -210,120 +182,43 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         }
     }
 
-    private static void writeMetadata(final JsonGenerator g, final RequestRecord r, final WallClock wall)
-            throws IOException {
-        final ResponseData d = r.response();
-        g.writeFieldName(METADATA);
-        g.writeStartObject();
-        g.writeFieldName(SESSION_NUM);
-        g.writeNumber(r.sessionNum());
-        g.writeFieldName(X_REQUEST_ID);
-        g.writeString(r.xRequestId());
-        g.writeFieldName(X_CORRELATION_ID);
-        g.writeString(r.xCorrelationId());
-        g.writeFieldName(CONVERSATION_ID);
-        g.writeString(r.conversationId());
-        g.writeFieldName(TURN_INDEX);
-        g.writeNumber(r.turnIndex());
-        g.writeFieldName(REQUEST_START_NS);
-        g.writeNumber(r.startEpochNanos());
-        // When the schedule released the request (open loop: its intended time; closed loop: when it was handed to
-        // the transport), and how long it then waited for a connection and for a connect before it was written.
-        final long credit = r.intendedStartPerfNanos() >= 0 ? r.intendedStartPerfNanos() : d.transport().issuedNanos();
-        if (credit >= 0) {
-            g.writeFieldName(CREDIT_ISSUED_NS);
-            g.writeNumber(wall.toEpochNanos(credit));
-        }
-        final double poolWait = d.transport().poolWaitNanos(d.startPerfNanos());
-        if (!Double.isNaN(poolWait)) {
-            g.writeFieldName(POOL_WAIT_NS);
-            g.writeNumber((long) poolWait);
-        }
-        final double connect = d.transport().connectNanos();
-        if (!Double.isNaN(connect)) {
-            g.writeFieldName(CONNECT_NS);
-            g.writeNumber((long) connect);
-        }
-        if (d.transport().retried()) {
-            g.writeBooleanField("retried", true);
-        }
-        if (d.transport().redirects() > 0) {
-            g.writeNumberField("redirects", d.transport().redirects());
-        }
-        if (d.malformedChunks() > 0) {
-            g.writeNumberField("malformed_chunks", d.malformedChunks());
-        }
-        if (r.requestedOsl() != null) {
-            g.writeNumberField(RecordMetricsJsonl.REQUESTED_OUTPUT_TOKENS, r.requestedOsl());
-        }
-        if (d.ackPerfNanos() >= 0) {
-            g.writeFieldName(REQUEST_ACK_NS);
-            g.writeNumber(wall.toEpochNanos(d.ackPerfNanos()));
-        }
-        final long end = r.endNanos(); // a failed or cancelled record's too: upstream's record model requires it
-        if (end >= 0) {
-            g.writeFieldName(REQUEST_END_NS);
-            g.writeNumber(wall.toEpochNanos(end));
-        }
-        g.writeFieldName(WORKER_ID);
-        g.writeString(WORKER_0);
-        g.writeFieldName(RECORD_PROCESSOR_ID);
-        g.writeString(RECORD_PROCESSOR_0);
-        g.writeFieldName(BENCHMARK_PHASE);
-        g.writeString(r.profiling() ? PROFILING : WARMUP);
-        g.writeFieldName(WAS_CANCELLED);
-        g.writeBoolean(r.wasCancelled());
-        if (r.cancelPerfNanos() >= 0) {
-            g.writeNumberField("cancellation_time_ns", wall.toEpochNanos(r.cancelPerfNanos()));
-        }
-        g.writeEndObject();
-    }
-
     private static void writeError(final JsonGenerator g, final ErrorDetails e) throws IOException {
         if (e == null) {
-            g.writeFieldName(ERROR);
-            g.writeNull();
-            return;
+            RecordCodec.writeNoError(g);
+        } else {
+            RecordCodec.writeError(g, e.code(), e.type(), e.message());
         }
-        g.writeObjectFieldStart("error");
-        if (e.code() != null) {
-            g.writeNumberField("code", e.code());
-        }
-        g.writeStringField("type", e.type());
-        g.writeStringField("message", e.message());
-        g.writeEndObject();
     }
 
-    private void writeOne(final JsonGenerator g, final RequestRecord r, final RecordMetrics m,
-                          final WallClock wall, final char[] digits) throws IOException {
+    private void writeOne(final JsonGenerator g, final RequestRecord r, final RecordMetrics m, final char[] digits)
+            throws IOException {
         g.writeStartObject();
-        writeMetadata(g, r, wall);
-        g.writeFieldName(METRICS);
-        g.writeStartObject();
+        RecordCodec.writeMetadata(g, metadata.of(r));
+        RecordCodec.startMetrics(g);
         if (m.valid()) {
             for (final MetricSpec spec : MetricRegistry.PER_RECORD) {
                 value(g, spec, m, digits);
                 if (spec == MetricRegistry.ITL && m.iclNanos() != null) {
-                    g.writeObjectFieldStart(MetricRegistry.ICL.tag());
-                    g.writeArrayFieldStart("value");
+                    final SerializedString[] icl = TAG_AND_UNIT.get(MetricRegistry.ICL);
+                    RecordCodec.startMetric(g, icl[0]);
+                    g.writeStartArray();
                     for (final double v : m.iclNanos()) {
                         writeMillis(g, v, digits);
                     }
                     g.writeEndArray();
-                    g.writeStringField("unit", MetricRegistry.ICL.unit());
-                    g.writeEndObject();
+                    RecordCodec.endMetric(g, icl[1]);
                 }
             }
         } else if (m.isl() >= 0) {
-            g.writeObjectFieldStart("error_isl");
-            g.writeNumberField("value", m.isl());
-            g.writeStringField("unit", "tokens");
-            g.writeEndObject();
+            final SerializedString[] errorIsl = TAG_AND_UNIT.get(MetricRegistry.ERROR_ISL);
+            RecordCodec.startMetric(g, errorIsl[0]);
+            g.writeNumber(m.isl());
+            RecordCodec.endMetric(g, errorIsl[1]);
         }
         if (httpTrace) {
             HttpTrace.writeMetrics(g, r);
         }
-        g.writeEndObject();
+        RecordCodec.endMetrics(g);
         if (httpTrace) {
             HttpTrace.writeTraceData(g, r, wall);
         }
@@ -337,9 +232,7 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         final double display = spec.displayValue(m);
         if (Double.isFinite(display)) {
             final SerializedString[] names = TAG_AND_UNIT.get(spec);
-            g.writeFieldName(names[0]);
-            g.writeStartObject();
-            g.writeFieldName(VALUE);
+            RecordCodec.startMetric(g, names[0]);
             if (spec.whole()) {
                 g.writeNumber((long) display);
             } else if (spec.nanosToDisplay() == NANOS_PER_MILLI) {
@@ -347,9 +240,7 @@ public final class RecordsJsonlWriter implements AutoCloseable {
             } else {
                 g.writeNumber(display);
             }
-            g.writeFieldName(UNIT);
-            g.writeString(names[1]);
-            g.writeEndObject();
+            RecordCodec.endMetric(g, names[1]);
         }
     }
 
@@ -410,6 +301,11 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         final java.util.Map<MetricSpec, SerializedString[]> m = new java.util.IdentityHashMap<>();
         for (final MetricSpec spec : MetricRegistry.PER_RECORD) {
             m.put(spec, new SerializedString[] {new SerializedString(spec.tag()), new SerializedString(spec.unit())});
+        }
+        // the per-chunk list and a failed request's input length are written apart from the per-record values
+        for (final MetricSpec spec : new MetricSpec[] {MetricRegistry.ICL, MetricRegistry.ERROR_ISL}) {
+            m.putIfAbsent(spec, new SerializedString[] {new SerializedString(spec.tag()),
+                    new SerializedString(spec.unit())});
         }
         return m;
     }

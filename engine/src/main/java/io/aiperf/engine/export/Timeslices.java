@@ -1,6 +1,5 @@
 package io.aiperf.engine.export;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.metrics.MetricValue;
@@ -8,10 +7,10 @@ import io.aiperf.engine.metrics.MetricsAccumulator;
 import io.aiperf.engine.metrics.MetricsSummary;
 import io.aiperf.engine.metrics.RecordMetricsJsonl;
 import io.aiperf.engine.metrics.Stats;
-import java.io.BufferedReader;
+import io.aiperf.engine.summary.RecordCodec;
+import io.aiperf.engine.summary.RecordLine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,23 +32,16 @@ public final class Timeslices {
     /** The windows' summaries, in order; an empty list when the records file has no request. */
     public static List<MetricsSummary> compute(final Path records, final double sliceSeconds,
                                                final Map<String, Double> slos) throws IOException {
-        final List<JsonNode> lines = new ArrayList<>();
+        final List<RecordLine> lines = new ArrayList<>();
+        RecordCodec.forEach(records, lines::add);
         long first = Long.MAX_VALUE;
-        try (BufferedReader in = Files.newBufferedReader(records, StandardCharsets.UTF_8)) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                if (!line.isBlank()) {
-                    final JsonNode n = SummaryJsonWriter.JSON.readTree(line);
-                    lines.add(n);
-                    first = Math.min(first, n.path("metadata").path("request_start_ns").asLong());
-                }
-            }
+        for (final RecordLine n : lines) {
+            first = Math.min(first, n.metadata().requestStartNs());
         }
         final long width = (long) (sliceSeconds * 1e9);
         final List<MetricsAccumulator> slices = new ArrayList<>();
-        for (final JsonNode n : lines) {
-            final int index = (int) Math.min(MAX_SLICES - 1,
-                    (n.path("metadata").path("request_start_ns").asLong() - first) / width);
+        for (final RecordLine n : lines) {
+            final int index = (int) Math.min(MAX_SLICES - 1, (n.metadata().requestStartNs() - first) / width);
             while (slices.size() <= index) {
                 slices.add(new MetricsAccumulator(slos));
             }

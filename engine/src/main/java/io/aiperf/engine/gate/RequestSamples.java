@@ -1,14 +1,11 @@
 package io.aiperf.engine.gate;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
+import io.aiperf.engine.summary.RecordCodec;
+import io.aiperf.engine.summary.RecordLine;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,7 +17,8 @@ import java.util.TreeMap;
  * the connections, the caches and the JIT compiler. Both sides of a comparison follow the same rule. Immutable.
  */
 public final class RequestSamples {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The phase of the records that count; a line without a phase (an upstream one) counts too. */
+    private static final String PROFILING = "profiling";
     private final Map<String, double[]> values;
     private final int excluded;
 
@@ -39,43 +37,35 @@ public final class RequestSamples {
         if (!Files.isRegularFile(records)) {
             return null;
         }
-        final List<JsonNode> valid = new ArrayList<>();
-        long firstAnswer = Long.MAX_VALUE;
-        try (BufferedReader in = Files.newBufferedReader(records, StandardCharsets.UTF_8)) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                final JsonNode r = JSON.readTree(line);
-                final JsonNode meta = r.path("metadata");
-                if (!meta.path("benchmark_phase").asText("profiling").equals("profiling")) {
-                    continue;
+        final List<RecordLine> valid = new ArrayList<>();
+        final long[] firstAnswer = {Long.MAX_VALUE};
+        try {
+            RecordCodec.forEach(records, r -> {
+                final RecordLine.Metadata meta = r.metadata();
+                if (meta.benchmarkPhase() != null && !meta.benchmarkPhase().equals(PROFILING)) {
+                    return;
                 }
                 // a failed record's end is when its failure was seen, not an answer
-                if (r.path("error").isMissingNode() || r.path("error").isNull()) {
-                    if (meta.path("request_end_ns").isNumber()) {
-                        firstAnswer = Math.min(firstAnswer, meta.path("request_end_ns").asLong());
+                if (r.valid()) {
+                    if (meta.requestEndNs() >= 0) {
+                        firstAnswer[0] = Math.min(firstAnswer[0], meta.requestEndNs());
                     }
                     valid.add(r);
                 }
-            }
+            });
         } catch (IOException | RuntimeException e) {
             return null;
         }
         final Map<String, List<Double>> byMetric = new TreeMap<>();
         int excluded = 0;
-        for (final JsonNode r : valid) {
-            if (!warmedUp && r.path("metadata").path("request_start_ns").asLong(Long.MAX_VALUE) < firstAnswer) {
+        for (final RecordLine r : valid) {
+            if (!warmedUp && r.metadata().requestStartNs() < firstAnswer[0]) {
                 excluded++;
                 continue;
             }
-            final Iterator<Map.Entry<String, JsonNode>> it = r.path("metrics").properties().iterator();
-            while (it.hasNext()) {
-                final Map.Entry<String, JsonNode> m = it.next();
-                final JsonNode v = m.getValue().path("value");
-                if (v.isNumber()) {
-                    byMetric.computeIfAbsent(m.getKey(), k -> new ArrayList<>()).add(v.asDouble());
+            for (final Map.Entry<String, RecordLine.Metric> m : r.metrics().entrySet()) {
+                if (m.getValue().value() != null) {
+                    byMetric.computeIfAbsent(m.getKey(), k -> new ArrayList<>()).add(m.getValue().number());
                 }
             }
         }

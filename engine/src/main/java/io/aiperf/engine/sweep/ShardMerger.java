@@ -14,6 +14,8 @@ import io.aiperf.engine.metrics.RecordMetricsJsonl;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.CellStatus;
 import io.aiperf.engine.record.HookCall;
+import io.aiperf.engine.summary.RecordCodec;
+import io.aiperf.engine.summary.RecordLine;
 import io.aiperf.engine.summary.SummaryCodec;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -135,14 +137,15 @@ public final class ShardMerger {
             throw new ConfigException("DIR", "shard " + shard.shard().index() + " of cell " + shard.cell().id()
                     + " has no " + jsonl.getFileName() + " (run it with --export-level records or raw)");
         }
+        // Each line is read through the codec and copied as it was: the merged file holds the shards' own bytes.
         try (BufferedReader in = Files.newBufferedReader(jsonl, StandardCharsets.UTF_8)) {
             String line;
             while ((line = in.readLine()) != null) {
                 if (line.isBlank()) {
                     continue;
                 }
-                final JsonNode record = JSON.readTree(line);
-                final String requestId = record.path("metadata").path("x_request_id").asText();
+                final RecordLine record = RecordCodec.read(line);
+                final String requestId = record.metadata().xRequestId();
                 if (!ids.add(requestId)) {
                     throw new ConfigException("DIR", "request " + requestId + " appears in two shards of cell "
                             + shard.cell().id() + ": these are not shards of one run");

@@ -47,7 +47,7 @@ class LayeringTest {
             Map.entry("validity", List.of("summary")),
             Map.entry("dataset", List.of("config")),
             Map.entry("mock", List.of("dataset")),
-            Map.entry("metrics", List.of("dataset", "record")),
+            Map.entry("metrics", List.of("dataset", "record", "summary")),
             Map.entry("importer", List.of("metrics")),
             Map.entry("tracestats", List.of("config", "metrics")),
             Map.entry("convergence", List.of("gate", "math", "summary")),

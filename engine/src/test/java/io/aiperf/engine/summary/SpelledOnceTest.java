@@ -17,9 +17,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Export file names and summary keys are spelled in one file each: a literal {@code "profile_export.jsonl"} or
- * {@code "client_health"} anywhere else in the engine's main sources is a second spelling that drifts. Words that
- * are also another file's vocabulary are listed with the reason.
+ * Export file names, summary keys and record keys are spelled in one file each: a literal
+ * {@code "profile_export.jsonl"}, {@code "client_health"} or {@code "request_start_ns"} anywhere else in the engine's
+ * main sources is a second spelling that drifts. Words that are also another file's vocabulary are listed with the
+ * reason.
  */
 class SpelledOnceTest {
     private static final Path MAIN = Path.of("src/main/java");
@@ -61,6 +62,22 @@ class SpelledOnceTest {
         return m;
     }
 
+    /** Record keys that are also another file's keys. */
+    private static final Map<String, String> SHARED_RECORD_KEYS = sharedRecordKeys();
+
+    private static Map<String, String> sharedRecordKeys() {
+        final Map<String, String> m = new LinkedHashMap<>();
+        for (final String k : List.of("value", "unit", "code", "type", "message", "error", "metrics", "metadata")) {
+            m.put(k, "a generic word other files' keys use too");
+        }
+        for (final String k : List.of("was_cancelled", "requested_output_tokens", "malformed_chunks", "redirects")) {
+            m.put(k, "also a key of profile_export_aiperf.json (SummaryCodec)");
+        }
+        m.put("conversation_id", "also a key of the input dataset formats (a row's conversation)");
+        m.put("retried", "also a key of trace_data, whose keys are the HTTP trace's");
+        return m;
+    }
+
     @Test
     void everyExportFileNameIsSpelledInExportFilesOnly() throws IOException {
         assertThat(secondSpellings(ExportFiles.class, SHARED_NAMES.keySet())).isEmpty();
@@ -71,11 +88,17 @@ class SpelledOnceTest {
         assertThat(secondSpellings(SummaryCodec.class, SHARED_KEYS.keySet())).isEmpty();
     }
 
+    @Test
+    void everyRecordKeyIsSpelledInRecordCodecOnly() throws IOException {
+        assertThat(secondSpellings(RecordCodec.class, SHARED_RECORD_KEYS.keySet())).isEmpty();
+    }
+
     /** The exceptions are real: each is a constant of its class, so a renamed constant cannot hide behind one. */
     @Test
     void theExceptionsNameRealConstants() {
         assertThat(constants(ExportFiles.class)).containsAll(SHARED_NAMES.keySet());
         assertThat(constants(SummaryCodec.class)).containsAll(SHARED_KEYS.keySet());
+        assertThat(constants(RecordCodec.class)).containsAll(SHARED_RECORD_KEYS.keySet());
     }
 
     /** The scan finds a spelling where there is one. */
