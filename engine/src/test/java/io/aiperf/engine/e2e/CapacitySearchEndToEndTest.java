@@ -124,6 +124,11 @@ class CapacitySearchEndToEndTest {
             assertThat(r.exitCode()).as(r.err()).isZero();
             final JsonNode result = Runs.json(dir.resolve("search_result.json"));
             assertThat(result.path("search").path("knob").asText()).isEqualTo("request_rate");
+            if (Runs.clientStarved(dir) && result.path("path").toString().equals("[10]")) {
+                // a starved first point is invalid and ends the search: the machine's verdict (seen at a load of 11)
+                assertThat(result.path("points").get(0).path("decision").asText()).isEqualTo("invalid");
+                return;
+            }
             assertThat(result.path("path").toString()).isEqualTo("[10,40]");
             // a 1000 s TTFT is met at any rate the client keeps up with (a client that cannot is invalid)
             final JsonNode top = result.path("points").get(1);
