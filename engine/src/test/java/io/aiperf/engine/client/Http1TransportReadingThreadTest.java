@@ -152,7 +152,10 @@ class Http1TransportReadingThreadTest extends Http1TransportTest {
     /**
      * Four streams of 2.3 MB together, more than the hand-off holds, while the parser is held on the first event
      * until the reading thread has had to wait for it: every event arrives, each stream's in its order, with stamps
-     * that never go back, and the reading thread waited instead of reading into more memory.
+     * that never go back, and the reading thread waited instead of reading into more memory. The server answers
+     * only once all four requests have reached it: the held parser holds the loop, which writes the requests, and
+     * one stream alone (580 KB) fits in the hand-off, so a held parse before the other requests were written waited
+     * for a wait that could not come (it happened when the test thread was descheduled between its sends).
      */
     @Test
     void streamsLargerThanTheHandOffArriveWholeAndInOrderWhileTheParserLags() throws Exception {
@@ -161,6 +164,7 @@ class Http1TransportReadingThreadTest extends Http1TransportTest {
         final java.util.concurrent.atomic.AtomicReference<InferenceClient> clientRef =
                 new java.util.concurrent.atomic.AtomicReference<>();
         final java.util.concurrent.atomic.AtomicBoolean held = new java.util.concurrent.atomic.AtomicBoolean();
+        final CountDownLatch requested = new CountDownLatch(streams);
         final ResponseParser lagging = (buf, off, len, out) -> {
             if (held.compareAndSet(false, true)) {
                 await(() -> clientRef.get().handedOver()[1] > 0, "the reading thread to wait for the parser");
@@ -169,6 +173,12 @@ class Http1TransportReadingThreadTest extends Http1TransportTest {
         };
         try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
             final String stream = head.substring(head.indexOf("X-Request-ID: ") + 14, head.indexOf("X-Request-ID: ") + 15);
+            requested.countDown();
+            try {
+                assertThat(requested.await(30, TimeUnit.SECONDS)).as("all requests reach the server").isTrue();
+            } catch (InterruptedException e) {
+                throw new IOException(e);
+            }
             final OutputStream buffered = new BufferedOutputStream(out, 64 * 1024);
             sseHead(buffered);
             events(buffered, stream, 0, count);
@@ -183,6 +193,9 @@ class Http1TransportReadingThreadTest extends Http1TransportTest {
                 client.send(streamed(server.uri(), lagging), String.valueOf((char) ('a' + s)), "c" + s, new InFlight(),
                         done::complete);
                 answers.add(done);
+                if (s == 0) { // the others go out only after the first has reached the server: the order that hung
+                    await(() -> requested.getCount() < streams, "the first request to reach the server");
+                }
             }
             for (int s = 0; s < streams; s++) {
                 final ResponseData r = answers.get(s).get(60, TimeUnit.SECONDS);
