@@ -59,7 +59,8 @@ final class ProfileHelp {
                 "--conversation-turn-stddev", "--conversation-turn-delay-mean", "--conversation-turn-delay-stddev",
                 "--conversation-turn-delay-ratio", "--session-header", "--inter-turn-delay-cap-seconds",
                 "--user-context-prompt-length"));
-        t.put("Tokenizer", List.of("--tokenizer", "--tokenizer-revision", "--tokenizer-trust-remote-code"));
+        t.put("Tokenizer", List.of("--tokenizer", "--tokenizer-revision", "--tokenizer-trust-remote-code",
+                "--apply-chat-template"));
         t.put("Output", List.of("--output-artifact-dir", "--profile-export-prefix", "--profile-export-level",
                 "--export-outputs-json", "--slice-duration", "--goodput", "--output-format", "--export-http-trace",
                 "--show-trace-timing", "--auto-plot", "--no-auto-plot", "--plot-required", "--otel-url", "--stream",

@@ -533,6 +533,12 @@ public final class ProfileOptions {
     @Option(names = "--tokenizer-trust-remote-code", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL",
             description = "Accepted for AIPerf compatibility: a tokenizer.json runs no code.")
     Boolean tokenizerTrustRemoteCode;
+
+    @Yaml("benchmark.tokenizer.apply_chat_template")
+    @Option(names = "--apply-chat-template", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL",
+            description = "Count the input tokens of chat requests as the model's chat template renders them "
+                    + "(tokenizer_config.json), and shorten synthetic prompts by the template's cost.")
+    Boolean applyChatTemplate;
     @Option(names = "--goodput", paramLabel = "TAG:VALUE ...", description = "SLOs, e.g. \"time_to_first_token:100 inter_token_latency:20\".")
     List<String> goodput;
 
