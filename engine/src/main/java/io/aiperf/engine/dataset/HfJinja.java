@@ -24,14 +24,22 @@ import jinjava.javax.el.CompositeELResolver;
 /**
  * A Jinja engine set up as Hugging Face transformers renders chat templates: {@code trim_blocks} and
  * {@code lstrip_blocks}, the {@code raise_exception} and {@code strftime_now} functions, {@code tojson} as Python's
- * {@code json.dumps} writes, the loop controls {@code break} and {@code continue}, and the Python string methods
- * templates call ({@link PyStrings}). Built on Jinjava, whose expression language is close to Jinja's. Thread-safe.
+ * {@code json.dumps} writes, the loop controls {@code break} and {@code continue}, {@code x[::-1]}, {@code {{- -}}},
+ * and the Python string methods templates call ({@link PyStrings}). Built on Jinjava, whose expression language
+ * is close to Jinja's. Thread-safe.
  */
 final class HfJinja {
     private static final Jinjava JINJAVA = create();
     // Jinja's whitespace control on expressions and comments, which Jinjava keeps only on statements
     private static final java.util.regex.Pattern STRIP_BEFORE = java.util.regex.Pattern.compile("\\s*\\{([{#])-");
     private static final java.util.regex.Pattern STRIP_AFTER = java.util.regex.Pattern.compile("-([}#])}\\s*");
+    // lstrip_blocks as Jinja means it: only the spaces that begin a line before a block tag or a comment (Jinjava's
+    // own also strips spaces after an expression on the same line)
+    private static final java.util.regex.Pattern LINE_START_BEFORE_BLOCK = java.util.regex.Pattern.compile(
+            "(?m)^[ \\t]+(?=\\{[%#](?!\\+))");
+    // Python's reversed slice of a name (messages[::-1]), which Jinjava's slices lack: its reverse filter instead
+    private static final java.util.regex.Pattern REVERSED = java.util.regex.Pattern.compile(
+            "\\b([A-Za-z_][\\w.]*)\\[\\s*:\\s*:\\s*-1\\s*]");
 
     private HfJinja() {
     }
@@ -40,7 +48,8 @@ final class HfJinja {
     static String render(final String template, final Map<String, Object> variables) {
         final RenderResult result;
         try {
-            result = JINJAVA.renderForResult(withoutExpressionTrims(template), variables);
+            result = JINJAVA.renderForResult(REVERSED.matcher(asJinjava(template))
+                    .replaceAll("($1|reverse|list)"), variables);
         } catch (RuntimeException e) {
             throw new ChatTemplate.RenderException(oneLine(e.getMessage()));
         }
@@ -52,9 +61,15 @@ final class HfJinja {
         return result.getOutput();
     }
 
-    /** {@code {{- x -}}} as Jinja means it: the whitespace around is dropped, the markers become plain ones. */
-    static String withoutExpressionTrims(final String template) {
-        return STRIP_AFTER.matcher(STRIP_BEFORE.matcher(template).replaceAll("{$1"))
+    /**
+     * {@code lstrip_blocks} and {@code {{- x -}}} as Jinja means them: the spaces that begin a line before a block
+     * tag, and the whitespace around a trimming marker, are dropped; the markers become plain ones.
+     */
+    static String asJinjava(final String template) {
+        // trim_blocks after a comment too, as Jinja's; Jinjava trims only after statements
+        final String lstripped = LINE_START_BEFORE_BLOCK.matcher(template).replaceAll("").replaceAll("#}\\r?\\n",
+                "#}");
+        return STRIP_AFTER.matcher(STRIP_BEFORE.matcher(lstripped).replaceAll("{$1"))
                 .replaceAll(m -> m.group(1).equals("}") ? "}}" : "#}");
     }
 
@@ -77,7 +92,7 @@ final class HfJinja {
         final CompositeELResolver resolver = new CompositeELResolver();
         resolver.add(new PyStrings());
         resolver.add(JinjavaInterpreterResolver.DEFAULT_RESOLVER_READ_ONLY);
-        final Jinjava jinjava = new Jinjava(JinjavaConfig.newBuilder().withTrimBlocks(true).withLstripBlocks(true)
+        final Jinjava jinjava = new Jinjava(JinjavaConfig.newBuilder().withTrimBlocks(true).withLstripBlocks(false)
                 .withFailOnUnknownTokens(false).withElResolver(resolver).withLocale(Locale.ROOT).build());
         final var context = jinjava.getGlobalContext();
         context.registerFunction(new ELFunctionDefinition("", "raise_exception", HfJinja.class, "raiseException",

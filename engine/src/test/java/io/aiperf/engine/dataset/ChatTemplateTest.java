@@ -193,19 +193,27 @@ class ChatTemplateTest {
         assertThat(HfJinja.render("{% for i in [1, 2, 3, 4] %}{% if i == 2 %}{% continue %}{% endif %}{{ i }}"
                 + "{% if i == 3 %}{% break %}{% endif %}{% endfor %}", Map.of())).isEqualTo("13");
         // Python string methods
-        assertThat(HfJinja.render("{{ messages[0].content.strip() }}|{{ 'x'.upper() }}|{{ 'a</t>b'.split('</t>')[-1] }}"
-                + "|{{ 'ab'.startswith('a') }}|{{ '  a b '.split() | length }}|{{ 'xxaxx'.lstrip('x') }}", vars))
+        assertThat(HfJinja.render("{{ messages[0].content.strip() }}|{{ 'x'.upper() }}|"
+                + "{{ 'a</t>b'.split('</t>')[-1] }}|{{ 'ab'.startswith('a') }}|{{ '  a b '.split() | length }}|"
+                + "{{ 'xxaxx'.lstrip('x') }}", vars))
                 .isEqualTo("a b|X|b|true|2|axx");
         // tojson as Python's json.dumps writes it, on one line and indented
         assertThat(HfJinja.render("{{ tools[0] | tojson }}", Map.of("tools", List.of(new java.util.LinkedHashMap<>(
                 Map.of("name", "f"))))))
                 .isEqualTo("{\"name\": \"f\"}");
-        assertThat(PyJson.dumps(List.of(1, Map.of("a", "é\n")), 2)).isEqualTo("[\n  1,\n  {\n    \"a\": \"é\\n\"\n  }\n]");
+        assertThat(PyJson.dumps(List.of(1, Map.of("a", "é\n")), 2))
+                .isEqualTo("[\n  1,\n  {\n    \"a\": \"é\\n\"\n  }\n]");
         assertThat(PyJson.dumps(List.of(), 2)).isEqualTo("[]");
         // namespace, slices, tests, trim_blocks
         assertThat(HfJinja.render("{% set ns = namespace(n=0) %}{% for m in messages %}{% set ns.n = ns.n + 1 %}"
                 + "{% endfor %}{{ ns.n }}{{ messages[1:] | length }}{{ x is not defined }}", vars))
                 .isEqualTo("10true");
         assertThat(HfJinja.render("{% if true %}\n  yes\n{% endif %}\n", Map.of())).isEqualTo("  yes\n");
+        // lstrip_blocks strips only what begins a line; trim_blocks also follows a comment
+        assertThat(HfJinja.render("{% for i in [1, 2] %}{{ i }} {% endfor %}|\n  {# note #}\nz", Map.of()))
+                .isEqualTo("1 2 |\nz");
+        // a reversed slice, as Qwen-style templates walk the messages backwards
+        assertThat(HfJinja.render("{% for m in messages[::-1] %}{{ m.role }}{{ loop.index0 }}{% endfor %}",
+                Map.of("messages", List.of(Map.of("role", "a"), Map.of("role", "b"))))).isEqualTo("b0a1");
     }
 }
