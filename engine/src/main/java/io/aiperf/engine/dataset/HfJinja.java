@@ -195,7 +195,11 @@ final class HfJinja {
             try {
                 return super.interpret(tagNode, interpreter);
             } finally {
-                body.broken.set(outer);
+                if (outer == null) {
+                    body.broken.remove();
+                } else {
+                    body.broken.set(outer); // the same loop, rendered again inside itself (a recursive macro)
+                }
             }
         }
     }
