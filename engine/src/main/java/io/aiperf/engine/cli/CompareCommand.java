@@ -74,8 +74,11 @@ public final class CompareCommand implements Callable<Integer> {
         try {
             a = side(urlA, "--a");
             b = side(urlB, "--b");
-            tokenizerWarning = io.aiperf.engine.dataset.TokenizerResolver.resolve(a.tokenizer(), a.primaryModel(),
-                    System.getenv(), new io.aiperf.engine.hub.HfHub(a.endpoint().network())).warning();
+            final io.aiperf.engine.dataset.TokenizerResolver.Resolved resolved = io.aiperf.engine.dataset
+                    .TokenizerResolver.resolve(a.tokenizer(), a.primaryModel(), System.getenv(),
+                            new io.aiperf.engine.hub.HfHub(a.endpoint().network()));
+            io.aiperf.engine.dataset.ChatTemplateCounter.of(a.tokenizer(), resolved.tokenizer());
+            tokenizerWarning = resolved.warning();
         } catch (ConfigException e) {
             err.println("error: invalid configuration: " + e.getMessage());
             return ExitCode.USAGE;

@@ -206,6 +206,8 @@ public final class ProfileCommand implements Callable<Integer> {
                 tokenizer = io.aiperf.engine.dataset.TokenizerResolver.resolve(config.tokenizer(),
                         config.primaryModel(), System.getenv(),
                         new io.aiperf.engine.hub.HfHub(config.endpoint().network()));
+                // a chat template that is missing or does not render, too
+                io.aiperf.engine.dataset.ChatTemplateCounter.of(config.tokenizer(), tokenizer.tokenizer());
             } catch (ConfigException e) {
                 err.println("error: invalid configuration: " + e.getMessage());
                 return ExitCode.USAGE;

@@ -641,6 +641,13 @@ public final class ProfileOptions {
             description = "Accepted for AIPerf compatibility: a tokenizer.json runs no code.")
     Boolean tokenizerTrustRemoteCode;
 
+    @Topic(TOKENIZER)
+    @Yaml("benchmark.tokenizer.apply_chat_template")
+    @Option(names = "--apply-chat-template", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL",
+            description = "Count the input tokens of chat requests as the model's chat template renders them "
+                    + "(tokenizer_config.json), and shorten synthetic prompts by the template's cost.")
+    Boolean applyChatTemplate;
+
     @Topic(OUTPUT)
     @Yaml("benchmark.artifacts.dir")
     @Option(names = {"--artifact-dir", "--output-artifact-dir"}, paramLabel = "DIR", description = "Export directory. Default: artifacts/<run name>.")

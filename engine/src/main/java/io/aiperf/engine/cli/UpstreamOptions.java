@@ -45,8 +45,6 @@ public final class UpstreamOptions {
                 "--open-loop-strict", "--omit-kv-hints", "--force-min-tokens", "--no-force-min-tokens",
                 "--trace-session-sample-ratio");
         add(m, "public datasets are read from local copies, and only ShareGPT", "--hf-subset", "--dataset-filter");
-        add(m, "chat templates are Jinja programs and this engine has no Jinja engine; token counts are of the prompt "
-                + "text, as upstream's default", "--apply-chat-template");
         add(m, "vLLM's multimodal-cache image stripping is not implemented; images are sent whole each time",
                 "--uuid-and-strip");
         add(m, "video inputs and video generation endpoints are not implemented",

@@ -146,9 +146,9 @@ public final class ConfigBinder {
                 art.bool("auto_plot", false), art.bool("plot_required", false),
                 art.has("otel") ? OtelBinder.bind(art.section("otel")) : null);
         final Section tok = b.section("tokenizer");
-        tok.allowOnly(List.of("name", "revision", "trust_remote_code"));
+        tok.allowOnly(List.of("name", "revision", "trust_remote_code", "apply_chat_template"));
         final TokenizerConfig tokenizer = new TokenizerConfig(tok.string("name", null), tok.defaultedString("revision"),
-                tok.bool("trust_remote_code", false));
+                tok.bool("trust_remote_code", false), tok.bool("apply_chat_template", false));
         final Map<String, Double> slos = slos(b.section("slos"));
         final Section runtime = b.section("runtime");
         runtime.allowOnly(List.of("ui", "max_error_rate", "max_event_bytes", "max_response_bytes", "retry_unsent",

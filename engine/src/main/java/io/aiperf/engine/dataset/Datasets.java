@@ -29,11 +29,25 @@ public final class Datasets {
                                           final PhaseConfig.Schedule schedule, final boolean rankings,
                                           final java.util.function.BooleanSupplier cancelled, final long budgetNanos)
             throws InterruptedException {
+        return load(config, seed, tokenizer, schedule, rankings, cancelled, budgetNanos, null);
+    }
+
+    /**
+     * As {@link #load(DatasetConfig, Long, Tokenizer, PhaseConfig.Schedule, boolean, java.util.function.BooleanSupplier,
+     * long)}, synthetic prompts shortened by what the chat template adds to them.
+     *
+     * @param template the run's chat template counter, or null when none is applied
+     */
+    public static List<Conversation> load(final DatasetConfig config, final Long seed, final Tokenizer tokenizer,
+                                          final PhaseConfig.Schedule schedule, final boolean rankings,
+                                          final java.util.function.BooleanSupplier cancelled, final long budgetNanos,
+                                          final ChatTemplateCounter template)
+            throws InterruptedException {
         final WatchedTokenizer watched = new WatchedTokenizer(tokenizer);
         final java.util.concurrent.CompletableFuture<List<Conversation>> result = new java.util.concurrent.CompletableFuture<>();
         final Thread worker = new Thread(() -> {
             try {
-                result.complete(load(config, seed, watched, schedule, rankings));
+                result.complete(load(config, seed, watched, schedule, rankings, template));
             } catch (Throwable t) {
                 result.completeExceptionally(t);
             }
@@ -101,6 +115,11 @@ public final class Datasets {
         }
 
         @Override
+        public java.nio.file.Path file() {
+            return inner.file();
+        }
+
+        @Override
         public int vocabularySize() {
             return inner.vocabularySize();
         }
@@ -108,6 +127,12 @@ public final class Datasets {
 
     public static List<Conversation> load(final DatasetConfig config, final Long seed, final Tokenizer tokenizer,
                                           final PhaseConfig.Schedule schedule, final boolean rankings) {
+        return load(config, seed, tokenizer, schedule, rankings, null);
+    }
+
+    private static List<Conversation> load(final DatasetConfig config, final Long seed, final Tokenizer tokenizer,
+                                           final PhaseConfig.Schedule schedule, final boolean rankings,
+                                           final ChatTemplateCounter template) {
         if (config.publicDataset() != null) {
             return ShareGptDataset.load(config.publicDataset().path(), config.entries(), config.oslMean(), seed,
                     tokenizer);
@@ -117,6 +142,8 @@ public final class Datasets {
                     config.entries());
         }
         return rankings ? SyntheticDataset.rankings(config, seed, tokenizer)
-                : new SyntheticMediaMaker(config.media(), seed).attach(SyntheticDataset.generate(config, seed, tokenizer));
+                : new SyntheticMediaMaker(config.media(), seed).attach(SyntheticDataset.generate(config, seed, tokenizer,
+                        template == null ? 0 : template.firstTurnOverhead(),
+                        template == null ? 0 : template.laterTurnOverhead()));
     }
 }

@@ -18,10 +18,12 @@ final class HfTokenizer implements Tokenizer {
     private final String source;
     private final String revision;
     private final int vocabularySize;
+    private final Path file;
 
     private HfTokenizer(final HuggingFaceTokenizer tokenizer, final String name, final String source,
-                        final String revision, final int vocabularySize) {
+                        final String revision, final int vocabularySize, final Path file) {
         this.tokenizer = tokenizer;
+        this.file = file;
         this.name = name;
         this.source = source;
         this.revision = revision;
@@ -33,7 +35,8 @@ final class HfTokenizer implements Tokenizer {
             throws IOException {
         try {
             return new HfTokenizer(HuggingFaceTokenizer.newInstance(tokenizerJson, Map.of("addSpecialTokens", "false",
-                    "truncation", "false", "padding", "false")), name, source, revision, vocabularySize(tokenizerJson));
+                    "truncation", "false", "padding", "false")), name, source, revision, vocabularySize(tokenizerJson),
+                    tokenizerJson);
         } catch (RuntimeException | UnsatisfiedLinkError e) {
             throw new IOException("cannot read " + tokenizerJson + " as a Hugging Face tokenizer: " + e.getMessage(), e);
         }
@@ -60,6 +63,11 @@ final class HfTokenizer implements Tokenizer {
             max = Math.max(max, added.path("id").asInt(-1));
         }
         return max + 1;
+    }
+
+    @Override
+    public Path file() {
+        return file;
     }
 
     @Override

@@ -51,6 +51,11 @@ public final class MemoTokenizer implements Tokenizer {
     }
 
     @Override
+    public java.nio.file.Path file() {
+        return tokenizer.file();
+    }
+
+    @Override
     public int vocabularySize() {
         return tokenizer.vocabularySize();
     }

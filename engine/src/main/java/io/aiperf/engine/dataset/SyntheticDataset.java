@@ -25,6 +25,18 @@ public final class SyntheticDataset {
     }
 
     public static List<Conversation> generate(final DatasetConfig config, final Long seed, final Tokenizer tokenizer) {
+        return generate(config, seed, tokenizer, 0, 0);
+    }
+
+    /**
+     * As {@link #generate(DatasetConfig, Long, Tokenizer)}, each drawn ISL shortened (to at least 1) by what the chat
+     * template adds to the turn, so the rendered request is about the ISL asked for (as upstream AIPerf does).
+     *
+     * @param firstTurnOverhead the template's tokens around a first turn: the request's fixed cost and its wrap
+     * @param laterTurnOverhead the template's tokens around a later turn: its message's wrap
+     */
+    static List<Conversation> generate(final DatasetConfig config, final Long seed, final Tokenizer tokenizer,
+                                       final int firstTurnOverhead, final int laterTurnOverhead) {
         final Random random = seed == null ? new Random() : new Random(seed);
         final DatasetConfig.Prefixes prefixes = config.prefixes();
         final String system = prefixes.sharedSystemLength() > 0
@@ -53,8 +65,9 @@ public final class SyntheticDataset {
                                 + random.nextGaussian() * config.oslStddev()));
                     }
                 }
-                String prompt = prompt(isl, random.nextInt(CORPUS_WORDS.length), tokenizer);
-                int tokens = isl;
+                final int bare = Math.max(1, isl - (t == 0 ? firstTurnOverhead : laterTurnOverhead));
+                String prompt = prompt(bare, random.nextInt(CORPUS_WORDS.length), tokenizer);
+                int tokens = bare;
                 if (t == 0 && !pool.isEmpty()) {
                     // The pool prompt goes first, so conversations that drew the same one share a prefix.
                     prompt = pool.get(random.nextInt(pool.size())) + " " + prompt;

@@ -25,6 +25,11 @@ public interface Tokenizer {
         return null;
     }
 
+    /** The {@code tokenizer.json} it was loaded from (its folder may hold a chat template), or null for builtin. */
+    default java.nio.file.Path file() {
+        return null;
+    }
+
     /** Tokens in its vocabulary, added and special tokens included. */
     int vocabularySize();
 

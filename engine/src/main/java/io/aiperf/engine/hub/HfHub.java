@@ -35,6 +35,7 @@ public final class HfHub implements TokenizerDownloader {
     static final String DEFAULT_ENDPOINT = "https://huggingface.co";
     static final String TOKENIZER = "tokenizer.json";
     static final String TOKENIZER_CONFIG = "tokenizer_config.json";
+    static final String CHAT_TEMPLATE = "chat_template.jinja";
 
     private static final String FIELD = "--tokenizer (benchmark.tokenizer.name)";
     private static final int MAX_BYTES = 256 << 20; // the largest tokenizer.json files are a few tens of MB
@@ -49,8 +50,8 @@ public final class HfHub implements TokenizerDownloader {
     }
 
     /**
-     * Downloads {@code tokenizer.json} (required) and {@code tokenizer_config.json} (when the repo has one) at the
-     * revision into {@code cache}.
+     * Downloads {@code tokenizer.json} (required), and {@code tokenizer_config.json} and {@code chat_template.jinja}
+     * (when the repo has them) at the revision into {@code cache}.
      *
      * @return the cached {@code tokenizer.json}
      * @throws ConfigException in one line when the repo, the revision or the file is missing, or access is refused
@@ -68,10 +69,16 @@ public final class HfHub implements TokenizerDownloader {
         // The chat template lives here; a repo without one still counts tokens.
         final Fetched config = fetch(client, endpoint, repo, tokenizer.commit, TOKENIZER_CONFIG, token, timeout,
                 false);
+        // Newer repositories keep the chat template in a file of its own, which transformers prefers.
+        final Fetched template = fetch(client, endpoint, repo, tokenizer.commit, CHAT_TEMPLATE, token, timeout,
+                false);
         try {
             final Path file = store(repoDir, tokenizer.commit, TOKENIZER, tokenizer);
             if (config != null) {
                 store(repoDir, tokenizer.commit, TOKENIZER_CONFIG, config);
+            }
+            if (template != null) {
+                store(repoDir, tokenizer.commit, CHAT_TEMPLATE, template);
             }
             if (!rev.equals(tokenizer.commit)) {
                 final Path ref = repoDir.resolve("refs").resolve(rev);

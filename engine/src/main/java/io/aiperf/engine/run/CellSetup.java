@@ -6,6 +6,7 @@ import io.aiperf.engine.client.ResponsePathWarmup;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.PhaseConfig;
 import io.aiperf.engine.config.Shard;
+import io.aiperf.engine.dataset.ChatTemplateCounter;
 import io.aiperf.engine.dataset.Conversation;
 import io.aiperf.engine.dataset.Datasets;
 import io.aiperf.engine.dataset.Tokenizer;
@@ -87,11 +88,12 @@ final class CellSetup {
         // Resolved (and any warning printed) before the run started; here it is the loaded one.
         final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(),
                 System.getenv(), new HfHub(config.endpoint().network())).tokenizer();
+        final ChatTemplateCounter template = ChatTemplateCounter.of(config.tokenizer(), tokenizer);
         final List<Conversation> conversations;
         try {
             conversations = Datasets.load(config.dataset(), config.randomSeed(), tokenizer,
                     config.firstProfilingPhase().schedule(), config.endpoint().type().rankings(),
-                    ctx.cancellation()::isCancelled, Datasets.TOKENIZER_BUDGET_NANOS);
+                    ctx.cancellation()::isCancelled, Datasets.TOKENIZER_BUDGET_NANOS, template);
         } catch (CancellationException e) {
             throw new CellStopped(CellStatus.CANCELLED, "cancelled by the user while building prompts", 0);
         }
@@ -100,7 +102,8 @@ final class CellSetup {
             throw new CellStopped(CellStatus.BAD_INPUT, "shard " + config.shard().label() + " has no "
                     + "conversation of the " + conversations.size() + " in the dataset", 0);
         }
-        final RequestSource source = new RequestSource(config, mine, Version.VALUE);
+        final RequestSource source = new RequestSource(config, mine, Version.VALUE,
+                TemplatedInputTokens.of(template, config.endpoint().type(), mine, ctx.log()::warning));
         final Warmup warmup = Warmup.start(source, config, ctx);
         ctx.log().debug(conversations.size() + " conversation(s), " + conversations.stream()
                 .mapToInt(c -> c.turns().size()).sum() + " turn(s); tokenizer " + tokenizer.name() + " ("

@@ -340,7 +340,8 @@ public final class PhaseRunner implements Phase {
         final Runnable freePrefill = prefill == null ? null : prefillRelease();
         final String requestId = InferenceClient.fastUuid();
         final int turn = session.turn();
-        final int inputTokens = session.inputTokens();
+        final int inputTokens = source.inputTokens(session.conversationIndex, turn, session.replies(),
+                session.inputTokens());
         final InFlight handle = inFlight.handle(index);
         if (phase.kind() == PhaseKind.PROFILING) { // warmup requests are never cancelled
             handle.cancelAfterSent(source.cancelAfterSentNanos(phase.name(), index));

@@ -33,8 +33,16 @@ public final class RequestSource {
     private final boolean keepBodies;
     private final double cancelRatePct;
     private final long cancelDelayNanos;
+    private final TemplatedInputTokens templated;
 
     public RequestSource(final BenchmarkConfig config, final List<Conversation> conversations, final String version) {
+        this(config, conversations, version, null);
+    }
+
+    /** @param templated how ISL is counted under {@code --apply-chat-template}, or null for the plain count */
+    RequestSource(final BenchmarkConfig config, final List<Conversation> conversations, final String version,
+                  final TemplatedInputTokens templated) {
+        this.templated = templated;
         this.conversations = List.copyOf(conversations);
         this.models = config.models();
         this.factory = new RequestFactory(config.endpoint(), version);
@@ -117,6 +125,14 @@ public final class RequestSource {
                 : bodyOf(conversations.get(conversation), models.get(m), replies, turn);
         return new PreparedRequest(uri, headers, body, streaming, sessionHeader, parser,
                 turn == conversations.get(conversation).turns().size() - 1);
+    }
+
+    /**
+     * The input tokens of a turn's request: rendered through the chat template under {@code --apply-chat-template},
+     * else {@code plain} (the system prompt, history and user text counted apart).
+     */
+    int inputTokens(final int conversation, final int turn, final List<String> replies, final int plain) {
+        return templated == null ? plain : templated.count(conversation, turn, replies, plain);
     }
 
     /** The headers every request carries, for the server probes. */

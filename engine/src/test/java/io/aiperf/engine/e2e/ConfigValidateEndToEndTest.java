@@ -30,6 +30,19 @@ class ConfigValidateEndToEndTest {
     }
 
     @Test
+    void aChatTemplateAskedForOfATokenizerWithoutOneIsInvalid() throws Exception {
+        final Runs.Result r = validate("""
+                benchmark:
+                  models: [m]
+                  tokenizer: {name: builtin, apply_chat_template: true}
+                """);
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).contains("error: invalid configuration: --apply-chat-template "
+                + "(benchmark.tokenizer.apply_chat_template): the tokenizer o200k_base (builtin) has no chat template; "
+                + "name the model's tokenizer with --tokenizer");
+    }
+
+    @Test
     void aSweepCountsItsCells() throws Exception {
         final Runs.Result r = validate("""
                 sweep:

@@ -59,6 +59,7 @@ class HfHubTest {
             final Path snapshot = repo.resolve("snapshots").resolve(FakeHub.COMMIT);
             assertThat(Files.readString(snapshot.resolve("tokenizer.json"))).isEqualTo(WORDS);
             assertThat(Files.readString(snapshot.resolve("tokenizer_config.json"))).isEqualTo(CONFIG);
+            assertThat(snapshot.resolve("chat_template.jinja")).as("the repo has none").doesNotExist();
             assertThat(Files.isSymbolicLink(snapshot.resolve("tokenizer.json"))).isTrue();
             assertThat(snapshot.resolve("tokenizer.json").toRealPath().getParent()).isEqualTo(repo.resolve("blobs")
                     .toRealPath());
@@ -81,6 +82,16 @@ class HfHubTest {
                     .tokenizer().count("a b")).isEqualTo(2);
             assertThat(tmp.resolve("hf/hub/models--acme--plain/snapshots/" + FakeHub.COMMIT + "/tokenizer_config.json"))
                     .doesNotExist();
+        }
+    }
+
+    @Test
+    void aChatTemplateFileOfItsOwnIsDownloadedBesideTheTokenizer() throws Exception {
+        try (FakeHub hub = new FakeHub().repo("acme/templated", Map.of("tokenizer.json", WORDS,
+                "chat_template.jinja", "{{ messages[0].content }}"))) {
+            resolveWithHub(byModel(), "acme/templated", env(hub));
+            assertThat(Files.readString(tmp.resolve("hf/hub/models--acme--templated/snapshots/" + FakeHub.COMMIT
+                    + "/chat_template.jinja"))).isEqualTo("{{ messages[0].content }}");
         }
     }
 
