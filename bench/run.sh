@@ -273,7 +273,7 @@ for line in open(out + "/p4-gc.log"):
 waits, connects = [], []
 with open(out + "/p4/profile_export.jsonl") as f:
     for line in f:
-        md = json.loads(line)["metadata"]
+        md = json.loads(line).get("client", {})
         waits.append(md.get("pool_wait_ns", 0) / 1e6)
         connects.append(md.get("connect_ns", 0) / 1e6)
 waits.sort(); connects.sort()

@@ -23,8 +23,10 @@ import java.util.function.IntConsumer;
 
 /**
  * The keys of {@code profile_export.jsonl} (AIPerf's export docs, plus this engine's transport fields,
- * src-docs/exports.md), spelled here only: {@code {"metadata":{...},"metrics":{tag:{"value","unit"}},
- * "trace_data":{...},"error":null|{"code","type","message"}}}, one line per request. It writes lines (the records
+ * src-docs/exports.md), spelled here only: {@code {"metadata":{...},"client":{...},"metrics":{tag:{"value","unit"}},
+ * "trace_data":{...},"error":null|{"code","type","message"}}}, one line per request. {@code metadata} holds upstream's
+ * fields only, because upstream's reader builds its metadata from exactly those and refuses any other;
+ * {@code client} (absent when empty) holds this engine's transport fields and the requested output length. It writes lines (the records
  * writer streams its in-flight requests through the pieces below, with no object per line; {@link #write} writes a
  * {@link RecordLine}) and reads them back as {@link RecordLine}s, losslessly: {@code read(write(x))} is {@code x}.
  * The metric tags are the metric catalogue's; the keys inside {@code trace_data} are the HTTP trace's. Stateless.
@@ -32,6 +34,8 @@ import java.util.function.IntConsumer;
 public final class RecordCodec {
     // The line's blocks.
     public static final String METADATA = "metadata";
+    /** This engine's own per-request fields, beside {@code metadata}: upstream's record model takes no others there. */
+    public static final String CLIENT = "client";
     public static final String METRICS = "metrics";
     public static final String TRACE_DATA = "trace_data";
     public static final String ERROR = "error";
@@ -68,6 +72,7 @@ public final class RecordCodec {
     private static final JsonFactory FACTORY = JSON.getFactory();
     // Names encoded once: writing a line is then mostly copying bytes.
     private static final SerializedString K_METADATA = new SerializedString(METADATA);
+    private static final SerializedString K_CLIENT = new SerializedString(CLIENT);
     private static final SerializedString K_METRICS = new SerializedString(METRICS);
     private static final SerializedString K_TRACE_DATA = new SerializedString(TRACE_DATA);
     private static final SerializedString K_ERROR = new SerializedString(ERROR);
@@ -154,7 +159,10 @@ public final class RecordCodec {
         g.writeEndObject();
     }
 
-    /** Writes the {@code metadata} field; absent stamps and counts (see {@link RecordMetadata}) are left out. */
+    /**
+     * Writes the {@code metadata} field and the {@code client} field beside it; absent stamps and counts (see
+     * {@link RecordMetadata}) are left out.
+     */
     public static void writeMetadata(final JsonGenerator g, final RecordMetadata m) throws IOException {
         g.writeFieldName(K_METADATA);
         g.writeStartObject();
@@ -171,6 +179,31 @@ public final class RecordCodec {
         g.writeFieldName(K_REQUEST_START_NS);
         g.writeNumber(m.requestStartNs());
         optional(g, K_CREDIT_ISSUED_NS, m.creditIssuedNs());
+        optional(g, K_REQUEST_ACK_NS, m.requestAckNs());
+        // a failed or cancelled record's end too: upstream's record model requires it
+        optional(g, K_REQUEST_END_NS, m.requestEndNs());
+        g.writeFieldName(K_WORKER_ID);
+        g.writeString(m.workerId());
+        g.writeFieldName(K_RECORD_PROCESSOR_ID);
+        g.writeString(m.recordProcessorId());
+        g.writeFieldName(K_BENCHMARK_PHASE);
+        g.writeString(m.benchmarkPhase());
+        g.writeFieldName(K_WAS_CANCELLED);
+        g.writeBoolean(m.wasCancelled());
+        optional(g, K_CANCELLATION_TIME_NS, m.cancellationTimeNs());
+        extra(g, m.extra());
+        g.writeEndObject();
+        writeClient(g, m);
+    }
+
+    /** The {@code client} field beside {@code metadata}, when the request has any of its fields. */
+    private static void writeClient(final JsonGenerator g, final RecordMetadata m) throws IOException {
+        if (m.poolWaitNs() < 0 && m.connectNs() < 0 && !m.retried() && m.redirects() <= 0
+                && m.malformedChunks() <= 0 && m.requestedOutputTokens() < 0) {
+            return;
+        }
+        g.writeFieldName(K_CLIENT);
+        g.writeStartObject();
         optional(g, K_POOL_WAIT_NS, m.poolWaitNs());
         optional(g, K_CONNECT_NS, m.connectNs());
         if (m.retried()) {
@@ -186,19 +219,6 @@ public final class RecordCodec {
             g.writeNumber(m.malformedChunks());
         }
         optional(g, K_REQUESTED_OUTPUT_TOKENS, m.requestedOutputTokens());
-        optional(g, K_REQUEST_ACK_NS, m.requestAckNs());
-        // a failed or cancelled record's end too: upstream's record model requires it
-        optional(g, K_REQUEST_END_NS, m.requestEndNs());
-        g.writeFieldName(K_WORKER_ID);
-        g.writeString(m.workerId());
-        g.writeFieldName(K_RECORD_PROCESSOR_ID);
-        g.writeString(m.recordProcessorId());
-        g.writeFieldName(K_BENCHMARK_PHASE);
-        g.writeString(m.benchmarkPhase());
-        g.writeFieldName(K_WAS_CANCELLED);
-        g.writeBoolean(m.wasCancelled());
-        optional(g, K_CANCELLATION_TIME_NS, m.cancellationTimeNs());
-        extra(g, m.extra());
         g.writeEndObject();
     }
 

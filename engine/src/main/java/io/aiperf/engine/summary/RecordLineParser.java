@@ -2,6 +2,7 @@ package io.aiperf.engine.summary;
 
 import static io.aiperf.engine.summary.RecordCodec.BENCHMARK_PHASE;
 import static io.aiperf.engine.summary.RecordCodec.CANCELLATION_TIME_NS;
+import static io.aiperf.engine.summary.RecordCodec.CLIENT;
 import static io.aiperf.engine.summary.RecordCodec.CODE;
 import static io.aiperf.engine.summary.RecordCodec.CONNECT_NS;
 import static io.aiperf.engine.summary.RecordCodec.CONVERSATION_ID;
@@ -59,6 +60,7 @@ final class RecordLineParser {
             throw new JsonParseException(p, "a record is a JSON object");
         }
         RecordLine.Metadata metadata = null;
+        long[] client = null;
         Map<String, RecordLine.Metric> metrics = Map.of();
         JsonNode traceData = null;
         RecordLine.Error error = null;
@@ -68,6 +70,7 @@ final class RecordLineParser {
             final JsonToken value = p.nextToken();
             switch (name) {
                 case METADATA -> metadata = metadata(p, value);
+                case CLIENT -> client = client(p, value);
                 case METRICS -> metrics = metrics(p, value);
                 case TRACE_DATA -> traceData = value == JsonToken.VALUE_NULL ? null : tree(p);
                 case ERROR -> error = value == JsonToken.VALUE_NULL ? null : error(p, value);
@@ -80,7 +83,38 @@ final class RecordLineParser {
         if (metadata == null) {
             throw new JsonParseException(p, "record has no " + METADATA);
         }
-        return new RecordLine(metadata, metrics, traceData, error, unmodifiable(extra));
+        return new RecordLine(client == null ? metadata : withClient(metadata, client), metrics, traceData, error,
+                unmodifiable(extra));
+    }
+
+    /**
+     * The {@code client} fields, as pool wait, connect, retried, redirects, malformed chunks, requested OSL (absent: -1, or 0 for the retry flag and the
+     * counts). Lines written before these fields moved out of {@code metadata} carry them there; both are read.
+     */
+    private static long[] client(final JsonParser p, final JsonToken start) throws IOException {
+        expectObject(p, start, CLIENT);
+        final long[] v = {-1, -1, 0, 0, 0, -1};
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            final String name = p.currentName();
+            final JsonToken t = p.nextToken();
+            switch (name) {
+                case POOL_WAIT_NS -> v[0] = whole(p, t, name, -1);
+                case CONNECT_NS -> v[1] = whole(p, t, name, -1);
+                case RETRIED -> v[2] = flag(p, t, name) ? 1 : 0;
+                case REDIRECTS -> v[3] = whole(p, t, name, 0);
+                case MALFORMED_CHUNKS -> v[4] = whole(p, t, name, 0);
+                case REQUESTED_OUTPUT_TOKENS -> v[5] = whole(p, t, name, -1);
+                default -> p.skipChildren(); // a later version's field
+            }
+        }
+        return v;
+    }
+
+    private static RecordLine.Metadata withClient(final RecordLine.Metadata m, final long[] c) {
+        return new RecordLine.Metadata(m.sessionNum(), m.xRequestId(), m.xCorrelationId(), m.conversationId(),
+                m.turnIndex(), m.requestStartNs(), m.creditIssuedNs(), c[0], c[1], c[2] != 0, (int) c[3], (int) c[4],
+                (int) c[5], m.requestAckNs(), m.requestEndNs(), m.workerId(), m.recordProcessorId(),
+                m.benchmarkPhase(), m.wasCancelled(), m.cancellationTimeNs(), m.extra());
     }
 
     private static RecordLine.Metadata metadata(final JsonParser p, final JsonToken start) throws IOException {

@@ -38,7 +38,7 @@ class DroppedConnectionsEndToEndTest {
                 // run need none), and each new one is stamped on the request that opened it.
                 final long connects = s.path("client_health").path("transport").path("connects").asLong();
                 assertThat(connects).isGreaterThanOrEqualTo(dropped - 4);
-                assertThat(Runs.jsonl(dir.resolve("profile_export.jsonl"))).filteredOn(l -> l.path("metadata")
+                assertThat(Runs.jsonl(dir.resolve("profile_export.jsonl"))).filteredOn(l -> l.path("client")
                         .has("connect_ns")).hasSize((int) connects);
             }
         }

@@ -54,7 +54,7 @@ class OpenLoopTruthEndToEndTest {
                 assertThat(m.path("request_latency_from_intended").path("value").asDouble()
                         - m.path("request_latency").path("value").asDouble())
                         .isCloseTo(queuedMs, org.assertj.core.data.Offset.offset(0.01));
-                assertThat(meta.has("pool_wait_ns")).isTrue();
+                assertThat(line.path("client").has("pool_wait_ns")).isTrue();
             });
             final JsonNode transport = summary.path("client_health").path("transport");
             assertThat(transport.path("requests").asLong()).isEqualTo(lines.size());

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every line of profile_export.jsonl loads as upstream AIPerf's record model ({@code MetricRecordInfo}: metadata,
  * metrics, error), for a failed, a cancelled and a streamed run. The schema is written here from upstream's
- * documented fields: required ones required, types as upstream types them, extra fields allowed as upstream's
- * models allow them.
+ * fields: required ones required, types as upstream types them. Its metadata takes no field beyond its own (its
+ * reader builds them by keyword, and an unknown keyword is refused); a field beside the metadata is ignored.
  */
 class RecordSchemaEndToEndTest {
     private static final String SCHEMA = """
@@ -45,8 +45,13 @@ class RecordSchemaEndToEndTest {
                     "record_processor_id": {"type": "string"},
                     "benchmark_phase": {"enum": ["warmup", "profiling"]},
                     "was_cancelled": {"type": "boolean"},
-                    "cancellation_time_ns": {"type": ["integer", "null"]}
-                  }
+                    "cancellation_time_ns": {"type": ["integer", "null"]},
+                    "request_num": {"type": ["integer", "null"]},
+                    "credit_issued_ns": {"type": ["integer", "null"]},
+                    "credit_received_ns": {"type": ["integer", "null"]},
+                    "clock_offset_ns": {"type": ["integer", "null"]}
+                  },
+                  "additionalProperties": false
                 },
                 "metrics": {
                   "type": "object",
@@ -106,6 +111,11 @@ class RecordSchemaEndToEndTest {
                 + "{\"session_num\": 0, \"request_start_ns\": 1, \"worker_id\": \"w\", \"record_processor_id\": \"r\","
                 + " \"benchmark_phase\": \"profiling\"}, \"metrics\": {}, \"error\": {\"message\": \"x\"}}");
         assertThat(violations(List.of(noEnd))).singleElement().asString().contains("request_end_ns");
+        final JsonNode foreign = new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"metadata\": "
+                + "{\"session_num\": 0, \"request_start_ns\": 1, \"request_end_ns\": 2, \"worker_id\": \"w\", "
+                + "\"record_processor_id\": \"r\", \"benchmark_phase\": \"profiling\", \"pool_wait_ns\": 0}, "
+                + "\"metrics\": {}}");
+        assertThat(violations(List.of(foreign))).singleElement().asString().contains("pool_wait_ns");
     }
 
     @Test

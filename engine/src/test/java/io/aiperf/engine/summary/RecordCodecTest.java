@@ -67,6 +67,30 @@ class RecordCodecTest {
         assertThat(JSON.readTree(write(r))).isEqualTo(JSON.readTree(upstream));
     }
 
+    /**
+     * Upstream's reader builds the metadata from exactly its own fields: this engine's go beside it, in
+     * {@code client}, and a line written before they moved (inside {@code metadata}) still reads the same.
+     */
+    @Test
+    void theEnginesOwnFieldsSitBesideTheMetadataAndOldLinesStillRead() throws IOException {
+        final String head = "{\"metadata\":{\"session_num\":1,\"x_request_id\":\"r\",\"x_correlation_id\":\"c\","
+                + "\"conversation_id\":\"v\",\"turn_index\":0,\"request_start_ns\":10";
+        final String tail = "\"request_end_ns\":20,\"worker_id\":\"w\",\"record_processor_id\":\"p\","
+                + "\"benchmark_phase\":\"profiling\",\"was_cancelled\":false}";
+        final String fields = "\"pool_wait_ns\":5,\"connect_ns\":7,\"retried\":true,\"redirects\":1,"
+                + "\"malformed_chunks\":2,\"requested_output_tokens\":64";
+        final RecordLine old = RecordCodec.read(head + "," + fields + "," + tail + ",\"metrics\":{},\"error\":null}");
+        final RecordLine now = RecordCodec.read(head + "," + tail + ",\"client\":{" + fields
+                + "},\"metrics\":{},\"error\":null}");
+        assertThat(now).isEqualTo(old);
+        assertThat(now.metadata().poolWaitNs()).isEqualTo(5);
+        assertThat(now.metadata().requestedOutputTokens()).isEqualTo(64);
+        final JsonNode written = JSON.readTree(write(old));
+        assertThat(written.path("metadata").has("pool_wait_ns")).isFalse();
+        assertThat(written.path("metadata").has("requested_output_tokens")).isFalse();
+        assertThat(written.path("client")).isEqualTo(JSON.readTree("{" + fields + "}"));
+    }
+
     @Test
     void aDamagedLineNamesWhatIsWrong() {
         assertThatThrownBy(() -> RecordCodec.read("{\"metadata\":{\"session_num\":1,\"x_req"))

@@ -75,6 +75,7 @@ class SpelledOnceTest {
         }
         m.put("conversation_id", "also a key of the input dataset formats (a row's conversation)");
         m.put("retried", "also a key of trace_data, whose keys are the HTTP trace's");
+        m.put("client", "also the alias of the client certificate in the key store built for TLS");
         return m;
     }
 
