@@ -28,9 +28,9 @@ final class UpstreamCommands {
         final Map<String, String> m = new LinkedHashMap<>();
         m.put("analyze", "its swim-lane PNG and turn-messages HTML are not drawn here; 'aiperf report' writes "
                 + "report.html with the run's timelines");
-        m.put("validate", "its one target, mooncake-trace, checks traces against the rules of upstream's agentic "
-                + "code-generation synthesizer, which is not built here; 'aiperf analyze-trace' reads any trace and "
-                + "names a line that is not a JSON object");
+        m.put("validate", "its one target, mooncake-trace, checks a trace's rows against upstream's mooncake row "
+                + "model and is not built here; 'aiperf profile' refuses a bad row in one line before any traffic, "
+                + "and 'aiperf analyze-trace' names a line that is not a JSON object");
         m.put("chat", "interactive chat is not part of this CI benchmark engine; 'aiperf profile --request-count 1' "
                 + "sends one request");
         m.put("plugins", "this engine has no plugin registry; 'aiperf profile --help' lists the endpoint types");
