@@ -58,7 +58,7 @@ class UpstreamSubcommandsEndToEndTest {
                 "multi_turn_conversation", "tags: goodput");
         final Runs.Result search = Runs.aiperf("config", "init", "--search", "SLO");
         assertThat(search.out()).contains("goodput_slo").doesNotContain("multi_turn_conversation");
-        final Runs.Result category = Runs.aiperf("config", "init", "--list", "--category", "work");
+        final Runs.Result category = Runs.aiperf("config", "init", "--list", "--category", "datasets");
         assertThat(category.out()).contains("multi_turn_conversation").doesNotContain("goodput_slo");
     }
 
