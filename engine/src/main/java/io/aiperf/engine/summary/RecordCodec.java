@@ -153,7 +153,7 @@ public final class RecordCodec {
         if (e == null) {
             writeNoError(g);
         } else {
-            writeError(g, e.code(), e.type(), e.message());
+            writeError(g, e.code(), e.type(), e.message(), e.extra());
         }
         extra(g, line.extra());
         g.writeEndObject();
@@ -273,6 +273,11 @@ public final class RecordCodec {
     /** {@code "error":{"code","type","message"}}, the code left out when null. */
     public static void writeError(final JsonGenerator g, final Integer code, final String type, final String message)
             throws IOException {
+        writeError(g, code, type, message, Map.of());
+    }
+
+    private static void writeError(final JsonGenerator g, final Integer code, final String type, final String message,
+                                   final Map<String, JsonNode> extra) throws IOException {
         g.writeFieldName(K_ERROR);
         g.writeStartObject();
         if (code != null) {
@@ -283,6 +288,7 @@ public final class RecordCodec {
         g.writeString(type);
         g.writeFieldName(K_MESSAGE);
         g.writeString(message);
+        extra(g, extra);
         g.writeEndObject();
     }
 

@@ -38,8 +38,15 @@ public record RecordLine(Metadata metadata, Map<String, Metric> metrics, JsonNod
         }
     }
 
-    /** @param code the HTTP status, or null (a transport failure, a cancellation) */
-    public record Error(Integer code, String type, String message) {
+    /**
+     * @param code the HTTP status, or null (a transport failure, a cancellation)
+     * @param extra fields this engine does not write (upstream's {@code cause}, {@code cause_chain}, {@code details}),
+     *              kept as they were read
+     */
+    public record Error(Integer code, String type, String message, Map<String, JsonNode> extra) {
+        public Error(final Integer code, final String type, final String message) {
+            this(code, type, message, Map.of());
+        }
     }
 
     /** The metric of {@code tag}, or null. */

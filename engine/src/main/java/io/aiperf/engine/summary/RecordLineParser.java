@@ -213,6 +213,7 @@ final class RecordLineParser {
         Integer code = null;
         String type = null;
         String message = null;
+        final Map<String, JsonNode> extra = new LinkedHashMap<>();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             final String name = p.currentName();
             final JsonToken v = p.nextToken();
@@ -220,10 +221,10 @@ final class RecordLineParser {
                 case CODE -> code = v == JsonToken.VALUE_NULL ? null : (int) whole(p, v, name, 0);
                 case TYPE -> type = text(p, v, name);
                 case MESSAGE -> message = text(p, v, name);
-                default -> p.skipChildren(); // upstream's error details carry nothing else this engine reads
+                default -> extra.put(name, tree(p)); // upstream's cause, cause_chain, details
             }
         }
-        return new RecordLine.Error(code, type, message);
+        return new RecordLine.Error(code, type, message, unmodifiable(extra));
     }
 
     private static void expectObject(final JsonParser p, final JsonToken t, final String field) throws IOException {

@@ -56,12 +56,14 @@ class RecordCodecTest {
                 + "\"worker_id\":\"worker_7\",\"record_processor_id\":\"rp_2\",\"benchmark_phase\":\"profiling\","
                 + "\"was_cancelled\":false,\"credit_phase\":\"profiling\",\"timestamp_ns\":{\"a\":[1,2]}},"
                 + "\"metrics\":{\"request_latency\":{\"value\":10.5,\"unit\":\"ms\"},\"output_sequence_length\":"
-                + "{\"value\":12,\"unit\":\"tokens\"}},\"error\":null,\"extra_block\":[true,null]}";
+                + "{\"value\":12,\"unit\":\"tokens\"}},\"error\":{\"code\":500,\"type\":\"ServerError\",\"message\":\"m\","
+                + "\"cause\":\"c\",\"cause_chain\":[\"a\",\"b\"],\"details\":{\"k\":1}},\"extra_block\":[true,null]}";
         final RecordLine r = RecordCodec.read(upstream);
         assertThat(r.metadata().workerId()).isEqualTo("worker_7");
         assertThat(r.metadata().requestedOutputTokens()).isEqualTo(-1);
         assertThat(r.metadata().extra()).containsOnlyKeys("credit_phase", "timestamp_ns");
         assertThat(r.extra()).containsOnlyKeys("extra_block");
+        assertThat(r.error().extra()).containsOnlyKeys("cause", "cause_chain", "details");
         assertThat(r.metric("request_latency")).isEqualTo(new RecordLine.Metric(10.5, null, "ms"));
         assertThat(r.metric("output_sequence_length").value()).isEqualTo(12L);
         assertThat(JSON.readTree(write(r))).isEqualTo(JSON.readTree(upstream));
