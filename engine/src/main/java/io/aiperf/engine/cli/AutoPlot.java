@@ -11,29 +11,28 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The report after a run ({@code --auto-plot}, upstream's name): written into the artifact directory; a failure is a
- * warning, or with {@code --plot-required} fails the run, as upstream's.
+ * The report of a run ({@code --auto-plot}, upstream's name, and {@code aiperf plot}): in the artifact directory; a
+ * report that cannot be written is a warning, or with {@code --plot-required} fails the run, as upstream's.
  */
 final class AutoPlot {
     private AutoPlot() {
     }
 
-    /** After a run that exited {@code exit}: the exit code once the report is written (or not). */
+    /**
+     * After a run that exited {@code exit}: the exit code once its report is judged. Every run draws its own
+     * report.html (and says where, or warns that it could not), so this draws nothing again: a report the run could
+     * not write fails the run under {@code --plot-required}, as upstream's.
+     */
     static int after(final BenchmarkConfig config, final Path dir, final int exit, final RunLog console) {
-        if (!config.artifacts().autoPlot() || exit == ExitCode.USAGE) {
-            return exit;
-        }
-        final String failed = write(List.of(dir), null, config.artifacts().prefix());
-        if (failed == null) {
-            console.info("Report: " + target(List.of(dir), null).toAbsolutePath());
+        if (!config.artifacts().autoPlot() || exit == ExitCode.USAGE
+                || java.nio.file.Files.isRegularFile(target(List.of(dir), null))) {
             return exit;
         }
         if (config.artifacts().plotRequired()) {
-            console.error("auto-plot failed (--plot-required): " + failed);
+            console.error("auto-plot failed (--plot-required): the run wrote no " + HtmlReport.FILE);
             return exit == ExitCode.OK ? ExitCode.FAILED : exit;
         }
-        console.warning("auto-plot failed: " + failed);
-        return exit;
+        return exit; // the run has warned why
     }
 
     /** Writes the report of {@code runs}; returns why it could not, or null. */
