@@ -283,16 +283,19 @@ public final class ProfileCommand implements Callable<Integer> {
                             new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsBytes(
                                     java.util.Map.of("label", label.strip())));
                 }
-                final int exit = search != null ? CapacitySearch.run(search, v -> configAt(search, v), dir, ctx)
-                        : MultiRunner.run(config, selected, dir, ctx, convergence);
+                final io.aiperf.engine.run.RunResult ran = search != null
+                        ? CapacitySearch.runCells(search, v -> configAt(search, v), dir, ctx)
+                        : MultiRunner.runCells(config, selected, dir, ctx, convergence);
+                final int exit = ran.exitCode();
                 if (exit == ExitCode.CANCELLED && interrupts.terminated()) {
                     return ExitCode.TERMINATED; // stopped by SIGTERM, as a CI system stops a job
                 }
                 if (gateRules == null || exit != ExitCode.OK) {
                     return exit;
                 }
-                // The gate reads the exports; a failing gate never removes them.
-                return GateCommand.run(gateRules, baselines, dir, dir, requireBaseline);
+                // The gate judges the cells just run, as they returned; a failing gate never removes the exports.
+                return GateCommand.run(gateRules, baselines, dir, ran,
+                        io.aiperf.engine.export.ExportNames.of(config.artifacts().prefix()), requireBaseline);
             } finally {
                 interrupts.uninstall();
             }

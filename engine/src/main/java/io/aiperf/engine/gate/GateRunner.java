@@ -4,6 +4,7 @@ import io.aiperf.engine.export.AtomicFiles;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Supplier;
 
 /** Rules + baselines + candidate to the three report files and an exit code. */
 public final class GateRunner {
@@ -22,6 +23,25 @@ public final class GateRunner {
     /** @param requireBaseline whether a missing or empty baseline fails the relative rules (also: the rules file) */
     public static GateResult run(final Path rules, final List<Path> baselines, final Path candidate,
                                  final Path outputDir, final PrintStream out, final boolean requireBaseline) {
+        return run(rules, baselines, () -> RunData.load(List.of(candidate)), candidate, outputDir, out,
+                requireBaseline);
+    }
+
+    /**
+     * As {@link #run(Path, List, Path, Path, PrintStream, boolean)} for a candidate already in memory (the run
+     * {@code profile --gate} just made, {@link RunData#of}).
+     *
+     * @param candidateDir where the candidate's files are, as the gate's result names it
+     */
+    public static GateResult run(final Path rules, final List<Path> baselines, final RunData candidate,
+                                 final Path candidateDir, final Path outputDir, final PrintStream out,
+                                 final boolean requireBaseline) {
+        return run(rules, baselines, () -> candidate, candidateDir, outputDir, out, requireBaseline);
+    }
+
+    private static GateResult run(final Path rules, final List<Path> baselines, final Supplier<RunData> candidate,
+                                  final Path candidatePath, final Path outputDir, final PrintStream out,
+                                  final boolean requireBaseline) {
         final GateRules parsed = GateRulesLoader.read(rules);
         final boolean required = requireBaseline || parsed.requireBaseline();
         final List<Path> usable = new java.util.ArrayList<>();
@@ -39,14 +59,14 @@ public final class GateRunner {
             }
         }
         final RunData base = usable.isEmpty() ? null : RunData.load(usable);
-        final RunData cand = RunData.load(List.of(candidate));
+        final RunData cand = candidate.get(); // after the rules and baselines, whose errors come first
         if (base != null) {
             base.notes().forEach(n -> out.println("Gate: baseline " + n));
         }
         cand.notes().forEach(n -> out.println("Gate: candidate " + n));
         final GateResult evaluated = GateEvaluator.evaluate(parsed, base, cand);
         final GateResult result = required && base == null ? BaselineRequirement.missing(evaluated, baselines) : evaluated;
-        AtomicFiles.write(outputDir.resolve(GateReports.JSON_FILE), GateReports.json(result, baselines, candidate));
+        AtomicFiles.write(outputDir.resolve(GateReports.JSON_FILE), GateReports.json(result, baselines, candidatePath));
         AtomicFiles.write(outputDir.resolve(GateReports.JUNIT_FILE), GateReports.junit(result));
         AtomicFiles.write(outputDir.resolve(GateReports.MARKDOWN_FILE), GateReports.markdown(result));
         // a gate run on its own adds its reports to the run's manifest: a re-run removes them with the run

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
 import io.aiperf.engine.summary.SummaryCodec;
@@ -15,6 +16,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -36,6 +38,7 @@ public final class RunData {
     private final List<SearchOutcome> searches = new ArrayList<>();
 
     private static final String SUMMARY = ExportFiles.SUMMARY_JSON;
+    private static final String NO_RESULTS = "holds no run results (no " + SUMMARY + " or cell summary)";
     private static final String AGGREGATE = ExportFiles.AGGREGATE_JSON;
     private static final String OUTCOME = ExportFiles.CELL_OUTCOME;
     private static final java.util.Set<String> NOT_SUMMARIES = java.util.Set.of(ExportFiles.CELL_OUTCOME,
@@ -46,6 +49,49 @@ public final class RunData {
         final RunData data = new RunData();
         for (final Path p : sources) {
             data.add(p);
+        }
+        return data;
+    }
+
+    /**
+     * The run whose cells were just run, from their outcomes and summaries in memory: the same cells, values and
+     * records files as {@link #load} finds in {@code dir} once they are written, with nothing read back.
+     *
+     * @param summaries each cell's summary, or null when it wrote none
+     * @param search the run's capacity search, or null
+     * @throws ConfigException when no cell wrote a summary and none is unfinished, as {@link #load} does
+     */
+    public static RunData of(final Path dir, final List<CellOutcome> outcomes,
+                             final Function<CellOutcome, CellSummary> summaries, final SearchOutcome search,
+                             final ExportNames names) {
+        final RunData data = new RunData();
+        if (search != null) {
+            data.searches.add(search);
+        }
+        final Path run = dir.toAbsolutePath().normalize();
+        // in the order load walks the directory: by each cell's summary file
+        final Map<Path, CellOutcome> bySummary = new TreeMap<>();
+        for (final CellOutcome o : outcomes) {
+            final Path relative = run.relativize(Path.of(o.artifactDir()).toAbsolutePath().normalize());
+            bySummary.put(dir.resolve(relative).resolve(names.summaryJson()), o);
+        }
+        bySummary.forEach((file, o) -> {
+            final String cell = label(dir.relativize(file.getParent()));
+            if (!o.completed()) {
+                data.unfinished(cell, o.status().wireName(), o.error());
+            }
+        });
+        bySummary.forEach((file, o) -> {
+            final CellSummary summary = summaries.apply(o);
+            if (summary != null) {
+                final String cell = label(dir.relativize(file.getParent()));
+                data.addSummary(summary, cell);
+                data.records.computeIfAbsent(cell, c -> new ArrayList<>())
+                        .add(file.resolveSibling(names.recordsJsonl()));
+            }
+        });
+        if (data.summaries.isEmpty() && data.unfinished.isEmpty()) {
+            throw new ConfigException(dir.toString(), NO_RESULTS);
         }
         return data;
     }
@@ -70,7 +116,7 @@ public final class RunData {
             }
             files = files.stream().filter(f -> !f.getFileName().toString().equals(OUTCOME)).toList();
             if (files.isEmpty() && unfinished.isEmpty()) {
-                throw new ConfigException(source.toString(), "holds no run results (no profile_export_aiperf.json or cell summary)");
+                throw new ConfigException(source.toString(), NO_RESULTS);
             }
             // Per-trial summaries are the data; an aggregate beside them is derived from them and is used only
             // when it is all there is.
@@ -144,11 +190,14 @@ public final class RunData {
         }
         final String status = root.path("status").asText("");
         if (!status.equals(io.aiperf.engine.record.CellStatus.COMPLETED.wireName())) {
-            final String error = root.path("error").isTextual() ? ": " + root.path("error").asText() : "";
-            unfinished.merge(cell, "its run " + (status.isEmpty() ? "has no status" : status) + error,
-                    (a, b) -> a.equals(b) ? a : a + "; " + b);
-            cells.computeIfAbsent(cell, c -> new TreeMap<>());
+            unfinished(cell, status, root.path("error").isTextual() ? root.path("error").asText() : null);
         }
+    }
+
+    private void unfinished(final String cell, final String status, final String error) {
+        unfinished.merge(cell, "its run " + (status.isEmpty() ? "has no status" : status)
+                + (error == null ? "" : ": " + error), (a, b) -> a.equals(b) ? a : a + "; " + b);
+        cells.computeIfAbsent(cell, c -> new TreeMap<>());
     }
 
     /** Why a cell's run cannot be gated (it failed or was cancelled), or null when it completed. */
@@ -246,10 +295,13 @@ public final class RunData {
                 io.aiperf.engine.export.ExportNames.of(name.equals(SUMMARY) ? null : name).recordsJsonl()));
     }
 
-    /** One trial's summary of a cell: its values by {@code <tag>_<stat>}, and the summary for validity checks. */
     private void addSummary(final JsonNode root, final String cell) {
+        addSummary(SummaryCodec.read(root), cell);
+    }
+
+    /** One trial's summary of a cell: its values by {@code <tag>_<stat>}, and the summary for validity checks. */
+    private void addSummary(final CellSummary summary, final String cell) {
         final Map<String, List<Double>> values = cells.computeIfAbsent(cell, c -> new TreeMap<>());
-        final CellSummary summary = SummaryCodec.read(root);
         summaries.computeIfAbsent(cell, c -> new ArrayList<>()).add(summary);
         summary.metrics().forEach((tag, metric) -> metric.stats().forEach((stat, v) ->
                 values.computeIfAbsent(tag + "_" + stat, k -> new ArrayList<>()).add(v)));

@@ -58,9 +58,18 @@ public record SearchOutcome(String knob, int min, int max, List<String> slas, St
         } catch (IOException e) {
             throw new ConfigException(file.toString(), "not a readable search result: " + e.getMessage());
         }
+        return of(root, file.toString());
+    }
+
+    /**
+     * The search result a search just assembled, or one read from {@code where}.
+     *
+     * @throws ConfigException naming {@code where} when it is not a search result
+     */
+    public static SearchOutcome of(final JsonNode root, final String where) {
         final JsonNode search = root.path("search");
         if (!search.path("knob").isTextual() || !root.path("status").isTextual()) {
-            throw new ConfigException(file.toString(), "not a search result: it has no search.knob or status");
+            throw new ConfigException(where, "not a search result: it has no search.knob or status");
         }
         final List<String> slas = new ArrayList<>();
         for (final JsonNode s : search.path("slas")) {

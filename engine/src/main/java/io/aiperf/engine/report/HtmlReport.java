@@ -127,13 +127,32 @@ public final class HtmlReport {
     static ReportData comparisonData(final String baselineName, final List<Path> baselines,
                                      final String candidateName, final Path candidate, final Path gateFile,
                                      final ExportNames names) {
-        final List<Path> base = baselines.stream().filter(Files::exists)
-                .map(p -> Files.isRegularFile(p) ? p.toAbsolutePath().getParent() : p).toList();
+        final List<Path> base = baselineDirs(baselines);
         if (base.isEmpty()) { // a first build: the candidate alone, with the gate's verdict
             return ReportData.load(List.of(new ReportData.Side(candidateName, List.of(candidate))), gateFile, names);
         }
         return ReportData.load(List.of(new ReportData.Side(baselineName, base),
                 new ReportData.Side(candidateName, List.of(candidate))), gateFile, names);
+    }
+
+    /**
+     * As {@link #comparisonData(String, List, String, Path, Path, ExportNames)} for a candidate whose cells were just
+     * run, from their outcomes and summaries in memory; the baselines are read from their files.
+     */
+    static ReportData comparisonData(final String baselineName, final List<Path> baselines,
+                                     final String candidateName, final Path candidate, final List<CellOutcome> cells,
+                                     final Function<CellOutcome, CellSummary> summaries, final Path gateFile,
+                                     final ExportNames names) {
+        final List<Path> base = baselineDirs(baselines);
+        final ReportData cand = ReportData.of(candidateName, candidate.toAbsolutePath().normalize(), cells, summaries,
+                gateFile, names);
+        return base.isEmpty() ? cand // a first build: the candidate alone, with the gate's verdict
+                : ReportData.load(List.of(new ReportData.Side(baselineName, base)), gateFile, names).then(cand);
+    }
+
+    private static List<Path> baselineDirs(final List<Path> baselines) {
+        return baselines.stream().filter(Files::exists)
+                .map(p -> Files.isRegularFile(p) ? p.toAbsolutePath().getParent() : p).toList();
     }
 
     /** The baselines a gate's result names, when it gated {@code dir} and they still exist. */

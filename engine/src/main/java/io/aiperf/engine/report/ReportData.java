@@ -100,6 +100,13 @@ record ReportData(List<Run> runs, JsonNode gate) {
         return new ReportData(List.of(run(name, List.of(dir), cells)), gateFile == null ? null : read(gateFile));
     }
 
+    /** These runs and then those of {@code next} (a candidate in memory after baselines read from disk). */
+    ReportData then(final ReportData next) {
+        final List<Run> both = new ArrayList<>(runs);
+        both.addAll(next.runs());
+        return new ReportData(List.copyOf(both), gate != null ? gate : next.gate());
+    }
+
     private static Run run(final String name, final List<Path> dirs, final List<Cell> cells) {
         final List<Cell> sorted = new ArrayList<>(cells);
         sorted.sort(Comparator.comparing(Cell::point, ReportData::natural).thenComparingInt(Cell::trial)

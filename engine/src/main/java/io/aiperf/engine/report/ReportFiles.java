@@ -48,6 +48,20 @@ public final class ReportFiles {
         return write(dir, HtmlReport.comparisonData(baselineName, baselines, candidateName, candidate, gateFile, names));
     }
 
+    /**
+     * The comparison of the baselines (read from their files) and the candidate whose cells were just run in
+     * {@code dir} (from their outcomes and summaries in memory), written into {@code dir}.
+     *
+     * @param gateFile the gate's {@code gate_result.json}, or null
+     */
+    public static Path write(final Path dir, final String baselineName, final List<Path> baselines,
+                             final String candidateName, final List<CellOutcome> cells,
+                             final Function<CellOutcome, CellSummary> summaries, final Path gateFile,
+                             final ExportNames names) {
+        return write(dir, HtmlReport.comparisonData(baselineName, baselines, candidateName, dir, cells, summaries,
+                gateFile, names));
+    }
+
     private static Path write(final Path dir, final ReportData data) {
         final Path html = dir.resolve(HtmlReport.FILE);
         AtomicFiles.write(html, HtmlReport.page(data).getBytes(StandardCharsets.UTF_8));

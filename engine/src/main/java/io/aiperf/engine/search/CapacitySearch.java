@@ -10,6 +10,7 @@ import io.aiperf.engine.report.HtmlReport;
 import io.aiperf.engine.run.CellContext;
 import io.aiperf.engine.run.CellResult;
 import io.aiperf.engine.run.CellRunner;
+import io.aiperf.engine.run.RunResult;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.SummaryCodec;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,12 @@ public final class CapacitySearch {
      */
     public static int run(final SearchSpec spec, final IntFunction<BenchmarkConfig> configAt, final Path dir,
                           final CellContext ctx) throws InterruptedException {
+        return runCells(spec, configAt, dir, ctx).exitCode();
+    }
+
+    /** As {@link #run}, with every trial's cell result and the search's result. */
+    public static RunResult runCells(final SearchSpec spec, final IntFunction<BenchmarkConfig> configAt,
+                                     final Path dir, final CellContext ctx) throws InterruptedException {
         final TierPlanner tiered = spec.tiers().isEmpty() ? null
                 : new TierPlanner(spec.planner(), spec.min(), spec.max(), spec.maxProbes(), spec.tiers().size());
         final Planner planner = tiered != null ? tiered
@@ -67,7 +74,8 @@ public final class CapacitySearch {
         result.printTable(ctx.out());
         report(dir, cells, configAt.apply(spec.min()), ctx);
         final boolean failed = points.stream().anyMatch(p -> p.decision() == ProbedPoint.Decision.FAILED);
-        return cancelled ? ExitCode.CANCELLED : failed ? ExitCode.FAILED : ExitCode.OK;
+        return new RunResult(cancelled ? ExitCode.CANCELLED : failed ? ExitCode.FAILED : ExitCode.OK, cells,
+                result.json());
     }
 
     /**

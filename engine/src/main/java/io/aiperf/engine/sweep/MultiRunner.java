@@ -8,6 +8,7 @@ import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.run.CellContext;
 import io.aiperf.engine.run.CellResult;
 import io.aiperf.engine.run.CellRunner;
+import io.aiperf.engine.run.RunResult;
 import io.aiperf.engine.validity.ValidityDigest;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,6 +41,17 @@ public final class MultiRunner {
      */
     public static int run(final BenchmarkConfig config, final List<CellPlan.Cell> cells, final Path dir,
                           final CellContext ctx, final io.aiperf.engine.convergence.ConvergenceSpec convergence)
+            throws InterruptedException {
+        return runCells(config, cells, dir, ctx, convergence).exitCode();
+    }
+
+    /**
+     * As {@link #run(BenchmarkConfig, List, Path, CellContext, io.aiperf.engine.convergence.ConvergenceSpec)}, with
+     * the cells' results (for a gate that follows).
+     */
+    public static RunResult runCells(final BenchmarkConfig config, final List<CellPlan.Cell> cells, final Path dir,
+                                     final CellContext ctx,
+                                     final io.aiperf.engine.convergence.ConvergenceSpec convergence)
             throws InterruptedException {
         final MultiRunConfig multi = config.multiRun();
         final TrialConvergence converging = convergence == null ? null
@@ -87,9 +99,9 @@ public final class MultiRunner {
             printValidity(results, "", ctx);
         }
         final boolean partial = cells.size() < CellPlan.of(config).size();
-        return RunAssembler.assemble(dir, outcomes, RunAssembler.inMemory(results), partial,
+        return new RunResult(RunAssembler.assemble(dir, outcomes, RunAssembler.inMemory(results), partial,
                 ctx.cancellation().isCancelled(), ExportNames.of(config.artifacts().prefix()).summaryJson(), ctx.out(),
-                ctx.err(), multi.sweepTable(), true);
+                ctx.err(), multi.sweepTable(), true), results, null);
     }
 
     /**
