@@ -196,29 +196,34 @@ public final class RecordCodec {
         writeClient(g, m);
     }
 
-    /** The {@code client} field beside {@code metadata}, when the request has any of its fields. */
+    /** The {@code client} field beside {@code metadata}, when the request has any of its fields; each read once. */
     private static void writeClient(final JsonGenerator g, final RecordMetadata m) throws IOException {
-        if (m.poolWaitNs() < 0 && m.connectNs() < 0 && !m.retried() && m.redirects() <= 0
-                && m.malformedChunks() <= 0 && m.requestedOutputTokens() < 0) {
+        final long poolWait = m.poolWaitNs();
+        final long connect = m.connectNs();
+        final boolean retried = m.retried();
+        final int redirects = m.redirects();
+        final int malformed = m.malformedChunks();
+        final int requestedOsl = m.requestedOutputTokens();
+        if (poolWait < 0 && connect < 0 && !retried && redirects <= 0 && malformed <= 0 && requestedOsl < 0) {
             return;
         }
         g.writeFieldName(K_CLIENT);
         g.writeStartObject();
-        optional(g, K_POOL_WAIT_NS, m.poolWaitNs());
-        optional(g, K_CONNECT_NS, m.connectNs());
-        if (m.retried()) {
+        optional(g, K_POOL_WAIT_NS, poolWait);
+        optional(g, K_CONNECT_NS, connect);
+        if (retried) {
             g.writeFieldName(K_RETRIED);
             g.writeBoolean(true);
         }
-        if (m.redirects() > 0) {
+        if (redirects > 0) {
             g.writeFieldName(K_REDIRECTS);
-            g.writeNumber(m.redirects());
+            g.writeNumber(redirects);
         }
-        if (m.malformedChunks() > 0) {
+        if (malformed > 0) {
             g.writeFieldName(K_MALFORMED_CHUNKS);
-            g.writeNumber(m.malformedChunks());
+            g.writeNumber(malformed);
         }
-        optional(g, K_REQUESTED_OUTPUT_TOKENS, m.requestedOutputTokens());
+        optional(g, K_REQUESTED_OUTPUT_TOKENS, requestedOsl);
         g.writeEndObject();
     }
 
