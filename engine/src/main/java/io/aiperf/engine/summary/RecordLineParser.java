@@ -60,7 +60,7 @@ final class RecordLineParser {
             throw new JsonParseException(p, "a record is a JSON object");
         }
         RecordLine.Metadata metadata = null;
-        long[] client = null;
+        ClientFields client = null;
         Map<String, RecordLine.Metric> metrics = Map.of();
         JsonNode traceData = null;
         RecordLine.Error error = null;
@@ -87,34 +87,42 @@ final class RecordLineParser {
                 unmodifiable(extra));
     }
 
-    /**
-     * The {@code client} fields, as pool wait, connect, retried, redirects, malformed chunks, requested OSL (absent: -1, or 0 for the retry flag and the
-     * counts). Lines written before these fields moved out of {@code metadata} carry them there; both are read.
-     */
-    private static long[] client(final JsonParser p, final JsonToken start) throws IOException {
+    /** This engine's fields beside the metadata (absent: -1, or false and 0 for the retry flag and the counts). */
+    private record ClientFields(long poolWaitNs, long connectNs, boolean retried, int redirects, int malformedChunks,
+                                int requestedOutputTokens) {
+    }
+
+    /** Lines written before these fields moved out of {@code metadata} carry them there; both are read. */
+    private static ClientFields client(final JsonParser p, final JsonToken start) throws IOException {
         expectObject(p, start, CLIENT);
-        final long[] v = {-1, -1, 0, 0, 0, -1};
+        long poolWait = -1;
+        long connect = -1;
+        boolean retried = false;
+        int redirects = 0;
+        int malformed = 0;
+        int requestedOsl = -1;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             final String name = p.currentName();
             final JsonToken t = p.nextToken();
             switch (name) {
-                case POOL_WAIT_NS -> v[0] = whole(p, t, name, -1);
-                case CONNECT_NS -> v[1] = whole(p, t, name, -1);
-                case RETRIED -> v[2] = flag(p, t, name) ? 1 : 0;
-                case REDIRECTS -> v[3] = whole(p, t, name, 0);
-                case MALFORMED_CHUNKS -> v[4] = whole(p, t, name, 0);
-                case REQUESTED_OUTPUT_TOKENS -> v[5] = whole(p, t, name, -1);
+                case POOL_WAIT_NS -> poolWait = whole(p, t, name, -1);
+                case CONNECT_NS -> connect = whole(p, t, name, -1);
+                case RETRIED -> retried = flag(p, t, name);
+                case REDIRECTS -> redirects = (int) whole(p, t, name, 0);
+                case MALFORMED_CHUNKS -> malformed = (int) whole(p, t, name, 0);
+                case REQUESTED_OUTPUT_TOKENS -> requestedOsl = (int) whole(p, t, name, -1);
                 default -> p.skipChildren(); // a later version's field
             }
         }
-        return v;
+        return new ClientFields(poolWait, connect, retried, redirects, malformed, requestedOsl);
     }
 
-    private static RecordLine.Metadata withClient(final RecordLine.Metadata m, final long[] c) {
+    private static RecordLine.Metadata withClient(final RecordLine.Metadata m, final ClientFields c) {
         return new RecordLine.Metadata(m.sessionNum(), m.xRequestId(), m.xCorrelationId(), m.conversationId(),
-                m.turnIndex(), m.requestStartNs(), m.creditIssuedNs(), c[0], c[1], c[2] != 0, (int) c[3], (int) c[4],
-                (int) c[5], m.requestAckNs(), m.requestEndNs(), m.workerId(), m.recordProcessorId(),
-                m.benchmarkPhase(), m.wasCancelled(), m.cancellationTimeNs(), m.extra());
+                m.turnIndex(), m.requestStartNs(), m.creditIssuedNs(), c.poolWaitNs(), c.connectNs(), c.retried(),
+                c.redirects(), c.malformedChunks(), c.requestedOutputTokens(), m.requestAckNs(), m.requestEndNs(),
+                m.workerId(), m.recordProcessorId(), m.benchmarkPhase(), m.wasCancelled(), m.cancellationTimeNs(),
+                m.extra());
     }
 
     private static RecordLine.Metadata metadata(final JsonParser p, final JsonToken start) throws IOException {
