@@ -6,7 +6,8 @@
 # phase's rate; on a shared machine this is steadier than requests per second, which follow the other processes.
 # Prints one tab-separated line per run and the medians per build.
 #
-# Usage: A=old.jar B=new.jar bench/cpu-ab.sh   (ROUNDS=3, CONNS="50 500"; about 80 s per round and count)
+# Usage: A=old.jar B=new.jar bench/cpu-ab.sh   (ROUNDS=3, CONNS="50 500"; about 80 s per round and count;
+#        A_OPTS/B_OPTS give a build JVM options, so one jar against itself compares two JVM settings)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 a=${A:?A=old.jar}; b=${B:?B=new.jar}
@@ -28,7 +29,7 @@ for round in $(seq "$rounds"); do
   order="A B"; [ $((round % 2)) = 0 ] && order="B A"
   for conns in ${CONNS:-50 500}; do
     for build in $order; do
-      j=$a; [ "$build" = B ] && j=$b
+      j=$a; opts=${A_OPTS:-}; [ "$build" = B ] && { j=$b; opts=${B_OPTS:-}; }
       best=0
       for t in 1 2; do
         rps=$(wrk -t"$t" -c"$conns" -d4s -s "$out/post.lua" "$url/v1/chat/completions" | awk '/Requests\/sec/ {print $2}')
@@ -36,7 +37,8 @@ for round in $(seq "$rounds"); do
       done
       l0=$(load)
       dir="$out/r$round-$build-$conns"
-      timeout 60 java -jar "$j" profile -m m --tokenizer builtin --ui none --no-server-metrics --artifact-dir "$dir" \
+      # shellcheck disable=SC2086 # the options are split on purpose
+      timeout 60 java $opts -jar "$j" profile -m m --tokenizer builtin --ui none --no-server-metrics --artifact-dir "$dir" \
         -u "$url" --concurrency "$conns" --warmup-duration 5 --benchmark-duration 8 --isl 16 --osl 16 \
         > "$dir.log" 2>&1 &
       tpid=$!; pids+=("$tpid"); sleep 1; jpid=$(pgrep -P "$tpid" java || echo "$tpid") # the JVM under timeout
