@@ -1,20 +1,14 @@
 package io.aiperf.engine.client;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.async.ByteArrayFeeder;
 import java.io.IOException;
 
 /**
  * Pulls what the metrics need out of one OpenAI response object (a streamed chunk or a whole body)
  * without building a tree: content and reasoning text of the first choice, tool-call arguments, embedding
- * data, and the usage counts. Reference §5.5: reasoning is {@code reasoning_content} or {@code reasoning}.
- * Stateless and thread-safe; the {@link Chunk} it fills is not.
+ * data, and the usage counts. Reasoning is {@code reasoning_content} or {@code reasoning} (AIPerf's endpoint and
+ * streaming docs). Stateless and thread-safe; the {@link Chunk} it fills is not.
  */
 public final class ChunkParser {
-    private static final JsonFactory JSON = new JsonFactory();
-
     /** The fields of one response object; reset before each parse. */
     public static final class Chunk {
         public String content;
@@ -61,206 +55,163 @@ public final class ChunkParser {
 
     /**
      * Parses {@code buf[off, off+len)}; throws IOException for malformed or truncated JSON (callers skip the event).
-     * One non-blocking parser per thread is fed each object in turn, instead of a parser built per event: Jackson's
-     * parser and its context were most of the bytes allocated per SSE event (microbench's ResponsePathBenchmark). A
-     * parser that did not end exactly at the end of a whole object is dropped, so no state leaks into the next one.
+     * The object is read with a {@link JsonCursor}, which checks all of it but makes Strings only of the fields kept:
+     * Jackson's parser (even one reused per thread) was most of the event loop's Java time per answer and per SSE
+     * event (microbench's ResponsePathBenchmark). Bytes after the object are not read.
      */
     public static void parse(final byte[] buf, final int off, final int len, final Chunk out) throws IOException {
         out.reset();
-        final Reusable reusable = PARSERS.get();
-        final JsonParser p = reusable.feed(buf, off, len);
-        boolean whole = false;
-        try {
-            if (next(p) != JsonToken.START_OBJECT) {
-                throw new IOException("not a JSON object");
-            }
-            while (next(p) == JsonToken.FIELD_NAME) {
-                final String name = p.currentName();
-                final JsonToken t = next(p);
-                if (name.equals("choices") && t == JsonToken.START_ARRAY) {
-                    choices(p, out);
-                } else if (name.equals("usage") && t == JsonToken.START_OBJECT) {
-                    usage(p, out);
-                } else if (name.equals("error") && t == JsonToken.START_OBJECT) {
-                    error(p, out);
-                } else if (name.equals("error") && t == JsonToken.VALUE_STRING) {
-                    out.errorType = "ServerError";
-                    out.errorMessage = p.getText();
-                } else if (name.equals("data") && t == JsonToken.START_ARRAY) {
-                    out.hasEmbedding = next(p) != JsonToken.END_ARRAY;
-                    if (out.hasEmbedding) {
-                        p.skipChildren();
-                        skipRestOfArray(p);
-                    }
-                } else {
-                    p.skipChildren();
+        final JsonCursor c = new JsonCursor(buf, off, len);
+        c.beginDocument();
+        while (c.nextField()) {
+            if (c.nameIs("choices") && c.atArray()) {
+                c.enter();
+                choices(c, out);
+            } else if (c.nameIs("usage") && c.atObject()) {
+                c.enter();
+                usage(c, out);
+            } else if (c.nameIs("error") && c.atObject()) {
+                c.enter();
+                error(c, out);
+            } else if (c.nameIs("error") && c.atString()) {
+                out.errorType = "ServerError";
+                out.errorMessage = c.string();
+            } else if (c.nameIs("data") && c.atArray()) {
+                c.enter();
+                out.hasEmbedding = c.nextElement();
+                if (out.hasEmbedding) {
+                    c.skipValue();
+                    c.skipRest(false);
                 }
+            } else {
+                c.skipValue();
             }
-            whole = true;
-        } finally {
-            reusable.settle(whole);
         }
     }
 
-    /** The next token; a truncated object (no more input before its end) is malformed, as at the end of a stream. */
-    private static JsonToken next(final JsonParser p) throws IOException {
-        final JsonToken t = p.nextToken();
-        if (t == null || t == JsonToken.NOT_AVAILABLE) {
-            throw new IOException("truncated JSON object");
-        }
-        return t;
-    }
-
-    private static final ThreadLocal<Reusable> PARSERS = ThreadLocal.withInitial(Reusable::new);
-
-    /** A thread's non-blocking parser, fed one whole object at a time. */
-    private static final class Reusable {
-        private JsonParser parser;
-
-        JsonParser feed(final byte[] buf, final int off, final int len) throws IOException {
-            if (parser == null || !((ByteArrayFeeder) parser.getNonBlockingInputFeeder()).needMoreInput()) {
-                parser = JSON.createNonBlockingByteArrayParser(); // none yet, or one still holding bytes
-            }
-            ((ByteArrayFeeder) parser.getNonBlockingInputFeeder()).feedInput(buf, off, off + len);
-            return parser;
-        }
-
-        /** Keeps the parser for the next object only if this one was read whole and nothing but blanks followed. */
-        void settle(final boolean whole) {
-            try {
-                if (whole && parser.getParsingContext().inRoot() && parser.nextToken() == JsonToken.NOT_AVAILABLE) {
-                    return;
-                }
-            } catch (IOException | RuntimeException e) {
-                // trailing bytes that are not JSON: drop the parser below
-            }
-            try {
-                parser.close();
-            } catch (IOException e) {
-                // nothing to release: the input is the caller's array
-            }
-            parser = null;
-        }
-    }
-
-    private static void choices(final JsonParser p, final Chunk out) throws IOException {
+    /** The first object among the choices is the answer's; the others are checked and skipped. */
+    private static void choices(final JsonCursor c, final Chunk out) throws IOException {
         boolean first = true;
-        JsonToken t;
-        while ((t = next(p)) != JsonToken.END_ARRAY) {
-            if (first && t == JsonToken.START_OBJECT) {
+        while (c.nextElement()) {
+            if (first && c.atObject()) {
                 first = false;
-                while (next(p) == JsonToken.FIELD_NAME) {
-                    final String name = p.currentName();
-                    final JsonToken v = next(p);
-                    if ((name.equals("delta") || name.equals("message")) && v == JsonToken.START_OBJECT) {
-                        message(p, out);
-                    } else if (name.equals("text") && v == JsonToken.VALUE_STRING) {
-                        out.content = p.getText();
+                c.enter();
+                while (c.nextField()) {
+                    if ((c.nameIs("delta") || c.nameIs("message")) && c.atObject()) {
+                        c.enter();
+                        message(c, out);
+                    } else if (c.nameIs("text") && c.atString()) {
+                        out.content = c.string();
                     } else {
-                        p.skipChildren();
+                        c.skipValue();
                     }
                 }
             } else {
-                p.skipChildren();
+                c.skipValue();
             }
         }
     }
 
-    private static void message(final JsonParser p, final Chunk out) throws IOException {
+    private static void message(final JsonCursor c, final Chunk out) throws IOException {
         String reasoningContent = null;
         String reasoning = null;
-        while (next(p) == JsonToken.FIELD_NAME) {
-            final String name = p.currentName();
-            final JsonToken v = next(p);
-            if (v == JsonToken.VALUE_STRING && name.equals("content")) {
-                out.content = p.getText();
-            } else if (v == JsonToken.VALUE_STRING && name.equals("reasoning_content")) {
-                reasoningContent = p.getText();
-            } else if (v == JsonToken.VALUE_STRING && name.equals("reasoning")) {
-                reasoning = p.getText();
-            } else if (name.equals("tool_calls") && v == JsonToken.START_ARRAY) {
-                final String args = toolArguments(p);
+        while (c.nextField()) {
+            if (c.nameIs("content") && c.atString()) {
+                out.content = c.string();
+            } else if (c.nameIs("reasoning_content") && c.atString()) {
+                reasoningContent = c.string();
+            } else if (c.nameIs("reasoning") && c.atString()) {
+                reasoning = c.string();
+            } else if (c.nameIs("tool_calls") && c.atArray()) {
+                c.enter();
+                final String args = toolArguments(c);
                 if (!args.isEmpty() && (out.content == null || out.content.isEmpty())) {
                     out.content = args;
                 }
             } else {
-                p.skipChildren();
+                c.skipValue();
             }
         }
         out.reasoning = reasoningContent != null && !reasoningContent.isEmpty() ? reasoningContent : reasoning;
     }
 
-    /** Concatenated function names and argument fragments of a tool-call delta. */
-    private static String toolArguments(final JsonParser p) throws IOException {
+    /**
+     * Concatenated function names and argument fragments of a tool-call delta: every string value, at any depth,
+     * whose nearest field name above it is {@code name} or {@code arguments}.
+     */
+    private static String toolArguments(final JsonCursor c) throws IOException {
         final StringBuilder sb = new StringBuilder();
-        int depth = 1;
-        String field = null;
-        while (depth > 0) {
-            final JsonToken t = next(p);
-            switch (t) {
-                case START_OBJECT, START_ARRAY -> depth++;
-                case END_OBJECT, END_ARRAY -> depth--;
-                case FIELD_NAME -> field = p.currentName();
-                case VALUE_STRING -> {
-                    if ("name".equals(field) || "arguments".equals(field)) {
-                        sb.append(p.getText());
-                    }
-                }
-                default -> { }
-            }
-        }
+        tools(c, false, false, sb);
         return sb.toString();
     }
 
-    private static void usage(final JsonParser p, final Chunk out) throws IOException {
-        out.hasUsage = true;
-        while (next(p) == JsonToken.FIELD_NAME) {
-            final String name = p.currentName();
-            final JsonToken v = next(p);
-            if (v == JsonToken.VALUE_NUMBER_INT) {
-                switch (name) {
-                    case "prompt_tokens", "input_tokens" -> out.promptTokens = p.getIntValue();
-                    case "completion_tokens", "output_tokens" -> out.completionTokens = p.getIntValue();
-                    case "total_tokens" -> out.totalTokens = p.getIntValue();
-                    default -> { }
+    /** The rest of the container just entered; {@code kept} says whether the field that holds it is a kept one. */
+    private static boolean tools(final JsonCursor c, final boolean object, final boolean kept, final StringBuilder sb)
+            throws IOException {
+        boolean field = kept;
+        while (object ? c.nextField() : c.nextElement()) {
+            if (object) {
+                field = c.nameIs("name") || c.nameIs("arguments");
+            }
+            if (c.atString()) {
+                final String s = c.string();
+                if (field) {
+                    sb.append(s);
                 }
-            } else if (name.equals("completion_tokens_details") && v == JsonToken.START_OBJECT) {
-                while (next(p) == JsonToken.FIELD_NAME) {
-                    final String detail = p.currentName();
-                    final JsonToken dv = next(p);
-                    if (detail.equals("reasoning_tokens") && dv == JsonToken.VALUE_NUMBER_INT) {
-                        out.reasoningTokens = p.getIntValue();
+            } else if (c.atObject() || c.atArray()) {
+                final boolean inner = c.atObject();
+                c.enter();
+                field = tools(c, inner, field, sb);
+            } else {
+                c.skipValue();
+            }
+        }
+        return field;
+    }
+
+    private static void usage(final JsonCursor c, final Chunk out) throws IOException {
+        out.hasUsage = true;
+        while (c.nextField()) {
+            if (c.atInteger()) {
+                if (c.nameIs("prompt_tokens") || c.nameIs("input_tokens")) {
+                    out.promptTokens = c.intValue();
+                } else if (c.nameIs("completion_tokens") || c.nameIs("output_tokens")) {
+                    out.completionTokens = c.intValue();
+                } else if (c.nameIs("total_tokens")) {
+                    out.totalTokens = c.intValue();
+                } else {
+                    c.skipValue();
+                }
+            } else if (c.nameIs("completion_tokens_details") && c.atObject()) {
+                c.enter();
+                while (c.nextField()) {
+                    if (c.nameIs("reasoning_tokens") && c.atInteger()) {
+                        out.reasoningTokens = c.intValue();
                     } else {
-                        p.skipChildren();
+                        c.skipValue();
                     }
                 }
             } else {
-                p.skipChildren();
+                c.skipValue();
             }
         }
     }
 
     /** OpenAI's error object: {@code {"message", "type", "code"}}; only the message and type are kept. */
-    private static void error(final JsonParser p, final Chunk out) throws IOException {
+    private static void error(final JsonCursor c, final Chunk out) throws IOException {
         out.errorType = "ServerError";
         out.errorMessage = "";
-        while (next(p) == JsonToken.FIELD_NAME) {
-            final String name = p.currentName();
-            final JsonToken v = next(p);
-            if (name.equals("message") && v == JsonToken.VALUE_STRING) {
-                out.errorMessage = p.getText();
-            } else if (name.equals("type") && v == JsonToken.VALUE_STRING && !p.getText().isEmpty()) {
-                out.errorType = p.getText();
+        while (c.nextField()) {
+            if (c.nameIs("message") && c.atString()) {
+                out.errorMessage = c.string();
+            } else if (c.nameIs("type") && c.atString()) {
+                final String type = c.string();
+                if (!type.isEmpty()) {
+                    out.errorType = type;
+                }
             } else {
-                p.skipChildren();
+                c.skipValue();
             }
-        }
-    }
-
-    private static void skipRestOfArray(final JsonParser p) throws IOException {
-        JsonToken t;
-        while ((t = next(p)) != JsonToken.END_ARRAY) {
-            p.skipChildren();
         }
     }
 }

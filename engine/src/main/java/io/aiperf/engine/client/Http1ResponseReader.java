@@ -51,6 +51,8 @@ final class Http1ResponseReader {
     private boolean closeAnnounced;
     private int status;
     private String location;
+    private String lastReason;
+    private String lastMimeType;
     private boolean started;
     private final int maxHeadBytes;
 
@@ -285,8 +287,7 @@ final class Http1ResponseReader {
             }
             status = status * 10 + (head[i] - '0');
         }
-        final String reason = lineEnd > 13 ? new String(head, 13, trimEnd(13, lineEnd) - 13, StandardCharsets.ISO_8859_1)
-                : "";
+        final String reason = lineEnd > 13 ? lastReason = text(13, trimEnd(13, lineEnd), lastReason) : "";
         long contentLength = -1;
         boolean chunked = false;
         boolean close = http10;
@@ -325,7 +326,7 @@ final class Http1ResponseReader {
                     while (semi < vEnd && head[semi] != ';') {
                         semi++;
                     }
-                    mimeType = new String(head, v, trimEnd(v, semi) - v, StandardCharsets.ISO_8859_1);
+                    mimeType = lastMimeType = text(v, trimEnd(v, semi), lastMimeType);
                 } else if (nameIs(i, colon, CONNECTION)) {
                     if (containsIgnoreCase(v, vEnd, "close")) {
                         close = true;
@@ -465,9 +466,36 @@ final class Http1ResponseReader {
         }
     }
 
+    /**
+     * The head's bytes {@code [from, to)} as text: {@code previous} when they spell it, so a connection's answers,
+     * which repeat their reason and media type, do not make new Strings of them each time.
+     */
+    private String text(final int from, final int to, final String previous) {
+        if (previous != null && previous.length() == to - from) {
+            int k = 0;
+            while (k < previous.length() && previous.charAt(k) == (head[from + k] & 0xFF)) {
+                k++;
+            }
+            if (k == previous.length()) {
+                return previous;
+            }
+        }
+        return new String(head, from, to - from, StandardCharsets.ISO_8859_1);
+    }
+
+    /** Whether the head's bytes {@code [from, to)} contain {@code word} (lower-case ASCII), in any case. */
     private boolean containsIgnoreCase(final int from, final int to, final String word) {
-        return new String(head, from, to - from, StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT)
-                .contains(word);
+        final int last = to - word.length();
+        for (int start = from; start <= last; start++) {
+            int k = 0;
+            while (k < word.length() && (head[start + k] | 0x20) == word.charAt(k)) {
+                k++;
+            }
+            if (k == word.length()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static byte[] ascii(final String s) {

@@ -4,7 +4,7 @@ package io.aiperf.engine.config;
  * Where exports go.
  *
  * @param dir the base directory
- * @param dirExplicit whether the user named the directory (otherwise a per-run subdirectory is used, §7.1)
+ * @param dirExplicit whether the user named the directory (otherwise a per-run subdirectory is used)
  * @param prefix the export file prefix, or null for AIPerf's default names
  * @param exportLevel summary, records or raw (AIPerf's {@code --export-level})
  * @param sliceDurationSeconds the timeslice length ({@code --slice-duration}), or null for no timeslices
