@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
  * default Jackson parser keeps: 1,000 levels of nesting, numbers of up to 1,000 digits) but makes a String only of
  * the values asked for, and compares field names on their bytes. Every answer and every streamed event goes through
  * it, so it allocates nothing for what it skips. Bytes after the object are not read. Not thread-safe; one per parse.
+ * It is over 400 lines because the grammar's checks (strings and their escapes, UTF-8, numbers, literals, nesting)
+ * share one position and one stack of containers: apart, each would hand them to the others at every byte.
  */
 final class JsonCursor {
     private static final int MAX_DEPTH = 1_000;
@@ -96,11 +98,6 @@ final class JsonCursor {
             }
         }
         return true;
-    }
-
-    /** The current field's name as a String (for the rare callers that keep it). */
-    String name() {
-        return escapedName != null ? escapedName : new String(b, nameStart, nameLength, StandardCharsets.UTF_8);
     }
 
     boolean atObject() throws IOException {
