@@ -13,6 +13,8 @@ public final class MemoTokenizer implements Tokenizer {
     private static final int MAX_CHARS = 4096;
     private final Tokenizer tokenizer;
     private final ConcurrentHashMap<String, Integer> counts = new ConcurrentHashMap<>();
+    /** The text counted last and its count, published whole (a record's fields are final). */
+    private volatile Counted last;
 
     public MemoTokenizer(final Tokenizer tokenizer) {
         this.tokenizer = tokenizer;
@@ -23,16 +25,25 @@ public final class MemoTokenizer implements Tokenizer {
         if (text.length() > MAX_CHARS) {
             return tokenizer.count(text);
         }
+        // The last text first: a server that repeats itself repeats its last answer, and comparing with it costs
+        // less than hashing a new String for the map (each answer is a new String, its hash not yet computed).
+        final Counted last = this.last;
+        if (last != null && last.text.equals(text)) {
+            return last.count;
+        }
         final Integer known = counts.get(text);
-        if (known != null) {
-            return known;
+        final int n = known != null ? known : tokenizer.count(text);
+        if (known == null) {
+            if (counts.size() >= MAX_ENTRIES) {
+                counts.clear();
+            }
+            counts.put(text, n);
         }
-        final int n = tokenizer.count(text);
-        if (counts.size() >= MAX_ENTRIES) {
-            counts.clear();
-        }
-        counts.put(text, n);
+        this.last = new Counted(text, n);
         return n;
+    }
+
+    private record Counted(String text, int count) {
     }
 
     @Override

@@ -25,7 +25,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * What the record processor does for each finished request of a streamed run (64 events): the record's metrics (the
  * answer counted by the builtin tokenizer behind the memo of repeated answers, as in a run), the run's statistics, and
- * its {@code profile_export.jsonl} line (to a discarding stream). Scored per request.
+ * its {@code profile_export.jsonl} line (to a discarding stream). Scored per request; {@code nonStreamedRecord} is
+ * the same for P1's non-streamed answer.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -33,6 +34,7 @@ import org.openjdk.jmh.annotations.TearDown;
 public class RecordPathBenchmark {
     private final Tokenizer tokenizer = new MemoTokenizer(Tokenizer.builtin());
     private RequestRecord record;
+    private RequestRecord answer;
     private MetricsAccumulator metrics;
     private RecordsJsonlWriter jsonl;
 
@@ -44,6 +46,9 @@ public class RecordPathBenchmark {
         record = new RequestRecord("profiling", true, 0, "6f1c3bb0-0d0e-4a39-9a55-3f0a3c1c2d4e",
                 "0b8f8f7e-2a52-4c3f-8d57-5a4f1f2e9c11", "conv-1", 0, "m", System.currentTimeMillis() * 1_000_000L,
                 550, 64, response, false, -1, null, -1, 0);
+        answer = new RequestRecord("profiling", true, 0, "6f1c3bb0-0d0e-4a39-9a55-3f0a3c1c2d4e",
+                "0b8f8f7e-2a52-4c3f-8d57-5a4f1f2e9c11", "b0bedfef-8c9e-a7b9-1817-e986a6420f84", 0, "m",
+                System.currentTimeMillis() * 1_000_000L, 16, 16, path.nonStreamedAnswer(), false, -1, null, -1, 0);
         jsonl = new RecordsJsonlWriter(OutputStream.nullOutputStream(), new WallClock(System::nanoTime));
     }
 
@@ -61,6 +66,15 @@ public class RecordPathBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         jsonl.close();
+    }
+
+    /** P1's record: a non-streamed chat completion with the server's usage, counted by the builtin tokenizer. */
+    @Benchmark
+    public RecordMetrics nonStreamedRecord() throws IOException {
+        final RecordMetrics m = RecordMetrics.of(answer, false, false, tokenizer);
+        metrics.add(m);
+        jsonl.write(answer, m);
+        return m;
     }
 
     @Benchmark
