@@ -12,10 +12,15 @@ import org.apache.hc.core5.http.Header;
  */
 final class Http1RequestWriter {
     private static final byte[] CRLF = {'\r', '\n'};
+    private static final byte[] REQUEST_ID = ascii("X-Request-ID: ");
+    private static final byte[] AFFINITY = ascii("X-Session-Affinity: ");
+    private static final byte[] CLOSE = ascii("Connection: close\r\n");
+    private static final byte[] CONTENT_LENGTH = ascii("Content-Length: ");
     private ByteBuffer buffer = ByteBuffer.allocate(16 * 1024);
     private Header[] cachedHeaders;
     private URI cachedUri;
     private String cachedSessionHeader;
+    private byte[] cachedSessionName;
     private byte[] cachedPrefix;
 
     /**
@@ -34,13 +39,13 @@ final class Http1RequestWriter {
         }
         buffer.clear();
         buffer.put(prefix);
-        header("X-Request-ID", exchange.requestId);
-        header(request.sessionHeader(), exchange.correlationId);
-        header("X-Session-Affinity", exchange.correlationId);
+        header(REQUEST_ID, exchange.requestId);
+        header(cachedSessionName, exchange.correlationId);
+        header(AFFINITY, exchange.correlationId);
         if (last) {
-            text("Connection: close\r\n");
+            buffer.put(CLOSE);
         }
-        text("Content-Length: ");
+        buffer.put(CONTENT_LENGTH);
         text(Integer.toString(body.length));
         buffer.put(CRLF).put(CRLF).put(body);
         return buffer.flip();
@@ -53,6 +58,7 @@ final class Http1RequestWriter {
             cachedHeaders = request.headers();
             cachedUri = request.uri();
             cachedSessionHeader = request.sessionHeader();
+            cachedSessionName = ascii(cachedSessionHeader + ": ");
         }
         return cachedPrefix;
     }
@@ -99,23 +105,31 @@ final class Http1RequestWriter {
         return s.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private void header(final String name, final String value) {
-        text(name);
-        text(": ");
+    /** @param name the field's name, colon and space, encoded */
+    private void header(final byte[] name, final String value) {
+        buffer.put(name);
         text(value);
         buffer.put(CRLF);
     }
 
-    /** ASCII as bytes without a String copy; anything else as UTF-8. */
+    /** ASCII as bytes without a String copy, straight into the buffer's array; anything else as UTF-8. */
     private void text(final String s) {
         final int n = s.length();
+        final byte[] a = buffer.array();
+        int p = buffer.arrayOffset() + buffer.position();
         for (int i = 0; i < n; i++) {
             final char c = s.charAt(i);
             if (c >= 0x80) {
+                buffer.position(p - buffer.arrayOffset());
                 buffer.put(s.substring(i).getBytes(StandardCharsets.UTF_8));
                 return;
             }
-            buffer.put((byte) c);
+            a[p++] = (byte) c;
         }
+        buffer.position(p - buffer.arrayOffset());
+    }
+
+    private static byte[] ascii(final String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 }
