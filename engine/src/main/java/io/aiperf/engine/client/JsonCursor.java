@@ -17,6 +17,24 @@ final class JsonCursor {
     /** The bytes a string holds as they are: ASCII but the quote, the backslash and control characters. */
     private static final boolean[] PLAIN = new boolean[256];
 
+    private static final java.lang.invoke.VarHandle WORDS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
+    /**
+     * Whether all eight bytes of {@code w} are {@link #PLAIN}: none has its high bit set, is below 0x20, or is a quote
+     * or a backslash. (A byte is zero where {@code (x - ONES) & ~x & HIGHS} has its high bit; borrows may mark more
+     * bytes than that, never fewer, and any mark sends the word to the byte-by-byte loop.)
+     */
+    private static boolean plainWord(final long w) {
+        final long quote = w ^ 0x2222222222222222L;
+        final long backslash = w ^ 0x5C5C5C5C5C5C5C5CL;
+        final long marks = (w | ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash)
+                | (w - 0x2020202020202020L) & ~w) & HIGHS;
+        return marks == 0;
+    }
+
     static {
         for (int c = 0x20; c < 0x80; c++) {
             PLAIN[c] = c != '"' && c != '\\';
@@ -353,8 +371,11 @@ final class JsonCursor {
     private boolean scanString() throws IOException {
         boolean plain = true;
         while (true) {
+            while (pos + 8 <= end && plainWord((long) WORDS.get(b, pos))) {
+                pos += 8; // the common case, eight bytes at a time
+            }
             while (pos < end && PLAIN[b[pos] & 0xFF]) {
-                pos++; // the common case, one table look-up per byte
+                pos++;
             }
             if (pos >= end) {
                 throw new IOException("truncated JSON object");

@@ -81,6 +81,24 @@ class ChunkParserDifferentialTest {
         }
     }
 
+    /** Long strings are scanned eight bytes at a time: a special byte at every position of two words is still seen. */
+    @Test
+    void specialBytesAnywhereInLongStrings() {
+        final byte[][] specials = {{'\\', 'n'}, {'\\', '"'}, {'"'}, {'\t'}, {0x1F}, {(byte) 0xC3, (byte) 0xA9},
+            {(byte) 0xE4, (byte) 0xB8, (byte) 0xAD}, {(byte) 0x80}, {(byte) 0xC3}, {0x7F}, {'\\', 'u', '0', '0', 'e', '9'}};
+        for (final byte[] special : specials) {
+            for (int at = 0; at < 20; at++) {
+                final java.io.ByteArrayOutputStream json = new java.io.ByteArrayOutputStream();
+                json.writeBytes("{\"choices\":[{\"text\":\"".getBytes(StandardCharsets.US_ASCII));
+                json.writeBytes("abcdefghijklmnopqrst".substring(0, at).getBytes(StandardCharsets.US_ASCII));
+                json.writeBytes(special);
+                json.writeBytes("uvwxyz0123456789".getBytes(StandardCharsets.US_ASCII));
+                json.writeBytes("\"}]}".getBytes(StandardCharsets.US_ASCII));
+                compare(json.toByteArray());
+            }
+        }
+    }
+
     @Test
     void invalidUtf8IsRefusedAsJacksonRefusesIt() {
         final byte[][] bad = {

@@ -14,8 +14,10 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The decision behind {@link ChunkParser}'s parser: one reused non-blocking parser per thread, against a new blocking
- * parser per object walking the same tokens (what it did before). Scored per streamed chat chunk.
+ * The decision behind {@link ChunkParser}'s reading: its byte-level {@link JsonCursor}, against Jackson's fastest
+ * parser (a new blocking parser per object) walking the same tokens. Jackson's reused non-blocking parser, which the
+ * cursor replaced, is measured beside them by {@code ResponsePathBenchmark}'s history in src-docs/performance.md.
+ * Scored per streamed chat chunk.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -28,7 +30,7 @@ public class ChunkParserBenchmark {
     private final ChunkParser.Chunk out = new ChunkParser.Chunk();
 
     @Benchmark
-    public String reusedNonBlocking() throws IOException {
+    public String cursor() throws IOException {
         ChunkParser.parse(chunk, 0, chunk.length, out);
         return out.content;
     }
