@@ -22,17 +22,13 @@ import java.io.OutputStream;
  */
 public final class RecordsJsonlWriter implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** The tag and unit of the per-chunk list and of a failed request's input length, written apart from the rest. */
-    private static final SerializedString[] ICL = tagAndUnit(MetricRegistry.ICL);
-    private static final SerializedString[] ERROR_ISL = tagAndUnit(MetricRegistry.ERROR_ISL);
+    private static final java.util.Map<MetricSpec, SerializedString[]> TAG_AND_UNIT = tagsAndUnits();
     private final OutputStream out;
     private final JsonGenerator g;
     private final OutputStream rawOut;
     private final JsonGenerator raw;
     private final WallClock wall;
     private final char[] digits = new char[32];
-    /** One metric's object as text, {@code {"value":...,"unit":"..."}}: see {@link #value}. */
-    private final char[] metric = metricBuffer();
     /** The metadata of the record being written, as the codec reads it: one view, reused for every record. */
     private final LiveMetadata metadata;
     /** Writes warmup records nowhere, through the same code as the file's lines (see {@link #rehearse}). */
@@ -200,11 +196,10 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         RecordCodec.writeMetadata(g, metadata.of(r));
         RecordCodec.startMetrics(g);
         if (m.valid()) {
-            for (int i = 0; i < PER_RECORD.length; i++) {
-                final MetricSpec spec = PER_RECORD[i];
-                value(g, i, m);
+            for (final MetricSpec spec : MetricRegistry.PER_RECORD) {
+                value(g, spec, m, digits);
                 if (spec == MetricRegistry.ITL && m.iclNanos() != null) {
-                    final SerializedString[] icl = ICL;
+                    final SerializedString[] icl = TAG_AND_UNIT.get(MetricRegistry.ICL);
                     RecordCodec.startMetric(g, icl[0]);
                     g.writeStartArray();
                     for (final double v : m.iclNanos()) {
@@ -215,7 +210,7 @@ public final class RecordsJsonlWriter implements AutoCloseable {
                 }
             }
         } else if (m.isl() >= 0) {
-            final SerializedString[] errorIsl = ERROR_ISL;
+            final SerializedString[] errorIsl = TAG_AND_UNIT.get(MetricRegistry.ERROR_ISL);
             RecordCodec.startMetric(g, errorIsl[0]);
             g.writeNumber(m.isl());
             RecordCodec.endMetric(g, errorIsl[1]);
@@ -231,40 +226,22 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         g.writeEndObject();
     }
 
-    /**
-     * One metric in its display unit ({@code PER_RECORD[i]}); token counts as whole numbers; absent values are left
-     * out. The metric's object is made here as text, its value between the constant {@code {"value":} and the
-     * metric's constant {@code ,"unit":"..."}}, and handed to the generator as one raw value: seven generator calls
-     * per metric, each checking its context, were most of the records line's cost.
-     */
-    private void value(final JsonGenerator g, final int i, final RecordMetrics m) throws IOException {
-        final MetricSpec spec = PER_RECORD[i];
+    /** One metric in its display unit; token counts as whole numbers; absent values are left out. */
+    private static void value(final JsonGenerator g, final MetricSpec spec, final RecordMetrics m, final char[] digits)
+            throws IOException {
         final double display = spec.displayValue(m);
-        if (!Double.isFinite(display)) {
-            return;
+        if (Double.isFinite(display)) {
+            final SerializedString[] names = TAG_AND_UNIT.get(spec);
+            RecordCodec.startMetric(g, names[0]);
+            if (spec.whole()) {
+                g.writeNumber((long) display);
+            } else if (spec.nanosToDisplay() == NANOS_PER_MILLI) {
+                writeMillis(g, spec.perRecord().applyAsDouble(m), digits);
+            } else {
+                g.writeNumber(display);
+            }
+            RecordCodec.endMetric(g, names[1]);
         }
-        int len = VALUE_OPEN.length; // the buffer starts with it for good: see metricBuffer()
-        if (spec.whole()) {
-            len = whole((long) display, metric, len);
-        } else if (spec.nanosToDisplay() == NANOS_PER_MILLI && isWholeNanos(spec.perRecord().applyAsDouble(m))) {
-            len += millis((long) spec.perRecord().applyAsDouble(m), metric, len);
-        } else {
-            final String text = com.fasterxml.jackson.core.io.NumberOutput.toString(display, true);
-            text.getChars(0, text.length(), metric, len);
-            len += text.length();
-        }
-        final char[] close = CLOSE[i];
-        System.arraycopy(close, 0, metric, len, close.length);
-        len += close.length;
-        g.writeFieldName(FIELD[i]);
-        g.writeRawValue(metric, 0, len);
-    }
-
-    /** Writes {@code v} in decimal into {@code out} at {@code at}; returns the end. */
-    private static int whole(final long v, final char[] out, final int at) {
-        final String text = v >= 0 && v < SMALL.length ? SMALL[(int) v] : Long.toString(v);
-        text.getChars(0, text.length(), out, at);
-        return at + text.length();
     }
 
     private static final double NANOS_PER_MILLI = 1e6;
@@ -276,7 +253,7 @@ public final class RecordsJsonlWriter implements AutoCloseable {
      * gaps of each record. Anything else goes through Jackson.
      */
     static void writeMillis(final JsonGenerator g, final double nanos, final char[] digits) throws IOException {
-        if (!isWholeNanos(nanos)) {
+        if (!(nanos >= 0 && nanos < 1e15 && nanos == Math.rint(nanos))) {
             g.writeNumber(nanos / NANOS_PER_MILLI);
             return;
         }
@@ -284,39 +261,29 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         g.writeNumber(digits, 0, len);
     }
 
-    /** Whether {@code nanos} is a whole number of nanoseconds that {@link #millis} writes exactly. */
-    private static boolean isWholeNanos(final double nanos) {
-        return nanos >= 0 && nanos < 1e15 && nanos == Math.rint(nanos);
-    }
-
     /** Writes {@code ns / 1e6} as a decimal into {@code out} ({@code 0 <= ns < 1e15}); returns its length. */
     static int millis(final long ns, final char[] out) {
-        return millis(ns, out, 0);
-    }
-
-    /** Writes {@code ns / 1e6} as a decimal into {@code out} from {@code at}; returns its length. */
-    private static int millis(final long ns, final char[] buf, final int at) {
         long whole = ns / 1_000_000L;
         int frac = (int) (ns % 1_000_000L);
-        int len = at;
+        int len = 0;
         if (whole == 0) {
-            buf[len++] = '0';
+            out[len++] = '0';
         } else {
             final int start = len;
             while (whole > 0) {
-                buf[len++] = (char) ('0' + whole % 10);
+                out[len++] = (char) ('0' + whole % 10);
                 whole /= 10;
             }
             for (int i = start, j = len - 1; i < j; i++, j--) {
-                final char c = buf[i];
-                buf[i] = buf[j];
-                buf[j] = c;
+                final char c = out[i];
+                out[i] = out[j];
+                out[j] = c;
             }
         }
-        buf[len++] = '.';
+        out[len++] = '.';
         if (frac == 0) {
-            buf[len++] = '0';
-            return len - at;
+            out[len++] = '0';
+            return len;
         }
         int places = 6;
         while (frac % 10 == 0) {
@@ -324,37 +291,22 @@ public final class RecordsJsonlWriter implements AutoCloseable {
             places--;
         }
         for (int i = places - 1; i >= 0; i--) {
-            buf[len + i] = (char) ('0' + frac % 10);
+            out[len + i] = (char) ('0' + frac % 10);
             frac /= 10;
         }
-        return len + places - at;
+        return len + places;
     }
 
-    private static final MetricSpec[] PER_RECORD = MetricRegistry.PER_RECORD.toArray(MetricSpec[]::new);
-    private static final char[] VALUE_OPEN = RecordCodec.metricTextOpen();
-    /** Per metric of {@link #PER_RECORD}: its tag as a field name, and the end of its object with its unit. */
-    private static final SerializedString[] FIELD = new SerializedString[PER_RECORD.length];
-    private static final char[][] CLOSE = new char[PER_RECORD.length][];
-    /** The decimal text of small counts (token counts are written per metric per record). */
-    private static final String[] SMALL = new String[4096];
-
-    static {
-        for (int i = 0; i < PER_RECORD.length; i++) {
-            FIELD[i] = new SerializedString(PER_RECORD[i].tag());
-            CLOSE[i] = RecordCodec.metricTextClose(PER_RECORD[i].unit());
+    private static java.util.Map<MetricSpec, SerializedString[]> tagsAndUnits() {
+        final java.util.Map<MetricSpec, SerializedString[]> m = new java.util.IdentityHashMap<>();
+        for (final MetricSpec spec : MetricRegistry.PER_RECORD) {
+            m.put(spec, new SerializedString[] {new SerializedString(spec.tag()), new SerializedString(spec.unit())});
         }
-        for (int i = 0; i < SMALL.length; i++) {
-            SMALL[i] = Integer.toString(i);
+        // the per-chunk list and a failed request's input length are written apart from the per-record values
+        for (final MetricSpec spec : new MetricSpec[] {MetricRegistry.ICL, MetricRegistry.ERROR_ISL}) {
+            m.putIfAbsent(spec, new SerializedString[] {new SerializedString(spec.tag()),
+                    new SerializedString(spec.unit())});
         }
-    }
-
-    private static char[] metricBuffer() {
-        final char[] buffer = new char[256];
-        System.arraycopy(VALUE_OPEN, 0, buffer, 0, VALUE_OPEN.length);
-        return buffer;
-    }
-
-    private static SerializedString[] tagAndUnit(final MetricSpec spec) {
-        return new SerializedString[] {new SerializedString(spec.tag()), new SerializedString(spec.unit())};
+        return m;
     }
 }

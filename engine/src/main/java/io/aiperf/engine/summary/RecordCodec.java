@@ -246,25 +246,6 @@ public final class RecordCodec {
         g.writeFieldName(K_VALUE);
     }
 
-    /**
-     * A metric's object as text up to its value, {@code {"value":}, for writers that make the object themselves and
-     * hand it to {@link JsonGenerator#writeRawValue(char[], int, int)}; {@link #metricTextClose} ends it.
-     */
-    public static char[] metricTextOpen() {
-        return ("{\"" + VALUE + "\":").toCharArray();
-    }
-
-    /** The end of a metric's object as text after its value: {@code ,"unit":"<unit>"}}, the unit escaped. */
-    public static char[] metricTextClose(final String unit) {
-        final java.io.StringWriter quoted = new java.io.StringWriter();
-        try (JsonGenerator g = FACTORY.createGenerator(quoted)) {
-            g.writeString(unit);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        return (",\"" + UNIT + "\":" + quoted + "}").toCharArray();
-    }
-
     /** Closes a metric with its unit. */
     public static void endMetric(final JsonGenerator g, final SerializableString unit) throws IOException {
         g.writeFieldName(K_UNIT);
