@@ -399,7 +399,7 @@ final class Http1ResponseReader {
             return false;
         }
         for (int k = 0; k < lowerName.length; k++) {
-            if ((head[from + k] | 0x20) != lowerName[k] && head[from + k] != lowerName[k]) {
+            if (lower(head[from + k]) != lowerName[k]) {
                 return false;
             }
         }
@@ -488,7 +488,7 @@ final class Http1ResponseReader {
         final int last = to - word.length();
         for (int start = from; start <= last; start++) {
             int k = 0;
-            while (k < word.length() && (head[start + k] | 0x20) == word.charAt(k)) {
+            while (k < word.length() && lower(head[start + k]) == word.charAt(k)) {
                 k++;
             }
             if (k == word.length()) {
@@ -496,6 +496,11 @@ final class Http1ResponseReader {
             }
         }
         return false;
+    }
+
+    /** An ASCII letter in lower case; every other byte as it is (a CR is no hyphen). */
+    private static int lower(final byte c) {
+        return c >= 'A' && c <= 'Z' ? c | 0x20 : c;
     }
 
     private static byte[] ascii(final String s) {

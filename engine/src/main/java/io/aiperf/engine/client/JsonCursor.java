@@ -5,15 +5,18 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A forward-only reader of one JSON object in a byte array. It checks the whole grammar (RFC 8259, with the limits a
- * default Jackson parser keeps: 1,000 levels of nesting, numbers of up to 1,000 digits) but makes a String only of
- * the values asked for, and compares field names on their bytes. Every answer and every streamed event goes through
- * it, so it allocates nothing for what it skips. Bytes after the object are not read. Not thread-safe; one per parse.
+ * default Jackson parser keeps: 1,000 levels of nesting, numbers of up to 1,000 digits, names of up to 50,000 bytes,
+ * strings of up to 20,000,000 characters) but makes a String only of the values asked for, and compares field names
+ * on their bytes. Every answer and every streamed event goes through it, so it allocates nothing for what it skips.
+ * Bytes after the object are not read. Not thread-safe; one per parse.
  * It is over 400 lines because the grammar's checks (strings and their escapes, UTF-8, numbers, literals, nesting)
  * share one position and one stack of containers: apart, each would hand them to the others at every byte.
  */
 final class JsonCursor {
     private static final int MAX_DEPTH = 1_000;
     private static final int MAX_NUMBER_LENGTH = 1_000;
+    private static final int MAX_NAME_BYTES = 50_000;
+    private static final int MAX_STRING_LENGTH = 20_000_000;
     /** The bytes a string holds as they are: ASCII but the quote, the backslash and control characters. */
     private static final boolean[] PLAIN = new boolean[256];
 
@@ -60,11 +63,11 @@ final class JsonCursor {
 
     /** Reads the opening brace of the document's object; anything else is not a JSON object. */
     void beginDocument() throws IOException {
-        skipBlanks();
-        if (pos + 2 < end && (b[pos] & 0xFF) == 0xEF && (b[pos + 1] & 0xFF) == 0xBB && (b[pos + 2] & 0xFF) == 0xBF) {
-            pos += 3; // a UTF-8 byte order mark
-            skipBlanks();
+        // Byte order marks only at the very first byte (Jackson takes any number there, and none after a blank).
+        while (pos + 2 < end && (b[pos] & 0xFF) == 0xEF && (b[pos + 1] & 0xFF) == 0xBB && (b[pos + 2] & 0xFF) == 0xBF) {
+            pos += 3;
         }
+        skipBlanks();
         if (peek() != '{') {
             throw malformed("not a JSON object");
         }
@@ -81,13 +84,17 @@ final class JsonCursor {
         }
         pos++;
         final int start = pos;
-        if (scanString()) {
+        final boolean plain = scanString();
+        if (pos - 1 - start > MAX_NAME_BYTES) {
+            throw malformed("field name longer than " + MAX_NAME_BYTES + " bytes");
+        }
+        if (plain) {
             escapedName = null;
             nameStart = start;
             nameLength = pos - 1 - start;
         } else {
+            pairedSurrogates(start, pos - 1);
             escapedName = decode(start, pos - 1);
-            pairedSurrogates(escapedName);
         }
         skipBlanks();
         if (peek() != ':') {
@@ -154,7 +161,13 @@ final class JsonCursor {
         peekValue();
         pos++;
         final int start = pos;
-        return scanString() ? new String(b, start, pos - 1 - start, StandardCharsets.UTF_8) : decode(start, pos - 1);
+        final boolean plain = scanString();
+        final String text = plain ? new String(b, start, pos - 1 - start, StandardCharsets.ISO_8859_1)
+                : decode(start, pos - 1);
+        if (text.length() > MAX_STRING_LENGTH) {
+            throw malformed("string longer than " + MAX_STRING_LENGTH + " characters");
+        }
+        return text;
     }
 
     /** Reads the integer at the cursor (after {@link #atInteger()}); one outside an int's range is refused. */
@@ -219,8 +232,8 @@ final class JsonCursor {
     // --- containers
 
     /**
-     * Which kind of container is open at each depth, one bit per level up to 64 levels; deeper ones are found by
-     * scanning (a skipped value that deep is rare and still checked).
+     * Which kind of container is open at each depth: one bit per level up to 64 levels, an array of them beyond
+     * (made only for a value that deep).
      */
     private long kinds;
     private byte[] deepKinds;
@@ -366,7 +379,7 @@ final class JsonCursor {
 
     /**
      * Moves past a string whose opening quote is behind the cursor, checking escapes, control characters and UTF-8;
-     * true when it had no escapes (so its bytes are its text).
+     * true when it was ASCII without escapes (so its bytes are its text).
      */
     private boolean scanString() throws IOException {
         boolean plain = true;
@@ -394,6 +407,7 @@ final class JsonCursor {
             } else if (c < 0x80) {
                 pos++;
             } else {
+                plain = false;
                 utf8(c);
             }
         }
@@ -415,7 +429,10 @@ final class JsonCursor {
         }
     }
 
-    /** A multi-byte UTF-8 sequence starting with {@code lead}, as Jackson checks it: the lead byte and continuations. */
+    /**
+     * A multi-byte UTF-8 sequence starting with {@code lead}, as Jackson checks it: the lead byte, the continuations,
+     * and no encoded surrogate; overlong forms pass (and {@link #decode} reads them as Jackson does).
+     */
     private void utf8(final int lead) throws IOException {
         final int continuations;
         if (lead >= 0xC0 && lead <= 0xDF) {
@@ -432,11 +449,19 @@ final class JsonCursor {
             if ((peek() & 0xC0) != 0x80) {
                 throw malformed("invalid UTF-8 middle byte");
             }
+            if (i == 0 && lead == 0xED && (b[pos] & 0xFF) >= 0xA0) {
+                throw malformed("a UTF-16 surrogate encoded in UTF-8"); // U+D800 to U+DFFF, refused as Jackson does
+            }
             pos++;
         }
     }
 
-    /** The text of a checked string with escapes, between {@code from} and the closing quote at {@code to}. */
+    /**
+     * The text of a checked string with escapes or non-ASCII bytes, between {@code from} and the closing quote at
+     * {@code to}. Multi-byte sequences are decoded by their bits, as Jackson decodes them: an overlong form gives the
+     * character it spells, a four-byte one the two halves of its surrogate pair (beyond U+10FFFF, whatever the
+     * arithmetic gives), where a JDK decoder would give replacement characters.
+     */
     private String decode(final int from, final int to) {
         final StringBuilder sb = new StringBuilder(to - from);
         int i = from;
@@ -457,30 +482,51 @@ final class JsonCursor {
                     }
                     default -> sb.append((char) e); // quote, backslash, slash
                 }
+            } else if (c < 0x80) {
+                sb.append((char) c);
+                i++;
+            } else if (c < 0xE0) {
+                sb.append((char) ((c & 0x1F) << 6 | (b[i + 1] & 0x3F)));
+                i += 2;
+            } else if (c < 0xF0) {
+                sb.append((char) ((c & 0x0F) << 12 | (b[i + 1] & 0x3F) << 6 | (b[i + 2] & 0x3F)));
+                i += 3;
             } else {
-                int next = i + 1;
-                while (next < to && b[next] != '\\') {
-                    next++;
-                }
-                sb.append(new String(b, i, next - i, StandardCharsets.UTF_8));
-                i = next;
+                final int point = ((c & 0x07) << 18 | (b[i + 1] & 0x3F) << 12 | (b[i + 2] & 0x3F) << 6
+                        | (b[i + 3] & 0x3F)) - 0x10000;
+                sb.append((char) (0xD800 | (point >> 10)));
+                sb.append((char) (0xDC00 | (point & 0x3FF)));
+                i += 4;
             }
         }
         return sb.toString();
     }
 
-    /** A field name's escaped surrogates must pair up, as Jackson requires of names (not of values). */
-    private void pairedSurrogates(final String name) throws IOException {
-        for (int i = 0; i < name.length(); i++) {
-            final char c = name.charAt(i);
-            if (Character.isHighSurrogate(c)) {
-                if (i + 1 == name.length() || !Character.isLowSurrogate(name.charAt(i + 1))) {
+    /**
+     * A field name's escaped surrogates ({@code \\uD800} to {@code \\uDFFF}) must pair up, an escaped high one
+     * followed at once by an escaped low one, as Jackson requires of names (not of values, and not of surrogates
+     * that come from UTF-8 bytes). The name's bytes are {@code [from, to)}, already checked.
+     */
+    private void pairedSurrogates(final int from, final int to) throws IOException {
+        boolean high = false;
+        for (int i = from; i < to; i++) {
+            if (b[i] != '\\') {
+                if (high) {
                     throw malformed("broken surrogate pair in a field name");
                 }
-                i++;
-            } else if (Character.isLowSurrogate(c)) {
-                throw malformed("unexpected low surrogate in a field name");
+                continue;
             }
+            final char c = b[i + 1] == 'u'
+                    ? (char) (hex(b[i + 2]) << 12 | hex(b[i + 3]) << 8 | hex(b[i + 4]) << 4 | hex(b[i + 5])) : 0;
+            if (high != Character.isLowSurrogate(c)) {
+                throw malformed(high ? "broken surrogate pair in a field name"
+                        : "unexpected low surrogate in a field name");
+            }
+            high = !high && Character.isHighSurrogate(c);
+            i += b[i + 1] == 'u' ? 5 : 1;
+        }
+        if (high) {
+            throw malformed("broken surrogate pair in a field name");
         }
     }
 

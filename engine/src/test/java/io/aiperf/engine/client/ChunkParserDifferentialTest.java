@@ -63,6 +63,9 @@ class ChunkParserDifferentialTest {
             "{\"choices\":[{\"text\":\"a\\u00e9\\ud83d\\ude00\\n\\\"\\\\\\/\\b\\f\\r\\t\"}]}",
             "{\"choices\":[{\"text\":\"caf\u00e9 \u4e2d \ud83d\ude00\"}]}",
             "{\"cho\\u0069ces\":[{\"d\\u0065lta\":{\"content\":\"escaped names\"}}]}",
+            "{\"\\ud83d\\ude00\":1}", "{\"\\ud83d\":1}", "{\"\\ude00\":1}", "{\"\\ud83dx\":1}",
+            "{\"\\ud83d\\u0041\":1}", "{\"\\ud83d\\ud83d\\ude00\":1}", "{\"a\\ud83d\\ude00\\ude00\":1}",
+            "{\"\\ud83d\\n\":1}", "{\"x\\ud83d\\ude00y\\u0041\":1}",
             "{\"choices\":[null,{\"text\":\"second\"}]}",
             "{\"choices\":[{\"delta\":{\"content\":null}}]}",
             "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"function\":{\"name\":\"f\",\"x\":[\"no\"],"
@@ -108,10 +111,49 @@ class ChunkParserDifferentialTest {
             {'{', '"', 'a', '"', ':', '"', (byte) 0xF8, (byte) 0x80, (byte) 0x80, (byte) 0x80, '"', '}'},
             {'{', '"', (byte) 0xFF, '"', ':', '1', '}'},
             {'{', '"', 'a', '"', ':', '"', (byte) 0xC3, (byte) 0xA9, '"', '}'},
+            {'{', '"', 'a', '"', ':', '"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"', '}'},
+            {'{', '"', (byte) 0xED, (byte) 0xBF, (byte) 0xBF, '"', ':', '1', '}'},
+            {'{', '"', 'a', '"', ':', '"', (byte) 0xED, (byte) 0x9F, (byte) 0xBF, '"', '}'},
         };
         for (final byte[] bytes : bad) {
             compare(bytes);
         }
+        // Overlong and out-of-range forms pass both, and read as Jackson decodes them, in values and in names.
+        final byte[][] odd = {{(byte) 0xC0, (byte) 0x80}, {(byte) 0xC1, (byte) 0xAF},
+            {(byte) 0xE0, (byte) 0x80, (byte) 0x80}, {(byte) 0xF0, (byte) 0x80, (byte) 0x80, (byte) 0x80},
+            {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xF0, (byte) 0x9F, (byte) 0x98, (byte) 0x80}};
+        for (final byte[] form : odd) {
+            compare(join("{\"choices\":[{\"text\":\"a", form, "b\"}]}"));
+            compare(join("{\"choices\":[{\"delta\":{\"c", form, "ntent\":\"hi\"}}]}"));
+        }
+        compare(join("{\"choices\":[{\"delta\":{\"c", new byte[] {(byte) 0xC1, (byte) 0xAF}, "ntent\":\"hi\"}}]}"));
+    }
+
+    /** Byte order marks, and the lengths of names and strings that Jackson's defaults refuse. */
+    @Test
+    void byteOrderMarksAndLongNamesAndStrings() {
+        final String object = "{\"choices\":[{\"text\":\"t\"}]}";
+        final byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+        compare(join("", bom, object));
+        compare(join(" ", bom, object));
+        final byte[] twice = new byte[6 + object.length()];
+        System.arraycopy(bom, 0, twice, 0, 3);
+        System.arraycopy(bom, 0, twice, 3, 3);
+        System.arraycopy(object.getBytes(StandardCharsets.US_ASCII), 0, twice, 6, object.length());
+        compare(twice);
+        compare(("{\"" + "n".repeat(50_000) + "\":1," + object.substring(1)).getBytes(StandardCharsets.US_ASCII));
+        compare(("{\"" + "n".repeat(50_001) + "\":1," + object.substring(1)).getBytes(StandardCharsets.US_ASCII));
+        compare(("{\"skipped\":\"" + "s".repeat(20_000_001) + "\"}").getBytes(StandardCharsets.US_ASCII));
+        compare(("{\"choices\":[{\"text\":\"" + "s".repeat(20_000_001) + "\"}]}").getBytes(StandardCharsets.US_ASCII));
+        compare(("{\"choices\":[{\"text\":\"" + "s".repeat(20_000_000) + "\"}]}").getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static byte[] join(final String before, final byte[] middle, final String after) {
+        final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.writeBytes(before.getBytes(StandardCharsets.ISO_8859_1));
+        out.writeBytes(middle);
+        out.writeBytes(after.getBytes(StandardCharsets.ISO_8859_1));
+        return out.toByteArray();
     }
 
     /** Both parsers on one input; true when both read it (with equal fields), false when both refused it. */
