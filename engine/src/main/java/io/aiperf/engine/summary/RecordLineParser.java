@@ -92,18 +92,20 @@ final class RecordLineParser {
                                 int requestedOutputTokens) {
     }
 
-    /** Lines written before these fields moved out of {@code metadata} carry them there; both are read. */
-    private static ClientFields client(final JsonParser p, final JsonToken start) throws IOException {
-        expectObject(p, start, CLIENT);
-        long poolWait = -1;
-        long connect = -1;
-        boolean retried = false;
-        int redirects = 0;
-        int malformed = 0;
-        int requestedOsl = -1;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            final String name = p.currentName();
-            final JsonToken t = p.nextToken();
+    /**
+     * Reads this engine's client fields wherever a line has them: in {@code client}, or in {@code metadata}, where
+     * lines written before they moved out carry them. One reader for both places, so the two cannot drift apart.
+     */
+    private static final class ClientFieldReader {
+        private long poolWait = -1;
+        private long connect = -1;
+        private boolean retried;
+        private int redirects;
+        private int malformed;
+        private int requestedOsl = -1;
+
+        /** Reads the field's value when {@code name} is a client field; false (nothing read) otherwise. */
+        boolean read(final JsonParser p, final JsonToken t, final String name) throws IOException {
             switch (name) {
                 case POOL_WAIT_NS -> poolWait = whole(p, t, name, -1);
                 case CONNECT_NS -> connect = whole(p, t, name, -1);
@@ -111,10 +113,28 @@ final class RecordLineParser {
                 case REDIRECTS -> redirects = (int) whole(p, t, name, 0);
                 case MALFORMED_CHUNKS -> malformed = (int) whole(p, t, name, 0);
                 case REQUESTED_OUTPUT_TOKENS -> requestedOsl = (int) whole(p, t, name, -1);
-                default -> p.skipChildren(); // a later version's field
+                default -> {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        ClientFields fields() {
+            return new ClientFields(poolWait, connect, retried, redirects, malformed, requestedOsl);
+        }
+    }
+
+    private static ClientFields client(final JsonParser p, final JsonToken start) throws IOException {
+        expectObject(p, start, CLIENT);
+        final ClientFieldReader reader = new ClientFieldReader();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            final String name = p.currentName();
+            if (!reader.read(p, p.nextToken(), name)) {
+                p.skipChildren(); // a later version's field
             }
         }
-        return new ClientFields(poolWait, connect, retried, redirects, malformed, requestedOsl);
+        return reader.fields();
     }
 
     private static RecordLine.Metadata withClient(final RecordLine.Metadata m, final ClientFields c) {
@@ -134,12 +154,7 @@ final class RecordLineParser {
         int turn = 0;
         long start0 = -1;
         long credit = -1;
-        long poolWait = -1;
-        long connect = -1;
-        boolean retried = false;
-        int redirects = 0;
-        int malformed = 0;
-        int requestedOsl = -1;
+        final ClientFieldReader client = new ClientFieldReader();
         long ack = -1;
         long end = -1;
         String worker = null;
@@ -159,12 +174,6 @@ final class RecordLineParser {
                 case TURN_INDEX -> turn = (int) whole(p, v, name, 0);
                 case REQUEST_START_NS -> start0 = whole(p, v, name, -1);
                 case CREDIT_ISSUED_NS -> credit = whole(p, v, name, -1);
-                case POOL_WAIT_NS -> poolWait = whole(p, v, name, -1);
-                case CONNECT_NS -> connect = whole(p, v, name, -1);
-                case RETRIED -> retried = flag(p, v, name);
-                case REDIRECTS -> redirects = (int) whole(p, v, name, 0);
-                case MALFORMED_CHUNKS -> malformed = (int) whole(p, v, name, 0);
-                case REQUESTED_OUTPUT_TOKENS -> requestedOsl = (int) whole(p, v, name, -1);
                 case REQUEST_ACK_NS -> ack = whole(p, v, name, -1);
                 case REQUEST_END_NS -> end = whole(p, v, name, -1);
                 case WORKER_ID -> worker = text(p, v, name);
@@ -172,12 +181,18 @@ final class RecordLineParser {
                 case BENCHMARK_PHASE -> phase = text(p, v, name);
                 case WAS_CANCELLED -> cancelled = flag(p, v, name);
                 case CANCELLATION_TIME_NS -> cancelledAt = whole(p, v, name, -1);
-                default -> extra.put(name, tree(p));
+                default -> {
+                    if (!client.read(p, v, name)) {
+                        extra.put(name, tree(p));
+                    }
+                }
             }
         }
+        final ClientFields c = client.fields();
         return new RecordLine.Metadata(session, requestId, correlationId, conversationId, turn, start0, credit,
-                poolWait, connect, retried, redirects, malformed, requestedOsl, ack, end, worker, processor, phase,
-                cancelled, cancelledAt, unmodifiable(extra));
+                c.poolWaitNs(), c.connectNs(), c.retried(), c.redirects(), c.malformedChunks(),
+                c.requestedOutputTokens(), ack, end, worker, processor, phase, cancelled, cancelledAt,
+                unmodifiable(extra));
     }
 
     private static Map<String, RecordLine.Metric> metrics(final JsonParser p, final JsonToken start)
