@@ -4,8 +4,8 @@
 # bench/lib/jfr_top.py, and each thread's CPU from /proc), then the client delay per event against the server's
 # send stamps (bench/lib/fidelity.py). Writes bench/profiles/p3-<streams>[-TAG].txt.
 #
-# Usage: bench/profile-streams.sh   (STREAMS="64 256"; MODE=streaming|never|always, the reading thread's setting;
-#                                    about 30 s per count)
+# Usage: bench/profile-streams.sh   (STREAMS="64 256"; MODE=never|streaming|always, the reading thread's setting,
+#                                    never by default as in the engine; about 30 s per count)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jar=${JAR:-engine/target/aiperf.jar}
@@ -28,7 +28,7 @@ for streams in ${STREAMS:-64 256}; do
   count=$(( streams * 4 ))
   curl -sf "http://127.0.0.1:$port/reset" >/dev/null
   l0=$(cut -d' ' -f1-3 /proc/loadavg)
-  JAVA_TOOL_OPTIONS="-Daiperf.readingThread=${MODE:-streaming} -XX:StartFlightRecording=settings=$out/sampling.jfc,filename=$out/p3-$streams.jfr" \
+  JAVA_TOOL_OPTIONS="-Daiperf.readingThread=${MODE:-never} -XX:StartFlightRecording=settings=$out/sampling.jfc,filename=$out/p3-$streams.jfr" \
     timeout 120 java -jar "$jar" profile -m m --tokenizer builtin --ui none --no-server-metrics \
     --artifact-dir "$out/p3-$streams" -u "http://127.0.0.1:$port" --streaming --concurrency "$streams" \
     --warmup-request-count "$count" --request-count "$count" --isl 16 --osl 20 > "$out/p3-$streams.log" 2>&1 &
@@ -43,7 +43,7 @@ a.update({n: v for n, v in b.items() if sum(v) >= sum(a.get(n, [0, 0]))}); json.
   wait "$tpid" || true
   curl -sf "http://127.0.0.1:$port/flush" >/dev/null
   {
-    echo "P3 at $streams streams against the cadence server, $jar (commit $(git rev-parse --short HEAD)), reading thread ${MODE:-streaming}, $(date -u +%Y-%m-%dT%H:%MZ), load $l0 before, $(cut -d' ' -f1-3 /proc/loadavg) after."
+    echo "P3 at $streams streams against the cadence server, $jar (commit $(git rev-parse --short HEAD)), reading thread ${MODE:-never}, $(date -u +%Y-%m-%dT%H:%MZ), load $l0 before, $(cut -d' ' -f1-3 /proc/loadavg) after."
     echo "client delay per event (engine stamp minus server send stamp): $(python3 bench/lib/fidelity.py --server "$stamps" --engine-jsonl "$out/p3-$streams/profile_export.jsonl")"
     echo "CPU per thread over the whole run (warmup and profiling; each thread as last read, every half second):"
     python3 -c "
