@@ -158,10 +158,12 @@ public final class ChunkParser {
                 if (field) {
                     sb.append(s);
                 }
-            } else if (c.atObject() || c.atArray()) {
-                final boolean inner = c.atObject();
+            } else if (c.atObject()) {
                 c.enter();
-                field = tools(c, inner, field, sb);
+                field = tools(c, true, field, sb);
+            } else if (c.atArray()) {
+                c.enter();
+                field = tools(c, false, field, sb);
             } else {
                 c.skipValue();
             }

@@ -3,6 +3,7 @@ package io.aiperf.engine.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.aiperf.engine.dataset.Tokenizer;
+import io.aiperf.engine.dataset.WordTokenizer;
 import io.aiperf.engine.record.RequestRecord;
 import io.aiperf.engine.record.ResponseData;
 import io.aiperf.engine.record.TransportTimes;
@@ -17,27 +18,7 @@ import org.junit.jupiter.api.Test;
 class RecordMetricsTest {
     private static final long MS = 1_000_000L;
     /** One token per space-separated word, so the counts below are plain to see. */
-    private static final Tokenizer WORDS = new Tokenizer() {
-        @Override
-        public int count(final String text) {
-            return text.isBlank() ? 0 : text.strip().split("\\s+").length;
-        }
-
-        @Override
-        public String name() {
-            return "words";
-        }
-
-        @Override
-        public String source() {
-            return "test";
-        }
-
-        @Override
-        public int vocabularySize() {
-            return 0;
-        }
-    };
+    private static final Tokenizer WORDS = new WordTokenizer();
 
     private static RequestRecord record(final long[] chunks, final Usage usage, final boolean streamed) {
         final ResponseData response = new ResponseData(1 * MS, 2 * MS, chunks, chunks.length, 1, "a b c", "r1 r2",

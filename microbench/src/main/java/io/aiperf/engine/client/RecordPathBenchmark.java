@@ -71,17 +71,19 @@ public class RecordPathBenchmark {
     /** P1's record: a non-streamed chat completion with the server's usage, counted by the builtin tokenizer. */
     @Benchmark
     public RecordMetrics nonStreamedRecord() throws IOException {
-        final RecordMetrics m = RecordMetrics.of(answer, false, false, tokenizer);
-        metrics.add(m);
-        jsonl.write(answer, m);
-        return m;
+        return process(answer, false);
     }
 
     @Benchmark
     public RecordMetrics record() throws IOException {
-        final RecordMetrics m = RecordMetrics.of(record, true, false, tokenizer);
+        return process(record, true);
+    }
+
+    /** What the record processor does with one finished request. */
+    private RecordMetrics process(final RequestRecord r, final boolean streaming) throws IOException {
+        final RecordMetrics m = RecordMetrics.of(r, streaming, false, tokenizer);
         metrics.add(m);
-        jsonl.write(record, m);
+        jsonl.write(r, m);
         return m;
     }
 }
