@@ -1,12 +1,11 @@
 package io.aiperf.engine.export;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.aiperf.engine.record.RequestRecord;
 import io.aiperf.engine.record.ResponseData;
 import io.aiperf.engine.record.TransportTimes;
+import io.aiperf.engine.summary.JsonLineWriter;
 import io.aiperf.engine.summary.RecordCodec;
 import io.aiperf.engine.time.WallClock;
-import java.io.IOException;
 
 /**
  * Upstream AIPerf's HTTP trace of one request ({@code --export-http-trace}, its HTTP trace metrics guide), built from
@@ -45,7 +44,7 @@ public final class HttpTrace {
     }
 
     /** The record's {@code http_req_*} metrics, in milliseconds as upstream writes them. */
-    static void writeMetrics(final JsonGenerator g, final RequestRecord r) throws IOException {
+    static void writeMetrics(final JsonLineWriter g, final RequestRecord r) {
         final Timing m = timing(r);
         millis(g, "http_req_blocked", zeroIfNaN(m.blocked()));
         millis(g, "http_req_connecting", zeroIfNaN(m.connecting()));
@@ -63,13 +62,14 @@ public final class HttpTrace {
     }
 
     /** The record's {@code trace_data} object: wall-clock stamps (ns since the epoch) and computed durations. */
-    static void writeTraceData(final JsonGenerator g, final RequestRecord r, final WallClock wall) throws IOException {
+    static void writeTraceData(final JsonLineWriter g, final RequestRecord r, final WallClock wall) {
         final ResponseData d = r.response();
         final TransportTimes t = d.transport();
         final TransportTimes.Wire w = t.wire();
         final Timing m = timing(r);
         RecordCodec.startTraceData(g);
-        g.writeStringField("trace_type", "aiperf-java");
+        g.name("trace_type");
+        g.value("aiperf-java");
         if (t.issuedNanos() >= 0) {
             stamp(g, wall, "connection_pool_wait_start_ns", t.issuedNanos());
             stamp(g, wall, "connection_pool_wait_end_ns", t.connectStartNanos() >= 0 ? t.connectStartNanos()
@@ -85,9 +85,11 @@ public final class HttpTrace {
         stamp(g, wall, "request_headers_sent_ns", d.startPerfNanos());
         stamp(g, wall, "request_send_end_ns", d.startPerfNanos());
         if (w.status() > 0) {
-            g.writeNumberField("response_status_code", w.status());
+            g.name("response_status_code");
+            g.value(w.status());
             if (w.reason() != null && !w.reason().isEmpty()) {
-                g.writeStringField("response_reason", w.reason());
+                g.name("response_reason");
+                g.value(w.reason());
             }
         }
         stamp(g, wall, "response_headers_received_ns", d.ackPerfNanos());
@@ -102,43 +104,46 @@ public final class HttpTrace {
         nanos(g, "waiting_ns", m.waiting());
         nanos(g, "receiving_ns", m.receiving());
         nanos(g, "duration_ns", m.duration());
-        g.writeNumberField("response_bytes", w.bytesReceived());
-        g.writeNumberField("response_reads", w.reads());
+        g.name("response_bytes");
+        g.value(w.bytesReceived());
+        g.name("response_reads");
+        g.value(w.reads());
         if (t.retried()) {
-            g.writeBooleanField("retried", true);
+            g.name("retried");
+            g.value(true);
         }
-        g.writeEndObject();
+        g.endObject();
     }
 
     private static double zeroIfNaN(final double v) {
         return Double.isNaN(v) ? 0 : v;
     }
 
-    private static void stamp(final JsonGenerator g, final WallClock wall, final String name, final long mono)
-            throws IOException {
+    private static void stamp(final JsonLineWriter g, final WallClock wall, final String name, final long mono) {
         if (mono >= 0) {
-            g.writeNumberField(name, wall.toEpochNanos(mono));
+            g.name(name);
+            g.value(wall.toEpochNanos(mono));
         }
     }
 
-    private static void nanos(final JsonGenerator g, final String name, final double v) throws IOException {
+    private static void nanos(final JsonLineWriter g, final String name, final double v) {
         if (!Double.isNaN(v)) {
-            g.writeNumberField(name, (long) v);
+            g.name(name);
+            g.value((long) v);
         }
     }
 
-    private static void millis(final JsonGenerator g, final String tag, final double nanos) throws IOException {
+    private static void millis(final JsonLineWriter g, final String tag, final double nanos) {
         if (!Double.isNaN(nanos)) {
             RecordCodec.startMetric(g, tag);
-            g.writeNumber(nanos / 1e6);
+            g.value(nanos / 1e6);
             RecordCodec.endMetric(g, "ms");
         }
     }
 
-    private static void whole(final JsonGenerator g, final String tag, final long v, final String unit)
-            throws IOException {
+    private static void whole(final JsonLineWriter g, final String tag, final long v, final String unit) {
         RecordCodec.startMetric(g, tag);
-        g.writeNumber(v);
+        g.value(v);
         RecordCodec.endMetric(g, unit);
     }
 }

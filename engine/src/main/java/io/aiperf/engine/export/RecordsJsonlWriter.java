@@ -1,7 +1,5 @@
 package io.aiperf.engine.export;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.metrics.MetricRegistry;
 import io.aiperf.engine.metrics.MetricSpec;
@@ -9,6 +7,7 @@ import io.aiperf.engine.metrics.RecordMetrics;
 import io.aiperf.engine.record.ErrorDetails;
 import io.aiperf.engine.record.RequestRecord;
 import io.aiperf.engine.record.ResponseData;
+import io.aiperf.engine.summary.JsonLineWriter;
 import io.aiperf.engine.summary.RecordCodec;
 import io.aiperf.engine.time.WallClock;
 import java.io.IOException;
@@ -17,22 +16,27 @@ import java.io.OutputStream;
 /**
  * {@code profile_export.jsonl} (AIPerf's export docs): one line per profiling request, in the order requests
  * completed, in {@link RecordCodec}'s keys and shape. Each line is written as its request is processed, straight from
- * the request through the codec's pieces (no tree, no value per line), so nothing of a request is kept for the export
- * and the records path stays free of per-request allocation. Not thread-safe.
+ * the request through the codec's pieces into bytes (no tree, no value per line), so nothing of a request is kept for
+ * the export and the records path stays free of per-request allocation. Not thread-safe.
  */
 public final class RecordsJsonlWriter implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final java.util.Map<MetricSpec, SerializedString[]> TAG_AND_UNIT = tagsAndUnits();
+    private static final java.util.Map<MetricSpec, byte[][]> TAG_AND_UNIT = tagsAndUnits();
+    private static final byte[] REQUEST = JsonLineWriter.key("request");
+    private static final byte[] RESPONSE = JsonLineWriter.key("response");
+    private static final byte[] TEXT = JsonLineWriter.key("text");
+    private static final byte[] REASONING = JsonLineWriter.key("reasoning");
+    private static final byte[] RESPONSES = JsonLineWriter.key("responses");
+    private static final byte[] USAGE = JsonLineWriter.key("usage");
     private final OutputStream out;
-    private final JsonGenerator g;
+    private final JsonLineWriter g;
     private final OutputStream rawOut;
-    private final JsonGenerator raw;
+    private final JsonLineWriter raw;
     private final WallClock wall;
-    private final char[] digits = new char[32];
     /** The metadata of the record being written, as the codec reads it: one view, reused for every record. */
     private final LiveMetadata metadata;
     /** Writes warmup records nowhere, through the same code as the file's lines (see {@link #rehearse}). */
-    private JsonGenerator rehearsal;
+    private JsonLineWriter rehearsal;
     private OutputStream rehearsalOut;
 
     private OutputsJson outputs;
@@ -48,18 +52,12 @@ public final class RecordsJsonlWriter implements AutoCloseable {
             throws IOException {
         this.out = out;
         this.wall = wall;
-        this.g = generator(out);
+        // Lines go out some dozens at a time, not one write per record: the records file is the largest cost of a
+        // fast run after the requests themselves. close() writes the rest.
+        this.g = new JsonLineWriter(out);
         this.rawOut = rawOut;
-        this.raw = rawOut == null ? null : generator(rawOut);
+        this.raw = rawOut == null ? null : new JsonLineWriter(rawOut);
         this.metadata = new LiveMetadata(wall);
-    }
-
-    private static JsonGenerator generator(final OutputStream out) throws IOException {
-        final JsonGenerator g = RecordCodec.generator(out);
-        // Lines go out when the generator's buffer fills, not one write per record: the records file is the
-        // largest cost of a fast run after the requests themselves. close() flushes the rest.
-        g.configure(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM, false);
-        return g;
     }
 
     /** Also collects each request's generated text for {@code outputs.json} into {@code outputs}. */
@@ -85,11 +83,11 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         if (traceTable != null) {
             traceTable.add(r);
         }
-        writeOne(g, r, m, digits);
-        g.writeRaw('\n');
+        writeOne(g, r, m);
+        g.endLine();
         if (raw != null) {
             writeRaw(raw, r);
-            raw.writeRaw('\n');
+            raw.endLine();
         }
     }
 
@@ -104,13 +102,13 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         }
         if (rehearsal == null) {
             rehearsalOut = nowhere();
-            rehearsal = generator(rehearsalOut);
+            rehearsal = new JsonLineWriter(rehearsalOut);
         }
-        writeOne(rehearsal, r, m, digits);
-        rehearsal.writeRaw('\n');
+        writeOne(rehearsal, r, m);
+        rehearsal.endLine();
         if (raw != null) {
             writeRaw(rehearsal, r);
-            rehearsal.writeRaw('\n');
+            rehearsal.endLine();
         }
     }
 
@@ -147,42 +145,48 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     }
 
     /** The raw line: the same metadata, the exact request body sent, and what came back (AIPerf's raw export). */
-    private void writeRaw(final JsonGenerator g, final RequestRecord r) throws IOException {
+    private void writeRaw(final JsonLineWriter g, final RequestRecord r) throws IOException {
         final ResponseData d = r.response();
-        g.writeStartObject();
+        g.startObject();
         RecordCodec.writeMetadata(g, metadata.of(r));
-        g.writeFieldName("request");
+        g.name(REQUEST);
         if (r.requestBody() != null) {
-            g.writeTree(JSON.readTree(r.requestBody()));
+            g.tree(JSON.readTree(r.requestBody()));
         } else {
-            g.writeNull();
+            g.nullValue();
         }
-        g.writeObjectFieldStart("response");
-        g.writeStringField("text", d.content());
+        g.name(RESPONSE);
+        g.startObject();
+        g.name(TEXT);
+        g.value(d.content());
         if (d.reasoning() != null) {
-            g.writeStringField("reasoning", d.reasoning());
+            g.name(REASONING);
+            g.value(d.reasoning());
         }
-        g.writeNumberField("responses", d.contentCount());
+        g.name(RESPONSES);
+        g.value(d.contentCount());
         if (d.usage() != null) {
-            g.writeObjectFieldStart("usage");
+            g.name(USAGE);
+            g.startObject();
             writeOptional(g, "prompt_tokens", d.usage().promptTokens());
             writeOptional(g, "completion_tokens", d.usage().completionTokens());
             writeOptional(g, "total_tokens", d.usage().totalTokens());
             writeOptional(g, "reasoning_tokens", d.usage().reasoningTokens());
-            g.writeEndObject();
+            g.endObject();
         }
-        g.writeEndObject();
+        g.endObject();
         writeError(g, d.error());
-        g.writeEndObject();
+        g.endObject();
     }
 
-    private static void writeOptional(final JsonGenerator g, final String name, final Integer v) throws IOException {
+    private static void writeOptional(final JsonLineWriter g, final String name, final Integer v) {
         if (v != null) {
-            g.writeNumberField(name, v);
+            g.name(name);
+            g.value(v.longValue());
         }
     }
 
-    private static void writeError(final JsonGenerator g, final ErrorDetails e) throws IOException {
+    private static void writeError(final JsonLineWriter g, final ErrorDetails e) throws IOException {
         if (e == null) {
             RecordCodec.writeNoError(g);
         } else {
@@ -190,29 +194,28 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         }
     }
 
-    private void writeOne(final JsonGenerator g, final RequestRecord r, final RecordMetrics m, final char[] digits)
-            throws IOException {
-        g.writeStartObject();
+    private void writeOne(final JsonLineWriter g, final RequestRecord r, final RecordMetrics m) throws IOException {
+        g.startObject();
         RecordCodec.writeMetadata(g, metadata.of(r));
         RecordCodec.startMetrics(g);
         if (m.valid()) {
             for (final MetricSpec spec : MetricRegistry.PER_RECORD) {
-                value(g, spec, m, digits);
+                value(g, spec, m);
                 if (spec == MetricRegistry.ITL && m.iclNanos() != null) {
-                    final SerializedString[] icl = TAG_AND_UNIT.get(MetricRegistry.ICL);
+                    final byte[][] icl = TAG_AND_UNIT.get(MetricRegistry.ICL);
                     RecordCodec.startMetric(g, icl[0]);
-                    g.writeStartArray();
+                    g.startArray();
                     for (final double v : m.iclNanos()) {
-                        writeMillis(g, v, digits);
+                        g.millis(v);
                     }
-                    g.writeEndArray();
+                    g.endArray();
                     RecordCodec.endMetric(g, icl[1]);
                 }
             }
         } else if (m.isl() >= 0) {
-            final SerializedString[] errorIsl = TAG_AND_UNIT.get(MetricRegistry.ERROR_ISL);
+            final byte[][] errorIsl = TAG_AND_UNIT.get(MetricRegistry.ERROR_ISL);
             RecordCodec.startMetric(g, errorIsl[0]);
-            g.writeNumber(m.isl());
+            g.value(m.isl());
             RecordCodec.endMetric(g, errorIsl[1]);
         }
         if (httpTrace) {
@@ -223,22 +226,21 @@ public final class RecordsJsonlWriter implements AutoCloseable {
             HttpTrace.writeTraceData(g, r, wall);
         }
         writeError(g, m.valid() ? null : m.error());
-        g.writeEndObject();
+        g.endObject();
     }
 
     /** One metric in its display unit; token counts as whole numbers; absent values are left out. */
-    private static void value(final JsonGenerator g, final MetricSpec spec, final RecordMetrics m, final char[] digits)
-            throws IOException {
+    private static void value(final JsonLineWriter g, final MetricSpec spec, final RecordMetrics m) {
         final double display = spec.displayValue(m);
         if (Double.isFinite(display)) {
-            final SerializedString[] names = TAG_AND_UNIT.get(spec);
+            final byte[][] names = TAG_AND_UNIT.get(spec);
             RecordCodec.startMetric(g, names[0]);
             if (spec.whole()) {
-                g.writeNumber((long) display);
+                g.value((long) display);
             } else if (spec.nanosToDisplay() == NANOS_PER_MILLI) {
-                writeMillis(g, spec.perRecord().applyAsDouble(m), digits);
+                g.millis(spec.perRecord().applyAsDouble(m));
             } else {
-                g.writeNumber(display);
+                g.value(display);
             }
             RecordCodec.endMetric(g, names[1]);
         }
@@ -246,66 +248,14 @@ public final class RecordsJsonlWriter implements AutoCloseable {
 
     private static final double NANOS_PER_MILLI = 1e6;
 
-    /**
-     * Nanoseconds written as milliseconds. A whole number of nanoseconds (every latency and gap measured here) is
-     * written as its exact decimal, which is also the shortest form of the double {@code nanos / 1e6} (as Python
-     * prints it: {@code 20.034567}, {@code 0.000123}), from a reused buffer: no allocation for the dozens of chunk
-     * gaps of each record. Anything else goes through Jackson.
-     */
-    static void writeMillis(final JsonGenerator g, final double nanos, final char[] digits) throws IOException {
-        if (!(nanos >= 0 && nanos < 1e15 && nanos == Math.rint(nanos))) {
-            g.writeNumber(nanos / NANOS_PER_MILLI);
-            return;
-        }
-        final int len = millis((long) nanos, digits);
-        g.writeNumber(digits, 0, len);
-    }
-
-    /** Writes {@code ns / 1e6} as a decimal into {@code out} ({@code 0 <= ns < 1e15}); returns its length. */
-    static int millis(final long ns, final char[] out) {
-        long whole = ns / 1_000_000L;
-        int frac = (int) (ns % 1_000_000L);
-        int len = 0;
-        if (whole == 0) {
-            out[len++] = '0';
-        } else {
-            final int start = len;
-            while (whole > 0) {
-                out[len++] = (char) ('0' + whole % 10);
-                whole /= 10;
-            }
-            for (int i = start, j = len - 1; i < j; i++, j--) {
-                final char c = out[i];
-                out[i] = out[j];
-                out[j] = c;
-            }
-        }
-        out[len++] = '.';
-        if (frac == 0) {
-            out[len++] = '0';
-            return len;
-        }
-        int places = 6;
-        while (frac % 10 == 0) {
-            frac /= 10;
-            places--;
-        }
-        for (int i = places - 1; i >= 0; i--) {
-            out[len + i] = (char) ('0' + frac % 10);
-            frac /= 10;
-        }
-        return len + places;
-    }
-
-    private static java.util.Map<MetricSpec, SerializedString[]> tagsAndUnits() {
-        final java.util.Map<MetricSpec, SerializedString[]> m = new java.util.IdentityHashMap<>();
+    private static java.util.Map<MetricSpec, byte[][]> tagsAndUnits() {
+        final java.util.Map<MetricSpec, byte[][]> m = new java.util.IdentityHashMap<>();
         for (final MetricSpec spec : MetricRegistry.PER_RECORD) {
-            m.put(spec, new SerializedString[] {new SerializedString(spec.tag()), new SerializedString(spec.unit())});
+            m.put(spec, new byte[][] {RecordCodec.key(spec.tag()), RecordCodec.unit(spec.unit())});
         }
         // the per-chunk list and a failed request's input length are written apart from the per-record values
         for (final MetricSpec spec : new MetricSpec[] {MetricRegistry.ICL, MetricRegistry.ERROR_ISL}) {
-            m.putIfAbsent(spec, new SerializedString[] {new SerializedString(spec.tag()),
-                    new SerializedString(spec.unit())});
+            m.putIfAbsent(spec, new byte[][] {RecordCodec.key(spec.tag()), RecordCodec.unit(spec.unit())});
         }
         return m;
     }

@@ -1,19 +1,12 @@
 package io.aiperf.engine.summary;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.StreamWriteFeature;
-import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,133 +64,121 @@ public final class RecordCodec {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonFactory FACTORY = JSON.getFactory();
     // Names encoded once: writing a line is then mostly copying bytes.
-    private static final SerializedString K_METADATA = new SerializedString(METADATA);
-    private static final SerializedString K_CLIENT = new SerializedString(CLIENT);
-    private static final SerializedString K_METRICS = new SerializedString(METRICS);
-    private static final SerializedString K_TRACE_DATA = new SerializedString(TRACE_DATA);
-    private static final SerializedString K_ERROR = new SerializedString(ERROR);
-    private static final SerializedString K_VALUE = new SerializedString(VALUE);
-    private static final SerializedString K_UNIT = new SerializedString(UNIT);
-    private static final SerializedString K_SESSION_NUM = new SerializedString(SESSION_NUM);
-    private static final SerializedString K_X_REQUEST_ID = new SerializedString(X_REQUEST_ID);
-    private static final SerializedString K_X_CORRELATION_ID = new SerializedString(X_CORRELATION_ID);
-    private static final SerializedString K_CONVERSATION_ID = new SerializedString(CONVERSATION_ID);
-    private static final SerializedString K_TURN_INDEX = new SerializedString(TURN_INDEX);
-    private static final SerializedString K_REQUEST_START_NS = new SerializedString(REQUEST_START_NS);
-    private static final SerializedString K_CREDIT_ISSUED_NS = new SerializedString(CREDIT_ISSUED_NS);
-    private static final SerializedString K_POOL_WAIT_NS = new SerializedString(POOL_WAIT_NS);
-    private static final SerializedString K_CONNECT_NS = new SerializedString(CONNECT_NS);
-    private static final SerializedString K_RETRIED = new SerializedString(RETRIED);
-    private static final SerializedString K_REDIRECTS = new SerializedString(REDIRECTS);
-    private static final SerializedString K_MALFORMED_CHUNKS = new SerializedString(MALFORMED_CHUNKS);
-    private static final SerializedString K_REQUESTED_OUTPUT_TOKENS = new SerializedString(REQUESTED_OUTPUT_TOKENS);
-    private static final SerializedString K_REQUEST_ACK_NS = new SerializedString(REQUEST_ACK_NS);
-    private static final SerializedString K_REQUEST_END_NS = new SerializedString(REQUEST_END_NS);
-    private static final SerializedString K_WORKER_ID = new SerializedString(WORKER_ID);
-    private static final SerializedString K_RECORD_PROCESSOR_ID = new SerializedString(RECORD_PROCESSOR_ID);
-    private static final SerializedString K_BENCHMARK_PHASE = new SerializedString(BENCHMARK_PHASE);
-    private static final SerializedString K_WAS_CANCELLED = new SerializedString(WAS_CANCELLED);
-    private static final SerializedString K_CANCELLATION_TIME_NS = new SerializedString(CANCELLATION_TIME_NS);
-    private static final SerializedString K_CODE = new SerializedString(CODE);
-    private static final SerializedString K_TYPE = new SerializedString(TYPE);
-    private static final SerializedString K_MESSAGE = new SerializedString(MESSAGE);
+    private static final byte[] K_METADATA = JsonLineWriter.key(METADATA);
+    private static final byte[] K_CLIENT = JsonLineWriter.key(CLIENT);
+    private static final byte[] K_METRICS = JsonLineWriter.key(METRICS);
+    private static final byte[] K_TRACE_DATA = JsonLineWriter.key(TRACE_DATA);
+    private static final byte[] K_ERROR = JsonLineWriter.key(ERROR);
+    private static final byte[] K_VALUE = JsonLineWriter.key(VALUE);
+    private static final byte[] K_UNIT = JsonLineWriter.key(UNIT);
+    private static final byte[] K_SESSION_NUM = JsonLineWriter.key(SESSION_NUM);
+    private static final byte[] K_X_REQUEST_ID = JsonLineWriter.key(X_REQUEST_ID);
+    private static final byte[] K_X_CORRELATION_ID = JsonLineWriter.key(X_CORRELATION_ID);
+    private static final byte[] K_CONVERSATION_ID = JsonLineWriter.key(CONVERSATION_ID);
+    private static final byte[] K_TURN_INDEX = JsonLineWriter.key(TURN_INDEX);
+    private static final byte[] K_REQUEST_START_NS = JsonLineWriter.key(REQUEST_START_NS);
+    private static final byte[] K_CREDIT_ISSUED_NS = JsonLineWriter.key(CREDIT_ISSUED_NS);
+    private static final byte[] K_POOL_WAIT_NS = JsonLineWriter.key(POOL_WAIT_NS);
+    private static final byte[] K_CONNECT_NS = JsonLineWriter.key(CONNECT_NS);
+    private static final byte[] K_RETRIED = JsonLineWriter.key(RETRIED);
+    private static final byte[] K_REDIRECTS = JsonLineWriter.key(REDIRECTS);
+    private static final byte[] K_MALFORMED_CHUNKS = JsonLineWriter.key(MALFORMED_CHUNKS);
+    private static final byte[] K_REQUESTED_OUTPUT_TOKENS = JsonLineWriter.key(REQUESTED_OUTPUT_TOKENS);
+    private static final byte[] K_REQUEST_ACK_NS = JsonLineWriter.key(REQUEST_ACK_NS);
+    private static final byte[] K_REQUEST_END_NS = JsonLineWriter.key(REQUEST_END_NS);
+    private static final byte[] K_WORKER_ID = JsonLineWriter.key(WORKER_ID);
+    private static final byte[] K_RECORD_PROCESSOR_ID = JsonLineWriter.key(RECORD_PROCESSOR_ID);
+    private static final byte[] K_BENCHMARK_PHASE = JsonLineWriter.key(BENCHMARK_PHASE);
+    private static final byte[] K_WAS_CANCELLED = JsonLineWriter.key(WAS_CANCELLED);
+    private static final byte[] K_CANCELLATION_TIME_NS = JsonLineWriter.key(CANCELLATION_TIME_NS);
+    private static final byte[] K_CODE = JsonLineWriter.key(CODE);
+    private static final byte[] K_TYPE = JsonLineWriter.key(TYPE);
+    private static final byte[] K_MESSAGE = JsonLineWriter.key(MESSAGE);
 
     private RecordCodec() {
     }
 
     // ---- Writing.
 
-    /**
-     * A generator for lines: compact, no separator between root values (each line starts with '{'), doubles in their
-     * shortest form; it leaves {@code out} open.
-     */
-    public static JsonGenerator generator(final OutputStream out) throws IOException {
-        final JsonGenerator g = FACTORY.createGenerator(out);
-        g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
-        g.configure(StreamWriteFeature.USE_FAST_DOUBLE_WRITER.mappedFeature(), true);
-        g.setRootValueSeparator(null);
-        return g;
-    }
-
     /** Writes {@code line} and its line break. */
-    public static void writeLine(final JsonGenerator g, final RecordLine line) throws IOException {
-        write(g, line);
-        g.writeRaw('\n');
+    public static void writeLine(final JsonLineWriter w, final RecordLine line) throws IOException {
+        write(w, line);
+        w.endLine();
     }
 
     /** Writes {@code line} as one JSON object. */
-    public static void write(final JsonGenerator g, final RecordLine line) throws IOException {
-        g.writeStartObject();
-        writeMetadata(g, line.metadata());
-        startMetrics(g);
+    public static void write(final JsonLineWriter w, final RecordLine line) throws IOException {
+        w.startObject();
+        writeMetadata(w, line.metadata());
+        startMetrics(w);
         for (final Map.Entry<String, RecordLine.Metric> e : line.metrics().entrySet()) {
             final RecordLine.Metric m = e.getValue();
-            startMetric(g, e.getKey());
+            startMetric(w, e.getKey());
             if (m.list() != null) {
-                g.writeStartArray();
+                w.startArray();
                 for (final Number n : m.list()) {
-                    number(g, n);
+                    w.value(n);
                 }
-                g.writeEndArray();
+                w.endArray();
             } else {
-                number(g, m.value());
+                w.value(m.value());
             }
-            endMetric(g, m.unit());
+            endMetric(w, m.unit());
         }
-        endMetrics(g);
+        endMetrics(w);
         if (line.traceData() != null) {
-            g.writeFieldName(K_TRACE_DATA);
-            JSON.writeTree(g, line.traceData());
+            w.name(K_TRACE_DATA);
+            w.tree(line.traceData());
         }
         final RecordLine.Error e = line.error();
         if (e == null) {
-            writeNoError(g);
+            writeNoError(w);
         } else {
-            writeError(g, e.code(), e.type(), e.message(), e.extra());
+            writeError(w, e.code(), e.type(), e.message(), e.extra());
         }
-        extra(g, line.extra());
-        g.writeEndObject();
+        extra(w, line.extra());
+        w.endObject();
     }
 
     /**
      * Writes the {@code metadata} field and the {@code client} field beside it; absent stamps and counts (see
      * {@link RecordMetadata}) are left out.
      */
-    public static void writeMetadata(final JsonGenerator g, final RecordMetadata m) throws IOException {
-        g.writeFieldName(K_METADATA);
-        g.writeStartObject();
-        g.writeFieldName(K_SESSION_NUM);
-        g.writeNumber(m.sessionNum());
-        g.writeFieldName(K_X_REQUEST_ID);
-        g.writeString(m.xRequestId());
-        g.writeFieldName(K_X_CORRELATION_ID);
-        g.writeString(m.xCorrelationId());
-        g.writeFieldName(K_CONVERSATION_ID);
-        g.writeString(m.conversationId());
-        g.writeFieldName(K_TURN_INDEX);
-        g.writeNumber(m.turnIndex());
-        g.writeFieldName(K_REQUEST_START_NS);
-        g.writeNumber(m.requestStartNs());
-        optional(g, K_CREDIT_ISSUED_NS, m.creditIssuedNs());
-        optional(g, K_REQUEST_ACK_NS, m.requestAckNs());
+    public static void writeMetadata(final JsonLineWriter w, final RecordMetadata m) throws IOException {
+        w.name(K_METADATA);
+        w.startObject();
+        w.name(K_SESSION_NUM);
+        w.value(m.sessionNum());
+        w.name(K_X_REQUEST_ID);
+        w.value(m.xRequestId());
+        w.name(K_X_CORRELATION_ID);
+        w.value(m.xCorrelationId());
+        w.name(K_CONVERSATION_ID);
+        w.value(m.conversationId());
+        w.name(K_TURN_INDEX);
+        w.value(m.turnIndex());
+        w.name(K_REQUEST_START_NS);
+        w.value(m.requestStartNs());
+        optional(w, K_CREDIT_ISSUED_NS, m.creditIssuedNs());
+        optional(w, K_REQUEST_ACK_NS, m.requestAckNs());
         // a failed or cancelled record's end too: upstream's record model requires it
-        optional(g, K_REQUEST_END_NS, m.requestEndNs());
-        g.writeFieldName(K_WORKER_ID);
-        g.writeString(m.workerId());
-        g.writeFieldName(K_RECORD_PROCESSOR_ID);
-        g.writeString(m.recordProcessorId());
-        g.writeFieldName(K_BENCHMARK_PHASE);
-        g.writeString(m.benchmarkPhase());
-        g.writeFieldName(K_WAS_CANCELLED);
-        g.writeBoolean(m.wasCancelled());
-        optional(g, K_CANCELLATION_TIME_NS, m.cancellationTimeNs());
-        extra(g, m.extra());
-        g.writeEndObject();
-        writeClient(g, m);
+        optional(w, K_REQUEST_END_NS, m.requestEndNs());
+        w.name(K_WORKER_ID);
+        w.value(m.workerId());
+        w.name(K_RECORD_PROCESSOR_ID);
+        w.value(m.recordProcessorId());
+        w.name(K_BENCHMARK_PHASE);
+        w.value(m.benchmarkPhase());
+        w.name(K_WAS_CANCELLED);
+        w.value(m.wasCancelled());
+        optional(w, K_CANCELLATION_TIME_NS, m.cancellationTimeNs());
+        extra(w, m.extra());
+        w.endObject();
+        writeClient(w, m);
     }
 
     /** The {@code client} field beside {@code metadata}, when the request has any of its fields; each read once. */
-    private static void writeClient(final JsonGenerator g, final RecordMetadata m) throws IOException {
+    private static void writeClient(final JsonLineWriter w, final RecordMetadata m) {
         final long poolWait = m.poolWaitNs();
         final long connect = m.connectNs();
         final boolean retried = m.retried();
@@ -207,124 +188,117 @@ public final class RecordCodec {
         if (poolWait < 0 && connect < 0 && !retried && redirects <= 0 && malformed <= 0 && requestedOsl < 0) {
             return;
         }
-        g.writeFieldName(K_CLIENT);
-        g.writeStartObject();
-        optional(g, K_POOL_WAIT_NS, poolWait);
-        optional(g, K_CONNECT_NS, connect);
+        w.name(K_CLIENT);
+        w.startObject();
+        optional(w, K_POOL_WAIT_NS, poolWait);
+        optional(w, K_CONNECT_NS, connect);
         if (retried) {
-            g.writeFieldName(K_RETRIED);
-            g.writeBoolean(true);
+            w.name(K_RETRIED);
+            w.value(true);
         }
         if (redirects > 0) {
-            g.writeFieldName(K_REDIRECTS);
-            g.writeNumber(redirects);
+            w.name(K_REDIRECTS);
+            w.value(redirects);
         }
         if (malformed > 0) {
-            g.writeFieldName(K_MALFORMED_CHUNKS);
-            g.writeNumber(malformed);
+            w.name(K_MALFORMED_CHUNKS);
+            w.value(malformed);
         }
-        optional(g, K_REQUESTED_OUTPUT_TOKENS, requestedOsl);
-        g.writeEndObject();
+        optional(w, K_REQUESTED_OUTPUT_TOKENS, requestedOsl);
+        w.endObject();
     }
 
     /** Opens the {@code metrics} field; each metric then goes between {@link #startMetric} and {@link #endMetric}. */
-    public static void startMetrics(final JsonGenerator g) throws IOException {
-        g.writeFieldName(K_METRICS);
-        g.writeStartObject();
+    public static void startMetrics(final JsonLineWriter w) {
+        w.name(K_METRICS);
+        w.startObject();
     }
 
-    /** Opens one metric, {@code "tag":{"value":}, for the caller to write its value. */
-    public static void startMetric(final JsonGenerator g, final SerializableString tag) throws IOException {
-        g.writeFieldName(tag);
-        g.writeStartObject();
-        g.writeFieldName(K_VALUE);
+    /** Opens one metric, {@code "tag":{"value":}, for the caller to write its value; {@code tag} from {@link #key}. */
+    public static void startMetric(final JsonLineWriter w, final byte[] tag) {
+        w.name(tag);
+        w.startObject();
+        w.name(K_VALUE);
     }
 
-    public static void startMetric(final JsonGenerator g, final String tag) throws IOException {
-        g.writeFieldName(tag);
-        g.writeStartObject();
-        g.writeFieldName(K_VALUE);
+    public static void startMetric(final JsonLineWriter w, final String tag) {
+        w.name(tag);
+        w.startObject();
+        w.name(K_VALUE);
     }
 
-    /** Closes a metric with its unit. */
-    public static void endMetric(final JsonGenerator g, final SerializableString unit) throws IOException {
-        g.writeFieldName(K_UNIT);
-        g.writeString(unit);
-        g.writeEndObject();
+    /** Closes a metric with its unit; {@code unit} from {@link #unit}. */
+    public static void endMetric(final JsonLineWriter w, final byte[] unit) {
+        w.name(K_UNIT);
+        w.rawValue(unit);
+        w.endObject();
     }
 
-    public static void endMetric(final JsonGenerator g, final String unit) throws IOException {
-        g.writeFieldName(K_UNIT);
-        g.writeString(unit);
-        g.writeEndObject();
+    public static void endMetric(final JsonLineWriter w, final String unit) {
+        w.name(K_UNIT);
+        w.value(unit);
+        w.endObject();
     }
 
-    public static void endMetrics(final JsonGenerator g) throws IOException {
-        g.writeEndObject();
+    public static void endMetrics(final JsonLineWriter w) {
+        w.endObject();
+    }
+
+    /** A metric's tag, encoded once for {@link #startMetric(JsonLineWriter, byte[])}. */
+    public static byte[] key(final String tag) {
+        return JsonLineWriter.key(tag);
+    }
+
+    /** A metric's unit, encoded once for {@link #endMetric(JsonLineWriter, byte[])}. */
+    public static byte[] unit(final String unit) {
+        return JsonLineWriter.encoded(unit);
     }
 
     /** Opens the {@code trace_data} object, for the HTTP trace to fill and close. */
-    public static void startTraceData(final JsonGenerator g) throws IOException {
-        g.writeFieldName(K_TRACE_DATA);
-        g.writeStartObject();
+    public static void startTraceData(final JsonLineWriter w) {
+        w.name(K_TRACE_DATA);
+        w.startObject();
     }
 
     /** {@code "error":null}. */
-    public static void writeNoError(final JsonGenerator g) throws IOException {
-        g.writeFieldName(K_ERROR);
-        g.writeNull();
+    public static void writeNoError(final JsonLineWriter w) {
+        w.name(K_ERROR);
+        w.nullValue();
     }
 
     /** {@code "error":{"code","type","message"}}, the code left out when null. */
-    public static void writeError(final JsonGenerator g, final Integer code, final String type, final String message)
+    public static void writeError(final JsonLineWriter w, final Integer code, final String type, final String message)
             throws IOException {
-        writeError(g, code, type, message, Map.of());
+        writeError(w, code, type, message, Map.of());
     }
 
-    private static void writeError(final JsonGenerator g, final Integer code, final String type, final String message,
-                                   final Map<String, JsonNode> extra) throws IOException {
-        g.writeFieldName(K_ERROR);
-        g.writeStartObject();
+    private static void writeError(final JsonLineWriter w, final Integer code, final String type,
+                                   final String message, final Map<String, JsonNode> extra) throws IOException {
+        w.name(K_ERROR);
+        w.startObject();
         if (code != null) {
-            g.writeFieldName(K_CODE);
-            g.writeNumber(code);
+            w.name(K_CODE);
+            w.value(code.longValue());
         }
-        g.writeFieldName(K_TYPE);
-        g.writeString(type);
-        g.writeFieldName(K_MESSAGE);
-        g.writeString(message);
-        extra(g, extra);
-        g.writeEndObject();
+        w.name(K_TYPE);
+        w.value(type);
+        w.name(K_MESSAGE);
+        w.value(message);
+        extra(w, extra);
+        w.endObject();
     }
 
-    private static void optional(final JsonGenerator g, final SerializableString name, final long v)
-            throws IOException {
+    private static void optional(final JsonLineWriter w, final byte[] name, final long v) {
         if (v >= 0) {
-            g.writeFieldName(name);
-            g.writeNumber(v);
+            w.name(name);
+            w.value(v);
         }
     }
 
-    private static void number(final JsonGenerator g, final Number n) throws IOException {
-        if (n == null) {
-            g.writeNull();
-        } else if (n instanceof Long || n instanceof Integer || n instanceof Short || n instanceof Byte) {
-            g.writeNumber(n.longValue());
-        } else if (n instanceof Double || n instanceof Float) {
-            g.writeNumber(n.doubleValue());
-        } else if (n instanceof BigInteger b) {
-            g.writeNumber(b);
-        } else if (n instanceof BigDecimal b) {
-            g.writeNumber(b);
-        } else {
-            g.writeNumber(n.toString());
-        }
-    }
-
-    private static void extra(final JsonGenerator g, final Map<String, JsonNode> extra) throws IOException {
+    private static void extra(final JsonLineWriter w, final Map<String, JsonNode> extra) throws IOException {
         for (final Map.Entry<String, JsonNode> e : extra.entrySet()) {
-            g.writeFieldName(e.getKey());
-            JSON.writeTree(g, e.getValue());
+            w.name(e.getKey());
+            w.tree(e.getValue());
         }
     }
 

@@ -3,7 +3,6 @@ package io.aiperf.engine.summary;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -36,7 +35,7 @@ class RecordCodecTest {
             lines.add(randomLine(random, i));
         }
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (JsonGenerator g = RecordCodec.generator(out)) {
+        try (JsonLineWriter g = new JsonLineWriter(out)) {
             for (final RecordLine line : lines) {
                 RecordCodec.writeLine(g, line);
             }
@@ -126,7 +125,7 @@ class RecordCodecTest {
 
     private static String write(final RecordLine line) throws IOException {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (JsonGenerator g = RecordCodec.generator(out)) {
+        try (JsonLineWriter g = new JsonLineWriter(out)) {
             RecordCodec.write(g, line);
         }
         return out.toString(StandardCharsets.UTF_8);

@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * What the record processor does for each finished request of a streamed run (64 events): the record's metrics (the
  * answer counted by the builtin tokenizer behind the memo of repeated answers, as in a run), the run's statistics, and
  * its {@code profile_export.jsonl} line (to a discarding stream). Scored per request; {@code nonStreamedRecord} is
- * the same for P1's non-streamed answer.
+ * the same for P1's non-streamed answer, and {@code nonStreamedLine} its line alone.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -37,6 +37,7 @@ public class RecordPathBenchmark {
     private RequestRecord answer;
     private MetricsAccumulator metrics;
     private RecordsJsonlWriter jsonl;
+    private RecordMetrics answerMetrics;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -50,6 +51,7 @@ public class RecordPathBenchmark {
                 "0b8f8f7e-2a52-4c3f-8d57-5a4f1f2e9c11", "b0bedfef-8c9e-a7b9-1817-e986a6420f84", 0, "m",
                 System.currentTimeMillis() * 1_000_000L, 16, 16, path.nonStreamedAnswer(), false, -1, null, -1, 0);
         jsonl = new RecordsJsonlWriter(OutputStream.nullOutputStream(), new WallClock(System::nanoTime));
+        answerMetrics = RecordMetrics.of(answer, false, false, tokenizer);
     }
 
     /** A fresh accumulator per iteration, so its distributions do not grow across the whole trial. */
@@ -72,6 +74,12 @@ public class RecordPathBenchmark {
     @Benchmark
     public RecordMetrics nonStreamedRecord() throws IOException {
         return process(answer, false);
+    }
+
+    /** P1's {@code profile_export.jsonl} line alone, its metrics computed once. */
+    @Benchmark
+    public void nonStreamedLine() throws IOException {
+        jsonl.write(answer, answerMetrics);
     }
 
     @Benchmark

@@ -1,4 +1,4 @@
-package io.aiperf.engine.export;
+package io.aiperf.engine.summary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 /** Whole nanoseconds written as milliseconds: exact, and the shortest decimal of the double ns / 1e6. */
 class MillisFormatTest {
     private static String millis(final long ns) {
-        final char[] out = new char[32];
-        return new String(out, 0, RecordsJsonlWriter.millis(ns, out));
+        final byte[] out = new byte[32];
+        return new String(out, 0, AsciiDigits.millis(ns, out, 0), java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     @Test
