@@ -276,6 +276,12 @@ final class CellExecution {
                 }
             }
         }
+        if (first.rate() != null && first.kind() != PhaseKind.PROFILING) {
+            // An open-loop warmup grows its pool ahead of demand as the profiling phase will (sized again when
+            // that begins, from the warmup's latency): the warmup is then served as the phase is, and the loop's
+            // code for growing ahead is compiled before the phase instead of recompiled in its first second.
+            sizeOpenLoopPool(client, first);
+        }
     }
 
     /**

@@ -46,7 +46,7 @@ final class OpenLoopDriver implements LoadDriver {
     /** How long after its first arrival is due a batch is handed over; 0: every arrival alone, when due. */
     private final long batchNanos;
     // Written by the issuer thread only; read after join().
-    private final Histogram lagMicros = new Histogram(3);
+    private final Histogram lagMicros = MicrosHistograms.histogram();
     private long scheduled;
     private long late;
     private long missed;
@@ -128,6 +128,9 @@ final class OpenLoopDriver implements LoadDriver {
 
     private void run(final long startNanos) {
         this.startNanos = startNanos;
+        // A new thread's first random draw initialises its generator: done here, not first inside the request
+        // path, whose compiled code (shared with the warmup's issuer) would be thrown away for that one branch.
+        java.util.concurrent.ThreadLocalRandom.current();
         final io.aiperf.engine.client.HandOverBatch batch = io.aiperf.engine.client.HandOverBatch.ofThisThread();
         try {
             issue(startNanos, batch);
@@ -181,7 +184,7 @@ final class OpenLoopDriver implements LoadDriver {
             }
             final long sendAt = clock.nanoTime();
             final long lag = Math.max(0, sendAt - (long) target);
-            lagMicros.recordValue(lag / 1000);
+            lagMicros.recordValue(MicrosHistograms.clamp(lag / 1000));
             if (lag > MAX_CATCHUP_NANOS) {
                 late++;
             }

@@ -39,6 +39,14 @@ public final class PhaseRunner implements Phase {
     private static final double CANCEL_GRACE_SECONDS = 30.0;
 
     private final PhaseConfig phase;
+    /**
+     * Whether this is a profiling phase, and the cancellation rate it applies (0 in a warmup), read as values by
+     * the request path: code that branched on the phase's kind per request took a new course when profiling began,
+     * and the JIT threw away and recompiled the event loop's and the issuer's code in the phase's first seconds
+     * (bench/RESULTS.md, part 6).
+     */
+    private final boolean profiling;
+    private final double cancelRatePct;
     private final RequestSource source;
     private final RequestTransport transport;
     private final Clock clock;
@@ -59,7 +67,7 @@ public final class PhaseRunner implements Phase {
     private final ConcurrentLinkedQueue<Runnable> waitingForPrefill = new ConcurrentLinkedQueue<>();
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
-    private final Recorder latencyMicros = new Recorder(3);
+    private final Recorder latencyMicros = MicrosHistograms.recorder();
     private final Object monitor = new Object();
     private volatile boolean sendingStopped;
     private final java.util.concurrent.atomic.AtomicReference<String> abortReason =
@@ -88,6 +96,8 @@ public final class PhaseRunner implements Phase {
         this.sampler = new ConversationSampler(phase.type() == LoadType.FIXED_SCHEDULE
                 ? DatasetConfig.Sampling.SEQUENTIAL : sampling, source.size(), seed ^ 0x5DEECE66DL);
         this.tokenizer = tokenizer;
+        this.profiling = phase.kind() == PhaseKind.PROFILING;
+        this.cancelRatePct = profiling ? source.cancelRatePct() : 0; // warmup requests are never cancelled
         this.prefill = phase.prefillConcurrency() == null ? null
                 : new java.util.concurrent.Semaphore(phase.prefillRampSeconds() == null ? phase.prefillConcurrency() : 1);
         this.prefillRamp = phase.prefillRampSeconds() == null ? null
@@ -343,9 +353,7 @@ public final class PhaseRunner implements Phase {
         final int inputTokens = source.inputTokens(session.conversationIndex, turn, session.replies(),
                 session.inputTokens());
         final InFlight handle = inFlight.handle(index);
-        if (phase.kind() == PhaseKind.PROFILING) { // warmup requests are never cancelled
-            handle.cancelAfterSent(source.cancelAfterSentNanos(phase.name(), index));
-        }
+        handle.cancelAfterSent(source.cancelAfterSentNanos(phase.name(), index, cancelRatePct));
         if (freePrefill != null) {
             handle.onFirstContent(freePrefill);
         }
@@ -427,7 +435,7 @@ public final class PhaseRunner implements Phase {
         RequestRecord record = null;
         final long cancelAt = cancelNanos(index);
         try {
-            record = new RequestRecord(phase.name(), phase.kind() == PhaseKind.PROFILING, session.number, requestId,
+            record = new RequestRecord(phase.name(), profiling, session.number, requestId,
                     session.correlationId, session.conversation.id(), turn, source.model(session.number),
                     wall.toEpochNanos(response.startPerfNanos()), inputTokens,
                     session.conversation.turns().get(turn).outputTokens(), response, cancelAt >= 0, intendedNanos,
@@ -442,7 +450,8 @@ public final class PhaseRunner implements Phase {
         if (record == null || response.error() != null) {
             errors.incrementAndGet();
         } else if (response.hasContent()) {
-            latencyMicros.recordValue(Math.max(0, (response.lastContentNanos() - response.startPerfNanos()) / 1000));
+            latencyMicros.recordValue(MicrosHistograms.clamp(
+                    (response.lastContentNanos() - response.startPerfNanos()) / 1000));
         }
         if (phase.failedRequestThreshold() != null && abortReason.get() == null) {
             final String trip = phase.failedRequestsTrip(completed.get(), errors.get());

@@ -67,16 +67,29 @@ public final class RequestSource {
         this.cancelDelayNanos = (long) (config.limits().cancelDelaySeconds() * 1e9);
     }
 
+    /** {@code --request-cancellation-rate}, in percent (0: none). */
+    public double cancelRatePct() {
+        return cancelRatePct;
+    }
+
     /**
      * Whether profiling request {@code index} is one to cancel (AIPerf's {@code --request-cancellation-rate}): a
      * seeded draw per request, so the same requests are cancelled for the same seed; the delay in ns, or -1.
      */
     public long cancelAfterSentNanos(final String phase, final int index) {
-        if (cancelRatePct <= 0) {
+        return cancelAfterSentNanos(phase, index, cancelRatePct);
+    }
+
+    /**
+     * The same draw at {@code ratePct} (0: never cancelled): a warmup asks with 0, so the same code runs in both
+     * phases and the compiled code of the request path does not change course when the profiling phase begins.
+     */
+    public long cancelAfterSentNanos(final String phase, final int index, final double ratePct) {
+        if (ratePct <= 0) {
             return -1;
         }
         final double u = (mix(seed ^ phase.hashCode(), index) >>> 11) * 0x1.0p-53;
-        return u * 100 < cancelRatePct ? cancelDelayNanos : -1;
+        return u * 100 < ratePct ? cancelDelayNanos : -1;
     }
 
     /** SplitMix64 of (seed, n): a well-mixed, reproducible draw. */

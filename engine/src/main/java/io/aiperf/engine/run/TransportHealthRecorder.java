@@ -8,7 +8,7 @@ import org.HdrHistogram.Histogram;
 
 /** Folds each record's transport stamps into {@link TransportHealth}, in constant memory. Not thread-safe. */
 final class TransportHealthRecorder {
-    private final Histogram poolWaitMicros = new Histogram(3);
+    private final Histogram poolWaitMicros = MicrosHistograms.histogram();
     private long requests;
     private long connects;
     private long connectMaxNanos;
@@ -29,7 +29,7 @@ final class TransportHealthRecorder {
         closesAfterResponse |= t.closesAfterResponse();
         final double wait = t.poolWaitNanos(d.startPerfNanos());
         if (!Double.isNaN(wait)) {
-            poolWaitMicros.recordValue((long) (wait / 1000));
+            poolWaitMicros.recordValue(MicrosHistograms.clamp((long) (wait / 1000)));
         }
         final double connect = t.connectNanos();
         if (!Double.isNaN(connect)) {

@@ -11,7 +11,7 @@ import org.HdrHistogram.Histogram;
 final class WakeupSampler implements AutoCloseable {
     private static final long PERIOD_NANOS = 5_000_000L;
 
-    private final Histogram lateMicros = new Histogram(3);
+    private final Histogram lateMicros = MicrosHistograms.histogram();
     private final Thread thread = new Thread(this::loop, "wakeup-sampler");
     private volatile boolean stopped;
 
@@ -28,7 +28,7 @@ final class WakeupSampler implements AutoCloseable {
             final long late = System.nanoTime() - asked;
             if (late >= 0) {
                 synchronized (lateMicros) {
-                    lateMicros.recordValue(late / 1000);
+                    lateMicros.recordValue(MicrosHistograms.clamp(late / 1000));
                 }
             }
         }
