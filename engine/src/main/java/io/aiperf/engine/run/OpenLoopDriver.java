@@ -59,6 +59,8 @@ final class OpenLoopDriver implements LoadDriver {
     private long dueAtFirstSend; // scheduled, counted at the first send and at the last
     private long dueAtLastSend;
     private Thread issuer;
+    /** The next arrival's due time, ns (a double, so fractional intervals never drift); the issuer's own. */
+    private double target;
 
     OpenLoopDriver(final SendPort port, final Arrivals intervals, final double rate, final Integer ceiling,
                    final Clock clock, final Parker parker, final String name) {
@@ -140,64 +142,75 @@ final class OpenLoopDriver implements LoadDriver {
     }
 
     private void issue(final long startNanos, final io.aiperf.engine.client.HandOverBatch batch) {
-        double target = startNanos; // a double, so fractional intervals never drift
-        while (true) {
-            target += intervals.nextNanos(target - startNanos) * rampStretch(target - startNanos);
-            long now = clock.nanoTime();
-            if (target < now - MAX_CATCHUP_NANOS) {
-                final long swallowed = (long) ((now - target) / 1e9 * rate);
-                missed += swallowed;
-                scheduled += swallowed;
-                target = now;
-            }
-            // Not due yet: the batch so far goes to the loops, and the next one is handed over batchNanos after
-            // this arrival is due (at once, without batches). An arrival already due joins the open batch.
-            final long handOverAt = (long) target > now ? (long) target + batchNanos : now;
-            if (handOverAt > now) {
-                batch.close();
-            }
-            while ((now = clock.nanoTime()) < handOverAt) {
-                if (port.mustStop()) {
-                    return;
-                }
-                final long wait = handOverAt - now;
-                if (wait > spinNanos) {
-                    parker.parkNanos(Math.min(wait - spinNanos, MAX_PARK_NANOS));
-                } else {
-                    parker.spin(wait);
-                }
-            }
-            if (port.mustStop()) {
-                return; // due at or after the end
-            }
-            if (batchNanos > 0) {
-                batch.open();
-            }
-            scheduled++; // the arrival is due
-            if (!acquireSlot()) {
-                return;
-            }
-            final int index = port.claim();
-            if (index < 0) {
-                onComplete(); // the slot was never used
-                return;
-            }
-            final long sendAt = clock.nanoTime();
-            final long lag = Math.max(0, sendAt - (long) target);
-            lagMicros.recordValue(MicrosHistograms.clamp(lag / 1000));
-            if (lag > MAX_CATCHUP_NANOS) {
-                late++;
-            }
-            if (firstSendNanos < 0) {
-                firstSendNanos = sendAt;
-                firstDueNanos = target;
-                dueAtFirstSend = scheduled;
-            }
-            lastSendNanos = sendAt;
-            lastDueNanos = target;
-            dueAtLastSend = scheduled;
-            port.send(index, (long) target);
+        target = startNanos;
+        while (issueOne(batch)) {
+            // each call one arrival
         }
+    }
+
+    /**
+     * Waits for the next arrival and sends it; false when sending stops. One call per arrival, so the JIT compiles
+     * this as a method the warmup calls thousands of times, and the profiling phase's new issuer thread starts in
+     * that compiled code; as the body of one long loop it was compiled on the stack of each issuer thread anew, and
+     * the profiling phase's ran its first two seconds in slower code (bench/RESULTS.md, part 6).
+     */
+    private boolean issueOne(final io.aiperf.engine.client.HandOverBatch batch) {
+        target += intervals.nextNanos(target - startNanos) * rampStretch(target - startNanos);
+        long now = clock.nanoTime();
+        if (target < now - MAX_CATCHUP_NANOS) {
+            final long swallowed = (long) ((now - target) / 1e9 * rate);
+            missed += swallowed;
+            scheduled += swallowed;
+            target = now;
+        }
+        // Not due yet: the batch so far goes to the loops, and the next one is handed over batchNanos after
+        // this arrival is due (at once, without batches). An arrival already due joins the open batch.
+        final long handOverAt = (long) target > now ? (long) target + batchNanos : now;
+        if (handOverAt > now) {
+            batch.close();
+        }
+        while ((now = clock.nanoTime()) < handOverAt) {
+            if (port.mustStop()) {
+                return false;
+            }
+            final long wait = handOverAt - now;
+            if (wait > spinNanos) {
+                parker.parkNanos(Math.min(wait - spinNanos, MAX_PARK_NANOS));
+            } else {
+                parker.spin(wait);
+            }
+        }
+        if (port.mustStop()) {
+            return false; // due at or after the end
+        }
+        if (batchNanos > 0) {
+            batch.open();
+        }
+        scheduled++; // the arrival is due
+        if (!acquireSlot()) {
+            return false;
+        }
+        final int index = port.claim();
+        if (index < 0) {
+            onComplete(); // the slot was never used
+            return false;
+        }
+        final long sendAt = clock.nanoTime();
+        final long lag = Math.max(0, sendAt - (long) target);
+        lagMicros.recordValue(MicrosHistograms.clamp(lag / 1000));
+        if (lag > MAX_CATCHUP_NANOS) {
+            late++;
+        }
+        if (firstSendNanos < 0) {
+            firstSendNanos = sendAt;
+            firstDueNanos = target;
+            dueAtFirstSend = scheduled;
+        }
+        lastSendNanos = sendAt;
+        lastDueNanos = target;
+        dueAtLastSend = scheduled;
+        port.send(index, (long) target);
+        return true;
     }
 
     /** Takes a concurrency slot, waiting when the ceiling bites; false when sending must stop instead. */
