@@ -22,6 +22,7 @@ import java.util.Arrays;
 public final class JsonLineWriter implements AutoCloseable {
     /** Where the buffer goes to the stream: a few dozen lines per write. */
     static final int FLUSH_AT = 1 << 16;
+    private static final int INITIAL = FLUSH_AT + (FLUSH_AT >> 2);
     /** Trees (rare on a line: an upstream line's unknown fields, its trace) go through Jackson, doubles shortest. */
     private static final ObjectMapper TREES = new ObjectMapper(JsonFactory.builder()
             .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build());
@@ -35,7 +36,7 @@ public final class JsonLineWriter implements AutoCloseable {
     private final OutputStream out;
     /** A string's characters, copied out in one call: reading them one by one from the String checked each. */
     private char[] chars = new char[64];
-    private byte[] buf = new byte[FLUSH_AT + (FLUSH_AT >> 2)];
+    private byte[] buf = new byte[INITIAL];
     private int pos;
     /** Per open object or array (bit per level): whether it has a member yet, so the next one needs a comma. */
     private long filled;
@@ -184,6 +185,9 @@ public final class JsonLineWriter implements AutoCloseable {
         if (pos > 0) {
             out.write(buf, 0, pos);
             pos = 0;
+        }
+        if (buf.length > 4 * INITIAL) {
+            buf = new byte[INITIAL]; // a long line (a raw export's large answer) does not keep its room
         }
     }
 
