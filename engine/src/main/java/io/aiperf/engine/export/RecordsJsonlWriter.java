@@ -83,11 +83,28 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         if (traceTable != null) {
             traceTable.add(r);
         }
-        writeOne(g, r, m);
-        g.endLine();
+        line(g, r, m, false);
         if (raw != null) {
-            writeRaw(raw, r);
-            raw.endLine();
+            line(raw, r, m, true);
+        }
+    }
+
+    /**
+     * One line, whole or not at all: a line an exception cut short is dropped, so the file never holds half a
+     * record and the next line starts clean (the caller counts the request as failed).
+     */
+    private void line(final JsonLineWriter w, final RequestRecord r, final RecordMetrics m, final boolean rawLine)
+            throws IOException {
+        try {
+            if (rawLine) {
+                writeRaw(w, r);
+            } else {
+                writeOne(w, r, m);
+            }
+            w.endLine();
+        } catch (IOException | RuntimeException e) {
+            w.discardLine();
+            throw e;
         }
     }
 
@@ -104,11 +121,9 @@ public final class RecordsJsonlWriter implements AutoCloseable {
             rehearsalOut = nowhere();
             rehearsal = new JsonLineWriter(rehearsalOut);
         }
-        writeOne(rehearsal, r, m);
-        rehearsal.endLine();
+        line(rehearsal, r, m, false);
         if (raw != null) {
-            writeRaw(rehearsal, r);
-            rehearsal.endLine();
+            line(rehearsal, r, m, true);
         }
     }
 

@@ -41,6 +41,8 @@ public final class JsonLineWriter implements AutoCloseable {
     /** Per open object or array (bit per level): whether it has a member yet, so the next one needs a comma. */
     private long filled;
     private int depth;
+    /** Where the line being written began: the buffer holds whole lines before it. */
+    private int lineStart;
 
     public JsonLineWriter(final OutputStream out) {
         this.out = out;
@@ -175,26 +177,46 @@ public final class JsonLineWriter implements AutoCloseable {
     /** Ends the line; the buffer goes to the stream when it holds {@value #FLUSH_AT} bytes. */
     public void endLine() throws IOException {
         put((byte) '\n');
+        lineStart = pos;
         if (pos >= FLUSH_AT) {
             flush();
         }
     }
 
-    /** Writes what the buffer holds to the stream (the stream is not flushed). */
-    public void flush() throws IOException {
-        if (pos > 0) {
-            out.write(buf, 0, pos);
-            pos = 0;
+    /**
+     * Drops what was written since the last line ended, so a line cut short by an exception never reaches the
+     * stream and the next line starts clean.
+     */
+    public void discardLine() {
+        pos = lineStart;
+        depth = 0;
+        filled = 0;
+    }
+
+    /** Writes out the lines written (a line not ended is dropped); the stream stays open and is not flushed. */
+    @Override
+    public void close() throws IOException {
+        flush();
+    }
+
+    /**
+     * The lines the buffer holds to the stream, a line not ended dropped. They leave the buffer before the write,
+     * so after a failed write they are not written again.
+     */
+    private void flush() throws IOException {
+        final int n = lineStart;
+        discardLine();
+        pos = 0;
+        lineStart = 0;
+        if (n > 0) {
+            out.write(buf, 0, n);
         }
         if (buf.length > 4 * INITIAL) {
             buf = new byte[INITIAL]; // a long line (a raw export's large answer) does not keep its room
         }
-    }
-
-    /** Writes out the buffer; the stream stays open. */
-    @Override
-    public void close() throws IOException {
-        flush();
+        if (chars.length > INITIAL) {
+            chars = new char[64];
+        }
     }
 
     private void open() {

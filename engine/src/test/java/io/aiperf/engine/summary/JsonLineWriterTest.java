@@ -140,9 +140,79 @@ class JsonLineWriterTest {
             w.name("unit \"é\"");
             w.value("ms\n");
             w.endObject();
+            w.endLine();
         }
         assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8))
-                .isEqualTo("{\"unit \\\"é\\\"\":\"ms\\n\",\"unit \\\"é\\\"\":\"ms\\n\"}");
+                .isEqualTo("{\"unit \\\"é\\\"\":\"ms\\n\",\"unit \\\"é\\\"\":\"ms\\n\"}\n");
+    }
+
+    @Test
+    void aLineCutShortIsDroppedAndTheNextStartsClean() throws IOException {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (JsonLineWriter w = new JsonLineWriter(out)) {
+            w.startObject();
+            w.name("whole");
+            w.value(1);
+            w.endObject();
+            w.endLine();
+            w.startObject();
+            w.name("cut");
+            w.startArray();
+            w.value(2);
+            w.discardLine();
+            w.startObject();
+            w.name("next");
+            w.value(3);
+            w.endObject();
+            w.endLine();
+            w.startObject(); // never ended: close does not write it
+            w.name("unfinished");
+        }
+        assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("{\"whole\":1}\n{\"next\":3}\n");
+    }
+
+    @Test
+    void linesAWriteFailedOnAreNotWrittenAgain() throws IOException {
+        final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        final boolean[] failNext = {true};
+        final java.io.OutputStream out = new java.io.OutputStream() {
+            @Override
+            public void write(final int b) {
+                kept.write(b);
+            }
+
+            @Override
+            public void write(final byte[] b, final int off, final int len) throws IOException {
+                if (failNext[0]) {
+                    failNext[0] = false;
+                    throw new IOException("disk full");
+                }
+                kept.write(b, off, len);
+            }
+        };
+        final JsonLineWriter w = new JsonLineWriter(out);
+        final String text = "y".repeat(1000);
+        assertThatThrownBy(() -> {
+            for (int i = 0; i < JsonLineWriter.FLUSH_AT; i++) {
+                w.value(text);
+                w.endLine();
+            }
+        }).isInstanceOf(IOException.class).hasMessage("disk full");
+        w.value("last");
+        w.endLine();
+        w.close();
+        assertThat(kept.toString(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("\"last\"\n");
+    }
+
+    @Test
+    void aFloatIsWrittenAsTheDoubleItWidensTo() throws IOException {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (JsonLineWriter w = new JsonLineWriter(out)) {
+            w.value((Number) 0.1f); // as the records code wrote a Float through the generator: widened first
+            w.endLine();
+        }
+        assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo(com.fasterxml.jackson.core.io.NumberOutput.toString((double) 0.1f, true) + "\n");
     }
 
     @Test
