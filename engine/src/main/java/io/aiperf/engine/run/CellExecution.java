@@ -285,8 +285,8 @@ final class CellExecution {
     }
 
     /**
-     * Before an open-loop profiling phase: opens the connections it is expected to have in flight (its rate times
-     * the mean latency measured so far, in the warmup) and keeps spares opening ahead of its demand
+     * Before an open-loop phase (a warmup, then profiling): opens the connections it is expected to have in flight
+     * (its rate times the mean latency measured so far, in the warmup) and keeps spares opening ahead of its demand
      * (src-docs/performance.md).
      */
     private void sizeOpenLoopPool(final InferenceClient client, final PhaseConfig phase) {
