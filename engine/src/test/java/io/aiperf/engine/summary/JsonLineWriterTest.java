@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -259,8 +258,7 @@ class JsonLineWriterTest {
     private static void write(final JsonLineWriter w, final JsonNode n) throws IOException {
         if (n.isObject()) {
             w.startObject();
-            for (final Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
-                final Map.Entry<String, JsonNode> e = it.next();
+            for (final Map.Entry<String, JsonNode> e : n.properties()) {
                 w.name(e.getKey());
                 write(w, e.getValue());
             }
