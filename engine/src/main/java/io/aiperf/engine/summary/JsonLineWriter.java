@@ -36,7 +36,7 @@ public final class JsonLineWriter implements AutoCloseable {
     private final OutputStream out;
     /** A string's characters, copied out in one call: reading them one by one from the String checked each. */
     private char[] chars = new char[64];
-    private byte[] buf = new byte[INITIAL];
+    private byte[] buf;
     private int pos;
     /** Per open object or array (bit per level): whether it has a member yet, so the next one needs a comma. */
     private long filled;
@@ -45,7 +45,12 @@ public final class JsonLineWriter implements AutoCloseable {
     private int lineStart;
 
     public JsonLineWriter(final OutputStream out) {
+        this(out, INITIAL);
+    }
+
+    private JsonLineWriter(final OutputStream out, final int capacity) {
         this.out = out;
+        this.buf = new byte[capacity];
     }
 
     /** {@code "name":} encoded once, for {@link #name(byte[])}. */
@@ -59,7 +64,7 @@ public final class JsonLineWriter implements AutoCloseable {
     }
 
     private static byte[] encode(final String text, final boolean name) {
-        final JsonLineWriter w = new JsonLineWriter(OutputStream.nullOutputStream());
+        final JsonLineWriter w = new JsonLineWriter(OutputStream.nullOutputStream(), text.length() + 3); // escapes grow it
         w.string(text);
         if (name) {
             w.put((byte) ':');
