@@ -64,7 +64,8 @@ public final class JsonLineWriter implements AutoCloseable {
     }
 
     private static byte[] encode(final String text, final boolean name) {
-        final JsonLineWriter w = new JsonLineWriter(OutputStream.nullOutputStream(), text.length() + 3); // escapes grow it
+        // room for the plain text, quotes and colon; escapes grow it
+        final JsonLineWriter w = new JsonLineWriter(OutputStream.nullOutputStream(), text.length() + 3);
         w.string(text);
         if (name) {
             w.put((byte) ':');
