@@ -36,6 +36,9 @@ final class Http1ResponseReader {
     private static final byte[] CONTENT_TYPE = ascii("content-type");
     private static final byte[] CONNECTION = ascii("connection");
     private static final byte[] LOCATION = ascii("location");
+    private static final byte[] CHUNKED = ascii("chunked");
+    private static final byte[] CLOSE = ascii("close");
+    private static final byte[] KEEP_ALIVE = ascii("keep-alive");
 
     private enum State { HEAD, LENGTH, CHUNK_SIZE, CHUNK_EXTENSION, CHUNK_DATA, CHUNK_END, TRAILER, UNTIL_CLOSE, DONE }
 
@@ -55,6 +58,11 @@ final class Http1ResponseReader {
     private String lastMimeType;
     private boolean started;
     private final int maxHeadBytes;
+    // The head's fields as parseHead reads them: fields, not locals, so that each field is read by a method of its own.
+    private long fieldLength;
+    private boolean fieldChunked;
+    private boolean fieldClose;
+    private String fieldMimeType;
 
     Http1ResponseReader() {
         this(DEFAULT_MAX_HEAD_BYTES);
@@ -271,15 +279,13 @@ final class Http1ResponseReader {
     }
 
     private void parseHead(final long nanos) throws IOException {
-        unfold();
-        int lineEnd = lineEnd(0);
+        final int statusEnd = lineEnd(0);
         // Status line: HTTP/1.x SP 3DIGIT [SP reason]
-        if (lineEnd < 12 || head[0] != 'H' || head[1] != 'T' || head[2] != 'T' || head[3] != 'P' || head[4] != '/'
+        if (statusEnd < 12 || head[0] != 'H' || head[1] != 'T' || head[2] != 'T' || head[3] != 'P' || head[4] != '/'
                 || head[8] != ' ') {
             throw new IOException("Malformed response status line: "
-                    + new String(head, 0, Math.min(lineEnd, 80), StandardCharsets.ISO_8859_1));
+                    + new String(head, 0, Math.min(statusEnd, 80), StandardCharsets.ISO_8859_1));
         }
-        final boolean http10 = head[5] == '1' && head[7] == '0';
         int status = 0;
         for (int i = 9; i < 12; i++) {
             if (head[i] < '0' || head[i] > '9') {
@@ -287,55 +293,34 @@ final class Http1ResponseReader {
             }
             status = status * 10 + (head[i] - '0');
         }
-        final String reason = lineEnd > 13 ? lastReason = text(13, trimEnd(13, lineEnd), lastReason) : "";
-        long contentLength = -1;
-        boolean chunked = false;
-        boolean close = http10;
-        String mimeType = null;
-        int i = next(lineEnd);
-        while (i < headLength) {
-            lineEnd = lineEnd(i);
-            if (lineEnd == i) {
-                break; // the blank line
+        final String reason = statusEnd > 13 ? lastReason = text(13, trimEnd(13, statusEnd), lastReason) : "";
+        fieldLength = -1;
+        fieldChunked = false;
+        fieldClose = head[5] == '1' && head[7] == '0'; // HTTP/1.0 closes unless it says keep-alive
+        fieldMimeType = null;
+        // One pass over the fields: each line is scanned to its colon, then to its end.
+        int i = next(statusEnd);
+        while (i < headLength && !blankLineAt(i)) {
+            if (head[i] == ' ' || head[i] == '\t') {
+                // An obs-fold, which old servers may still send: rare, so undone here and the head read again.
+                unfold();
+                parseHead(nanos);
+                return;
             }
             int colon = i;
-            while (colon < lineEnd && head[colon] != ':') {
+            while (colon < headLength && head[colon] != ':' && head[colon] != '\n') {
                 colon++;
             }
-            if (colon < lineEnd) {
-                int v = colon + 1;
-                while (v < lineEnd && (head[v] == ' ' || head[v] == '\t')) {
-                    v++;
-                }
-                final int vEnd = trimEnd(v, lineEnd);
-                if (nameIs(i, colon, CONTENT_LENGTH)) {
-                    final long length = parseLength(v, vEnd);
-                    if (contentLength >= 0 && length != contentLength) {
-                        // Two lengths: which one frames the body is anyone's guess, and a wrong guess desyncs
-                        // the connection (RFC 9112, section 6.3).
-                        throw new IOException("Conflicting Content-Length headers in the response: " + contentLength
-                                + " and " + length);
-                    }
-                    contentLength = length;
-                } else if (nameIs(i, colon, LOCATION)) {
-                    location = new String(head, v, vEnd - v, StandardCharsets.ISO_8859_1);
-                } else if (nameIs(i, colon, TRANSFER_ENCODING)) {
-                    chunked = containsIgnoreCase(v, vEnd, "chunked");
-                } else if (nameIs(i, colon, CONTENT_TYPE)) {
-                    int semi = v;
-                    while (semi < vEnd && head[semi] != ';') {
-                        semi++;
-                    }
-                    mimeType = lastMimeType = text(v, trimEnd(v, semi), lastMimeType);
-                } else if (nameIs(i, colon, CONNECTION)) {
-                    if (containsIgnoreCase(v, vEnd, "close")) {
-                        close = true;
-                        closeAnnounced = true;
-                    } else if (containsIgnoreCase(v, vEnd, "keep-alive")) {
-                        close = false;
-                    }
-                }
+            if (colon == headLength || head[colon] != ':') {
+                i = next(colon); // a line without a colon says nothing
+                continue;
             }
+            final int lineEnd = lineEnd(colon);
+            int v = colon + 1;
+            while (v < lineEnd && (head[v] == ' ' || head[v] == '\t')) {
+                v++;
+            }
+            field(i, colon, v, trimEnd(v, lineEnd));
             i = next(lineEnd);
         }
         if (status >= 200) {
@@ -347,9 +332,12 @@ final class Http1ResponseReader {
             location = null;
             return; // an interim response: the real one follows
         }
+        final boolean chunked = fieldChunked;
+        final long contentLength = fieldLength;
+        final boolean close = fieldClose;
         this.status = status;
         announcedLength = chunked ? -1 : contentLength;
-        sink.head(status, reason, mimeType, nanos);
+        sink.head(status, reason, fieldMimeType, nanos);
         if (status == 204 || status == 304) {
             state = State.LENGTH;
             remaining = 0;
@@ -367,6 +355,89 @@ final class Http1ResponseReader {
             state = State.UNTIL_CLOSE;
             keepAlive = false;
         }
+    }
+
+    /**
+     * One header field, named by the head's bytes {@code [name, colon)} with its value at {@code [v, vEnd)}: the
+     * name's length picks the one field it can be, so most fields cost one comparison.
+     */
+    private void field(final int name, final int colon, final int v, final int vEnd) throws IOException {
+        switch (colon - name) {
+            case 14 -> { // content-length
+                if (nameIs(name, colon, CONTENT_LENGTH)) {
+                    final long length = parseLength(v, vEnd);
+                    if (fieldLength >= 0 && length != fieldLength) {
+                        // Two lengths: which one frames the body is anyone's guess, and a wrong guess desyncs
+                        // the connection (RFC 9112, section 6.3).
+                        throw new IOException("Conflicting Content-Length headers in the response: " + fieldLength
+                                + " and " + length);
+                    }
+                    fieldLength = length;
+                }
+            }
+            case 17 -> { // transfer-encoding: chunked frames the body only as the last coding (RFC 9112, 6.3)
+                if (nameIs(name, colon, TRANSFER_ENCODING)) {
+                    int last = vEnd;
+                    while (last > v && head[last - 1] != ',') {
+                        last--;
+                    }
+                    while (last < vEnd && (head[last] == ' ' || head[last] == '\t')) {
+                        last++;
+                    }
+                    fieldChunked = nameIs(last, vEnd, CHUNKED);
+                }
+            }
+            case 12 -> { // content-type, without its parameters
+                if (nameIs(name, colon, CONTENT_TYPE)) {
+                    int semi = v;
+                    while (semi < vEnd && head[semi] != ';') {
+                        semi++;
+                    }
+                    fieldMimeType = lastMimeType = text(v, trimEnd(v, semi), lastMimeType);
+                }
+            }
+            case 10 -> { // connection: a list of options, of which close wins
+                if (nameIs(name, colon, CONNECTION)) {
+                    if (hasToken(v, vEnd, CLOSE)) {
+                        fieldClose = true;
+                        closeAnnounced = true;
+                    } else if (hasToken(v, vEnd, KEEP_ALIVE)) {
+                        fieldClose = false;
+                    }
+                }
+            }
+            case 8 -> {
+                if (nameIs(name, colon, LOCATION)) {
+                    location = new String(head, v, vEnd - v, StandardCharsets.ISO_8859_1);
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    /** Whether the comma-separated list at {@code [from, to)} holds {@code lowerToken}, in any case. */
+    private boolean hasToken(final int from, final int to, final byte[] lowerToken) {
+        int start = from;
+        while (start < to) {
+            int end = start;
+            while (end < to && head[end] != ',') {
+                end++;
+            }
+            while (start < end && (head[start] == ' ' || head[start] == '\t')) {
+                start++;
+            }
+            if (nameIs(start, trimEnd(start, end), lowerToken)) {
+                return true;
+            }
+            start = end + 1;
+        }
+        return false;
+    }
+
+    /** Whether the line at {@code i} is the empty line that ends the head. */
+    private boolean blankLineAt(final int i) {
+        return head[i] == '\n' || (head[i] == '\r' && i + 1 < headLength && head[i + 1] == '\n');
     }
 
     private int lineEnd(final int from) {
@@ -481,21 +552,6 @@ final class Http1ResponseReader {
             }
         }
         return new String(head, from, to - from, StandardCharsets.ISO_8859_1);
-    }
-
-    /** Whether the head's bytes {@code [from, to)} contain {@code word} (lower-case ASCII), in any case. */
-    private boolean containsIgnoreCase(final int from, final int to, final String word) {
-        final int last = to - word.length();
-        for (int start = from; start <= last; start++) {
-            int k = 0;
-            while (k < word.length() && lower(head[start + k]) == word.charAt(k)) {
-                k++;
-            }
-            if (k == word.length()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** An ASCII letter in lower case; every other byte as it is (a CR is no hyphen). */

@@ -236,4 +236,28 @@ class Http1ResponseReaderTest {
                 .getBytes(StandardCharsets.US_ASCII)), 1)).isTrue();
         assertThat(reader.closeAnnounced()).isTrue();
     }
+
+    @Test
+    void chunkedFramesTheBodyOnlyAsTheLastCoding() throws IOException {
+        everySplit("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, Chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", "abc", true);
+        // Chunked before another coding does not frame the body: it runs to the end of the connection.
+        final Http1ResponseReader reader = new Http1ResponseReader();
+        final Seen seen = new Seen();
+        reader.reset(seen);
+        assertThat(reader.feed(ByteBuffer.wrap("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n3\r\n"
+                .getBytes(StandardCharsets.US_ASCII)), 1)).isFalse();
+        assertThat(seen.text()).isEqualTo("3\r\n");
+        assertThat(reader.keepAlive()).isFalse();
+    }
+
+    @Test
+    void connectionOptionsAreTokensOfWhichCloseWins() throws IOException {
+        everySplit("HTTP/1.1 200 OK\r\nConnection: Upgrade, CLOSE \r\nContent-Length: 1\r\n\r\nx", "x", false);
+        everySplit("HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 1\r\n\r\nx", "x", true);
+        everySplit("HTTP/1.0 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 1\r\n\r\nx", "x", false);
+        // Neither option inside a longer word: "closed" is not "close".
+        everySplit("HTTP/1.1 200 OK\r\nConnection: closed\r\nContent-Length: 1\r\n\r\nx", "x", true);
+        everySplit("HTTP/1.1 200 OK\r\nX-Note: a line without a colon follows\r\nno colon\r\nContent-Length: 1"
+                + "\r\n\r\nx", "x", true);
+    }
 }
