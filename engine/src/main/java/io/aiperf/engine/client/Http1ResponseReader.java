@@ -60,8 +60,10 @@ final class Http1ResponseReader {
     private final int maxHeadBytes;
     // The head's fields as parseHead reads them: fields, not locals, so that each field is read by a method of its own.
     private long fieldLength;
+    private boolean fieldCodings;
     private boolean fieldChunked;
     private boolean fieldClose;
+    private boolean fieldSaidClose;
     private String fieldMimeType;
 
     Http1ResponseReader() {
@@ -295,17 +297,16 @@ final class Http1ResponseReader {
         }
         final String reason = statusEnd > 13 ? lastReason = text(13, trimEnd(13, statusEnd), lastReason) : "";
         fieldLength = -1;
+        fieldCodings = false;
         fieldChunked = false;
         fieldClose = head[5] == '1' && head[7] == '0'; // HTTP/1.0 closes unless it says keep-alive
+        fieldSaidClose = false;
         fieldMimeType = null;
         // One pass over the fields: each line is scanned to its colon, then to its end.
         int i = next(statusEnd);
         while (i < headLength && !blankLineAt(i)) {
             if (head[i] == ' ' || head[i] == '\t') {
-                // An obs-fold, which old servers may still send: rare, so undone here and the head read again.
-                unfold();
-                parseHead(nanos);
-                return;
+                unfold(); // whitespace before the first field: an error
             }
             int colon = i;
             while (colon < headLength && head[colon] != ':' && head[colon] != '\n') {
@@ -316,12 +317,20 @@ final class Http1ResponseReader {
                 continue;
             }
             final int lineEnd = lineEnd(colon);
+            final int following = next(lineEnd);
+            if (following < headLength && (head[following] == ' ' || head[following] == '\t')) {
+                // An obs-fold continues this field, as old servers may still send: rare, so undone here and the
+                // head read again, before this field's value is taken in part.
+                unfold();
+                parseHead(nanos);
+                return;
+            }
             int v = colon + 1;
             while (v < lineEnd && (head[v] == ' ' || head[v] == '\t')) {
                 v++;
             }
             field(i, colon, v, trimEnd(v, lineEnd));
-            i = next(lineEnd);
+            i = following;
         }
         if (status >= 200) {
             sink.rawHead(head, headLength);
@@ -333,7 +342,8 @@ final class Http1ResponseReader {
             return; // an interim response: the real one follows
         }
         final boolean chunked = fieldChunked;
-        final long contentLength = fieldLength;
+        // Transfer codings without chunked last: the body runs to the end of the connection, whatever the length.
+        final long contentLength = fieldCodings && !chunked ? -1 : fieldLength;
         final boolean close = fieldClose;
         this.status = status;
         announcedLength = chunked ? -1 : contentLength;
@@ -376,15 +386,9 @@ final class Http1ResponseReader {
                 }
             }
             case 17 -> { // transfer-encoding: chunked frames the body only as the last coding (RFC 9112, 6.3)
-                if (nameIs(name, colon, TRANSFER_ENCODING)) {
-                    int last = vEnd;
-                    while (last > v && head[last - 1] != ',') {
-                        last--;
-                    }
-                    while (last < vEnd && (head[last] == ' ' || head[last] == '\t')) {
-                        last++;
-                    }
-                    fieldChunked = nameIs(last, vEnd, CHUNKED);
+                if (nameIs(name, colon, TRANSFER_ENCODING) && vEnd > v) {
+                    fieldCodings = true;
+                    fieldChunked = lastElementIs(v, vEnd, CHUNKED);
                 }
             }
             case 12 -> { // content-type, without its parameters
@@ -400,8 +404,9 @@ final class Http1ResponseReader {
                 if (nameIs(name, colon, CONNECTION)) {
                     if (hasToken(v, vEnd, CLOSE)) {
                         fieldClose = true;
+                        fieldSaidClose = true;
                         closeAnnounced = true;
-                    } else if (hasToken(v, vEnd, KEEP_ALIVE)) {
+                    } else if (!fieldSaidClose && hasToken(v, vEnd, KEEP_ALIVE)) {
                         fieldClose = false;
                     }
                 }
@@ -433,6 +438,26 @@ final class Http1ResponseReader {
             start = end + 1;
         }
         return false;
+    }
+
+    /** Whether the last non-empty element of the list at {@code [from, to)} is {@code lowerToken}, in any case. */
+    private boolean lastElementIs(final int from, final int to, final byte[] lowerToken) {
+        int end = to;
+        while (true) {
+            int start = end;
+            while (start > from && head[start - 1] != ',') {
+                start--;
+            }
+            int a = start;
+            while (a < end && (head[a] == ' ' || head[a] == '\t')) {
+                a++;
+            }
+            final int b = trimEnd(a, end);
+            if (b > a || start == from) {
+                return nameIs(a, b, lowerToken);
+            }
+            end = start - 1; // an empty element, which a list may hold (RFC 9110, section 5.6.1)
+        }
     }
 
     /** Whether the line at {@code i} is the empty line that ends the head. */

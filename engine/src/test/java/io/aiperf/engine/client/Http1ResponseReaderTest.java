@@ -260,4 +260,38 @@ class Http1ResponseReaderTest {
         everySplit("HTTP/1.1 200 OK\r\nX-Note: a line without a colon follows\r\nno colon\r\nContent-Length: 1"
                 + "\r\n\r\nx", "x", true);
     }
+
+    @Test
+    void aFoldIsUndoneBeforeTheFieldItContinuesIsRead() throws IOException {
+        everySplit("HTTP/1.1 200 OK\r\nContent-Length:\r\n 5\r\n\r\nabcde", "abcde", true);
+        everySplit("HTTP/1.1 200 OK\r\nContent-Length: 5,\r\n 5\r\n\r\nabcde", "abcde", true);
+        // "close x" is one option, not close: a folded value is read whole.
+        final Http1ResponseReader reader = new Http1ResponseReader();
+        reader.reset(new Seen());
+        assertThat(reader.feed(ByteBuffer.wrap(("HTTP/1.1 200 OK\r\nConnection: close\r\n x\r\nContent-Length: 1"
+                + "\r\n\r\nx").getBytes(StandardCharsets.US_ASCII)), 1)).isTrue();
+        assertThat(reader.keepAlive()).isTrue();
+        assertThat(reader.closeAnnounced()).isFalse();
+    }
+
+    @Test
+    void transferCodingsOutrankTheLengthAndEmptyListElementsAreSkipped() throws IOException {
+        everySplit("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, \r\n\r\n3\r\nabc\r\n0\r\n\r\n", "abc", true);
+        everySplit("HTTP/1.1 200 OK\r\nTransfer-Encoding: ,chunked,,\r\n\r\n3\r\nabc\r\n0\r\n\r\n", "abc", true);
+        final Http1ResponseReader reader = new Http1ResponseReader();
+        final Seen seen = new Seen();
+        reader.reset(seen);
+        assertThat(reader.feed(ByteBuffer.wrap(("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n"
+                + "Content-Length: 1\r\n\r\nxyz").getBytes(StandardCharsets.US_ASCII)), 1))
+                .as("to the end of the connection").isFalse();
+        assertThat(seen.text()).isEqualTo("xyz");
+        assertThat(reader.endOfInput(2)).isTrue();
+        assertThat(reader.keepAlive()).isFalse();
+    }
+
+    @Test
+    void closeOnAnyConnectionLineWins() throws IOException {
+        everySplit("HTTP/1.1 200 OK\r\nConnection: close\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\nx",
+                "x", false);
+    }
 }
