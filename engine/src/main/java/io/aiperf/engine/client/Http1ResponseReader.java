@@ -63,7 +63,6 @@ final class Http1ResponseReader {
     private boolean fieldCodings;
     private boolean fieldChunked;
     private boolean fieldClose;
-    private boolean fieldSaidClose;
     private String fieldMimeType;
 
     Http1ResponseReader() {
@@ -300,7 +299,6 @@ final class Http1ResponseReader {
         fieldCodings = false;
         fieldChunked = false;
         fieldClose = head[5] == '1' && head[7] == '0'; // HTTP/1.0 closes unless it says keep-alive
-        fieldSaidClose = false;
         fieldMimeType = null;
         // One pass over the fields: each line is scanned to its colon, then to its end.
         int i = next(statusEnd);
@@ -325,10 +323,7 @@ final class Http1ResponseReader {
                 parseHead(nanos);
                 return;
             }
-            int v = colon + 1;
-            while (v < lineEnd && (head[v] == ' ' || head[v] == '\t')) {
-                v++;
-            }
+            final int v = skipSpace(colon + 1, lineEnd);
             field(i, colon, v, trimEnd(v, lineEnd));
             i = following;
         }
@@ -404,9 +399,8 @@ final class Http1ResponseReader {
                 if (nameIs(name, colon, CONNECTION)) {
                     if (hasToken(v, vEnd, CLOSE)) {
                         fieldClose = true;
-                        fieldSaidClose = true;
                         closeAnnounced = true;
-                    } else if (!fieldSaidClose && hasToken(v, vEnd, KEEP_ALIVE)) {
+                    } else if (!closeAnnounced && hasToken(v, vEnd, KEEP_ALIVE)) { // a close on another line wins
                         fieldClose = false;
                     }
                 }
@@ -429,9 +423,7 @@ final class Http1ResponseReader {
             while (end < to && head[end] != ',') {
                 end++;
             }
-            while (start < end && (head[start] == ' ' || head[start] == '\t')) {
-                start++;
-            }
+            start = skipSpace(start, end);
             if (nameIs(start, trimEnd(start, end), lowerToken)) {
                 return true;
             }
@@ -448,10 +440,7 @@ final class Http1ResponseReader {
             while (start > from && head[start - 1] != ',') {
                 start--;
             }
-            int a = start;
-            while (a < end && (head[a] == ' ' || head[a] == '\t')) {
-                a++;
-            }
+            final int a = skipSpace(start, end);
             final int b = trimEnd(a, end);
             if (b > a || start == from) {
                 return nameIs(a, b, lowerToken);
@@ -480,6 +469,14 @@ final class Http1ResponseReader {
             i++;
         }
         return i + 1;
+    }
+
+    private int skipSpace(final int from, final int to) {
+        int s = from;
+        while (s < to && (head[s] == ' ' || head[s] == '\t')) {
+            s++;
+        }
+        return s;
     }
 
     private int trimEnd(final int from, final int to) {
