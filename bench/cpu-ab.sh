@@ -37,6 +37,7 @@ for round in $(seq "$rounds"); do
       done
       l0=$(load)
       dir="$out/r$round-$build-$conns"
+      warm_page_cache
       # shellcheck disable=SC2086 # the options are split on purpose
       timeout 60 java $opts -jar "$j" profile -m m --tokenizer builtin --ui none --no-server-metrics --artifact-dir "$dir" \
         -u "$url" --concurrency "$conns" --warmup-duration 5 --benchmark-duration 8 --isl 16 --osl 16 \

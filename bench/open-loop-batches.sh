@@ -30,6 +30,7 @@ for round in $(seq "$rounds"); do
     for build in $order; do
       if [ "$build" = before ]; then j=$before; else j=$after; fi
       d="$out/p2-$pattern-$build-$round"
+      warm_page_cache
       l0=$(load)
       /usr/bin/time -f "%U %S %w %c" -o "$d.time" java -jar "$j" profile -m m --tokenizer builtin --ui none \
         --no-server-metrics --artifact-dir "$d" -u "$url" --request-rate "$rate" --arrival-pattern "$pattern" \

@@ -41,6 +41,7 @@ for conns in ${CONNS:-50 500}; do
   done
   # 8 s warmup, 8 s profiling: the window is seconds 11 to 16 of the process, inside the profiling phase.
   note "engine at $conns connections"
+  warm_page_cache
   JAVA_TOOL_OPTIONS="-XX:StartFlightRecording=delay=11s,duration=5s,settings=$out/sampling.jfc,filename=$out/p1-$conns.jfr" \
     java -jar "$jar" profile -m m --tokenizer builtin --ui none --no-server-metrics --artifact-dir "$out/p1-$conns" \
     -u "$url" --concurrency "$conns" --warmup-duration 8 --benchmark-duration 8 --isl 16 --osl 16 \

@@ -50,8 +50,19 @@ wrk.body = '$body'
 wrk.headers["Content-Type"] = "application/json"
 LUA
 
+# A fresh VM's memory costs the host a fault on its first touch: writing 512 MB into page cache never used before
+# took 0.71 s of kernel time, into pages used and freed 0.19 s (bench/RESULTS.md, part 8). The engine writes its
+# records file (about 1 KB per request) and the peers write nothing, so on such a machine the first touch was
+# billed to the engine alone. Writing and deleting a file before each run hands the records file used pages.
+warm_page_cache() { # warm_page_cache [MB] (WARM_MB=0 turns it off)
+  local mb=${1:-${WARM_MB:-1024}}
+  [ "$mb" -gt 0 ] || return 0
+  dd if=/dev/zero of="$out/page-cache-warmer" bs=1M count="$mb" status=none 2>/dev/null || true
+  rm -f "$out/page-cache-warmer"
+}
 engine() { # engine ARTIFACT_DIR ARGS... : runs a profile, quietly
   local dir=$1; shift
+  warm_page_cache
   java -jar "$jar" profile -m m --tokenizer builtin --ui none --no-server-metrics --artifact-dir "$dir" "$@" \
     > "$dir.log" 2>&1 || { note "engine run failed, see $dir.log"; tail -5 "$dir.log" >&2; return 1; }
 }
