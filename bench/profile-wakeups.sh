@@ -13,13 +13,17 @@ jar=${JAR:-engine/target/aiperf.jar}
 [ -f "$jar" ] || mvn -B -q -o package -DskipTests -Djazzer.skip=true -Dmaven.gitcommitid.skip=true -pl engine
 command -v perf >/dev/null || { echo "perf is required (apt-get install -y linux-perf)" >&2; exit 2; }
 [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
-out=$(mktemp -d)
-perf sched record -o "$out/probe.data" -- true >/dev/null 2>&1 \
+out=$(mktemp -d) # perf's recordings, hundreds of MB: removed at the end unless KEEP=1
+perf sched record -k monotonic -o "$out/probe.data" -- true >/dev/null 2>&1 \
   || { echo "perf cannot record the sched tracepoints here (run as root, or lower perf_event_paranoid)" >&2; exit 2; }
 port=18682
 stamps="$out/server-stamps.txt"
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  pkill -f -- "-o $out/" 2>/dev/null || true # a recording still running after an interrupt
+  [ "${KEEP:-0}" = 1 ] || rm -rf "$out"
+}
 trap cleanup EXIT
 note() { echo "[wakeups] $*" >&2; }
 curl_c() { curl -sf "http://127.0.0.1:$port/$1"; }
@@ -28,25 +32,28 @@ python3 bench/lib/cadence_server.py --port "$port" --ttft-ms 50 --itl-ms 20 --to
 pids+=($!)
 for _ in $(seq 50); do curl_c reset >/dev/null 2>&1 && break; sleep 0.1; done
 python3 bench/lib/ref_client.py --port "$port" --concurrency 4 --requests-per-stream 2 --out "$out/warm.txt"
-# perf's clock is the kernel's monotonic one; the stamps are wall-clock nanoseconds
-offset=$(python3 -c "import time; print(time.time() - time.monotonic())")
-
-traced() { # traced NAME COMMAND... : runs COMMAND under perf sched (all cores) and prints its process id
+traced() { # traced NAME COMMAND... : runs COMMAND (at most 5 minutes) under perf sched, all cores; prints its pid
   local name=$1; shift
-  perf sched record -o "$out/$name.data" -- "$@" > "$out/$name.log" 2>&1 &
-  local rec=$! child=""
-  for _ in $(seq 200); do child=$(pgrep -P "$rec" | head -1 || true); [ -n "$child" ] && break; sleep 0.01; done
-  wait "$rec" || note "$name failed, see $out/$name.log"
-  echo "$child"
+  perf sched record -k monotonic -o "$out/$name.data" -- timeout 300 "$@" > "$out/$name.log" 2>&1 &
+  local rec=$! pid="" t
+  for _ in $(seq 500); do # perf's child is timeout, whose child is the command
+    t=$(pgrep -P "$rec" | head -1 || true)
+    [ -z "$t" ] || pid=$(pgrep -P "$t" | head -1 || true)
+    [ -n "$pid" ] && break
+    sleep 0.01
+  done
+  wait "$rec" || note "$name failed: $(tail -3 "$out/$name.log")"
+  [ -n "$pid" ] || { note "$name: its process was not found under perf"; return 1; }
+  echo "$pid"
 }
 
 for conc in ${STREAMS:-64 256}; do
   count=$(( conc * 4 ))
-  report="bench/profiles/wakeups-$conc.txt"
+  report="$out/wakeups-$conc.txt"
   note "$conc streams"
   {
-    echo "P3 at $conc streams under perf sched, $jar (commit $(git rev-parse --short HEAD)), $(date -u +%Y-%m-%dT%H:%MZ),"
-    echo "load $(cut -d' ' -f1-3 /proc/loadavg); ${WAVES:-4} waves of warmup, 4 measured."
+    echo "P3 at $conc streams under perf sched, $jar (commit $(git rev-parse --short HEAD)),"
+    echo "$(date -u +%Y-%m-%dT%H:%MZ), load $(cut -d' ' -f1-3 /proc/loadavg); ${WAVES:-4} waves of warmup, 4 measured."
   } > "$report"
   curl_c reset >/dev/null
   jvm=$(traced "engine-$conc" java -jar "$jar" profile -m m --tokenizer builtin --ui none --no-server-metrics \
@@ -55,13 +62,17 @@ for conc in ${STREAMS:-64 256}; do
   ref=$(traced "ref-$conc" python3 bench/lib/ref_client.py --port "$port" --concurrency "$conc" \
     --requests-per-stream 4 --out "$out/ref-$conc.txt")
   curl_c flush >/dev/null
+  # perf stamps with the monotonic clock (-k monotonic), the runs with the wall clock: the offset, taken now
+  offset=$(python3 -c "import time; print(time.time() - time.monotonic())")
   for who in engine reference; do
     if [ "$who" = engine ]; then
       src=(--engine-jsonl "$out/engine-$conc/profile_export.jsonl"); pid=$jvm; comm=http-loop
     else
       src=(--ref "$out/ref-$conc.txt"); pid=$ref; comm=""
     fi
-    perf sched timehist -i "$out/${who/reference/ref}-$conc.data" > "$out/$who-$conc.timehist" 2>/dev/null
+    data="$out/${who/reference/ref}-$conc"
+    perf sched timehist -i "$data.data" > "$out/$who-$conc.timehist" 2> "$data.timehist.log" \
+      || { note "perf sched timehist failed: $(tail -3 "$data.timehist.log")"; exit 1; }
     {
       echo
       echo "== $who: $(python3 bench/lib/fidelity.py --server "$stamps" "${src[@]}" | python3 -c "
@@ -71,7 +82,16 @@ print(f\"client delay p50 {d['delay_p50_us']:.1f} us, p99 {d['delay_p99_us']:.1f
       f\"max {d['delay_max_us']:.1f} us over {d['events']} events\")")"
       python3 bench/lib/sched_who.py "$out/$who-$conc.timehist" --pid "$pid" --comm "$comm" "${src[@]}" \
         --clock-offset "$offset"
+      lost=$(grep -ho "[0-9]* lost" "$data.log" "$data.timehist.log" | head -1 || true)
+      [ -z "$lost" ] || echo "  perf lost events: $lost"
+      # Each switch into the idle task should have its switch out; where those are missing (some kernels under
+      # some hypervisors), the run time after an idle period, and the idle time, are misattributed.
+      perf script -i "$data.data" -F event,trace 2>/dev/null | awk '/sched_switch/ {
+        if ($0 ~ /next_comm=swapper/) into++; if ($0 ~ /prev_comm=swapper/) outof++ }
+        END { printf "  perf recorded %d switches into the idle task and %d out of it%s\n", into, outof,
+          (outof < 0.95 * into ? ": run times after an idle period and the idle time are not reliable here" : "") }'
     } >> "$report"
   done
-  note "wrote $report"
+  mv "$report" "bench/profiles/wakeups-$conc.txt"
+  note "wrote bench/profiles/wakeups-$conc.txt"
 done

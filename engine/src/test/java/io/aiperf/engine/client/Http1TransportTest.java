@@ -369,6 +369,85 @@ class Http1TransportTest {
         }
     }
 
+    /**
+     * A burst of requests handed over at once (a closed loop's first wave) is written a batch at a time, with the
+     * sockets read between batches: an answer already waiting is stamped before the burst's last request is out,
+     * not after it. The loop is held in a completion while 200 requests are handed over to idle connections and
+     * another request's answer arrives.
+     */
+    @Test
+    void anAnswerThatArrivesDuringABurstOfRequestsIsReadBeforeTheBurstIsOut() throws Exception {
+        final int burst = 200;
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch allWarm = new java.util.concurrent.CountDownLatch(burst + 2);
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            if (head.contains("X-Request-ID: warm")) {
+                allWarm.countDown(); // held until all are in: each takes a connection of its own
+                try {
+                    assertThat(allWarm.await(10, TimeUnit.SECONDS)).isTrue();
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+            }
+            if (head.contains("X-Request-ID: early")) {
+                try {
+                    assertThat(release.await(10, TimeUnit.SECONDS)).isTrue();
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+                ok(out, "");
+                out.flush();
+                answered.countDown();
+                return true;
+            }
+            ok(out, "");
+            return true;
+        }); InferenceClient client = client(burst + 2, 30)) {
+            // Every request of the burst finds an idle connection, so each one's task writes it at once.
+            final List<CompletableFuture<ResponseData>> warm = new ArrayList<>();
+            for (int i = 0; i < burst + 2; i++) {
+                final CompletableFuture<ResponseData> done = new CompletableFuture<>();
+                client.send(request(server.uri()), "warm" + i, "c-warm" + i, new InFlight(), done::complete);
+                warm.add(done);
+            }
+            for (final CompletableFuture<ResponseData> f : warm) {
+                assertThat(f.get(30, TimeUnit.SECONDS).error()).isNull();
+            }
+            final CompletableFuture<ResponseData> early = new CompletableFuture<>();
+            client.send(request(server.uri()), "early", "c-early", new InFlight(), early::complete);
+            final List<CompletableFuture<ResponseData>> wave = new ArrayList<>();
+            final CompletableFuture<ResponseData> stalled = new CompletableFuture<>();
+            client.send(request(server.uri()), "stall", "c-stall", new InFlight(), r -> {
+                // On the event loop: hand the burst over, and let the early answer arrive before returning.
+                for (int i = 0; i < burst; i++) {
+                    final CompletableFuture<ResponseData> done = new CompletableFuture<>();
+                    client.send(request(server.uri()), "wave" + i, "c-wave" + i, new InFlight(), done::complete);
+                    wave.add(done);
+                }
+                release.countDown();
+                try {
+                    assertThat(answered.await(10, TimeUnit.SECONDS)).isTrue();
+                    Thread.sleep(50); // the answer's bytes cross loopback into the client's socket
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                stalled.complete(r);
+            });
+            assertThat(stalled.get(30, TimeUnit.SECONDS).error()).isNull();
+            final ResponseData first = early.get(30, TimeUnit.SECONDS);
+            assertThat(first.error()).isNull();
+            long lastWritten = Long.MIN_VALUE;
+            for (final CompletableFuture<ResponseData> f : wave) {
+                final ResponseData r = f.get(30, TimeUnit.SECONDS);
+                assertThat(r.error()).isNull();
+                lastWritten = Math.max(lastWritten, r.startPerfNanos());
+            }
+            assertThat(server.connections.get()).isEqualTo(burst + 2);
+            assertThat(first.ackPerfNanos()).isLessThan(lastWritten);
+        }
+    }
+
     private static PreparedRequest request(final URI uri, final Header header, final boolean lastTurn) {
         return new PreparedRequest(uri, new Header[] {new BasicHeader("Content-Type", "application/json"), header},
                 "{\"model\":\"m\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8), false,
