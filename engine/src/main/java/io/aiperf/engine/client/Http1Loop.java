@@ -121,6 +121,8 @@ final class Http1Loop implements Runnable {
     private final java.util.concurrent.atomic.AtomicLong answered = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong answeredNanos = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean running = true;
+    /** Why the loop failed ({@link #failAll}): the outcome of the requests still queued then. */
+    private IOException failure;
     /** When a reading thread takes the reads off this loop. */
     private final ReadingThread readingThread;
     /**
@@ -187,6 +189,17 @@ final class Http1Loop implements Runnable {
             return;
         }
         execute(() -> {
+            if (!running) {
+                // The loop is ending with this task still queued (its last turn runs every one left): not written.
+                if (finished(exchange)) {
+                    if (failure != null) {
+                        exchange.callback.failed(failure);
+                    } else {
+                        exchange.callback.cancelled();
+                    }
+                }
+                return;
+            }
             if (!exchange.isCancelled()) {
                 if (reader == null && readingThread.startsFor(exchange.request.streaming(),
                         !ConnectionSetup.needed(exchange.origin))) {
@@ -1242,6 +1255,7 @@ final class Http1Loop implements Runnable {
 
     private void failAll(final IOException cause) {
         running = false;
+        failure = cause;
         Http1Exchange w;
         while ((w = waiting.poll()) != null) {
             failExchange(w, cause);

@@ -39,7 +39,7 @@ class Http1TransportTest {
 
     /** A thread-per-connection server on loopback that runs a script and counts connections and requests. */
     static final class ScriptedServer implements AutoCloseable {
-        final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        final ServerSocket socket = new ServerSocket(0, 512, InetAddress.getLoopbackAddress());
         final AtomicInteger connections = new AtomicInteger();
         final List<String> requestHeads = new CopyOnWriteArrayList<>();
         final List<String> requestBodies = new CopyOnWriteArrayList<>();
@@ -373,14 +373,18 @@ class Http1TransportTest {
      * A burst of requests handed over at once (a closed loop's first wave) is written a batch at a time, with the
      * sockets read between batches: an answer already waiting is stamped before the burst's last request is out,
      * not after it. The loop is held in a completion while 200 requests are handed over to idle connections and
-     * another request's answer arrives.
+     * another request's answer arrives. Requests from other threads go round the event loops (one per four cores):
+     * each loop gets its share of idle connections, and the held request is sent to the loop of the answer that
+     * waits.
      */
     @Test
     void anAnswerThatArrivesDuringABurstOfRequestsIsReadBeforeTheBurstIsOut() throws Exception {
+        final int loops = InferenceClient.ioThreads();
         final int burst = 200;
         final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         final java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
-        final java.util.concurrent.CountDownLatch allWarm = new java.util.concurrent.CountDownLatch(burst + 2);
+        final int connections = (burst + 2) * loops;
+        final java.util.concurrent.CountDownLatch allWarm = new java.util.concurrent.CountDownLatch(connections);
         try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
             if (head.contains("X-Request-ID: warm")) {
                 allWarm.countDown(); // held until all are in: each takes a connection of its own
@@ -403,10 +407,10 @@ class Http1TransportTest {
             }
             ok(out, "");
             return true;
-        }); InferenceClient client = client(burst + 2, 30)) {
+        }); InferenceClient client = client(connections, 30)) {
             // Every request of the burst finds an idle connection, so each one's task writes it at once.
             final List<CompletableFuture<ResponseData>> warm = new ArrayList<>();
-            for (int i = 0; i < burst + 2; i++) {
+            for (int i = 0; i < connections; i++) {
                 final CompletableFuture<ResponseData> done = new CompletableFuture<>();
                 client.send(request(server.uri()), "warm" + i, "c-warm" + i, new InFlight(), done::complete);
                 warm.add(done);
@@ -416,11 +420,14 @@ class Http1TransportTest {
             }
             final CompletableFuture<ResponseData> early = new CompletableFuture<>();
             client.send(request(server.uri()), "early", "c-early", new InFlight(), early::complete);
+            for (int i = 1; i < loops; i++) { // round the other loops, so the held request shares early's
+                assertThat(sendAndWait(client, request(server.uri()), 1000 + i).error()).isNull();
+            }
             final List<CompletableFuture<ResponseData>> wave = new ArrayList<>();
             final CompletableFuture<ResponseData> stalled = new CompletableFuture<>();
             client.send(request(server.uri()), "stall", "c-stall", new InFlight(), r -> {
                 // On the event loop: hand the burst over, and let the early answer arrive before returning.
-                for (int i = 0; i < burst; i++) {
+                for (int i = 0; i < burst; i++) { // sent from the loop, so they stay on it
                     final CompletableFuture<ResponseData> done = new CompletableFuture<>();
                     client.send(request(server.uri()), "wave" + i, "c-wave" + i, new InFlight(), done::complete);
                     wave.add(done);
@@ -443,7 +450,7 @@ class Http1TransportTest {
                 assertThat(r.error()).isNull();
                 lastWritten = Math.max(lastWritten, r.startPerfNanos());
             }
-            assertThat(server.connections.get()).isEqualTo(burst + 2);
+            assertThat(server.connections.get()).isEqualTo(connections);
             assertThat(first.ackPerfNanos()).isLessThan(lastWritten);
         }
     }
