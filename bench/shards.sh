@@ -73,7 +73,10 @@ for s in range(1, shards + 1):
          "wall_s": float(wall), "client_limited_by": h.get("client_limited_by"),
          "wakeup_delay_p99_ms": h.get("wakeup_delay_p99_ms"), "pool_wait_p99_ms": t.get("pool_wait_p99_ms"),
          "connects_waited": t.get("connects"), "record_queue_waits": h.get("record_queue_waits"),
-         "ttft_p50_ms": sm["time_to_first_token"]["p50"] if sm else None}
+         "ttft_p50_ms": sm["time_to_first_token"]["p50"] if sm else None,
+         # the run's own verdict: the checks that did not pass (client_limited_by judges open loops only)
+         "validity": [f"{c['name']} {c['result']}" for c in sm.get("validity", {}).get("checks", [])
+                      if c["result"] != "ok"] if sm else None}
     results["shards"].append(r)
 m = summary(out + "/merged")
 results["merged"] = None if not m else {
@@ -88,13 +91,13 @@ print(f"\n## P7 (bench/shards.sh): {int(streams):,} streams across {shards} shar
 print(f"{servers} mock-server processes (first token after 1 s, then 1 per s, 5 tokens), one URL each; each shard "
       f"-Xmx1g, started together with --start-at after its preconnect.\n")
 print("| shard | requests | errors | heap after GC, max | RSS max | CPU s | CPU s per 1,000 events | TTFT p50 ms | "
-      "pool wait p99 ms | wake-up p99 ms | client limited by |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+      "pool wait p99 ms | wake-up p99 ms | client limited by | validity |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for r in results["shards"]:
     print(f"| {r['shard']} | {f(r['requests'], 0)} | {f(r['errors'], 0)} | {r['heap_after_gc_max_mb']} MB | "
           f"{r['rss_max_mb']} MB | {r['cpu_s']} | {f(r['cpu_s_per_1000_events'], 4)} | {f(r['ttft_p50_ms'], 1)} | "
           f"{f(r['pool_wait_p99_ms'], 3)} | {f(r['wakeup_delay_p99_ms'], 3)} | "
-          f"{', '.join(r['client_limited_by'] or []) or 'nothing'} |")
+          f"{', '.join(r['client_limited_by'] or []) or 'nothing'} | {', '.join(r['validity'] or []) or 'ok'} |")
 mm = results["merged"]
 if mm:
     print(f"\nMerged (`aiperf aggregate`): {f(mm['requests'], 0)} requests, {f(mm['errors'], 0)} errors, TTFT p50 "
