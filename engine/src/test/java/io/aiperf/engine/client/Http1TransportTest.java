@@ -455,6 +455,73 @@ class Http1TransportTest {
         }
     }
 
+    /**
+     * Requests still handed over, not yet written, when the transport closes are cancelled and never reach the
+     * wire, although idle connections could take them. The first loop is held in a completion while they are handed
+     * over and the client closes; it is let go once the close waits for it to end.
+     */
+    @Test
+    void requestsStillQueuedWhenTheTransportClosesAreCancelledAndNeverWritten() throws Exception {
+        final int loops = InferenceClient.ioThreads();
+        final int idle = 4;
+        final java.util.concurrent.CountDownLatch allWarm = new java.util.concurrent.CountDownLatch(idle);
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            if (head.contains("X-Request-ID: warm")) {
+                allWarm.countDown(); // held until all are in: each takes a connection of its own
+                try {
+                    assertThat(allWarm.await(10, TimeUnit.SECONDS)).isTrue();
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+            }
+            ok(out, "");
+            return true;
+        })) {
+            final InferenceClient client = client(idle * loops, 30);
+            // The first request goes to the first loop, the one the close stops first; then one round of the loops.
+            final List<CompletableFuture<ResponseData>> warm = new ArrayList<>();
+            for (int i = 0; i < idle; i++) {
+                for (int l = 0; l < loops; l++) {
+                    final CompletableFuture<ResponseData> done = new CompletableFuture<>();
+                    final String id = l == 0 ? "warm" + i : "other" + i + "-" + l;
+                    client.send(request(server.uri()), id, "c-" + id, new InFlight(), done::complete);
+                    if (l == 0) {
+                        warm.add(done);
+                    } else {
+                        assertThat(done.get(30, TimeUnit.SECONDS).error()).isNull();
+                    }
+                }
+            }
+            for (final CompletableFuture<ResponseData> f : warm) {
+                assertThat(f.get(30, TimeUnit.SECONDS).error()).isNull();
+            }
+            final List<CompletableFuture<ResponseData>> queued = new ArrayList<>();
+            final CompletableFuture<ResponseData> stalled = new CompletableFuture<>();
+            final Thread closer = new Thread(client::close, "closer");
+            client.send(request(server.uri()), "stall", "c-stall", new InFlight(), r -> {
+                // On the first loop: hand requests over (they stay on this loop), start the close, and return once
+                // the close has stopped this loop and waits for it.
+                for (int i = 0; i < idle - 1; i++) {
+                    final CompletableFuture<ResponseData> done = new CompletableFuture<>();
+                    client.send(request(server.uri()), "queued" + i, "c-queued" + i, new InFlight(), done::complete);
+                    queued.add(done);
+                }
+                closer.start();
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (closer.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                stalled.complete(r);
+            });
+            assertThat(stalled.get(30, TimeUnit.SECONDS).error()).isNull();
+            for (final CompletableFuture<ResponseData> f : queued) {
+                assertThat(f.get(30, TimeUnit.SECONDS).error()).isNotNull();
+            }
+            closer.join(30_000);
+            assertThat(server.requestHeads).noneMatch(h -> h.contains("X-Request-ID: queued"));
+        }
+    }
+
     private static PreparedRequest request(final URI uri, final Header header, final boolean lastTurn) {
         return new PreparedRequest(uri, new Header[] {new BasicHeader("Content-Type", "application/json"), header},
                 "{\"model\":\"m\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8), false,
