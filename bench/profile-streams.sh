@@ -15,11 +15,8 @@ port=18632
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
-stamps="$out/server-stamps.txt"
-python3 bench/lib/cadence_server.py --port "$port" --ttft-ms 50 --itl-ms 20 --tokens 20 --stamps "$stamps" \
-  > "$out/cadence.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/reset" >/dev/null 2>&1 && break; sleep 0.1; done
+source bench/lib/cadence.sh
+start_cadence "$port"
 sed -e '/method-sampling-java-interval/s/>10 ms</>2 ms</' -e '/method-sampling-native-interval/s/>20 ms</>4 ms</' \
   "$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")/lib/jfr/profile.jfc" > "$out/sampling.jfc"
 mkdir -p bench/profiles

@@ -17,7 +17,6 @@ out=$(mktemp -d) # perf's recordings, hundreds of MB: removed at the end unless 
 perf sched record -k monotonic -o "$out/probe.data" -- true >/dev/null 2>&1 \
   || { echo "perf cannot record the sched tracepoints here (run as root, or lower perf_event_paranoid)" >&2; exit 2; }
 port=18682
-stamps="$out/server-stamps.txt"
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -26,12 +25,8 @@ cleanup() {
 }
 trap cleanup EXIT
 note() { echo "[wakeups] $*" >&2; }
-curl_c() { curl -sf "http://127.0.0.1:$port/$1"; }
-python3 bench/lib/cadence_server.py --port "$port" --ttft-ms 50 --itl-ms 20 --tokens 20 --stamps "$stamps" \
-  > "$out/cadence.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 50); do curl_c reset >/dev/null 2>&1 && break; sleep 0.1; done
-python3 bench/lib/ref_client.py --port "$port" --concurrency 4 --requests-per-stream 2 --out "$out/warm.txt"
+source bench/lib/cadence.sh
+start_cadence "$port"
 traced() { # traced NAME COMMAND... : runs COMMAND (at most 5 minutes) under perf sched, all cores; prints its pid
   local name=$1; shift
   perf sched record -k monotonic -o "$out/$name.data" -- timeout 300 "$@" > "$out/$name.log" 2>&1 &

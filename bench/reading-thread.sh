@@ -23,13 +23,8 @@ trap cleanup EXIT
 note() { echo "[reading-thread] $*" >&2; }
 load() { cut -d' ' -f1 /proc/loadavg; }
 source bench/lib/nginx.sh
-stamps="$out/server-stamps.txt"
-curl_c() { curl -sf "http://127.0.0.1:$cadence_port/$1"; }
-python3 bench/lib/cadence_server.py --port "$cadence_port" --ttft-ms 50 --itl-ms 20 --tokens 20 --stamps "$stamps" \
-  > "$out/cadence.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 50); do curl_c reset >/dev/null 2>&1 && break; sleep 0.1; done
-python3 bench/lib/ref_client.py --port "$cadence_port" --concurrency 4 --requests-per-stream 2 --out "$out/warm.txt"
+source bench/lib/cadence.sh
+start_cadence "$cadence_port"
 
 for round in $(seq "$rounds"); do
   order="never streaming"; [ $((round % 2)) = 0 ] && order="streaming never" # neither setting always runs second
