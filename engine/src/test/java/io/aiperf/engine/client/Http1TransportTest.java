@@ -134,6 +134,37 @@ class Http1TransportTest {
         return done.get(30, TimeUnit.SECONDS);
     }
 
+    /** Sends a plain request with id {@code id} (correlation {@code c-id}); its outcome completes the future. */
+    static CompletableFuture<ResponseData> sendAsync(final InferenceClient client, final URI uri, final String id) {
+        final CompletableFuture<ResponseData> done = new CompletableFuture<>();
+        client.send(request(uri), id, "c-" + id, new InFlight(), done::complete);
+        return done;
+    }
+
+    /** On the server: waits (at most 10 s) for {@code latch}. */
+    static void await(final java.util.concurrent.CountDownLatch latch) throws IOException {
+        try {
+            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            throw new IOException(e);
+        }
+    }
+
+    /**
+     * On a held event loop: lets the server send the answer it holds until {@code release}, and returns once it is
+     * written ({@code answered}) and its bytes have had time to cross loopback into the client's socket.
+     */
+    static void letTheAnswerArrive(final java.util.concurrent.CountDownLatch release,
+                                   final java.util.concurrent.CountDownLatch answered) {
+        release.countDown();
+        try {
+            assertThat(answered.await(10, TimeUnit.SECONDS)).isTrue();
+            Thread.sleep(50); // the answer's bytes cross loopback into the client's socket
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Test
     void requestsCarryTheirHeadersAndReuseTheConnection() throws Exception {
         try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
@@ -276,12 +307,8 @@ class Http1TransportTest {
         };
         try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
             final boolean hold = head.contains("X-Request-ID: hold");
-            try {
-                if (!hold) {
-                    assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
-                }
-            } catch (InterruptedException e) {
-                throw new IOException(e);
+            if (!hold) {
+                await(holding);
             }
             final byte[] body = ("{\"choices\":[{\"message\":{\"content\":\"" + (hold ? "hold" : "answer")
                     + "\"}}]}").getBytes(StandardCharsets.UTF_8);
@@ -327,11 +354,7 @@ class Http1TransportTest {
         final java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
         try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
             if (head.contains("X-Request-ID: late")) {
-                try {
-                    assertThat(release.await(10, TimeUnit.SECONDS)).isTrue();
-                } catch (InterruptedException e) {
-                    throw new IOException(e);
-                }
+                await(release);
                 ok(out, "");
                 out.flush();
                 answered.countDown();
@@ -351,13 +374,7 @@ class Http1TransportTest {
                     client.send(request(server.uri()), "next" + i, "c-next" + i, new InFlight(), done::complete);
                     next.add(done);
                 }
-                release.countDown();
-                try {
-                    assertThat(answered.await(10, TimeUnit.SECONDS)).isTrue();
-                    Thread.sleep(50); // the answer's bytes cross loopback into the client's socket
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                letTheAnswerArrive(release, answered);
                 stalled.complete(r);
             });
             assertThat(stalled.get(30, TimeUnit.SECONDS).error()).isNull();
@@ -388,18 +405,10 @@ class Http1TransportTest {
         try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
             if (head.contains("X-Request-ID: warm")) {
                 allWarm.countDown(); // held until all are in: each takes a connection of its own
-                try {
-                    assertThat(allWarm.await(10, TimeUnit.SECONDS)).isTrue();
-                } catch (InterruptedException e) {
-                    throw new IOException(e);
-                }
+                await(allWarm);
             }
             if (head.contains("X-Request-ID: early")) {
-                try {
-                    assertThat(release.await(10, TimeUnit.SECONDS)).isTrue();
-                } catch (InterruptedException e) {
-                    throw new IOException(e);
-                }
+                await(release);
                 ok(out, "");
                 out.flush();
                 answered.countDown();
@@ -411,15 +420,12 @@ class Http1TransportTest {
             // Every request of the burst finds an idle connection, so each one's task writes it at once.
             final List<CompletableFuture<ResponseData>> warm = new ArrayList<>();
             for (int i = 0; i < connections; i++) {
-                final CompletableFuture<ResponseData> done = new CompletableFuture<>();
-                client.send(request(server.uri()), "warm" + i, "c-warm" + i, new InFlight(), done::complete);
-                warm.add(done);
+                warm.add(sendAsync(client, server.uri(), "warm" + i));
             }
             for (final CompletableFuture<ResponseData> f : warm) {
                 assertThat(f.get(30, TimeUnit.SECONDS).error()).isNull();
             }
-            final CompletableFuture<ResponseData> early = new CompletableFuture<>();
-            client.send(request(server.uri()), "early", "c-early", new InFlight(), early::complete);
+            final CompletableFuture<ResponseData> early = sendAsync(client, server.uri(), "early");
             for (int i = 1; i < loops; i++) { // round the other loops, so the held request shares early's
                 assertThat(sendAndWait(client, request(server.uri()), 1000 + i).error()).isNull();
             }
@@ -428,17 +434,9 @@ class Http1TransportTest {
             client.send(request(server.uri()), "stall", "c-stall", new InFlight(), r -> {
                 // On the event loop: hand the burst over, and let the early answer arrive before returning.
                 for (int i = 0; i < burst; i++) { // sent from the loop, so they stay on it
-                    final CompletableFuture<ResponseData> done = new CompletableFuture<>();
-                    client.send(request(server.uri()), "wave" + i, "c-wave" + i, new InFlight(), done::complete);
-                    wave.add(done);
+                    wave.add(sendAsync(client, server.uri(), "wave" + i));
                 }
-                release.countDown();
-                try {
-                    assertThat(answered.await(10, TimeUnit.SECONDS)).isTrue();
-                    Thread.sleep(50); // the answer's bytes cross loopback into the client's socket
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                letTheAnswerArrive(release, answered);
                 stalled.complete(r);
             });
             assertThat(stalled.get(30, TimeUnit.SECONDS).error()).isNull();
@@ -468,11 +466,7 @@ class Http1TransportTest {
         try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
             if (head.contains("X-Request-ID: warm")) {
                 allWarm.countDown(); // held until all are in: each takes a connection of its own
-                try {
-                    assertThat(allWarm.await(10, TimeUnit.SECONDS)).isTrue();
-                } catch (InterruptedException e) {
-                    throw new IOException(e);
-                }
+                await(allWarm);
             }
             ok(out, "");
             return true;
@@ -482,9 +476,8 @@ class Http1TransportTest {
             final List<CompletableFuture<ResponseData>> warm = new ArrayList<>();
             for (int i = 0; i < idle; i++) {
                 for (int l = 0; l < loops; l++) {
-                    final CompletableFuture<ResponseData> done = new CompletableFuture<>();
-                    final String id = l == 0 ? "warm" + i : "other" + i + "-" + l;
-                    client.send(request(server.uri()), id, "c-" + id, new InFlight(), done::complete);
+                    final CompletableFuture<ResponseData> done =
+                            sendAsync(client, server.uri(), l == 0 ? "warm" + i : "other" + i + "-" + l);
                     if (l == 0) {
                         warm.add(done);
                     } else {
@@ -502,9 +495,7 @@ class Http1TransportTest {
                 // On the first loop: hand requests over (they stay on this loop), start the close, and return once
                 // the close has stopped this loop and waits for it.
                 for (int i = 0; i < idle - 1; i++) {
-                    final CompletableFuture<ResponseData> done = new CompletableFuture<>();
-                    client.send(request(server.uri()), "queued" + i, "c-queued" + i, new InFlight(), done::complete);
-                    queued.add(done);
+                    queued.add(sendAsync(client, server.uri(), "queued" + i));
                 }
                 closer.start();
                 final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
