@@ -45,7 +45,7 @@ public final class MockServerCommand implements Callable<Integer> {
     long seed;
     @Option(names = "--fault", paramLabel = "ROUTE=SPEC", description = "Inject a fault into the first N calls of a route (every call without N): "
             + "/route=status:CODE[:N], delay:MS[:N], stall:MS[:N], close[:N], drop:PERCENT[:N], garbage[:N], truncate[:N], "
-            + "close-after[:N], "
+            + "close-after[:N], half-close[:N], close-later:MS[:N], "
             + "bad-utf8[:N], huge-event:BYTES[:N], endless[:N], no-done[:N], error-event[:N], never[:N], echo-auth[:N]; "
             + "repeatable.")
     List<String> faults = new ArrayList<>();

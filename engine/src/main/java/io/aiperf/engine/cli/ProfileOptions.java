@@ -110,8 +110,8 @@ public final class ProfileOptions {
 
     @Topic(HTTP)
     @Option(names = "--no-retry-unsent", description = "Never send a request again, not even one whose kept-alive "
-            + "connection was found closed before the server read it (by default such a request is resent once, on a "
-            + "new connection, and counted in client_health.transport.retries).")
+            + "connection the server closed before any byte of the answer (by default such a request is resent once, "
+            + "on a new connection, and counted in client_health.transport.retries).")
     Boolean noRetryUnsent;
 
     @Topic(HTTP)

@@ -38,11 +38,6 @@ final class Http1Connection implements Http1ResponseReader.Sink {
     java.net.URI redirect;
     /** When the current request was written (monotonic ns). */
     long sentNanos;
-    /**
-     * While the end of this connection is judged (it ended before any byte of the answer): when the probe is
-     * written; -1 otherwise.
-     */
-    long judgeAt = -1;
     /** The conversation this connection is kept for between its turns (sticky-user-sessions), or null. */
     String session;
     boolean closed;

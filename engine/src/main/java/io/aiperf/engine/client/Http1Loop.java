@@ -39,13 +39,6 @@ final class Http1Loop implements Runnable {
     private static final int MAX_PARALLEL_CONNECTS = 64;
     /** An idle connection that ends this soon after its answer was closed because of the answer, not for idling. */
     private static final long CLOSE_AFTER_RESPONSE_NANOS = 500_000_000L;
-    private static final byte[] CRLF = {'\r', '\n'};
-    /**
-     * How long after its request a connection that ended before any answer is probed: the server's reset of a
-     * request that arrived after its close comes a round trip after the request (on loopback, when the kernel gets
-     * to it, which on a loaded machine takes milliseconds).
-     */
-    private static final long JUDGE_AFTER_NANOS = 50_000_000L;
     /** The hand-off to a reading thread: 16 batches of 64 KiB, 1 MiB per loop, at most 256 reads per batch. */
     private static final int HAND_OFF_BATCHES = 16;
     private static final int HAND_OFF_BATCH_BYTES = 64 * 1024;
@@ -78,8 +71,6 @@ final class Http1Loop implements Runnable {
     private Http1Exchange latest;
     private final Map<Http1Origin, ArrayDeque<Http1Connection>> idle = new HashMap<>();
     private final List<Http1Connection> connecting = new ArrayList<>();
-    /** Connections that ended before any answer to their request, waiting for the probe that tells why. */
-    private final List<Http1Connection> judging = new ArrayList<>();
     /** Scratch for probing an idle connection. */
     private final ByteBuffer readBuffer = ByteBuffer.allocate(64 * 1024);
     /**
@@ -252,9 +243,6 @@ final class Http1Loop implements Runnable {
                 if (!connecting.isEmpty()) {
                     expireConnects();
                 }
-                if (!judging.isEmpty()) {
-                    judge();
-                }
                 if (earliest != null) {
                     expireRequests();
                 }
@@ -345,13 +333,13 @@ final class Http1Loop implements Runnable {
      */
     private void readWhileIdle(final Http1Connection c, final int n, final long at) {
         final Http1Exchange lost = c.current;
-        if (lost == null && n < 0 && c.reused && at - c.idleSince < CLOSE_AFTER_RESPONSE_NANOS) {
-            closedAfterResponse(c.origin, "an idle connection ended right after its answer");
+        if (n < 0 && c.reused) {
+            endedBeforeAnswer(c, at, "it ended a kept-alive connection right after its answer");
         }
         c.current = null;
         close(c);
         if (lost != null) {
-            failExchange(lost, unread());
+            failExchange(lost, closedBeforeAnswer());
             serveWaiting();
         }
     }
@@ -514,11 +502,8 @@ final class Http1Loop implements Runnable {
     /** The connection ended while it carried a request (out of line: rare, see {@link #readWhileIdle}). */
     private void ended(final Http1Connection c, final long now) throws IOException {
         if (!c.reader.started() && c.reused) {
-            if (guard.closesAfterResponse(c.origin.key())) {
-                throw unread();
-            }
-            judgeLater(c);
-            return;
+            endedBeforeAnswer(c, now, "it ended a kept-alive connection right after its answer");
+            throw closedBeforeAnswer();
         }
         if (c.reader.endOfInput(now)) {
             complete(c, false);
@@ -621,50 +606,20 @@ final class Http1Loop implements Runnable {
     }
 
     /**
-     * A request met the end of its reused connection before any answer: was it never read by the server? Its
-     * socket refuses a byte written a round trip after the request when it was closed before the request arrived
-     * (the request drew a reset), and takes it when the server read the request and then closed. So the probe waits
-     * that long, with the connection's events off (an ended connection is always readable).
+     * A reused connection ended (or refused a request) before any byte of the answer. Its request goes again on a
+     * new connection, as curl and browsers do: whether the server read it cannot be told (a half-closed socket takes
+     * bytes it will never answer). An end this soon after the connection's last answer is the server closing after
+     * its answers: from now on each request to it gets a connection of its own.
      */
-    private void judgeLater(final Http1Connection c) {
-        interest(c, 0);
-        final long rtt = c.connectDoneNanos > c.connectStartNanos && c.connectStartNanos >= 0
-                ? c.connectDoneNanos - c.connectStartNanos : 0;
-        c.judgeAt = c.sentNanos + Math.max(JUDGE_AFTER_NANOS, 4 * rtt);
-        judging.add(c);
-    }
-
-    /** Probes the ended connections whose time has come (or whose server is known by now) and fails their request. */
-    private void judge() {
-        final long now = clock.nanoTime();
-        for (final Http1Connection c : List.copyOf(judging)) {
-            final boolean known = guard.closesAfterResponse(c.origin.key());
-            if (c.closed || c.current == null || (!known && now < c.judgeAt)) {
-                continue;
-            }
-            judging.remove(c);
-            c.judgeAt = -1;
-            final boolean unread = known || refusesProbe(c);
-            if (unread) {
-                closedAfterResponse(c.origin, "a request on a reused connection met its close");
-            }
-            fail(c, unread ? unread() : new ConnectionClosedException("Connection closed by peer"));
+    private void endedBeforeAnswer(final Http1Connection c, final long now, final String how) {
+        if (now - c.idleSince < CLOSE_AFTER_RESPONSE_NANOS) {
+            closedAfterResponse(c.origin, how);
         }
     }
 
-    /** Whether the connection refuses one empty line, which any HTTP/1.1 server ignores (RFC 9112, section 2.2). */
-    private static boolean refusesProbe(final Http1Connection c) {
-        try {
-            c.channel.write(ByteBuffer.wrap(CRLF));
-            return false;
-        } catch (IOException refused) {
-            return true;
-        }
-    }
-
-    private static IOException unread() {
+    private static IOException closedBeforeAnswer() {
         return new org.apache.hc.core5.http.RequestNotExecutedException("The kept-alive connection was closed by the "
-                + "server before it read the request");
+                + "server before any byte of the answer");
     }
 
     /**
@@ -1119,7 +1074,7 @@ final class Http1Loop implements Runnable {
 
     /** Sleeps until the next request deadline (or a connect check), at most a second. */
     private long selectTimeoutMillis() {
-        long millis = !judging.isEmpty() ? 5 : connecting.isEmpty() ? 1000 : 100;
+        long millis = connecting.isEmpty() ? 1000 : 100;
         if (earliest != null) {
             millis = Math.min(millis, Math.max(1, (earliest.deadlineNanos - clock.nanoTime() + 999_999) / 1_000_000));
         }
@@ -1136,10 +1091,13 @@ final class Http1Loop implements Runnable {
     }
 
     /** The connection failed: its request (if any) gets the error, and the connection is gone. */
-    private void fail(final Http1Connection c, final IOException cause) {
+    private void fail(final Http1Connection c, final IOException error) {
         Http1Exchange exchange = c.current;
-        if (exchange != null && c.reused && !c.reader.started() && InferenceClient.refused(cause)) {
-            closedAfterResponse(c.origin, "a request on a reused connection was refused");
+        IOException cause = error;
+        if (exchange != null && c.reused && !c.reader.started() && InferenceClient.refused(error)) {
+            endedBeforeAnswer(c, clock.nanoTime(), "it refused a request on a kept-alive connection right after "
+                    + "its answer");
+            cause = closedBeforeAnswer();
         }
         c.current = null;
         final boolean connectFailed = c.connectingSince >= 0;
@@ -1215,9 +1173,6 @@ final class Http1Loop implements Runnable {
         connections.remove(c);
         open--;
         connecting.remove(c);
-        if (c.judgeAt >= 0) {
-            judging.remove(c);
-        }
         final ArrayDeque<Http1Connection> free = idle.get(c.origin);
         if (free != null) {
             free.remove(c);

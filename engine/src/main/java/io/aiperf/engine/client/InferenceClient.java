@@ -243,10 +243,10 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
 
             @Override
             public void failed(final Exception ex) {
-                if (!retry && limits.retryUnsent() && !handle.isCancelled() && (closedBeforeRead(request, collector, ex)
-                        || neverReachedTheServer(collector, ex))) {
+                if (!retry && limits.retryUnsent() && !handle.isCancelled() && lostBeforeAnswer(collector, ex, carriedLean(request))) {
                     // Idle connections may be just as stale: drop them so the retry opens a fresh one. The retry
                     // is counted through its record (TransportTimes.retried).
+                    sawApacheConnectionLost(request, collector);
                     closeIdle();
                     attempt(request, requestId, correlationId, done, issuedNanos, true, handle);
                 } else if (ex instanceof java.net.SocketTimeoutException && timeoutNanos > 0) {
@@ -362,13 +362,18 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
     }
 
     /**
-     * Whether a failed request provably never reached the server application, so sending it again cannot count
-     * anything twice: no response byte came back, and either the request was never written (its connection was
-     * found closed first), or it went out on a reused connection and the peer's TCP stack refused the bytes (a
-     * reset or a broken pipe: the socket was already closed when they arrived). A connection that simply ended
-     * after the request was written may have delivered it, and is an error.
+     * Whether a failed request may go again, once, on a new connection, as curl and browsers do: no byte of its
+     * answer came back, and either it was never written (its connection was found closed first) or it went out on
+     * a kept-alive connection that the server closed or reset before answering. That is the race with a server
+     * that closes connections after its answers: whether it read the request cannot be told (a half-closed socket
+     * takes bytes it will never answer), and the request was never answered. A new connection that ends without an
+     * answer is an error: that server read the request and dropped it. The lean transport knows which of its
+     * connections were reused and says so with a {@link RequestNotExecutedException}; on Apache's, a request that
+     * paid for no connect went out on a reused one.
+     *
+     * @param lean the request went out on the lean transport
      */
-    static boolean neverReachedTheServer(final ResponseCollector collector, final Exception ex) {
+    static boolean lostBeforeAnswer(final ResponseCollector collector, final Exception ex, final boolean lean) {
         if (collector.receivedAnything() || ex instanceof ConnectException) {
             return false;
         }
@@ -376,29 +381,22 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
             return true;
         }
         final boolean closed = ex instanceof ConnectionClosedException || refused(ex);
-        return closed && (!collector.written() || (collector.reusedConnection() && refused(ex)));
+        return closed && (!collector.written() || (!lean && collector.reusedConnection()));
     }
 
     /**
-     * On Apache HttpClient's connections, which this client cannot probe: whether a request on a reused connection
-     * that met its end before any answer lost only a race with the server's close. It did when its server was
-     * already known to close connections after its answers; the first such end (or a reset) is what makes it known,
-     * and that first request stays an error, since a server that read it and then dropped it looks the same. The
-     * lean transport tells the two apart with a probe ({@link Http1Loop}).
+     * On Apache HttpClient's connections: a request lost on a reused connection makes its server known to close
+     * connections after its answers (the lean transport also looks at how soon after the answer, {@link Http1Loop}),
+     * and the idle connections to it, which carried answers from the same server, are as good as closed.
      */
-    private boolean closedBeforeRead(final PreparedRequest request, final ResponseCollector collector,
-                                     final Exception ex) {
-        if (carriedLean(request) || collector.receivedAnything() || !collector.written()
-                || !collector.reusedConnection() || !(ex instanceof ConnectionClosedException || refused(ex))) {
-            return false;
+    private void sawApacheConnectionLost(final PreparedRequest request, final ResponseCollector collector) {
+        if (carriedLean(request) || !collector.written() || !collector.reusedConnection()) {
+            return;
         }
         final String origin = ReuseGuard.key(request.uri());
-        final boolean known = guard.closesAfterResponse(origin);
-        if (!known) {
+        if (!guard.closesAfterResponse(origin)) {
             guard.sawCloseAfterResponse(origin, "a request on a reused connection met its close");
-            closeIdle(); // they carried answers from the same server: as good as closed
         }
-        return known;
     }
 
     /** A reset or a broken pipe (the JDK reports the latter as a plain IOException naming it). */

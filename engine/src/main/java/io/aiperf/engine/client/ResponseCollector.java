@@ -29,6 +29,8 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] EVENT_FIELD = "event:".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ERROR_NAME = "error".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DATA_FIELD = "data:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ERROR_FIELD = "error:".getBytes(StandardCharsets.US_ASCII);
 
     private final Clock clock;
     private final boolean streaming;
@@ -263,9 +265,13 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
             if (!errorEvent && buf[i] == 'e' && isErrorEvent(buf, i, lineEnd)) {
                 errorEvent = true;
             }
-            if (lineEnd - i >= 5 && buf[i] == 'd' && buf[i + 1] == 'a' && buf[i + 2] == 't' && buf[i + 3] == 'a'
-                    && buf[i + 4] == ':') {
-                int s = i + 5;
+            // llama.cpp's server reports a failure mid-stream as an "error:" field holding the error object,
+            // where others send "event: error" with a data line: both are the stream's error.
+            final boolean data = buf[i] == 'd' && isField(buf, i, lineEnd, DATA_FIELD);
+            final boolean error = !data && buf[i] == 'e' && isField(buf, i, lineEnd, ERROR_FIELD);
+            errorEvent |= error;
+            if (data || error) {
+                int s = i + (data ? DATA_FIELD.length : ERROR_FIELD.length);
                 if (s < lineEnd && buf[s] == ' ') {
                     s++;
                 }
@@ -316,6 +322,11 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
 
     private static Integer or(final Integer given, final Integer earlier) {
         return given != null ? given : earlier;
+    }
+
+    /** Whether the line from {@code from} to {@code to} starts with the field name {@code name} (colon included). */
+    private static boolean isField(final byte[] buf, final int from, final int to, final byte[] name) {
+        return to - from >= name.length && Arrays.equals(buf, from, from + name.length, name, 0, name.length);
     }
 
     /** Whether a line is {@code event: error}, read from the bytes (no String per line on the hot path). */

@@ -8,8 +8,10 @@ package io.aiperf.engine.config;
  *                        request fails)
  * @param maxEventBytes the largest SSE event accepted; a larger one fails its request as "too large"
  * @param maxResponseBytes the largest response accepted, streamed or not
- * @param retryUnsent send a request again, once, when it provably never reached the server (its connection was
- *                    found closed before the request was written); a request that was written is never resent
+ * @param retryUnsent send a request again, once, on a new connection, when no byte of its answer came back and its
+ *                    kept-alive connection was found closed before it was written, or closed after (the race with a
+ *                    server that ends connections after its answers); a request that got part of its answer, or
+ *                    was lost on a connection of its own, is never resent
  * @param cancelRatePct the share of profiling requests cancelled on purpose ({@code --request-cancellation-rate})
  * @param cancelDelaySeconds how long after being fully sent they are cancelled
  * @param leanHttp carry HTTP/1.1 inference requests (http and https) on the engine's own transport ({@code runtime.http_client:

@@ -5,6 +5,9 @@ import java.io.IOException;
 
 /** One control POST attempt turned into success or a {@link HookException} (the control-hooks contract in src-docs/control-hooks.md). */
 final class ControlPoster {
+    /** What to do when the server has no such route (llama.cpp's server, TensorRT-LLM, vLLM without its dev mode). */
+    static final String NO_SUCH_ROUTE = ": this server has no such route; the per-server table in the control hooks "
+            + "docs (control-hooks.md, 'Per-server paths') gives its path, or leave the hook off";
     private final ControlTransport transport;
 
     ControlPoster(final ControlTransport transport) {
@@ -21,8 +24,8 @@ final class ControlPoster {
                     + e.getClass().getSimpleName() + ": " + Origins.redact(String.valueOf(e.getMessage())), null, true);
         }
         if (status < 200 || status >= 300) {
-            throw new HookException("control_plane POST " + Origins.redact(url) + " failed with status " + status,
-                    status, RetryPolicy.isRetryableStatus(status));
+            throw new HookException("control_plane POST " + Origins.redact(url) + " failed with status " + status
+                    + (status == 404 || status == 405 ? NO_SUCH_ROUTE : ""), status, RetryPolicy.isRetryableStatus(status));
         }
         return status;
     }

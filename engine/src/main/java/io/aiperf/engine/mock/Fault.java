@@ -26,6 +26,13 @@ public record Fault(String route, Kind kind, int status, int count, long amount)
         /** Answer normally, then close the kept-alive connection at once, without a Connection: close header. */
         CLOSE_AFTER,
         /**
+         * Answer normally, then send FIN at once but keep reading: a request written after it is taken and never
+         * answered (llama.cpp's llama-server after a stream).
+         */
+        HALF_CLOSE,
+        /** Answer normally, read nothing more, and close the connection this many milliseconds later. */
+        CLOSE_LATER,
+        /**
          * Read the request, then close the connection without answering, for this percentage of calls drawn at
          * random (each counted in {@code dropped_connections}).
          */
@@ -46,7 +53,8 @@ public record Fault(String route, Kind kind, int status, int count, long amount)
         ECHO_AUTH
     }
 
-    private static final String KINDS = "status:CODE, delay:MS, stall:MS, close, drop:PERCENT, garbage, truncate, close-after, "
+    private static final String KINDS = "status:CODE, delay:MS, stall:MS, close, drop:PERCENT, garbage, truncate, close-after, half-close, "
+            + "close-later:MS, "
             + "bad-utf8, huge-event:BYTES, endless, no-done, error-event, never, echo-auth";
 
     /**
@@ -70,7 +78,7 @@ public record Fault(String route, Kind kind, int status, int count, long amount)
         try {
             return switch (kind) {
                 case STATUS -> new Fault(route, kind, ranged(spec, parts[1], 100, 599, "status"), count(spec, parts, 2), 0);
-                case DELAY, STALL -> new Fault(route, kind, 0, count(spec, parts, 2),
+                case DELAY, STALL, CLOSE_LATER -> new Fault(route, kind, 0, count(spec, parts, 2),
                         ranged(spec, parts[1], 0, 3_600_000, "milliseconds"));
                 case HUGE_EVENT -> new Fault(route, kind, 0, count(spec, parts, 2),
                         ranged(spec, parts[1], 1, 1 << 30, "bytes"));

@@ -45,8 +45,22 @@ final class MiniHttpServer implements AutoCloseable {
     record Step(long atNanos, byte[] bytes, boolean drop) {
     }
 
-    /** What to send: {@code steps} in order (the first normally carries the head), then {@code onDone}. */
-    record Response(List<Step> steps, boolean close, Runnable onDone) {
+    /**
+     * What to send: {@code steps} in order (the first normally carries the head), then {@code onDone}; then the
+     * connection is closed ({@code close}), kept for the next request, or ended as {@code ending} says.
+     */
+    record Response(List<Step> steps, boolean close, Runnable onDone, Ending ending) {
+        Response(final List<Step> steps, final boolean close, final Runnable onDone) {
+            this(steps, close, onDone, null);
+        }
+    }
+
+    /**
+     * How a server that ends connections after its answers does it: half-closed (its FIN sent at once, later
+     * requests still read and never answered), or closed {@code afterNanos} later without reading anything more
+     * (a request that arrived meanwhile draws a reset).
+     */
+    record Ending(boolean halfClose, long afterNanos) {
     }
 
     private static final byte[] CRLF = {'\r', '\n'};
@@ -328,6 +342,9 @@ final class MiniHttpServer implements AutoCloseable {
         boolean busy;
         boolean closeAfterWrite;
         boolean closed;
+        /** The answer's end is followed by a FIN; what the client writes after it is read and dropped. */
+        boolean halfCloseAfterWrite;
+        boolean halfClosed;
 
         Conn(final SocketChannel ch, final Loop loop) {
             this.ch = ch;
@@ -339,6 +356,10 @@ final class MiniHttpServer implements AutoCloseable {
             if (n < 0) {
                 closeQuietly(key);
                 closed = true;
+                return;
+            }
+            if (halfClosed) {
+                in.clear(); // taken, never answered
                 return;
             }
             if (!in.hasRemaining()) {
@@ -423,13 +444,18 @@ final class MiniHttpServer implements AutoCloseable {
             }
             try {
                 final boolean last = t.index() == t.response().steps().size() - 1;
+                final Ending ending = last ? t.response().ending() : null;
+                halfCloseAfterWrite = ending != null && ending.halfClose();
                 enqueue(step.bytes(), last && closeAfterWrite);
                 if (last) {
-                    busy = false;
+                    busy = ending != null; // a connection being ended reads no further request
                     if (t.response().onDone() != null) {
                         t.response().onDone().run();
                     }
-                    if (!closed) {
+                    if (ending != null && !ending.halfClose()) {
+                        loop.schedule(this, new Response(List.of(new Step(System.nanoTime() + ending.afterNanos(),
+                                null, true)), true, null), 0);
+                    } else if (!closed) {
                         parse();
                     }
                 } else {
@@ -478,6 +504,9 @@ final class MiniHttpServer implements AutoCloseable {
             }
             if (closeAfterWrite && closed) {
                 closeQuietly(key);
+            } else if (halfCloseAfterWrite && !halfClosed) {
+                halfClosed = true;
+                ch.shutdownOutput();
             }
         }
     }

@@ -257,12 +257,19 @@ public final class MockServer implements AutoCloseable {
     private MiniHttpServer.Response inference(final MiniHttpServer.Request http, final String path, final Fault fault,
                                               final long arrival) throws JsonProcessingException {
         final MiniHttpServer.Response response = queued(plannedInference(http, path, fault, arrival), arrival);
-        if (fault != null && fault.kind() == Fault.Kind.CLOSE_AFTER) {
-            // Like servers that drop a kept-alive connection after every response without saying so: the close
-            // follows the last byte, so a client must notice it before it writes the next request there.
-            return new MiniHttpServer.Response(response.steps(), true, response.onDone());
+        if (fault == null) {
+            return response;
         }
-        return response;
+        // Like servers that end a kept-alive connection after every response without saying so: the end follows
+        // the last byte, so a request the client writes there in the meantime is never answered.
+        return switch (fault.kind()) {
+            case CLOSE_AFTER -> new MiniHttpServer.Response(response.steps(), true, response.onDone());
+            case HALF_CLOSE -> new MiniHttpServer.Response(response.steps(), false, response.onDone(),
+                    new MiniHttpServer.Ending(true, 0));
+            case CLOSE_LATER -> new MiniHttpServer.Response(response.steps(), false, response.onDone(),
+                    new MiniHttpServer.Ending(false, fault.amount() * 1_000_000L));
+            default -> response;
+        };
     }
 
     private MiniHttpServer.Response plannedInference(final MiniHttpServer.Request http, final String path,
@@ -570,7 +577,7 @@ public final class MockServer implements AutoCloseable {
         }
         final List<MiniHttpServer.Step> later = steps.stream()
                 .map(s -> new MiniHttpServer.Step(s.atNanos() + wait, s.bytes(), s.drop())).toList();
-        return new MiniHttpServer.Response(later, planned.close(), planned.onDone());
+        return new MiniHttpServer.Response(later, planned.close(), planned.onDone(), planned.ending());
     }
 
     private static MiniHttpServer.Response json(final long at, final int status, final String body, final Runnable onDone) {

@@ -11,8 +11,8 @@ package io.aiperf.engine.record;
  * @param poolWaitMaxMillis the longest such wait
  * @param connects new connections opened
  * @param connectMaxMillis the slowest connect
- * @param retries requests sent a second time because their first connection was found closed before they reached
- *                the server
+ * @param retries requests sent a second time, on a new connection, because their kept-alive connection closed
+ *                before any byte of the answer
  * @param malformedChunks SSE events whose data was not valid JSON (skipped and counted)
  * @param redirects redirects followed (307, 308): each adds a round trip to what is measured
  * @param serverClosesAfterResponse the server was seen closing connections right after its answers, so requests

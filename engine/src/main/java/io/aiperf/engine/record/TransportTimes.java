@@ -7,8 +7,8 @@ package io.aiperf.engine.record;
  * @param issuedNanos when the request was handed to the transport
  * @param connectStartNanos when a new connection for it was started, or -1 when a pooled one was reused
  * @param connectDoneNanos when that connection was ready, or -1
- * @param retried the request was sent a second time because its first connection was found closed before the
- *                server read it
+ * @param retried the request was sent a second time because its kept-alive connection closed before any byte of
+ *                the answer
  * @param redirects redirects (307, 308) followed on the way to the answer
  * @param closesAfterResponse it got a connection of its own because its server closes connections after its
  *                            answers (src-docs/failure-modes.md)

@@ -570,19 +570,51 @@ class Http1TransportTest {
     }
 
     @Test
-    void aRequestTheServerReadAndThenDroppedOnAReusedConnectionIsAnError() throws Exception {
+    void aRequestLostWithoutAnAnswerOnAReusedConnectionGoesAgainOnceOnANewOne() throws Exception {
+        // Whether the server read it cannot be told from the client (a half-closed socket takes bytes it never
+        // answers): like curl and browsers, the client sends it again once, on a connection of its own.
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            if (n == 1) {
+                return false; // read the second request, then ended the connection without a byte
+            }
+            ok(out, "");
+            return true;
+        }); InferenceClient client = client(1, 30)) {
+            assertThat(sendAndWait(client, request(server.uri()), 0).error()).isNull();
+            final ResponseData resent = sendAndWait(client, request(server.uri()), 1);
+            assertThat(resent.error()).isNull();
+            assertThat(resent.transport().retried()).isTrue();
+            assertThat(server.requestHeads).hasSize(3);
+            assertThat(server.connections.get()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aRequestLostWithoutAnAnswerOnANewConnectionIsAnErrorAndNotSentAgain() throws Exception {
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> false);
+             InferenceClient client = client(1, 30)) {
+            final ResponseData dropped = sendAndWait(client, request(server.uri()), 0);
+            assertThat(dropped.error()).isNotNull();
+            assertThat(dropped.error().type()).isEqualTo("ConnectionClosedException");
+            assertThat(dropped.transport().retried()).isFalse();
+            assertThat(server.requestHeads).hasSize(1);
+        }
+    }
+
+    @Test
+    void aRequestThatGotPartOfItsAnswerAndLostTheRestIsAnErrorAndNotSentAgain() throws Exception {
         try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
             if (n == 0) {
                 ok(out, "");
                 return true;
             }
-            return false; // read the second request, then dropped the connection without a byte
+            head(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"id\"");
+            return false;
         }); InferenceClient client = client(1, 30)) {
             assertThat(sendAndWait(client, request(server.uri()), 0).error()).isNull();
-            final ResponseData dropped = sendAndWait(client, request(server.uri()), 1);
-            assertThat(dropped.error()).isNotNull();
-            assertThat(dropped.error().type()).isEqualTo("ConnectionClosedException");
-            assertThat(dropped.transport().retried()).isFalse();
+            final ResponseData cut = sendAndWait(client, request(server.uri()), 1);
+            assertThat(cut.error()).isNotNull();
+            assertThat(cut.transport().retried()).isFalse();
             assertThat(server.requestHeads).hasSize(2);
         }
     }
@@ -700,25 +732,18 @@ class Http1TransportTest {
     }
 
     @Test
-    void onApacheHttpClientAServerThatClosesAfterEachAnswerCostsAtMostTheFirstRequestCaughtInTheRace()
-            throws Exception {
+    void onApacheHttpClientAServerThatClosesAfterEachAnswerLosesNoRequest() throws Exception {
         try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
             ok(out, "");
             return false;
         }); InferenceClient client = new InferenceClient(4, 30, System::nanoTime, RunLimits.defaults(),
                 io.aiperf.engine.config.NetworkConfig.defaults(), false)) {
-            int errors = 0;
+            final List<ResponseData> results = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
-                final ResponseData r = sendAndWait(client, request(server.uri()), i);
-                if (r.error() != null) {
-                    assertThat(r.error().type()).isEqualTo("ConnectionClosedException");
-                    errors++;
-                }
+                results.add(sendAndWait(client, request(server.uri()), i));
             }
-            // That client cannot probe its connections: the first request that meets the close is an error (a
-            // server that read it and dropped it looks the same); from then on the server is known.
-            assertThat(errors).isLessThanOrEqualTo(1);
-            assertThat(server.requestHeads).as("each answered request reached the server once").hasSize(40 - errors);
+            assertThat(results).allSatisfy(r -> assertThat(r.error()).isNull());
+            assertThat(server.requestHeads).as("every request reached the server once").hasSize(40);
         }
     }
 }
