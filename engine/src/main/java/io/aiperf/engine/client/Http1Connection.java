@@ -64,6 +64,18 @@ final class Http1Connection implements Http1ResponseReader.Sink {
         this.reader = new Http1ResponseReader(maxHeadBytes);
     }
 
+    /** Why a redirect to {@code location} was refused outright, or null (see {@link Redirects#refusal}). */
+    private String refusal(final int status, final String location) {
+        if (status != 307 && status != 308) {
+            return null;
+        }
+        try {
+            return Redirects.refusal(current.request, current.request.uri().resolve(location.trim()));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
     @Override
     public void head(final int status, final String reason, final String mimeType, final long nanos) {
         final String location = reader.location();
@@ -72,7 +84,7 @@ final class Http1Connection implements Http1ResponseReader.Sink {
             if (redirect != null) {
                 return;
             }
-            current.collector.redirectedTo(location);
+            current.collector.redirectedTo(location, refusal(status, location));
         }
         current.collector.begin(status, reason, mimeType, nanos, reader.announcedLength());
     }

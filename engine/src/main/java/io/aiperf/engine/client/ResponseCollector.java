@@ -52,6 +52,8 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private String reason;
     /** The Location of a redirect that was not followed, or null. */
     private String location;
+    /** Why that redirect was refused outright (credentials, https to http), or null. */
+    private String locationRefused;
     private volatile int redirects;
     private volatile boolean closesAfterResponse;
     private boolean sse;
@@ -99,8 +101,9 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     }
 
     /** The answer is a redirect to {@code target} that is not followed: its error record names it. */
-    void redirectedTo(final String target) {
+    void redirectedTo(final String target, final String why) {
         location = target;
+        locationRefused = why;
     }
 
     /** The request went out on a connection opened for it because its server closes them after its answers. */
@@ -140,7 +143,7 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     protected void start(final HttpResponse response, final ContentType contentType) throws HttpException, IOException {
         final org.apache.hc.core5.http.Header target = response.getFirstHeader("Location");
         if (target != null && response.getCode() >= 300 && response.getCode() < 400) {
-            redirectedTo(target.getValue());
+            redirectedTo(target.getValue(), null);
         }
         try {
             begin(response.getCode(), response.getReasonPhrase(), contentType == null ? null : contentType.getMimeType(),
@@ -450,8 +453,8 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
 
     /** A redirect that was not followed: where to, and why not. */
     private String redirectMessage(final String body) {
-        final String why = status == 307 || status == 308
-                ? "not followed (more than " + Redirects.MAX + " redirects, or a target this client does not carry)"
+        final String why = locationRefused != null ? "not followed: " + locationRefused
+                : status == 307 || status == 308 ? "not followed (more than " + Redirects.MAX + " redirects, or a target this client does not carry)"
                 : "not followed: a " + status + " turns the POST into a GET; point --url at the Location";
         return "Redirected to " + location + ", " + why + (body.isEmpty() ? "" : ": " + abbreviate(body));
     }

@@ -51,7 +51,7 @@ class LayeringTest {
             Map.entry("importer", List.of("metrics")),
             Map.entry("tracestats", List.of("config", "metrics")),
             Map.entry("convergence", List.of("gate", "math", "summary")),
-            Map.entry("client", List.of("config", "dataset", "record", "time")),
+            Map.entry("client", List.of("config", "dataset", "record", "redact", "time")),
             Map.entry("hooks", List.of("client", "config", "record", "time")),
             Map.entry("hub", List.of("client", "config", "dataset")),
             Map.entry("export", List.of("config", "metrics", "record", "summary", "time", "validity")),

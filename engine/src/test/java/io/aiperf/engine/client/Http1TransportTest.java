@@ -687,6 +687,44 @@ class Http1TransportTest {
     }
 
     @Test
+    void aRedirectToAnotherOriginNeverTakesTheCredentialsThere() throws Exception {
+        try (ScriptedServer elsewhere = new ScriptedServer((n, head, out) -> {
+            ok(out, "");
+            return true;
+        }); ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            head(out, "HTTP/1.1 307 Temporary Redirect\r\nLocation: " + elsewhere.uri() + "\r\nContent-Length: 0\r\n\r\n");
+            return true;
+        }); InferenceClient client = client(2, 30)) {
+            final ResponseData r = sendAndWait(client, request(server.uri()), 0);
+            assertThat(r.error()).isNotNull();
+            assertThat(r.error().code()).isEqualTo(307);
+            assertThat(r.error().message()).contains(elsewhere.uri().toString())
+                    .contains("credentials").contains("never sent to another origin");
+            assertThat(elsewhere.requestHeads).as("the other origin saw nothing").isEmpty();
+            // Without credentials, the same redirect is followed.
+            final ResponseData open = sendAndWait(client, new PreparedRequest(server.uri(), new Header[] {
+                new BasicHeader("Content-Type", "application/json")},
+                    "{\"model\":\"m\",\"messages\":[]}".getBytes(StandardCharsets.UTF_8), false), 1);
+            assertThat(open.error()).isNull();
+            assertThat(elsewhere.requestHeads).hasSize(1);
+        }
+    }
+
+    @Test
+    void noRedirectGoesFromHttpsToHttpOrCarriesCredentialsElsewhere() {
+        final PreparedRequest secure = request(URI.create("https://a.example/v1/chat/completions"));
+        assertThat(Redirects.refusal(secure, URI.create("http://a.example/v1/chat/completions"))).contains("https");
+        assertThat(Redirects.refusal(secure, URI.create("https://a.example/v2/chat"))).isNull();
+        assertThat(Redirects.refusal(secure, URI.create("https://b.example/v1/chat"))).contains("credentials");
+        final PreparedRequest userInUrl = new PreparedRequest(URI.create("http://u:p@a.example/v1/chat"),
+                new Header[0], new byte[0], false);
+        assertThat(Redirects.refusal(userInUrl, URI.create("http://b.example/v1/chat"))).contains("credentials");
+        final PreparedRequest cookie = new PreparedRequest(URI.create("http://a.example/v1/chat"),
+                new Header[] {new BasicHeader("Cookie", "s=1")}, new byte[0], false);
+        assertThat(Redirects.refusal(cookie, URI.create("http://a.example:81/v1/chat"))).contains("credentials");
+    }
+
+    @Test
     void a302ToAPostIsAnErrorThatNamesTheLocation() throws Exception {
         try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
             head(out, "HTTP/1.1 302 Found\r\nLocation: http://elsewhere.example/v1/chat\r\nContent-Length: 0\r\n\r\n");
