@@ -81,7 +81,7 @@ public final class HfHub implements TokenizerDownloader {
                 store(repoDir, tokenizer.commit, CHAT_TEMPLATE, template);
             }
             if (!rev.equals(tokenizer.commit)) {
-                final Path ref = repoDir.resolve("refs").resolve(rev);
+                final Path ref = inside(repoDir.resolve("refs"), rev);
                 writeAtomically(ref, tokenizer.commit.getBytes(StandardCharsets.UTF_8));
             }
             return file;
@@ -90,6 +90,9 @@ public final class HfHub implements TokenizerDownloader {
                     + "cache " + cache + ": " + e.getMessage() + " (set HF_HOME or HF_HUB_CACHE to a writable folder)");
         }
     }
+
+    /** A hub commit id: anything else in X-Repo-Commit (it names a folder) is refused. */
+    private static final java.util.regex.Pattern COMMIT_ID = java.util.regex.Pattern.compile("[0-9a-f]{40}");
 
     private record Fetched(byte[] body, String commit, String etag) {
     }
@@ -129,6 +132,11 @@ public final class HfHub implements TokenizerDownloader {
                 if (commit == null || commit.isBlank()) {
                     throw new ConfigException(FIELD, endpoint + " answered for '" + repo + "' without the hub's "
                             + "X-Repo-Commit header: it does not look like a Hugging Face hub (check HF_ENDPOINT "
+                            + "and the proxy settings)");
+                }
+                if (!COMMIT_ID.matcher(commit.strip()).matches()) {
+                    throw new ConfigException(FIELD, endpoint + " answered for '" + repo + "' with an X-Repo-Commit "
+                            + "that is not a commit id (40 hexadecimal digits): nothing was written (check HF_ENDPOINT "
                             + "and the proxy settings)");
                 }
                 return new Fetched(r.body(), commit.strip(), etag != null ? etag : r.header("ETag"));
@@ -180,7 +188,7 @@ public final class HfHub implements TokenizerDownloader {
         if (!Files.isRegularFile(blob)) {
             writeAtomically(blob, fetched.body);
         }
-        final Path link = repoDir.resolve("snapshots").resolve(commit).resolve(file);
+        final Path link = inside(repoDir.resolve("snapshots"), commit + "/" + file);
         Files.createDirectories(link.getParent());
         final Path tmp = link.resolveSibling(file + ".tmp-" + ProcessHandle.current().pid());
         Files.deleteIfExists(tmp);
@@ -211,6 +219,16 @@ public final class HfHub implements TokenizerDownloader {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** {@code name} under {@code folder}; one that would climb out of it (a hostile revision or answer) throws. */
+    private static Path inside(final Path folder, final String name) throws IOException {
+        final Path base = folder.toAbsolutePath().normalize();
+        final Path path = base.resolve(name).normalize();
+        if (!path.startsWith(base) || path.equals(base)) {
+            throw new IOException("'" + name + "' is not a name inside " + folder);
+        }
+        return path;
     }
 
     private static void writeAtomically(final Path target, final byte[] bytes) throws IOException {

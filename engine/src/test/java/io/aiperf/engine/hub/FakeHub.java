@@ -23,6 +23,10 @@ public final class FakeHub implements AutoCloseable {
 
     private final HttpServer server;
     private final Map<String, Repo> repos = new ConcurrentHashMap<>();
+    /** Answers any revision as if it existed (a hostile or careless hub). */
+    public volatile boolean anyRevision;
+    /** The X-Repo-Commit it answers (a hostile hub's may be anything). */
+    public volatile String commit = COMMIT;
     /** "path auth" of every request, auth being "-" when none. */
     public final List<String> requests = new CopyOnWriteArrayList<>();
 
@@ -71,7 +75,7 @@ public final class FakeHub implements AutoCloseable {
                 return;
             }
             final String[] rest = path.substring(resolve + 9).split("/", 2);
-            if (!rest[0].equals("main") && !rest[0].equals(COMMIT)) {
+            if (!anyRevision && !rest[0].equals("main") && !rest[0].equals(COMMIT)) {
                 send(x, 404, "Invalid rev id", "RevisionNotFound");
                 return;
             }
@@ -88,9 +92,9 @@ public final class FakeHub implements AutoCloseable {
         }
     }
 
-    private static void send(final HttpExchange x, final int status, final String body, final String errorCode)
+    private void send(final HttpExchange x, final int status, final String body, final String errorCode)
             throws IOException {
-        x.getResponseHeaders().add("X-Repo-Commit", COMMIT);
+        x.getResponseHeaders().add("X-Repo-Commit", commit);
         if (errorCode != null) {
             x.getResponseHeaders().add("X-Error-Code", errorCode);
         }

@@ -76,6 +76,30 @@ class HfHubTest {
     }
 
     @Test
+    void aCommitIdThatIsNotOneIsRefusedAndNothingIsWrittenOutsideTheCache() throws Exception {
+        try (FakeHub hub = new FakeHub().repo("acme/words", Map.of("tokenizer.json", WORDS))) {
+            hub.commit = "../../../../escaped";
+            assertThatThrownBy(() -> resolveWithHub(new TokenizerConfig("acme/words", "main", false), "m", env(hub)))
+                    .isInstanceOf(ConfigException.class).hasMessageContaining("X-Repo-Commit")
+                    .hasMessageContaining("not a commit id");
+            try (java.util.stream.Stream<Path> all = Files.walk(tmp)) {
+                assertThat(all.filter(p -> p.getFileName().toString().startsWith("tokenizer"))).isEmpty();
+            }
+            assertThat(tmp.resolve("escaped")).doesNotExist();
+        }
+    }
+
+    @Test
+    void aRevisionThatClimbsOutOfTheCacheIsRefused() throws Exception {
+        try (FakeHub hub = new FakeHub().repo("acme/words", Map.of("tokenizer.json", WORDS))) {
+            hub.anyRevision = true;
+            assertThatThrownBy(() -> resolveWithHub(new TokenizerConfig("acme/words", "../../../../x", false), "m",
+                    env(hub))).isInstanceOf(ConfigException.class);
+            assertThat(tmp.resolve("x")).doesNotExist();
+        }
+    }
+
+    @Test
     void aRepoWithoutTokenizerConfigStillCounts() throws Exception {
         try (FakeHub hub = new FakeHub().repo("acme/plain", Map.of("tokenizer.json", WORDS))) {
             assertThat(resolveWithHub(new TokenizerConfig("acme/plain", "main", false), "m", env(hub))
