@@ -195,9 +195,25 @@ public final class RunData {
     }
 
     private void unfinished(final String cell, final String status, final String error) {
-        unfinished.merge(cell, "its run " + (status.isEmpty() ? "has no status" : status)
-                + (error == null ? "" : ": " + error), (a, b) -> a.equals(b) ? a : a + "; " + b);
+        unusable(cell, "its run " + (status.isEmpty() ? "has no status" : status) + (error == null ? "" : ": " + error));
+    }
+
+    /** Notes why a cell's numbers can neither pass a candidate nor serve as a baseline. */
+    private void unusable(final String cell, final String why) {
+        unfinished.merge(cell, why, (a, b) -> a.equals(b) ? a : a + "; " + b);
         cells.computeIfAbsent(cell, c -> new TreeMap<>());
+    }
+
+    /**
+     * A summary that counted no valid request (every request failed, or an imported result with zero successes)
+     * measured the failures: its cell is unusable, so an all-failed baseline never passes a candidate.
+     */
+    private void checkValidRequests(final JsonNode summary, final String cell, final String source) {
+        final JsonNode count = summary.path(io.aiperf.engine.metrics.MetricRegistry.REQUEST_COUNT.tag()).path("avg");
+        final JsonNode errors = summary.path(io.aiperf.engine.metrics.MetricRegistry.ERROR_COUNT.tag()).path("avg");
+        if (count.isNumber() ? count.doubleValue() < 1 : errors.isNumber() && errors.doubleValue() > 0) {
+            unusable(cell, source + " has no valid request (every request failed)");
+        }
     }
 
     /** Why a cell's run cannot be gated (it failed or was cancelled), or null when it completed. */
@@ -271,8 +287,10 @@ public final class RunData {
             for (final io.aiperf.engine.importer.ImportedRun run : imported) {
                 notes.add(file.getFileName() + ": imported from " + run.tool() + "; it does not measure "
                         + String.join(", ", run.missing()));
-                addSummary(run.summary(), run.cell().equals(io.aiperf.engine.importer.ImportedRun.SINGLE_CELL)
-                        ? cell : run.cell());
+                final String runCell = run.cell().equals(io.aiperf.engine.importer.ImportedRun.SINGLE_CELL)
+                        ? cell : run.cell();
+                checkValidRequests(run.summary(), runCell, file.getFileName() + " (" + run.tool() + ")");
+                addSummary(run.summary(), runCell);
             }
             return;
         }
@@ -288,6 +306,7 @@ public final class RunData {
             }
             return;
         }
+        checkValidRequests(root, cell, file.getFileName().toString());
         addSummary(root, cell);
         // The per-request records beside the summary (AIPerf's naming: foo.json -> foo.jsonl), for one-trial gates.
         final String name = file.getFileName().toString();

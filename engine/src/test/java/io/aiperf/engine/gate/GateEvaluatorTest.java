@@ -153,6 +153,36 @@ class GateEvaluatorTest {
         assertThat(r.exitCode()).isEqualTo(1);
     }
 
+    @Test
+    void aBaselineOrAnImportedResultWithNoValidRequestPassesNothing() throws Exception {
+        final List<GateRule> rules = GateRulesLoader.parse(YamlLoader.parse("""
+                rules:
+                  - {metric: time_to_first_token, stat: p99, max_increase_pct: 10}
+                """, "t", Map.of()), "t");
+        summary(tmp.resolve("cand"), 20);
+        // Every request failed: the summary counts errors and no valid request.
+        final Path failed = tmp.resolve("failed");
+        Files.createDirectories(failed);
+        Files.writeString(failed.resolve("profile_export_aiperf.json"), "{\"schema_version\": \"1.5\", "
+                + "\"error_request_count\": {\"unit\": \"requests\", \"avg\": 40}}");
+        // inference-perf with zero successes: its latencies are zeros.
+        final Path imported = tmp.resolve("imported");
+        Files.createDirectories(imported);
+        Files.writeString(imported.resolve("summary_lifecycle_metrics.json"), """
+                {"successes": {"count": 0, "latency": {"time_to_first_token": {"mean": 0, "median": 0, "p99": 0}},
+                  "throughput": {"requests_per_sec": 0}}, "failures": {"count": 40}}
+                """);
+        for (final Path base : List.of(failed, imported.resolve("summary_lifecycle_metrics.json"))) {
+            final GateResult r = GateEvaluator.evaluate(rules, RunData.load(List.of(base)),
+                    RunData.load(List.of(tmp.resolve("cand"))));
+            assertThat(r.results()).as(base.toString()).singleElement().satisfies(result -> {
+                assertThat(result.status()).isEqualTo(Status.INCONCLUSIVE);
+                assertThat(result.message()).contains("no valid request");
+            });
+            assertThat(r.exitCode()).isNotZero();
+        }
+    }
+
     private static void summary(final Path dir, final double ttftP99) throws Exception {
         Files.createDirectories(dir);
         final var root = new ObjectMapper().createObjectNode();
