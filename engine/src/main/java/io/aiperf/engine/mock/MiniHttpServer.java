@@ -71,6 +71,8 @@ final class MiniHttpServer implements AutoCloseable {
     private final Handler handler;
     private volatile boolean running = true;
     private int nextLoop;
+    /** Connections accepted so far (what a client opened, for tests that bound it). */
+    private final AtomicLong accepted = new AtomicLong();
 
     MiniHttpServer(final String host, final int port, final int threads, final Handler handler) throws IOException {
         this.handler = handler;
@@ -86,6 +88,10 @@ final class MiniHttpServer implements AutoCloseable {
         for (final Loop l : loops) {
             l.thread.start();
         }
+    }
+
+    long accepted() {
+        return accepted.get();
     }
 
     int port() {
@@ -292,6 +298,7 @@ final class MiniHttpServer implements AutoCloseable {
                 if (key.isAcceptable()) {
                     SocketChannel ch;
                     while ((ch = server.accept()) != null) {
+                        accepted.incrementAndGet();
                         final Loop target = loops[nextLoop++ % loops.length];
                         target.incoming.add(ch);
                         if (target != this) {

@@ -69,6 +69,11 @@ public final class MockServer implements AutoCloseable {
         return "http://" + config.host() + ":" + port();
     }
 
+    /** Connections the mock accepted since it started. */
+    public long acceptedConnections() {
+        return server.accepted();
+    }
+
     public ControlState controlState() {
         return state;
     }

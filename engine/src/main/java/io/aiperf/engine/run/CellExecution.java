@@ -251,15 +251,18 @@ final class CellExecution {
 
     /**
      * Opens the first phase's connections before its load, so that no measured request waits for a connect
-     * (src-docs/performance.md): its concurrency, or 16 for an open loop, spread over the URLs. In waves of
-     * {@value #PRECONNECT_WAVE}, each opened before the next: a server's accept backlog (often 4,096) drops the
-     * connects of a larger burst, and a dropped connect is retried only a second later. The pool's own bound (the
-     * file-descriptor budget) still applies.
+     * (src-docs/performance.md): its concurrency, or 16 for an open loop, at most its request count, spread over the
+     * URLs. In waves of {@value #PRECONNECT_WAVE}, each opened before the next: a server's accept backlog (often
+     * 4,096) drops the connects of a larger burst, and a dropped connect is retried only a second later. The pool's
+     * own bound (the file-descriptor budget) still applies.
      */
     private void preconnect(final InferenceClient client) throws InterruptedException {
         final PhaseConfig first = config.phases().get(0);
         final List<String> urls = config.endpoint().urls();
-        final int total = Math.min(first.concurrency() != null ? first.concurrency() : 16, PRECONNECT_MAX);
+        int total = Math.min(first.concurrency() != null ? first.concurrency() : 16, PRECONNECT_MAX);
+        if (first.requests() != null && first.durationSeconds() == null && first.sessions() == null) {
+            total = Math.min(total, first.requests()); // never more connections than requests to carry
+        }
         final int perUrl = (total + urls.size() - 1) / urls.size();
         for (final String url : urls) {
             final URI uri;
