@@ -29,6 +29,8 @@ import org.yaml.snakeyaml.error.YAMLException;
  * camelCase keys folded to snake_case (AIPerf's configuration docs). Maps of user data keep their keys.
  */
 public final class YamlLoader {
+    /** The most values a configuration may expand to (the largest real ones have a few thousand). */
+    private static final int MAX_VALUES = 1_000_000;
     static final String FILE_FIELD = "-f/--config";
     /** The largest config file read; anything larger is refused before parsing. */
     static final int MAX_FILE_BYTES = 1 << 20;
@@ -122,10 +124,18 @@ public final class YamlLoader {
      * that refers to a node containing itself would make the tree endless: it is an error.
      */
     private static JsonNode toTree(final Object value) {
-        return toTree(value, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+        return toTree(value, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()), new int[] {0});
     }
 
-    private static JsonNode toTree(final Object value, final Set<Object> enclosing) {
+    /**
+     * @param made the values made so far: aliases repeat what they name, so 70 of them nested in a 500-byte file
+     *             expand to billions of values, under any cap on the aliases themselves
+     */
+    private static JsonNode toTree(final Object value, final Set<Object> enclosing, final int[] made) {
+        if (++made[0] > MAX_VALUES) {
+            throw new ConfigException(FILE_FIELD, "the YAML expands to more than " + MAX_VALUES + " values (aliases "
+                    + "repeat what they name): no configuration is that large");
+        }
         if (value instanceof Map<?, ?> || value instanceof List<?>) {
             if (!enclosing.add(value)) {
                 throw new ConfigException(FILE_FIELD, "an alias refers to a mapping or list that contains it");
@@ -133,11 +143,11 @@ public final class YamlLoader {
             try {
                 if (value instanceof Map<?, ?> map) {
                     final ObjectNode out = JsonNodeFactory.instance.objectNode();
-                    map.forEach((k, v) -> out.set(String.valueOf(k), toTree(v, enclosing)));
+                    map.forEach((k, v) -> out.set(String.valueOf(k), toTree(v, enclosing, made)));
                     return out;
                 }
                 final ArrayNode out = JsonNodeFactory.instance.arrayNode();
-                ((List<?>) value).forEach(v -> out.add(toTree(v, enclosing)));
+                ((List<?>) value).forEach(v -> out.add(toTree(v, enclosing, made)));
                 return out;
             } finally {
                 enclosing.remove(value);

@@ -146,6 +146,7 @@ class ConfigLoaderTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(300) // a hang guard: the bomb used to run without end
     void aliasBombsAndHugeFilesAreRefused(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path tmp)
             throws Exception {
         final StringBuilder bomb = new StringBuilder("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
@@ -155,6 +156,15 @@ class ConfigLoaderTest {
         }
         assertThatThrownBy(() -> ConfigLoader.fromYaml(bomb.toString(), new CliOverlay()))
                 .isInstanceOf(ConfigException.class);
+        // Under the alias cap: 69 aliases, three per level, in about 500 bytes, expand to 3^24 values.
+        final StringBuilder small = new StringBuilder("b0: &b0 [x, x, x]\n");
+        for (int i = 1; i < 24; i++) {
+            small.append('b').append(i).append(": &b").append(i).append(" [*b").append(i - 1).append(", *b")
+                    .append(i - 1).append(", *b").append(i - 1).append("]\n");
+        }
+        assertThat(small.length()).isLessThan(700);
+        assertThatThrownBy(() -> YamlLoader.parse(small.toString(), "small.yaml", java.util.Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("expands to more than");
         final java.nio.file.Path big = tmp.resolve("big.yaml");
         try (var out = java.nio.file.Files.newBufferedWriter(big)) {
             final String line = "# " + "x".repeat(1000) + "\n";
