@@ -50,6 +50,11 @@ final class Http1ResponseReader {
     private long remaining;
     private boolean sawChunkDigit;
     private int trailerLineLength;
+    /**
+     * Bytes that framed the response but carried none of it: interim (1xx) heads, chunk extensions and trailers.
+     * They count against the head limit together, so an endless stream of any of them ends as an error.
+     */
+    private long framingBytes;
     private boolean keepAlive;
     private boolean closeAnnounced;
     private int status;
@@ -84,6 +89,7 @@ final class Http1ResponseReader {
         closeAnnounced = false;
         location = null;
         status = 0;
+        framingBytes = 0;
     }
 
     /** Whether any byte of the current response has arrived. */
@@ -133,6 +139,7 @@ final class Http1ResponseReader {
                 }
                 case CHUNK_SIZE -> chunkSize(in.get());
                 case CHUNK_EXTENSION -> {
+                    framing(1);
                     if (in.get() == '\n') {
                         chunkSizeDone();
                     }
@@ -156,6 +163,7 @@ final class Http1ResponseReader {
                     }
                 }
                 case TRAILER -> {
+                    framing(1);
                     final byte b = in.get();
                     if (b == '\n') {
                         if (trailerLineLength == 0) {
@@ -246,6 +254,14 @@ final class Http1ResponseReader {
         }
     }
 
+    private void framing(final int bytes) throws IOException {
+        framingBytes += bytes;
+        if (framingBytes > maxHeadBytes) {
+            throw new IOException("Response framing (interim responses, chunk extensions, trailers) larger than "
+                    + maxHeadBytes + " bytes (--max-response-head-bytes)");
+        }
+    }
+
     /** Collects the head until its blank line, then parses it. */
     private void readHead(final ByteBuffer in, final long nanos) throws IOException {
         // Copied in bulk and scanned in the array: a get() per byte of the read buffer was the loop's largest Java
@@ -329,6 +345,8 @@ final class Http1ResponseReader {
         }
         if (status >= 200) {
             sink.rawHead(head, headLength);
+        } else {
+            framing(headLength);
         }
         headLength = 0;
         if (status >= 100 && status < 200) {

@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.apache.hc.core5.http.ConnectionClosedException;
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +68,38 @@ class Http1ResponseReaderTest {
                 assertThat(reader.keepAlive()).isEqualTo(keepAlive);
             }
         }
+    }
+
+    /** Feeds {@code part} again and again, at most {@code times}; the error that ended it, or null. */
+    private static IOException endless(final Http1ResponseReader reader, final String start, final String part,
+                                       final int times) {
+        try {
+            reader.feed(ByteBuffer.wrap(start.getBytes(StandardCharsets.US_ASCII)), 1);
+            final byte[] bytes = part.getBytes(StandardCharsets.US_ASCII);
+            for (int i = 0; i < times; i++) {
+                reader.feed(ByteBuffer.wrap(bytes), 2);
+            }
+            return null;
+        } catch (IOException e) {
+            return e;
+        }
+    }
+
+    @Test
+    void endlessInterimResponsesChunkExtensionsAndTrailersEndAtTheHeadLimit() {
+        final int limit = 64 * 1024;
+        final String chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+        final Map<String, String[]> cases = Map.of(
+                "interim responses", new String[] {"", "HTTP/1.1 100 Continue\r\nX: y\r\n\r\n"},
+                "chunk extensions", new String[] {chunked + "5;", "a=b;"},
+                "trailers", new String[] {chunked + "0\r\n", "X-Trailer: t\r\n"});
+        cases.forEach((what, feed) -> {
+            final Http1ResponseReader reader = new Http1ResponseReader(limit);
+            reader.reset(new Seen());
+            final IOException e = endless(reader, feed[0], feed[1], 1_000_000);
+            assertThat(e).as(what).isNotNull();
+            assertThat(e.getMessage()).as(what).contains("larger than " + limit);
+        });
     }
 
     @Test
