@@ -436,7 +436,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
             synchronized (this) {
                 a = apache;
                 if (a == null) {
-                    a = new Apache(maxConnections, timeoutSeconds, network, clock);
+                    a = new Apache(maxConnections, timeoutSeconds, network, clock, limits.maxHeadBytes());
                     apache = a;
                 }
             }
@@ -456,7 +456,8 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         }
 
         @SuppressWarnings("deprecation") // the version policy of the client: its replacement alone is not applied
-        Apache(final int maxConnections, final double timeoutSeconds, final NetworkConfig network, final Clock clock) {
+        Apache(final int maxConnections, final double timeoutSeconds, final NetworkConfig network, final Clock clock,
+               final int maxHeadBytes) {
             // HTTP/1.1 unless HTTP/2 is asked for: over TLS, ALPN would otherwise pick whatever the server prefers.
             final org.apache.hc.core5.http2.HttpVersionPolicy policy = network.http2()
                     ? org.apache.hc.core5.http2.HttpVersionPolicy.FORCE_HTTP_2
@@ -491,6 +492,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
             this.http = network.proxy().any()
                     ? HttpAsyncClients.custom()
                             .setIOReactorConfig(reactor)
+                            .setHttp1Config(ApacheLimits.http1(maxHeadBytes))
                             .setConnectionManager(connections)
                             .setRoutePlanner(ApacheProxies.routePlanner(network.proxy()))
                             .setDefaultCredentialsProvider(ApacheProxies.credentials(network.proxy()))
@@ -501,7 +503,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
                             .setVersionPolicy(policy)
                             .build()
                     : HttpAsyncClients.createMinimal(policy, org.apache.hc.core5.http2.config.H2Config.DEFAULT,
-                            org.apache.hc.core5.http.config.Http1Config.DEFAULT, reactor, connections);
+                            ApacheLimits.http1(maxHeadBytes), reactor, connections);
             http.start();
         }
 

@@ -62,7 +62,10 @@ public final class HttpControlTransport implements ControlTransport {
         final long timeoutMillis = Math.max(1, (long) (timeoutSeconds * 1000));
         final Timeout timeout = Timeout.ofMilliseconds(timeoutMillis);
         final BasicHttpClientConnectionManager cm = BasicHttpClientConnectionManager.create(
-                RegistryBuilder.<TlsSocketStrategy>create().register("https", tls).build());
+                RegistryBuilder.<TlsSocketStrategy>create().register("https", tls).build(),
+                org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory.builder()
+                        .http1Config(io.aiperf.engine.client.ApacheLimits.http1(
+                                io.aiperf.engine.config.RunLimits.DEFAULT_MAX_HEAD_BYTES)).build());
         cm.setConnectionConfig(ConnectionConfig.custom().setConnectTimeout(timeout).setSocketTimeout(timeout).build());
         try (CloseableHttpClient client = HttpClients.custom()
                 .setConnectionManager(cm)

@@ -770,6 +770,23 @@ class Http1TransportTest {
     }
 
     @Test
+    void onApacheHttpClientAHeadWithoutEndIsAnErrorAtItsFieldLimit() throws Exception {
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            head(out, "HTTP/1.1 200 OK\r\n");
+            for (int i = 0; i < 10_000; i++) { // 10,000 fields of 100 bytes: far more than any real head
+                head(out, "X-Field-" + i + ": " + "a".repeat(88) + "\r\n");
+            }
+            head(out, "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+            return false;
+        }); InferenceClient client = new InferenceClient(1, 30, System::nanoTime, RunLimits.defaults(),
+                io.aiperf.engine.config.NetworkConfig.defaults(), false)) {
+            final ResponseData r = sendAndWait(client, request(server.uri()), 0);
+            assertThat(r.error()).isNotNull();
+            assertThat(r.error().message()).containsIgnoringCase("header");
+        }
+    }
+
+    @Test
     void onApacheHttpClientAServerThatClosesAfterEachAnswerLosesNoRequest() throws Exception {
         try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
             ok(out, "");

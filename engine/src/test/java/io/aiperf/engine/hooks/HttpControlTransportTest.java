@@ -55,4 +55,26 @@ class HttpControlTransportTest {
             assertThat(h.indexOf("X-Zeta: 1")).isLessThan(h.indexOf("X-Alpha: 2"));
         }
     }
+
+    @Test
+    void aHeadWithoutEndIsAnErrorAtItsFieldLimit() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            CompletableFuture.runAsync(() -> {
+                try (Socket s = server.accept(); OutputStream out = s.getOutputStream()) {
+                    out.write("HTTP/1.1 200 OK\r\n".getBytes(StandardCharsets.US_ASCII));
+                    for (int i = 0; i < 10_000; i++) { // far more fields than any real head, then a normal end
+                        out.write(("X-Field-" + i + ": " + "a".repeat(88) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                    }
+                    out.write("Content-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                } catch (java.io.IOException e) {
+                    // the client gave up on the head first
+                }
+            });
+            final HttpControlTransport transport = new HttpControlTransport(Map.of(), new CancellationToken(),
+                    io.aiperf.engine.client.TlsStrategies.of(TlsConfig.defaults()), io.aiperf.engine.config.ProxyConfig.NONE);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> transport.post("http://127.0.0.1:"
+                    + server.getLocalPort() + "/reset_prefix_cache", 30)).isInstanceOf(java.io.IOException.class)
+                    .hasMessageContainingAll("header");
+        }
+    }
 }
