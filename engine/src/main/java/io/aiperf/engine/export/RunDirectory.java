@@ -148,6 +148,29 @@ public final class RunDirectory implements AutoCloseable {
                 JSON.createObjectNode().put("schema_version", "2.0").set("outputs", list)));
     }
 
+    /** Whether this process's own run holds {@code dir}: what it reads there, it finished writing itself. */
+    public static boolean isOwnedHere(final Path dir) {
+        final Path abs = dir.toAbsolutePath().normalize();
+        return ACTIVE.stream().anyMatch(d -> d.dir.equals(abs));
+    }
+
+    /** Whether a live run of another process holds {@code dir} now. */
+    public static boolean isHeld(final Path dir) {
+        final Path abs = dir.toAbsolutePath().normalize();
+        try (FileChannel channel = FileChannel.open(abs.resolve(LOCK_FILE), StandardOpenOption.WRITE)) {
+            final FileLock probe = channel.tryLock();
+            if (probe == null) {
+                return true;
+            }
+            probe.release();
+            return false;
+        } catch (OverlappingFileLockException e) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Writes the final manifest of what this run wrote, and releases the directory. */
     @Override
     public void close() {

@@ -42,6 +42,15 @@ public final class GateRunner {
     private static GateResult run(final Path rules, final List<Path> baselines, final Supplier<RunData> candidate,
                                   final Path candidatePath, final Path outputDir, final PrintStream out,
                                   final boolean requireBaseline) {
+        // The previous verdict goes first: a gate killed or refused from here on leaves no report, never an old PASS.
+        for (final String report : List.of(GateReports.JSON_FILE, GateReports.JUNIT_FILE, GateReports.MARKDOWN_FILE)) {
+            try {
+                java.nio.file.Files.deleteIfExists(outputDir.resolve(report));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot remove the previous gate report " + outputDir.resolve(
+                        report) + ": " + e.getMessage(), e);
+            }
+        }
         final GateRules parsed = GateRulesLoader.read(rules);
         final boolean required = requireBaseline || parsed.requireBaseline();
         final List<Path> usable = new java.util.ArrayList<>();
