@@ -177,6 +177,13 @@ public final class Redactor {
         return out;
     }
 
+    /** A redactor for this one's secrets and the other's: a command that runs two configs (compare) hides both. */
+    public Redactor and(final Redactor other) {
+        final Set<String> both = new LinkedHashSet<>(secrets);
+        both.addAll(other.secrets);
+        return new Redactor(both);
+    }
+
     /** The text with every secret and every URL's user-info replaced by {@code <redacted>}. */
     public String text(final String s) {
         if (s == null) {

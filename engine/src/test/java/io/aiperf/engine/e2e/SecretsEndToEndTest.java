@@ -167,6 +167,24 @@ class SecretsEndToEndTest {
         }
     }
 
+    /** compare's second endpoint has its own secrets: none reaches either side's files or the console. */
+    @Test
+    void compareHidesTheSecretsOfItsSecondEndpointToo() throws Exception {
+        final Path dir = tmp.resolve("ab");
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final String b = mock.url().replace("://", "://perf:BPASSTAIL1@") + "?api_key=BKEYTAIL2";
+            final Runs.Result r = Runs.aiperf("compare", "-m", "m", "--a", mock.url(), "--b", b, "--pairs", "1",
+                    "--request-count", "2", "--isl", "8", "--osl", "2", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final String files = Runs.allText(dir);
+            assertThat(files).contains("api_key=<redacted>"); // B's URL was written, redacted
+            for (final String tail : List.of("BPASSTAIL1", "BKEYTAIL2")) {
+                assertThat(files).as("files: " + tail).doesNotContain(tail);
+                assertThat(r.out() + r.err()).as("console: " + tail).doesNotContain(tail);
+            }
+        }
+    }
+
     @Test
     void serverTextCannotDriveTheTerminal() throws Exception {
         try (HostileServer server = new HostileServer("HTTP/1.1 500 \u001b]0;pwned\u0007\u001b[2J\r\n"
