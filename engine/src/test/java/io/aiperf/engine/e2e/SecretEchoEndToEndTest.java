@@ -117,6 +117,29 @@ class SecretEchoEndToEndTest {
         }
     }
 
+    /** Bad values rather than unknown options: picocli's conversion errors and the engine's own checks. */
+    static Stream<Arguments> badValues() {
+        return Stream.of(
+                Arguments.of(List.of("mock-server", "--port", "http://u:pw-port-4e2a@h"), "--port", "pw-port-4e2a"),
+                Arguments.of(List.of("profile", "-m", "m", "--concurrency", "Bearer sk-conc-8b1f"), "--concurrency",
+                        "sk-conc-8b1f"),
+                Arguments.of(List.of("profile", "-m", "m", "--url", "ftp://u:pw-url-3c9d@h:1"), "--url",
+                        "pw-url-3c9d"),
+                Arguments.of(List.of("profile", "-m", "m", "--endpoint-type", "x-api-key: xk-enum-6a0e"),
+                        "--endpoint-type", "xk-enum-6a0e"),
+                Arguments.of(List.of("gate", "--rules", "rules.yaml?token=tk-rules-5d7b", "--candidate", "run"),
+                        "--rules", "tk-rules-5d7b"));
+    }
+
+    @ParameterizedTest(name = "aiperf {0}")
+    @MethodSource("badValues")
+    void aBadValueIsNamedWithoutItsSecret(final List<String> args, final String option, final String secret) {
+        final Runs.Result r = Runs.aiperf(args.toArray(String[]::new));
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains(option).contains("<redacted>");
+        assertThat(r.out() + r.err()).doesNotContain(secret);
+    }
+
     /** The files under the working directory changed since then, Maven's target folder aside. */
     private static List<Path> writtenSince(final long millis) throws IOException {
         final Path here = Path.of("").toAbsolutePath();
