@@ -83,7 +83,7 @@ public final class CompareCommand implements Callable<Integer> {
             err.println("error: invalid configuration: " + e.getMessage());
             return ExitCode.USAGE;
         }
-        final Redactor redactor = Redactor.of(a);
+        final Redactor redactor = Redactor.of(a).and(Redactor.of(b)); // each side's URL may carry its own secret
         out = redactor.console(System.out);
         err = redactor.console(System.err);
         final PrintStream warn = err;

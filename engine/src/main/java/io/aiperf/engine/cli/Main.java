@@ -28,12 +28,14 @@ public final class Main implements Runnable {
 
     /** Runs the CLI in-process and returns the exit code (tests call this). */
     public static int run(final String... args) {
-        final String refused = args.length == 0 ? null : UpstreamCommands.refusal(args[0]);
-        if (refused != null) {
-            System.err.println(refused);
-            return ExitCode.USAGE;
+        try (MaskedConsole masked = MaskedConsole.install(args)) { // no message echoes a secret argument
+            final String refused = args.length == 0 ? null : UpstreamCommands.refusal(args[0]);
+            if (refused != null) {
+                System.err.println(refused);
+                return ExitCode.USAGE;
+            }
+            return commandLine(args.length == 0 ? null : args[0]).execute(args);
         }
-        return commandLine(args.length == 0 ? null : args[0]).execute(args);
     }
 
     public static CommandLine commandLine() {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import picocli.CommandLine;
+import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
@@ -20,7 +21,8 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
     private static final Set<String> PROFILE_COMMANDS = Set.of("profile", "compare");
 
     @Override
-    public int handleParseException(final ParameterException ex, final String[] args) {
+    public int handleParseException(final ParameterException thrown, final String[] args) {
+        final ParameterException ex = unknownBeforeMissing(thrown);
         final CommandLine cmd = ex.getCommandLine();
         final PrintWriter err = cmd.getErr();
         if (ex instanceof UnmatchedArgumentException unmatched && PROFILE_COMMANDS.contains(cmd.getCommandName())) {
@@ -38,6 +40,20 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
                 + cmd.getCommandSpec().qualifiedName() + " --help'");
         err.flush();
         return ExitCode.USAGE;
+    }
+
+    /**
+     * A misspelt required option ({@code gate --rule r.yaml}) also leaves that option missing, and picocli reports the
+     * missing one; the unknown one says what to fix, with a did-you-mean.
+     */
+    private static ParameterException unknownBeforeMissing(final ParameterException ex) {
+        if (ex instanceof MissingParameterException) {
+            final CommandLine.ParseResult parsed = ex.getCommandLine().getParseResult();
+            if (parsed != null && !parsed.unmatched().isEmpty()) {
+                return new UnmatchedArgumentException(ex.getCommandLine(), parsed.unmatched());
+            }
+        }
+        return ex;
     }
 
     private static String optionName(final String arg) {

@@ -31,7 +31,8 @@ public final class Suggestions {
         return i;
     }
 
-    static int distance(final String a, final String b) {
+    /** The Levenshtein distance between two strings. */
+    public static int distance(final String a, final String b) {
         int[] prev = new int[b.length() + 1];
         int[] cur = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) {

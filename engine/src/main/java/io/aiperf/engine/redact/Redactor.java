@@ -79,7 +79,7 @@ public final class Redactor {
                 secrets.add(bare);
             }
         });
-        for (final String url : config.endpoint().urls()) {
+        for (final String url : urls(config)) {
             final Matcher m = Pattern.compile("://([^/@\\s]+)@").matcher(url);
             if (m.find()) {
                 secrets.add(m.group(1));
@@ -101,6 +101,33 @@ public final class Redactor {
             }
         }
         return new Redactor(withEscapedForms(secrets));
+    }
+
+    /**
+     * Every URL and hook path the run is given, not only the inference URLs: a metrics exporter, an OTLP collector or
+     * a hook may be reached with user-info or a token in its query, and each is printed, logged and exported.
+     */
+    private static List<String> urls(final BenchmarkConfig config) {
+        final io.aiperf.engine.config.EndpointConfig e = config.endpoint();
+        final List<String> urls = new ArrayList<>(e.urls());
+        if (e.serverMetrics() != null) {
+            urls.addAll(e.serverMetrics().urls());
+        }
+        if (e.gpuTelemetry() != null) {
+            urls.addAll(e.gpuTelemetry());
+        }
+        if (config.artifacts() != null && config.artifacts().otel() != null) {
+            urls.add(config.artifacts().otel().url());
+        }
+        if (e.resetKvCache() != null) {
+            urls.add(e.resetKvCache().path());
+        }
+        if (e.serverProfiler() != null) {
+            urls.add(e.serverProfiler().startPath());
+            urls.add(e.serverProfiler().stopPath());
+        }
+        urls.removeIf(java.util.Objects::isNull);
+        return urls;
     }
 
     /** The values of a URL's sensitive or environment-filled query parameters, raw and percent-decoded. */
@@ -148,6 +175,13 @@ public final class Redactor {
             out.add(new String(com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(once)));
         }
         return out;
+    }
+
+    /** A redactor for this one's secrets and the other's: a command that runs two configs (compare) hides both. */
+    public Redactor and(final Redactor other) {
+        final Set<String> both = new LinkedHashSet<>(secrets);
+        both.addAll(other.secrets);
+        return new Redactor(both);
     }
 
     /** The text with every secret and every URL's user-info replaced by {@code <redacted>}. */

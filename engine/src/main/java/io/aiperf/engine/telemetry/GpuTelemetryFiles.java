@@ -18,23 +18,26 @@ import java.util.function.UnaryOperator;
  * the collector's scraping thread.
  */
 public final class GpuTelemetryFiles {
-    private static final GpuTelemetryFiles OFF = new GpuTelemetryFiles(null, null, null, null, null, null);
+    private static final GpuTelemetryFiles OFF = new GpuTelemetryFiles(null, null, null, null, null, null, null);
 
     private final ServerMetricsCollector collector;
     private final GpuTelemetry samples;
     private final AtomicFiles.Pending jsonl;
     private final OutputStream stream;
     private final Path json;
+    /** How the files' bytes reach the disk (the run's redactor): an exporter's URL may carry a secret. */
+    private final UnaryOperator<OutputStream> wrap;
     private final RunLog log;
 
     private GpuTelemetryFiles(final ServerMetricsCollector collector, final GpuTelemetry samples,
                               final AtomicFiles.Pending jsonl, final OutputStream stream, final Path json,
-                              final RunLog log) {
+                              final UnaryOperator<OutputStream> wrap, final RunLog log) {
         this.collector = collector;
         this.samples = samples;
         this.jsonl = jsonl;
         this.stream = stream;
         this.json = json;
+        this.wrap = wrap;
         this.log = log;
     }
 
@@ -52,7 +55,7 @@ public final class GpuTelemetryFiles {
             final ServerMetricsCollector collector = new ServerMetricsCollector(urls.stream().map(URI::create).toList(),
                     Map.of(), 1.0, http).onScrape(samples::accept).onWarning(log::warning);
             return new GpuTelemetryFiles(collector, samples, pending, stream, dir.resolve(names.gpuTelemetryJson()),
-                    log);
+                    wrap, log);
         } catch (IOException e) {
             pending.abort();
             log.warning("no GPU telemetry: " + e.getMessage());
@@ -94,6 +97,10 @@ public final class GpuTelemetryFiles {
             return;
         }
         jsonl.commit();
-        AtomicFiles.write(json, metrics.json());
+        AtomicFiles.write(json, out -> {
+            try (OutputStream redacted = wrap.apply(out)) {
+                redacted.write(metrics.json());
+            }
+        });
     }
 }

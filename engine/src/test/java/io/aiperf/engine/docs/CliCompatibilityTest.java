@@ -134,6 +134,16 @@ class CliCompatibilityTest {
     }
 
     @Test
+    void aMisspeltRequiredOptionIsNamedRatherThanReportedMissing() {
+        final StringWriter err = new StringWriter();
+        final CommandLine cl = Main.commandLine();
+        cl.setErr(new PrintWriter(err));
+        assertThat(cl.execute("gate", "--rule", "r.yaml", "--candidate", "run")).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("error: Unknown options: '--rule', 'r.yaml'")
+                .contains("did you mean '--rules'").doesNotContain("Missing required");
+    }
+
+    @Test
     void otherCommandsDoNotClaimUpstreamsProfileOptions() {
         final StringWriter err = new StringWriter();
         final CommandLine cl = Main.commandLine();

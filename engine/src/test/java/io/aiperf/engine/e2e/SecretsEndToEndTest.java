@@ -128,6 +128,63 @@ class SecretsEndToEndTest {
         assertThat(out).contains("plain").doesNotContain("ENVTAIL8");
     }
 
+    /**
+     * The URLs besides the inference one, given in YAML (which the console mask of the command line never sees):
+     * metrics and DCGM exporters and an OTLP collector with user-info and a token, hook paths with a token. None may
+     * reach the console, logs/aiperf.log, the exports or the sweep's files.
+     */
+    @Test
+    void secretsInTelemetryCollectorAndHookUrlsNeverReachAFileOrTheConsole() throws Exception {
+        final List<String> tails = List.of("MPASSTAIL1", "MTOKTAIL2", "GPASSTAIL3", "GTOKTAIL4", "OPASSTAIL5",
+                "OTOKTAIL6", "RESETTAIL7", "STARTTAIL8");
+        final Path dir = tmp.resolve("telemetry");
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final String hostPort = mock.url().replaceFirst("^http://", "").replaceFirst("/.*$", "");
+            final Path yaml = tmp.resolve("telemetry.yaml");
+            Files.writeString(yaml, """
+                    benchmark:
+                      model: m
+                      endpoint:
+                        url: %1$s
+                        reset_kv_cache: {path: "/reset_prefix_cache?token=RESETTAIL7"}
+                        server_profiler: {start_path: "/start_profile?access_token=STARTTAIL8"}
+                        server_metrics: {urls: ["http://m:MPASSTAIL1@%2$s/metrics?token=MTOKTAIL2"]}
+                        gpu_telemetry: ["http://g:GPASSTAIL3@%2$s/metrics?token=GTOKTAIL4"]
+                      artifacts:
+                        dir: %3$s
+                        otel: {url: "http://o:OPASSTAIL5@%2$s/v1/metrics?token=OTOKTAIL6"}
+                    """.formatted(mock.url(), hostPort, dir));
+            final Runs.Result r = Runs.aiperf("profile", "-f", yaml.toString(), "--concurrency", "1,2",
+                    "--request-count", "4", "--isl", "8", "--osl", "2");
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(mock.controlState().inferenceRequests()).isPositive();
+            final String files = Runs.allText(dir);
+            assertThat(files).contains("gpu_telemetry").contains("<redacted>"); // the URLs were written, redacted
+            for (final String tail : tails) {
+                assertThat(files).as("files: " + tail).doesNotContain(tail);
+                assertThat(r.out() + r.err()).as("console: " + tail).doesNotContain(tail);
+            }
+        }
+    }
+
+    /** compare's second endpoint has its own secrets: none reaches either side's files or the console. */
+    @Test
+    void compareHidesTheSecretsOfItsSecondEndpointToo() throws Exception {
+        final Path dir = tmp.resolve("ab");
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final String b = mock.url().replace("://", "://perf:BPASSTAIL1@") + "?api_key=BKEYTAIL2";
+            final Runs.Result r = Runs.aiperf("compare", "-m", "m", "--a", mock.url(), "--b", b, "--pairs", "1",
+                    "--request-count", "2", "--isl", "8", "--osl", "2", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final String files = Runs.allText(dir);
+            assertThat(files).contains("api_key=<redacted>"); // B's URL was written, redacted
+            for (final String tail : List.of("BPASSTAIL1", "BKEYTAIL2")) {
+                assertThat(files).as("files: " + tail).doesNotContain(tail);
+                assertThat(r.out() + r.err()).as("console: " + tail).doesNotContain(tail);
+            }
+        }
+    }
+
     @Test
     void serverTextCannotDriveTheTerminal() throws Exception {
         try (HostileServer server = new HostileServer("HTTP/1.1 500 \u001b]0;pwned\u0007\u001b[2J\r\n"

@@ -1,0 +1,38 @@
+package io.aiperf.engine.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The console while a command runs: its command line's secrets hidden, the streams given back afterwards. */
+class MaskedConsoleTest {
+    @Test
+    void hidesTheSecretsPassesOnALastLineWithoutItsEndAndPutsTheStreamsBack() {
+        final PrintStream before = System.err;
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final PrintStream capture = new PrintStream(err, true, StandardCharsets.UTF_8);
+        System.setErr(capture);
+        try {
+            try (MaskedConsole masked = MaskedConsole.install("--api-kye", "k-123456")) {
+                System.err.println("error: Unknown options: '--api-kye', 'k-123456'");
+                System.err.print("no line end: k-123456");
+            }
+            assertThat(System.err).isSameAs(capture);
+        } finally {
+            System.setErr(before);
+        }
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(
+                "error: Unknown options: '--api-kye', '<redacted>'\nno line end: <redacted>");
+    }
+
+    @Test
+    void aCommandLineWithoutASecretKeepsTheStreams() {
+        final PrintStream before = System.out;
+        try (MaskedConsole masked = MaskedConsole.install("profile", "-m", "m", "--request-cout", "5")) {
+            assertThat(System.out).isSameAs(before);
+        }
+    }
+}
