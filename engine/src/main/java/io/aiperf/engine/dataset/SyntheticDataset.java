@@ -144,12 +144,23 @@ public final class SyntheticDataset {
             sb.setLength(Math.max(sb.lastIndexOf(" "), 0));
             count = tokenizer.count(sb.toString());
         }
-        while (count < tokens) {
+        // Each filler adds about a token; a tokenizer that does not grow with the text (one that counts any text as
+        // one token) would keep this loop going for ever, so it is bounded and said.
+        for (int fillers = 0; count < tokens; fillers++) {
+            if (fillers > tokens + MAX_EXTRA_FILLERS) {
+                throw new io.aiperf.engine.config.ConfigException("--tokenizer (benchmark.tokenizer.name)",
+                        "tokenizer '" + tokenizer.name() + "' counts a text of " + sb.length() + " characters as "
+                                + count + " tokens and does not grow with it: no prompt of " + tokens + " tokens can "
+                                + "be built (is it the model's tokenizer?)");
+            }
             sb.append(sb.length() == 0 ? "the" : FILLER);
             count = tokenizer.count(sb.toString());
         }
         return sb.toString();
     }
+
+    /** Fillers beyond the tokens asked for before a tokenizer is judged not to grow with its text. */
+    private static final int MAX_EXTRA_FILLERS = 64;
 
     private static String[] loadCorpus() {
         try (InputStream in = SyntheticDataset.class.getResourceAsStream("corpus.txt")) {
