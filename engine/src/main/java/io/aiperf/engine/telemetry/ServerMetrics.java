@@ -35,6 +35,11 @@ public final class ServerMetrics {
     private final List<ServerMetricsCollector.Target> targets;
     private final double windowSeconds;
 
+    /** The endpoints scraped, with what each gave. */
+    List<ServerMetricsCollector.Target> targets() {
+        return targets;
+    }
+
     ServerMetrics(final List<ServerMetricsCollector.Target> targets, final double windowSeconds) {
         this.targets = targets;
         this.windowSeconds = windowSeconds;

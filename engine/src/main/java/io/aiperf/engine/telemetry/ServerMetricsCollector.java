@@ -27,12 +27,18 @@ public final class ServerMetricsCollector {
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
     /** The largest {@code /metrics} answer read (servers with many series send a few hundred KiB). */
     public static final int MAX_BYTES = 16 * 1024 * 1024;
+    /**
+     * The most series kept per endpoint (vLLM and SGLang expose a few thousand). A server that makes new series at
+     * every scrape (a label per request) would otherwise grow the memory and the export without bound.
+     */
+    public static final int MAX_SERIES = 50_000;
 
     private final List<Target> targets = new ArrayList<>();
     private final Map<String, String> headers;
     private final long intervalMillis;
     private final int maxBytes;
     private final ProbeClient http;
+    private final int maxSeries;
     private java.util.function.Consumer<String> onWarning = w -> { };
     private ScheduledExecutorService timer;
     private java.util.function.BiConsumer<URI, PrometheusText.Page> onScrape = (u, p) -> { };
@@ -51,6 +57,8 @@ public final class ServerMetricsCollector {
         String lastError;
         /** An answer was over the byte budget: never asked again. */
         boolean oversized;
+        /** Series beyond the cap were seen (and dropped). */
+        boolean seriesCapped;
 
         Target(final URI uri) {
             this.uri = uri;
@@ -63,13 +71,17 @@ public final class ServerMetricsCollector {
      */
     public ServerMetricsCollector(final List<URI> targets, final Map<String, String> headers,
                                   final double intervalSeconds, final ProbeClient http) {
-        this(targets, headers, intervalSeconds, http, MAX_BYTES);
+        this(targets, headers, intervalSeconds, http, MAX_BYTES, MAX_SERIES);
     }
 
-    /** @param maxBytes the byte budget of one answer (tests use a small one, so a busy host still reaches it) */
+    /**
+     * @param maxBytes the byte budget of one answer (tests use a small one, so a busy host still reaches it)
+     * @param maxSeries the most series kept per endpoint
+     */
     ServerMetricsCollector(final List<URI> targets, final Map<String, String> headers, final double intervalSeconds,
-                           final ProbeClient http, final int maxBytes) {
+                           final ProbeClient http, final int maxBytes, final int maxSeries) {
         this.maxBytes = maxBytes;
+        this.maxSeries = maxSeries;
         this.http = http;
         targets.forEach(u -> this.targets.add(new Target(u)));
         this.headers = Map.copyOf(headers);
@@ -162,9 +174,18 @@ public final class ServerMetricsCollector {
             t.scrapes++;
             onScrape.accept(t.uri, page);
             for (final PrometheusText.Sample s : page.samples()) {
-                final String family = page.family(s.name());
-                t.series.computeIfAbsent(s.name() + s.labels(),
-                        k -> new Series(family, s.name(), s.labels(), page.type(family))).add(s.value());
+                final String key = s.name() + s.labels();
+                Series series = t.series.get(key);
+                if (series == null) {
+                    if (t.series.size() >= maxSeries) {
+                        capped(t);
+                        continue;
+                    }
+                    final String family = page.family(s.name());
+                    series = new Series(family, s.name(), s.labels(), page.type(family));
+                    t.series.put(key, series);
+                }
+                series.add(s.value());
             }
         } catch (ResponseTooLargeException e) {
             t.failures++;
@@ -176,6 +197,15 @@ public final class ServerMetricsCollector {
         } catch (java.io.IOException | IllegalArgumentException e) {
             t.failures++;
             t.lastError = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        }
+    }
+
+    private void capped(final Target t) {
+        if (!t.seriesCapped) {
+            t.seriesCapped = true;
+            onWarning.accept("server metrics: " + t.uri.getHost() + ":" + t.uri.getPort() + t.uri.getRawPath()
+                    + " exposes more than " + maxSeries + " series; the series after those are not recorded (a server "
+                    + "that makes new series as it runs, such as a label per request, would fill memory)");
         }
     }
 

@@ -46,7 +46,7 @@ class ServerMetricsCollectorTest {
     private static ServerMetricsCollector collector(final URI target, final Map<String, String> headers,
                                                     final List<String> warnings) {
         return new ServerMetricsCollector(List.of(target), headers, 0.05, new ProbeClient(NetworkConfig.defaults()),
-                BUDGET).onWarning(warnings::add);
+                BUDGET, ServerMetricsCollector.MAX_SERIES).onWarning(warnings::add);
     }
 
     private static final int BUDGET = 1 << 20;
@@ -80,6 +80,33 @@ class ServerMetricsCollectorTest {
                     .contains("dropped");
             assertThat(server.heads).hasSize(1);
             assertThat(c.result().unanswered()).hasSize(1);
+        }
+    }
+
+    @Test
+    void aServerThatMakesNewSeriesAtEveryScrapeIsCappedWithOneWarning() throws Exception {
+        final java.util.concurrent.atomic.AtomicInteger scrape = new java.util.concurrent.atomic.AtomicInteger();
+        try (RecordingServer server = new RecordingServer(out -> {
+            final int n = scrape.getAndIncrement();
+            final StringBuilder page = new StringBuilder("# TYPE per_request counter\n");
+            for (int i = 0; i < 100; i++) { // a label per request: 100 series no scrape saw before
+                page.append("per_request{id=\"").append(n).append('-').append(i).append("\"} 1\n");
+            }
+            final byte[] body = page.toString().getBytes(StandardCharsets.US_ASCII);
+            out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + body.length
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+        })) {
+            final List<String> warnings = new CopyOnWriteArrayList<>();
+            final ServerMetricsCollector c = new ServerMetricsCollector(List.of(uri(server)), Map.of(), 0.05,
+                    new ProbeClient(NetworkConfig.defaults()), BUDGET, 150).onWarning(warnings::add);
+            c.phaseStarted();
+            c.phaseDrained();
+            assertThat(scrape.get()).as("scraped at the start and the end").isGreaterThanOrEqualTo(2);
+            final ServerMetricsCollector.Target target = c.result().targets().get(0);
+            assertThat(target.series).hasSize(150);
+            assertThat(warnings).hasSize(1);
+            assertThat(warnings.get(0)).contains("more than 150 series");
         }
     }
 }
