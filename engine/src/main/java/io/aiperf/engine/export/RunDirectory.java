@@ -31,6 +31,8 @@ import java.util.stream.Stream;
 public final class RunDirectory implements AutoCloseable {
     public static final String LOCK_FILE = ".aiperf.lock";
     public static final String MANIFEST_FILE = ExportFiles.MANIFEST;
+    /** The manifest's format: one entry per file this version wrote. */
+    private static final String MANIFEST_VERSION = "2.0";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<RunDirectory> ACTIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Path dir;
@@ -145,7 +147,7 @@ public final class RunDirectory implements AutoCloseable {
         final ArrayNode list = JSON.createArrayNode();
         entries.forEach(list::add);
         AtomicFiles.write(dir.resolve(MANIFEST_FILE), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(
-                JSON.createObjectNode().put("schema_version", "2.0").set("outputs", list)));
+                JSON.createObjectNode().put("schema_version", MANIFEST_VERSION).set("outputs", list)));
     }
 
     /** Whether this process's own run holds {@code dir}: what it reads there, it finished writing itself. */
@@ -197,6 +199,10 @@ public final class RunDirectory implements AutoCloseable {
         } catch (IOException unreadable) {
             return out; // a damaged manifest removes nothing
         }
+        if (!MANIFEST_VERSION.equals(root.path("schema_version").asText())) {
+            // An older version's manifest named whole folders, some the user's own: nothing it lists is removed.
+            return out;
+        }
         root.path("outputs").forEach(e -> {
             final String entry = e.asText();
             if (plain(entry)) {
@@ -236,18 +242,9 @@ public final class RunDirectory implements AutoCloseable {
             return;
         }
         if (Files.isDirectory(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            // a manifest written before files were listed one by one names whole cell directories
-            final List<Path> all = new ArrayList<>();
-            try (Stream<Path> walk = Files.walk(path)) {
-                walk.forEach(all::add);
-            }
-            all.sort(Comparator.reverseOrder());
-            for (final Path p : all) {
-                Files.deleteIfExists(p);
-            }
-        } else {
-            Files.deleteIfExists(path);
+            return; // the engine lists files, never folders: a folder's contents are not its to remove
         }
+        Files.deleteIfExists(path);
         final String tmpPrefix = "." + path.getFileName();
         try (Stream<Path> siblings = Files.list(parent)) {
             for (final Path s : siblings.filter(s -> s.getFileName().toString().startsWith(tmpPrefix)

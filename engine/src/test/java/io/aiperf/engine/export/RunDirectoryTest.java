@@ -75,4 +75,25 @@ class RunDirectoryTest {
             assertThat(dir.resolve("lnk")).doesNotExist(); // the link itself was listed: removed, never followed
         }
     }
+
+    @Test
+    void anOlderVersionsManifestRemovesNothingAndAFolderEntryNeverEmptiesAFolder() throws Exception {
+        final Path dir = Files.createDirectories(tmp.resolve("run"));
+        Files.createDirectories(dir.resolve("notes"));
+        Files.writeString(dir.resolve("notes/mine.txt"), "keep");
+        Files.writeString(dir.resolve("profile_export_aiperf.json"), "{}");
+        // An earlier version's manifest: no schema_version, whole folders listed.
+        Files.writeString(dir.resolve(RunDirectory.MANIFEST_FILE), "{\"outputs\": [\"notes\", "
+                + "\"profile_export_aiperf.json\"]}");
+        try (RunDirectory ignored = RunDirectory.claim(dir, null)) {
+            assertThat(dir.resolve("notes/mine.txt")).hasContent("keep");
+        }
+        // This version's manifest with a folder in it (hand-edited): the folder is left alone too.
+        Files.writeString(dir.resolve(RunDirectory.MANIFEST_FILE), "{\"schema_version\":\"2.0\",\"outputs\": "
+                + "[\"notes\", \"profile_export_aiperf.json\"]}");
+        try (RunDirectory ignored = RunDirectory.claim(dir, null)) {
+            assertThat(dir.resolve("notes/mine.txt")).hasContent("keep");
+            assertThat(dir.resolve("profile_export_aiperf.json")).doesNotExist();
+        }
+    }
 }
