@@ -57,8 +57,53 @@ public final class ConfigCommand implements Runnable {
     }
 
     @Command(name = "validate", mixinStandardHelpOptions = true, description = "Check a config; exit 1 with the field "
-            + "named when it is invalid, as upstream's config validate does (profile exits 2 for the same config).")
+            + "named when it is invalid, as upstream's config validate does (profile exits 2 for the same config). "
+            + "Needs no network: the tokenizer is looked for in files and the cache only, unless --check-tokenizer.")
     static final class Validate extends FileCommand {
+        @Option(names = "--check-tokenizer", description = "Also load the tokenizer as profile does, downloading it "
+                + "from the Hugging Face hub when it is not cached (a name that cannot be had is then invalid).")
+        boolean checkTokenizer;
+
+        /** The tokenizer as profile loads it, hub included: a named one that cannot be loaded is invalid here too. */
+        private static String checkedTokenizer(final BenchmarkConfig c) {
+            final io.aiperf.engine.dataset.TokenizerResolver.Resolved t = io.aiperf.engine.dataset.TokenizerResolver
+                    .resolve(c.tokenizer(), c.primaryModel(), System.getenv(),
+                            new io.aiperf.engine.hub.HfHub(c.endpoint().network()));
+            io.aiperf.engine.dataset.ChatTemplateCounter.of(c.tokenizer(), t.tokenizer()); // --apply-chat-template
+            if (t.warning() != null) {
+                System.err.println("warning: " + t.warning());
+            }
+            return t.tokenizer().name() + " (" + t.tokenizer().source() + ")";
+        }
+
+        /**
+         * The tokenizer from files and the cache. A hub id found nowhere here is left to the run, which may download
+         * it; any other name (a path, a served name) is judged now, as it can be had from nowhere else.
+         */
+        private static String localTokenizer(final BenchmarkConfig c) {
+            final String name = c.tokenizer().explicit() ? c.tokenizer().name() : c.primaryModel();
+            final boolean downloadable = name != null && io.aiperf.engine.dataset.TokenizerResolver.isRepoId(name);
+            final String later = name + " (not cached here: loaded at run time; --check-tokenizer loads it now)";
+            final io.aiperf.engine.dataset.TokenizerResolver.Resolved t;
+            try {
+                t = io.aiperf.engine.dataset.TokenizerResolver.resolve(c.tokenizer(), c.primaryModel(),
+                        System.getenv());
+            } catch (ConfigException notHere) {
+                if (downloadable) {
+                    return later;
+                }
+                throw notHere;
+            }
+            if (downloadable && t.tokenizer().source().equals("builtin-fallback")) {
+                return later;
+            }
+            if (t.warning() != null) {
+                System.err.println("warning: " + t.warning());
+            }
+            io.aiperf.engine.dataset.ChatTemplateCounter.of(c.tokenizer(), t.tokenizer()); // --apply-chat-template
+            return t.tokenizer().name() + " (" + t.tokenizer().source() + ")";
+        }
+
         @Override
         public Integer call() {
             try {
@@ -68,18 +113,11 @@ public final class ConfigCommand implements Runnable {
                 search.defaults(io.aiperf.engine.config.YamlLoader.load(file(), System.getenv()).get("search"));
                 search.spec(null);
                 c.warnings().forEach(w -> System.err.println("warning: " + w));
-                // The tokenizer as profile loads it: a named one that cannot be loaded is invalid here too.
-                final io.aiperf.engine.dataset.TokenizerResolver.Resolved t = io.aiperf.engine.dataset.TokenizerResolver
-                        .resolve(c.tokenizer(), c.primaryModel(), System.getenv(),
-                                new io.aiperf.engine.hub.HfHub(c.endpoint().network()));
-                io.aiperf.engine.dataset.ChatTemplateCounter.of(c.tokenizer(), t.tokenizer()); // --apply-chat-template
-                if (t.warning() != null) {
-                    System.err.println("warning: " + t.warning());
-                }
+                final String tokenizer = checkTokenizer ? checkedTokenizer(c) : localTokenizer(c);
                 final int cells = CellPlan.of(c).size();
                 System.out.println(file() + ": valid (" + cells + (cells == 1 ? " cell, " : " cells, ")
                         + c.phases().size() + " phase(s)" + (cells == 1 ? "" : " each") + ", model " + c.primaryModel()
-                        + ", tokenizer " + t.tokenizer().name() + " (" + t.tokenizer().source() + "))");
+                        + ", tokenizer " + tokenizer + ")");
                 return ExitCode.OK;
             } catch (ConfigException e) {
                 System.err.println("error: invalid configuration: " + e.getMessage());

@@ -55,18 +55,30 @@ public final class ProbeClient {
      */
     public Response get(final URI uri, final Map<String, String> headers, final double timeoutSeconds,
                         final int maxBytes) throws IOException {
-        return exchange(uri, headers, null, timeoutSeconds, maxBytes);
+        return exchange(uri, headers, null, timeoutSeconds, timeoutSeconds, maxBytes);
+    }
+
+    /**
+     * As {@link #get}, with a shorter bound on the connect alone: a host that drops packets (a machine without a
+     * route out) is given up on in {@code connectSeconds}, while a slow download still has {@code timeoutSeconds}.
+     */
+    public Response get(final URI uri, final Map<String, String> headers, final double timeoutSeconds,
+                        final double connectSeconds, final int maxBytes) throws IOException {
+        return exchange(uri, headers, null, timeoutSeconds, Math.min(connectSeconds, timeoutSeconds), maxBytes);
     }
 
     /** As {@link #get}, a POST of the JSON {@code body} (readiness checks send one tiny request). */
     public Response post(final URI uri, final Map<String, String> headers, final byte[] body,
                          final double timeoutSeconds, final int maxBytes) throws IOException {
-        return exchange(uri, headers, body, timeoutSeconds, maxBytes);
+        return exchange(uri, headers, body, timeoutSeconds, timeoutSeconds, maxBytes);
     }
 
     private Response exchange(final URI uri, final Map<String, String> headers, final byte[] body,
-                              final double timeoutSeconds, final int maxBytes) throws IOException {
-        final long deadline = System.nanoTime() + (long) (timeoutSeconds * 1e9);
+                              final double timeoutSeconds, final double connectSeconds, final int maxBytes)
+            throws IOException {
+        final long start = System.nanoTime();
+        final long deadline = start + (long) (timeoutSeconds * 1e9);
+        final long connectDeadline = start + (long) (connectSeconds * 1e9);
         final Http1Origin origin = Http1Origin.resolve(uri, tls, proxies.forTarget(uri), new ConnectionFacts());
         try (SocketChannel channel = SocketChannel.open(); Selector selector = Selector.open()) {
             channel.configureBlocking(false);
@@ -74,7 +86,7 @@ public final class ProbeClient {
             final SelectionKey key = channel.register(selector, SelectionKey.OP_CONNECT);
             if (!channel.connect(origin.address())) {
                 while (!channel.finishConnect()) {
-                    await(selector, key, SelectionKey.OP_CONNECT, deadline, timeoutSeconds);
+                    await(selector, key, SelectionKey.OP_CONNECT, connectDeadline, connectSeconds);
                 }
             }
             final ConnectionSetup setup = new ConnectionSetup(channel, origin);

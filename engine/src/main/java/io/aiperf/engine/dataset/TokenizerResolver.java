@@ -24,6 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class TokenizerResolver {
     private static final String FIELD = "--tokenizer (benchmark.tokenizer.name)";
     private static final Map<String, Tokenizer> LOADED = new ConcurrentHashMap<>();
+    /** Hub and model names the hub could not be reached for, with why: the hub is asked once per process. */
+    private static final Map<String, TokenizerDownloader.Unreachable> UNREACHABLE = new ConcurrentHashMap<>();
     private static final java.util.Set<String> TRUE = java.util.Set.of("1", "ON", "YES", "TRUE");
     // huggingface_hub's repo id rule: an optional namespace, a name of word characters, '-' and '.'
     private static final java.util.regex.Pattern REPO_ID = java.util.regex.Pattern.compile("(?:[\\w.-]+/)?[\\w.-]+");
@@ -53,7 +55,7 @@ public final class TokenizerResolver {
     }
 
     /** Whether the name can be a hub repository id at all (a path or a served name like {@code llama3:8b} is not). */
-    static boolean isRepoId(final String name) {
+    public static boolean isRepoId(final String name) {
         return name.length() <= 96 && REPO_ID.matcher(name).matches() && !name.contains("--")
                 && !name.contains("..") && !name.startsWith(".") && !name.startsWith("-") && !name.endsWith(".")
                 && !name.endsWith("-");
@@ -78,8 +80,14 @@ public final class TokenizerResolver {
         final boolean offline = hub == null || offline(env);
         if (file == null && !offline && isRepoId(name)) {
             try {
+                final String asked = env.getOrDefault("HF_ENDPOINT", "") + " " + name;
+                final TokenizerDownloader.Unreachable before = UNREACHABLE.get(asked);
+                if (before != null) {
+                    throw before; // asked once per run: every cell and sweep point would wait for it again
+                }
                 file = hub.download(name, config.revision(), cacheRoot(env), env); // one-line error if refused
             } catch (TokenizerDownloader.Unreachable e) {
+                UNREACHABLE.putIfAbsent(env.getOrDefault("HF_ENDPOINT", "") + " " + name, e);
                 if (config.explicit()) {
                     throw new ConfigException(FIELD, e.getMessage());
                 }

@@ -41,6 +41,8 @@ public final class HfHub implements TokenizerDownloader {
     private static final int MAX_BYTES = 256 << 20; // the largest tokenizer.json files are a few tens of MB
     private static final int MAX_REDIRECTS = 5;
     private static final double DEFAULT_TIMEOUT_SECONDS = 300;
+    /** A machine without a route to the hub gives up this soon, not after the download's timeout. */
+    private static final double CONNECT_TIMEOUT_SECONDS = 2;
 
     private final NetworkConfig network;
 
@@ -114,7 +116,7 @@ public final class HfHub implements TokenizerDownloader {
             }
             final ProbeClient.Response r;
             try {
-                r = client.get(uri, headers, timeout, MAX_BYTES);
+                r = client.get(uri, headers, timeout, CONNECT_TIMEOUT_SECONDS, MAX_BYTES);
             } catch (IOException | java.nio.channels.UnresolvedAddressException e) {
                 final String why = e instanceof java.nio.channels.UnresolvedAddressException
                         ? "host " + uri.getHost() + " not found" : e.getMessage();

@@ -59,9 +59,25 @@ class ConfigValidateEndToEndTest {
 
     @Test
     void aModelThatIsNoTokenizerHereIsValidWithTheFallbackSaid() throws Exception {
-        final Runs.Result r = validate("benchmark: {models: [served-name]}\n");
+        // a served name that cannot be a hub id (llama3:8b): the builtin, said
+        final Runs.Result r = validate("benchmark: {models: ['llama3:8b']}\n");
         assertThat(r.exitCode()).isZero();
-        assertThat(r.out()).contains("valid (1 cell, 1 phase(s), model served-name, tokenizer o200k_base");
-        assertThat(r.err()).contains("warning: the model name 'served-name' is not a tokenizer found here");
+        assertThat(r.out()).contains("valid (1 cell, 1 phase(s), model llama3:8b, tokenizer o200k_base");
+        assertThat(r.err()).contains("warning: the model name 'llama3:8b' is not a tokenizer found here");
+    }
+
+    @Test
+    void aHubModelNotCachedHereIsValidWithoutTheNetworkAndCheckedOnlyWhenAsked() throws Exception {
+        final Path f = tmp.resolve("hub.yaml");
+        Files.writeString(f, "benchmark: {models: [acme/not-cached-here]}\n");
+        final Runs.Result r = Runs.aiperf("config", "validate", "-f", f.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("tokenizer acme/not-cached-here (not cached here: loaded at run time; "
+                + "--check-tokenizer loads it now)");
+        assertThat(r.err()).doesNotContain("Hugging Face hub");
+        // Asked, it is loaded as profile loads it (offline here: the builtin, said).
+        final Runs.Result checked = Runs.aiperf("config", "validate", "--check-tokenizer", "-f", f.toString());
+        assertThat(checked.exitCode()).as(checked.err()).isZero();
+        assertThat(checked.out()).contains("tokenizer o200k_base (builtin-fallback)");
     }
 }

@@ -31,7 +31,12 @@ public final class FakeHub implements AutoCloseable {
     public final List<String> requests = new CopyOnWriteArrayList<>();
 
     public FakeHub() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        this(0);
+    }
+
+    /** On {@code port} (0: any free one). */
+    public FakeHub(final int port) throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.createContext("/", this::answer);
         server.start();
     }

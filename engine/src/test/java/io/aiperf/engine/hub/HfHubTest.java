@@ -187,6 +187,21 @@ class HfHubTest {
     }
 
     @Test
+    void aHubThatCannotBeReachedIsAskedOncePerRun() throws Exception {
+        final int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        final Map<String, String> env = Map.of("HF_ENDPOINT", "http://127.0.0.1:" + port, "HF_HOME", tmp.toString());
+        assertThat(resolveWithHub(byModel(), "acme/gone", env).tokenizer().source()).isEqualTo("builtin-fallback");
+        // The hub comes back on that address: the run's later cells still do not ask it (and do not wait for it).
+        try (FakeHub back = new FakeHub(port).repo("acme/gone", Map.of("tokenizer.json", WORDS))) {
+            assertThat(resolveWithHub(byModel(), "acme/gone", env).tokenizer().source()).isEqualTo("builtin-fallback");
+            assertThat(back.requests).isEmpty();
+        }
+    }
+
+    @Test
     void offlineTheHubIsNeverAskedAndOnlyTheModelNameFallsBackToTheBuiltin() throws Exception {
         try (FakeHub hub = new FakeHub().repo("acme/words", Map.of("tokenizer.json", WORDS))) {
             final TokenizerResolver.Resolved r = resolveWithHub(byModel(), "acme/words",
