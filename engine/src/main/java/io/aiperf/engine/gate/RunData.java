@@ -97,7 +97,7 @@ public final class RunData {
     }
 
     private void add(final Path source) {
-        final String running = unfinishedRun(source);
+        final String running = UnfinishedRuns.why(source);
         if (running != null) {
             throw new ConfigException(source.toString(), running);
         }
@@ -145,42 +145,6 @@ public final class RunData {
         } else {
             throw new ConfigException(source.toString(), "no such run directory or summary file");
         }
-    }
-
-    /**
-     * Why the run that wrote {@code source} cannot be read as finished, or null: its directory, or one around or
-     * inside it, still has the lock file a run removes as it ends. Held, the run is still writing; left, the run was
-     * killed (kill -9, a lost machine) and its cells are whatever it got to. Either way its summaries are partial.
-     * A run of this process reading what it finished itself (compare gating its sides) is the exception.
-     */
-    static String unfinishedRun(final Path source) {
-        final Path abs = source.toAbsolutePath().normalize();
-        for (Path p = Files.isDirectory(abs) ? abs : abs.getParent(); p != null; p = p.getParent()) {
-            if (io.aiperf.engine.export.RunDirectory.isOwnedHere(p)) {
-                return null;
-            }
-            if (Files.exists(p.resolve(io.aiperf.engine.export.RunDirectory.LOCK_FILE))) {
-                return unfinishedMessage(p);
-            }
-        }
-        if (Files.isDirectory(abs)) {
-            try (Stream<Path> walk = Files.walk(abs)) {
-                final Path lock = walk.filter(f -> f.getFileName().toString()
-                        .equals(io.aiperf.engine.export.RunDirectory.LOCK_FILE)).findFirst().orElse(null);
-                return lock == null ? null : unfinishedMessage(lock.getParent());
-            } catch (IOException e) {
-                return null; // unreadable parts fail where they are read
-            }
-        }
-        return null;
-    }
-
-    private static String unfinishedMessage(final Path runDir) {
-        final String state = io.aiperf.engine.export.RunDirectory.isHeld(runDir)
-                ? "is still running there" : "ended there without finishing (killed?)";
-        return "the run in " + runDir + " " + state + " (" + io.aiperf.engine.export.RunDirectory.LOCK_FILE
-                + " is present): its results are partial and are never judged; gate it once it has finished, or "
-                + "run it again";
     }
 
     /**

@@ -24,8 +24,9 @@ class MaskedConsoleTest {
         } finally {
             System.setErr(before);
         }
-        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(
-                "error: Unknown options: '--api-kye', '<redacted>'\nno line end: <redacted>");
+        // (a class loaded meanwhile may log to the same stream, as the fuzzers' instrumentation does in the suite)
+        assertThat(err.toString(StandardCharsets.UTF_8)).endsWith(
+                "error: Unknown options: '--api-kye', '<redacted>'\nno line end: <redacted>").doesNotContain("k-123456");
     }
 
     @Test
