@@ -63,6 +63,9 @@ final class ReuseGuard {
      * connections are no longer reused from now on; the first time, it is said on the console.
      */
     void sawCloseAfterResponse(final String origin, final String how) {
+        if (strategy == ConnectionReuse.NEVER) {
+            return; // every request asked for its close: nothing to learn, nothing to say
+        }
         if (closing.add(origin)) {
             warn.accept(origin + " closes kept-alive connections right after its answers (" + how + "): every "
                     + "request to it now gets a new connection (client_health.transport.server_closes_after_response;"
