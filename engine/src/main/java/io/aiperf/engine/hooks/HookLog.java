@@ -9,6 +9,18 @@ import java.util.List;
 public final class HookLog {
     private final List<HookCall> calls = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
+    private volatile java.util.function.Consumer<String> retries = message -> { };
+
+    /** Where a hook that is about to try again says so (the console): a reset may retry for a minute. */
+    public HookLog onRetry(final java.util.function.Consumer<String> sink) {
+        retries = sink;
+        return this;
+    }
+
+    /** A hook failed and will try again: said at once, not only in the outcome. */
+    public void retrying(final String message) {
+        retries.accept(message);
+    }
 
     public synchronized void call(final HookCall call) {
         calls.add(call);

@@ -49,6 +49,9 @@ public final class KvCacheReset {
                             "failed", e.statusCode(), e.getMessage(), ControlPoster.elapsedMillis(clock, start)));
                     throw e;
                 }
+                log.retrying(String.format(java.util.Locale.ROOT, "reset_kv_cache %s: %s; trying again in %d s "
+                        + "(attempt %d; --reset-kv-cache-max-retry-seconds allows %.0f s in all)", Origins.redact(url),
+                        e.getMessage(), backoff / 1_000_000_000L, attempts + 1, config.maxRetrySeconds()));
                 sleeper.sleepNanos(backoff);
                 backoff = RetryPolicy.nextBackoff(backoff);
             }

@@ -38,6 +38,7 @@ public final class CellRunner {
         final WallClock wall = new WallClock(ctx.clock());
         final long cpuStartNanos = CellReporting.processCpuNanos();
         final long cellStart = wall.toEpochNanos(ctx.clock().nanoTime());
+        hookLog.onRetry(ctx.log()::warning);
         final CellSetup setup = new CellSetup(config, ctx, dir, hookLog, probes);
         final CellExecution execution = new CellExecution(config, ctx, wall, probes);
         final CellReporting reporting = new CellReporting(config, ctx, dir, identity, hookLog);

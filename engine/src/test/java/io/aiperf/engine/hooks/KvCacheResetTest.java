@@ -36,11 +36,16 @@ class KvCacheResetTest {
 
     @Test
     void backoffDoublesUpToEightSecondsWithinTheBudget() {
-        final HookLog log = new HookLog();
+        final List<String> said = new ArrayList<>();
+        final HookLog log = new HookLog().onRetry(said::add);
         final KvCacheReset reset = new KvCacheReset(answers(503), clock, sleeper, log);
         assertThatThrownBy(() -> reset.run(List.of("http://h:1"), new ResetKvCacheConfig("/r", 30, 60)))
                 .isInstanceOf(HookException.class).hasMessageContaining("status 503");
         assertThat(sleeps).containsExactly(1L, 2L, 4L, 8L, 8L, 8L, 8L, 8L, 8L);
+        // each wait is said as it begins: a minute of retries is never silent
+        assertThat(said).hasSize(9);
+        assertThat(said.get(0)).contains("reset_kv_cache http://h:1/r").contains("status 503")
+                .contains("trying again in 1 s").contains("attempt 2");
         assertThat(log.calls().get(0).attempts()).isEqualTo(10);
     }
 
