@@ -248,6 +248,10 @@ final class CellReporting {
         }
     }
 
+    /** What to do about a server without a metrics route. */
+    private static final String NO_METRICS_ROUTE = ": llama.cpp's server serves /metrics only when started with "
+            + "--metrics; --server-metrics names another URL, --no-server-metrics stops asking";
+
     /** The servers' metrics over the profiling window, in the formats asked for; nothing when no server answered. */
     private void writeServerMetrics(final ServerMetricsCollector scraper, final ExportNames names) {
         if (scraper == null) {
@@ -255,7 +259,8 @@ final class CellReporting {
         }
         final ServerMetrics metrics = scraper.result();
         metrics.unanswered().forEach((url, why) -> ctx.log().log(RunLog.Level.NOTICE,
-                "server metrics not collected from " + url + " (" + why + ")"));
+                "server metrics not collected from " + url + " (" + why + ")" + (why.startsWith("HTTP 404")
+                        || why.startsWith("HTTP 501") ? NO_METRICS_ROUTE : "")));
         if (!metrics.anyAnswered()) {
             return;
         }

@@ -88,7 +88,7 @@ class ServerMetricsEndToEndTest {
                     "--server-metrics-formats", "json", "--artifact-dir", extra.toString());
             assertThat(missing.exitCode()).as(missing.err()).isZero();
             assertThat(missing.err()).contains("server metrics not collected from http://127.0.0.1:" + mock.port()
-                    + "/nothing-here (HTTP 404)");
+                    + "/nothing-here (HTTP 404): llama.cpp's server serves /metrics only when started with --metrics");
             assertThat(Runs.json(extra.resolve("server_metrics_export.json")).path("endpoints")).hasSize(2);
             assertThat(extra.resolve("server_metrics_export.csv")).doesNotExist();
         }
