@@ -84,19 +84,13 @@ public final class ConfigCommand implements Runnable {
             final String name = c.tokenizer().explicit() ? c.tokenizer().name() : c.primaryModel();
             final boolean downloadable = name != null && io.aiperf.engine.dataset.TokenizerResolver.isRepoId(name);
             final String later = name + " (not cached here: loaded at run time; --check-tokenizer loads it now)";
-            final io.aiperf.engine.dataset.TokenizerResolver.Resolved t;
-            try {
-                t = io.aiperf.engine.dataset.TokenizerResolver.resolve(c.tokenizer(), c.primaryModel(),
-                        System.getenv());
-            } catch (ConfigException notHere) {
-                if (downloadable) {
-                    return later;
-                }
-                throw notHere;
-            }
-            if (downloadable && t.tokenizer().source().equals("builtin-fallback")) {
+            if (downloadable && !io.aiperf.engine.dataset.TokenizerResolver.isHere(c.tokenizer(), c.primaryModel(),
+                    System.getenv())) {
                 return later;
             }
+            // Here, or never to be had elsewhere: loaded now, so a broken file is invalid as profile finds it.
+            final io.aiperf.engine.dataset.TokenizerResolver.Resolved t = io.aiperf.engine.dataset.TokenizerResolver
+                    .resolve(c.tokenizer(), c.primaryModel(), System.getenv());
             if (t.warning() != null) {
                 System.err.println("warning: " + t.warning());
             }

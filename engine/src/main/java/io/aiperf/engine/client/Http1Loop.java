@@ -519,7 +519,9 @@ final class Http1Loop implements Runnable {
         answeredNanos.lazySet(answeredNanos.get() + (clock.nanoTime() - c.sentNanos));
         final java.net.URI redirect = c.redirect;
         c.redirect = null;
-        if (c.reader.closeAnnounced()) {
+        if (c.reused) {
+            guard.answeredOnReuse(c.origin.key());
+        } else if (c.reader.closeAnnounced()) {
             closedAfterResponse(c.origin, "it answers Connection: close");
         }
         final boolean sticky = guard.strategy() == io.aiperf.engine.config.ConnectionReuse.STICKY_USER_SESSIONS;
@@ -655,7 +657,9 @@ final class Http1Loop implements Runnable {
 
     /** One step for the first waiting request; false when it must wait for a connection to come free. */
     private boolean assign(final Http1Exchange next) {
-        if (!sessions.isEmpty()) {
+        // A resend goes on a connection that carried no answer yet: a kept-alive one may have lost the same race.
+        final boolean fresh = next.collector.retried();
+        if (!fresh && !sessions.isEmpty()) {
             final Http1Connection kept = sessions.remove(next.correlationId);
             if (kept != null) {
                 kept.session = null;
@@ -670,7 +674,7 @@ final class Http1Loop implements Runnable {
         final ArrayDeque<Http1Connection> free = idle.get(next.origin);
         if (free != null && !free.isEmpty()) {
             final Http1Connection c = free.peek(); // taken only once it is known good, so a failure loses nothing
-            if (c.reused && !guard.mayReuse(c.origin.key())) {
+            if (c.reused && (fresh || !guard.mayReuse(c.origin.key()))) {
                 close(c);
             } else if (!stale(c)) {
                 free.pop();
@@ -1148,20 +1152,6 @@ final class Http1Loop implements Runnable {
         }
         exchange.callback.cancelled();
         serveWaiting();
-    }
-
-    /** Closes the idle connections, so the next requests open fresh ones. */
-    void closeIdle() {
-        execute(() -> {
-            for (final ArrayDeque<Http1Connection> free : idle.values()) {
-                while (!free.isEmpty()) {
-                    close(free.pop());
-                }
-            }
-            for (final Http1Connection kept : List.copyOf(sessions.values())) {
-                close(kept);
-            }
-        });
     }
 
     private void close(final Http1Connection c) {

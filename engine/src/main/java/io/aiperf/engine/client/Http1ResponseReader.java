@@ -40,6 +40,9 @@ final class Http1ResponseReader {
     private static final byte[] CLOSE = ascii("close");
     private static final byte[] KEEP_ALIVE = ascii("keep-alive");
 
+    /** A chunk size of more digits than a long holds is no size. */
+    private static final int MAX_CHUNK_DIGITS = 16;
+
     private enum State { HEAD, LENGTH, CHUNK_SIZE, CHUNK_EXTENSION, CHUNK_DATA, CHUNK_END, TRAILER, UNTIL_CLOSE, DONE }
 
     private Sink sink;
@@ -49,6 +52,10 @@ final class Http1ResponseReader {
     private int headLength;
     private long remaining;
     private boolean sawChunkDigit;
+    /** Hex digits of the current chunk size, leading zeros included. */
+    private int chunkDigits;
+    /** A CR was read on the current chunk-size line or chunk end: only an LF may follow. */
+    private boolean lineCr;
     private int trailerLineLength;
     /**
      * Bytes that framed the response but carried none of it: interim (1xx) heads, chunk extensions and trailers.
@@ -158,8 +165,11 @@ final class Http1ResponseReader {
                         state = State.CHUNK_SIZE;
                         remaining = 0;
                         sawChunkDigit = false;
-                    } else if (b != '\r') {
+                        lineCr = false;
+                    } else if (b != '\r' || lineCr) {
                         throw new IOException("Malformed chunked body: no line end after a chunk's data");
+                    } else {
+                        lineCr = true;
                     }
                 }
                 case TRAILER -> {
@@ -227,9 +237,13 @@ final class Http1ResponseReader {
 
     private void chunkSize(final byte b) throws IOException {
         final int digit = Character.digit(b, 16);
+        if (lineCr && b != '\n') {
+            throw new IOException("Malformed chunked body: a CR not followed by LF in a chunk size");
+        }
         if (digit >= 0) {
-            if (remaining > (Long.MAX_VALUE >> 4)) {
-                throw new IOException("Malformed chunked body: chunk size too large");
+            // Leading zeros count too: an endless "000..." never overflows, and would never end.
+            if (++chunkDigits > MAX_CHUNK_DIGITS) {
+                throw new IOException("Malformed chunked body: chunk size longer than " + MAX_CHUNK_DIGITS + " digits");
             }
             remaining = (remaining << 4) + digit;
             sawChunkDigit = true;
@@ -237,7 +251,9 @@ final class Http1ResponseReader {
             state = State.CHUNK_EXTENSION;
         } else if (b == '\n') {
             chunkSizeDone();
-        } else if (b != '\r') {
+        } else if (b == '\r') {
+            lineCr = true;
+        } else {
             throw new IOException("Malformed chunked body: bad chunk size");
         }
     }
@@ -246,6 +262,8 @@ final class Http1ResponseReader {
         if (!sawChunkDigit) {
             throw new IOException("Malformed chunked body: missing chunk size");
         }
+        lineCr = false;
+        chunkDigits = 0;
         if (remaining == 0) {
             state = State.TRAILER;
             trailerLineLength = 0;
@@ -369,6 +387,8 @@ final class Http1ResponseReader {
             state = State.CHUNK_SIZE;
             remaining = 0;
             sawChunkDigit = false;
+            chunkDigits = 0;
+            lineCr = false;
             keepAlive = !close;
         } else if (contentLength >= 0) {
             state = State.LENGTH;

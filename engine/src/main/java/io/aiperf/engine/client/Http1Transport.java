@@ -215,13 +215,6 @@ final class Http1Transport implements AutoCloseable {
         return facts.get();
     }
 
-    /** Drops idle connections: the next requests open fresh ones (after a request found its connection dead). */
-    void closeIdle() {
-        for (final Http1Loop loop : loops) {
-            loop.closeIdle();
-        }
-    }
-
     @Override
     public void close() {
         for (final Http1Loop loop : loops) {

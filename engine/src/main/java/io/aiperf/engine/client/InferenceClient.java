@@ -238,16 +238,25 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         final FutureCallback<ResponseData> callback = new FutureCallback<>() {
             @Override
             public void completed(final ResponseData result) {
+                if (!carriedLean(request) && collector.reusedConnection() && collector.receivedAnything()) {
+                    guard.answeredOnReuse(ReuseGuard.key(request.uri())); // the lean loops say so themselves
+                }
                 done.accept(result);
             }
 
             @Override
             public void failed(final Exception ex) {
-                if (!retry && limits.retryUnsent() && !handle.isCancelled() && lostBeforeAnswer(collector, ex, carriedLean(request))) {
-                    // Idle connections may be just as stale: drop them so the retry opens a fresh one. The retry
-                    // is counted through its record (TransportTimes.retried).
+                final boolean lean = carriedLean(request);
+                final boolean lost = lostBeforeAnswer(collector, ex, lean);
+                if (lost && !lean) {
                     sawApacheConnectionLost(request, collector);
-                    closeIdle();
+                }
+                if (!retry && lost && limits.retryUnsent() && !handle.isCancelled()) {
+                    // The retry goes on a new connection, counted through its record (TransportTimes.retried). The
+                    // lean loops give it one of its own; Apache's pool may hold idle ones just as stale: dropped.
+                    if (!lean) {
+                        closeApacheIdle();
+                    }
                     attempt(request, requestId, correlationId, done, issuedNanos, true, handle);
                 } else if (ex instanceof java.net.SocketTimeoutException && timeoutNanos > 0) {
                     // The socket's timeout equals the request's: silent that long, the request ran out of time.
@@ -343,13 +352,10 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         };
     }
 
-    private void closeIdle() {
+    private void closeApacheIdle() {
         final Apache a = apache;
         if (a != null) {
             a.pool.closeIdle(org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS);
-        }
-        if (lean != null) {
-            lean.closeIdle();
         }
     }
 
@@ -386,11 +392,11 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
 
     /**
      * On Apache HttpClient's connections: a request lost on a reused connection makes its server known to close
-     * connections after its answers (the lean transport also looks at how soon after the answer, {@link Http1Loop}),
-     * and the idle connections to it, which carried answers from the same server, are as good as closed.
+     * connections after its answers, unless it has answered on a kept-alive connection before (the lean transport
+     * also looks at how soon after the answer, {@link Http1Loop}), whether or not the request is sent again.
      */
     private void sawApacheConnectionLost(final PreparedRequest request, final ResponseCollector collector) {
-        if (carriedLean(request) || !collector.written() || !collector.reusedConnection()) {
+        if (!collector.written() || !collector.reusedConnection()) {
             return;
         }
         final String origin = ReuseGuard.key(request.uri());

@@ -121,6 +121,11 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         return written;
     }
 
+    /** Whether this is the second attempt of its request. */
+    boolean retried() {
+        return retried;
+    }
+
     /** Whether any byte of a response arrived. */
     boolean receivedAnything() {
         return ackNanos >= 0;

@@ -7,7 +7,8 @@ import java.util.function.Consumer;
 
 /**
  * Whether a connection may carry another request after its answer: the run's reuse strategy, and, under
- * {@code pooled}, the origins seen closing connections right after their answers. Reusing a connection to such a
+ * {@code pooled}, the origins seen closing connections right after their answers (and never answering on a kept-alive
+ * connection: one that did closes only now and then, and stays pooled). Reusing a connection to such a
  * server races its close: a request written in the instant before the close arrives is lost. Once an origin is
  * seen doing it, every request to it gets a new connection (src-docs/failure-modes.md). Shared by the event
  * loops of a transport; thread-safe.
@@ -15,6 +16,8 @@ import java.util.function.Consumer;
 final class ReuseGuard {
     private final ConnectionReuse strategy;
     private final Set<String> closing = ConcurrentHashMap.newKeySet();
+    /** Origins that answered on a kept-alive connection: they do not close after every answer. */
+    private final Set<String> answeredOnReuse = ConcurrentHashMap.newKeySet();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private volatile Consumer<String> warn = message -> { };
 
@@ -53,6 +56,13 @@ final class ReuseGuard {
         return strategy != ConnectionReuse.NEVER && !closing.contains(origin);
     }
 
+    /** {@code origin} answered a request on a kept-alive connection (cheap when already known: no allocation). */
+    void answeredOnReuse(final String origin) {
+        if (!answeredOnReuse.contains(origin)) {
+            answeredOnReuse.add(origin);
+        }
+    }
+
     /** Whether {@code origin} was seen closing connections right after its answers. */
     boolean closesAfterResponse(final String origin) {
         return closing.contains(origin);
@@ -65,6 +75,11 @@ final class ReuseGuard {
     void sawCloseAfterResponse(final String origin, final String how) {
         if (strategy == ConnectionReuse.NEVER) {
             return; // every request asked for its close: nothing to learn, nothing to say
+        }
+        if (answeredOnReuse.contains(origin)) {
+            // It has answered on a kept-alive connection: a close now is one of its own (a dropped request, the
+            // 100th answer of nginx's keepalive_requests), not a close after every answer.
+            return;
         }
         if (closing.add(origin)) {
             warn.accept(origin + " closes kept-alive connections right after its answers (" + how + "): every "

@@ -145,22 +145,27 @@ public final class SyntheticDataset {
             count = tokenizer.count(sb.toString());
         }
         // Each filler adds about a token; a tokenizer that does not grow with the text (one that counts any text as
-        // one token) would keep this loop going for ever, so it is bounded and said.
+        // one token) would keep this loop going for ever: it ends once the count stood still for a while, and says so.
+        int grewAt = 0;
         for (int fillers = 0; count < tokens; fillers++) {
-            if (fillers > tokens + MAX_EXTRA_FILLERS) {
+            if (fillers - grewAt > MAX_STILL_FILLERS) {
                 throw new io.aiperf.engine.config.ConfigException("--tokenizer (benchmark.tokenizer.name)",
                         "tokenizer '" + tokenizer.name() + "' counts a text of " + sb.length() + " characters as "
                                 + count + " tokens and does not grow with it: no prompt of " + tokens + " tokens can "
                                 + "be built (is it the model's tokenizer?)");
             }
             sb.append(sb.length() == 0 ? "the" : FILLER);
+            final int before = count;
             count = tokenizer.count(sb.toString());
+            if (count > before) {
+                grewAt = fillers;
+            }
         }
         return sb.toString();
     }
 
-    /** Fillers beyond the tokens asked for before a tokenizer is judged not to grow with its text. */
-    private static final int MAX_EXTRA_FILLERS = 64;
+    /** Fillers in a row that add no token before a tokenizer is judged not to grow with its text. */
+    private static final int MAX_STILL_FILLERS = 64;
 
     private static String[] loadCorpus() {
         try (InputStream in = SyntheticDataset.class.getResourceAsStream("corpus.txt")) {

@@ -54,6 +54,23 @@ public final class TokenizerResolver {
         return v != null && TRUE.contains(v.strip().toUpperCase(java.util.Locale.ROOT));
     }
 
+    /** The hub a name was asked of, as the environment names it and its proxies. */
+    private static String hubKey(final Map<String, String> env, final String name) {
+        final StringBuilder key = new StringBuilder(name);
+        for (final String v : new String[] {"HF_ENDPOINT", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy",
+            "NO_PROXY", "no_proxy"}) {
+            key.append(' ').append(env.getOrDefault(v, ""));
+        }
+        return key.toString();
+    }
+
+    /** Whether the tokenizer is the builtin, or in a file or the cache here: nothing is downloaded or loaded. */
+    public static boolean isHere(final TokenizerConfig config, final String model, final Map<String, String> env) {
+        final String name = config.explicit() ? config.name() : model;
+        return name == null || name.equals(TokenizerConfig.BUILTIN)
+                || find(name, config.revision(), env, new ArrayList<>()) != null;
+    }
+
     /** Whether the name can be a hub repository id at all (a path or a served name like {@code llama3:8b} is not). */
     public static boolean isRepoId(final String name) {
         return name.length() <= 96 && REPO_ID.matcher(name).matches() && !name.contains("--")
@@ -80,14 +97,13 @@ public final class TokenizerResolver {
         final boolean offline = hub == null || offline(env);
         if (file == null && !offline && isRepoId(name)) {
             try {
-                final String asked = env.getOrDefault("HF_ENDPOINT", "") + " " + name;
-                final TokenizerDownloader.Unreachable before = UNREACHABLE.get(asked);
+                final TokenizerDownloader.Unreachable before = UNREACHABLE.get(hubKey(env, name));
                 if (before != null) {
                     throw before; // asked once per run: every cell and sweep point would wait for it again
                 }
                 file = hub.download(name, config.revision(), cacheRoot(env), env); // one-line error if refused
             } catch (TokenizerDownloader.Unreachable e) {
-                UNREACHABLE.putIfAbsent(env.getOrDefault("HF_ENDPOINT", "") + " " + name, e);
+                UNREACHABLE.putIfAbsent(hubKey(env, name), e);
                 if (config.explicit()) {
                     throw new ConfigException(FIELD, e.getMessage());
                 }
@@ -103,7 +119,9 @@ public final class TokenizerResolver {
             try {
                 final String source = searched.size() <= 1 ? "file" : "hf-cache";
                 final Path found = file;
-                return new Resolved(LOADED.computeIfAbsent(file.toAbsolutePath().toString(), k -> {
+                final String loadedKey = file.toAbsolutePath().normalize() + " " + name + " " + source + " "
+                        + config.revision();
+                return new Resolved(LOADED.computeIfAbsent(loadedKey, k -> {
                     try {
                         return HfTokenizer.load(found, name, source, source.equals("hf-cache")
                                 ? (config.revision() == null ? "main" : config.revision()) : null);

@@ -71,6 +71,12 @@ public final class RunDirectory implements AutoCloseable {
                 throw new ConfigException("--artifact-dir", dir.toAbsolutePath() + " is in use by another aiperf run "
                         + "(" + LOCK_FILE + " is locked); wait for it to finish or choose another directory");
             }
+            if (!Files.exists(dir.resolve(LOCK_FILE))) {
+                // The run that held it finished between our open and our lock, and removed it: start again.
+                lock.release();
+                channel.close();
+                return claim(dir, replaced);
+            }
             final Set<String> kept = new LinkedHashSet<>();
             final Path real = dir.toRealPath();
             for (final String entry : manifest(dir)) {
@@ -179,9 +185,11 @@ public final class RunDirectory implements AutoCloseable {
         ACTIVE.remove(this);
         save();
         try {
+            // Removed while still held: a run that has the lock file has not finished (the gate reads it so), and a
+            // new run that opened the old file in between finds it gone and takes a new one.
+            Files.deleteIfExists(dir.resolve(LOCK_FILE));
             lock.release();
             channel.close();
-            Files.deleteIfExists(dir.resolve(LOCK_FILE));
         } catch (IOException ignored) {
             // the lock ends with the process anyway
         }

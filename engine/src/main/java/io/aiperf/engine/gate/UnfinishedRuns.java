@@ -16,32 +16,46 @@ final class UnfinishedRuns {
     private UnfinishedRuns() {
     }
 
-    /** Why the run that wrote {@code source} cannot be judged, or null when it finished. */
+    /** Folders below a source looked at for a run's lock: a sweep's cells and trials are a few levels deep. */
+    private static final int MAX_DEPTH = 6;
+
+    /**
+     * Why the run that wrote {@code source} cannot be judged, or null when it finished. The folders looked at are the
+     * source, those below it, and those above it up to the run's root (the nearest with a manifest): never higher,
+     * so a lock left long ago in a parent folder of many runs blocks none of them.
+     */
     static String why(final Path source) {
         final Path abs = source.toAbsolutePath().normalize();
         for (Path p = Files.isDirectory(abs) ? abs : abs.getParent(); p != null; p = p.getParent()) {
-            if (RunDirectory.isOwnedHere(p)) {
-                return null;
+            final String here = lockIn(p);
+            if (here != null || RunDirectory.isOwnedHere(p)) {
+                return here;
             }
-            if (Files.exists(p.resolve(RunDirectory.LOCK_FILE))) {
-                return message(p);
+            if (Files.exists(p.resolve(RunDirectory.MANIFEST_FILE))) {
+                break; // the run's root
             }
         }
         if (!Files.isDirectory(abs)) {
             return null;
         }
-        try (Stream<Path> walk = Files.walk(abs)) {
-            return walk.filter(f -> f.getFileName().toString().equals(RunDirectory.LOCK_FILE)).findFirst()
-                    .map(lock -> message(lock.getParent())).orElse(null);
+        try (Stream<Path> walk = Files.walk(abs, MAX_DEPTH)) {
+            return walk.filter(f -> f.getFileName().toString().equals(RunDirectory.LOCK_FILE))
+                    .map(lock -> lockIn(lock.getParent())).filter(java.util.Objects::nonNull).findFirst().orElse(null);
         } catch (IOException e) {
             return null; // unreadable parts fail where they are read
         }
     }
 
-    private static String message(final Path runDir) {
-        final String state = RunDirectory.isHeld(runDir) ? "is still running there" : "ended there without finishing "
-                + "(killed?)";
-        return "the run in " + runDir + " " + state + " (" + RunDirectory.LOCK_FILE + " is present): its results are "
-                + "partial and are never judged; gate it once it has finished, or run it again";
+    /** Why the run in {@code dir} is unfinished, or null (no lock there, or this process's own run holds it). */
+    private static String lockIn(final Path dir) {
+        final Path lock = dir.resolve(RunDirectory.LOCK_FILE);
+        if (RunDirectory.isOwnedHere(dir) || !Files.exists(lock)) {
+            return null;
+        }
+        return RunDirectory.isHeld(dir)
+                ? "the run in " + dir + " is still running there (" + RunDirectory.LOCK_FILE + " is held): its results "
+                        + "are partial and are never judged; gate it once it has finished"
+                : "the run in " + dir + " ended without finishing (killed?): its results are partial and are never "
+                        + "judged; run it again, or, if you know it finished, delete " + lock;
     }
 }

@@ -93,6 +93,17 @@ class Http1ResponseReaderTest {
                 "interim responses", new String[] {"", "HTTP/1.1 100 Continue\r\nX: y\r\n\r\n"},
                 "chunk extensions", new String[] {chunked + "5;", "a=b;"},
                 "trailers", new String[] {chunked + "0\r\n", "X-Trailer: t\r\n"});
+        final Map<String, String[]> framing = Map.of(
+                "leading zeros in a chunk size", new String[] {chunked, "0"},
+                "CRs in a chunk size", new String[] {chunked + "5", "\r"},
+                "CRs after a chunk's data", new String[] {chunked + "5\r\nhello", "\r"});
+        framing.forEach((what, feed) -> {
+            final Http1ResponseReader reader = new Http1ResponseReader(limit);
+            reader.reset(new Seen());
+            final IOException e = endless(reader, feed[0], feed[1], 1_000_000);
+            assertThat(e).as(what).isNotNull();
+            assertThat(e.getMessage()).as(what).contains("Malformed chunked body");
+        });
         cases.forEach((what, feed) -> {
             final Http1ResponseReader reader = new Http1ResponseReader(limit);
             reader.reset(new Seen());

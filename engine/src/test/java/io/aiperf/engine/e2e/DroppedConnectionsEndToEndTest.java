@@ -64,6 +64,14 @@ class DroppedConnectionsEndToEndTest {
             assertThat(dropped).isPositive();
             assertThat(errors + retries).as(r.err()).isEqualTo(dropped);
             assertThat(mock.controlState().calls("/v1/chat/completions")).isEqualTo(150 + retries);
+            if (dropped > 4) { // more drops than the first wave's fresh connections: some hit kept-alive ones
+                assertThat(retries).as("drops on kept-alive connections are resent").isPositive();
+            }
+            // It answers on kept-alive connections most of the time: a server that drops some requests is not one
+            // that closes after every answer, and stays pooled.
+            assertThat(s.path("client_health").path("transport").path("server_closes_after_response").asBoolean())
+                    .isFalse();
+            assertThat(r.err()).doesNotContain("closes kept-alive connections right after its answers");
         }
     }
 
