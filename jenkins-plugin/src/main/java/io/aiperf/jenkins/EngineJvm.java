@@ -71,9 +71,10 @@ final class EngineJvm {
             throw new AbortException("aiperf: the workspace " + workspace.getRemote() + " has no temporary directory");
         }
         final FilePath cache = tmp.child("aiperf-engine");
-        final FilePath jar = cache.child(hash.substring(0, 16)).child("aiperf.jar");
+        final FilePath jarDir = cache.child(hash.substring(0, 16));
+        final FilePath jar = jarDir.child("aiperf.jar");
         if (!jar.exists()) {
-            jar.getParent().mkdirs();
+            jarDir.mkdirs();
             final FilePath part = jar.withSuffix(".part-" + UUID.randomUUID());
             part.copyFrom(bundled());
             try {
@@ -95,7 +96,7 @@ final class EngineJvm {
             if (existing.exists() && existing.length() > 0) {
                 archive = existing;
             } else if (EngineLaunch.records(subcommand)) {
-                existing.getParent().mkdirs();
+                new FilePath(workspace.getChannel(), cdsDir).mkdirs(); // the archive's folder (cdsArchive's rule)
                 recording = new FilePath(workspace.getChannel(),
                         EngineLaunch.recording(path, UUID.randomUUID().toString().substring(0, 8)));
                 archive = existing;
