@@ -71,7 +71,9 @@ class AiperfCallsTest {
                     && aiperf.contains("+400% max"), aiperf);
             final String compare = j.createWebClient().goTo(second.getUrl() + "aiperf/compare?call=aiperf/mistral/run/",
                     "image/svg+xml").getWebResponse().getContentAsString();
-            assertTrue(compare.contains("class=\"baseline\"") && compare.contains("class=\"candidate\""), compare);
+            // the archived comparison.svg (the report's chart) marks each run's elements with its series
+            assertTrue(compare.contains("data-series=\"baseline\"") && compare.contains("data-series=\"candidate\""),
+                    compare);
             final List<?> rows = (List<?>) action.getCalls().get("aiperf/llama/run/").get("comparison");
             assertFalse(rows.isEmpty());
             assertEquals(List.of(1), action.getCalls().get("aiperf/llama/run/").get("baselineBuilds"));
