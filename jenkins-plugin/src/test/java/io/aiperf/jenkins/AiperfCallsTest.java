@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import hudson.model.Result;
 import hudson.slaves.DumbSlave;
+import io.aiperf.engine.ci.InvocationPlanner;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.cps.SnippetizerTester;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
@@ -23,7 +27,7 @@ import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
  */
 @WithJenkins
 class AiperfCallsTest {
-    private static final String LOAD = "streaming: true, requestCount: '6', extraArgs: ['--isl', '8', '--osl', '2']";
+    private static final String LOAD = "streaming: true, requestCount: 6, extraArgs: ['--isl', '8', '--osl', '2']";
 
     private static WorkflowRun build(final JenkinsRule j, final WorkflowJob p, final String script,
                                      final Result expected) throws Exception {
@@ -190,6 +194,28 @@ class AiperfCallsTest {
         gate.setGate("g.yaml");
         st.assertRoundTrip(gate, "aiperfGate gate: 'g.yaml', id: 'sh', results: 'out/run'");
         st.assertRoundTrip(new AiperfCellsStep("b.yaml"), "aiperfCells 'b.yaml'");
+    }
+
+    @Test
+    @SuppressWarnings("deprecation") // newInstance(Map) binds as a Pipeline call does (structs' DescribableModel)
+    void theLoadTakesNumbersAsNumbers(final JenkinsRule j) throws Exception {
+        // what a Pipeline's Groovy gives: Integer for 500, BigDecimal for 2.5
+        final AiperfProfileStep step = (AiperfProfileStep) j.jenkins.getDescriptorByType(
+                AiperfProfileStep.DescriptorImpl.class).newInstance(Map.of("model", "m",
+                "urls", List.of("http://h:1"), "requestCount", 500, "concurrency", 8, "requestRate",
+                new BigDecimal("2.5"), "benchmarkDuration", 60));
+        assertEquals(500, step.getRequestCount());
+        assertEquals(8, step.getConcurrency());
+        assertEquals(2.5, step.getRequestRate());
+        assertEquals(60.0, step.getBenchmarkDuration());
+        // the engine gets them as its flags' values, whole numbers without a fraction
+        final List<String> argv = InvocationPlanner.plan(step.settings().toSpec(), List.of("aiperf"), List.of()).argv();
+        assertTrue(Collections.indexOfSubList(argv, List.of("--concurrency", "8", "--request-rate", "2.5",
+                "--request-count", "500", "--benchmark-duration", "60")) > 0, argv.toString());
+        final AiperfProfileStep small = new AiperfProfileStep();
+        small.setConcurrency(8);
+        small.setRequestCount(500);
+        new SnippetizerTester(j).assertRoundTrip(small, "aiperfProfile concurrency: 8, requestCount: 500");
     }
 
     private static WorkflowJob configure(final WorkflowJob p, final String script) throws Exception {

@@ -26,7 +26,7 @@ class AiperfFreestyleTest {
         b.setModel("m");
         b.setUrls(List.of(url));
         b.setStreaming(true);
-        b.setRequestCount("8");
+        b.setRequestCount(8);
         b.setExtraArgs(List.of("--isl", "8", "--osl", "2"));
         return b;
     }
@@ -97,7 +97,10 @@ class AiperfFreestyleTest {
         before.setId("llama-8b");
         before.setConfig("bench.yaml");
         before.setEndpointType("completions");
-        before.setConcurrency("8,16");
+        before.setConcurrency(8);
+        before.setRequestRate(2.5);
+        before.setRequestCount(500);
+        before.setBenchmarkDuration(60.0);
         before.setWarmupRequestCount(4);
         before.setNumProfileRuns(3);
         before.setResetKvCache(false);
@@ -113,6 +116,7 @@ class AiperfFreestyleTest {
         final AiperfProfileBuilder after = j.configRoundtrip(before);
         j.assertEqualDataBoundBeans(before, after);
         assertEquals(Boolean.FALSE, after.getResetKvCache());
+        assertEquals(2.5, after.getRequestRate(), "a number field of the form binds as a number");
         assertEquals(List.of("--extra-inputs", "a b", "--osl", "2"), after.getExtraArgs());
     }
 

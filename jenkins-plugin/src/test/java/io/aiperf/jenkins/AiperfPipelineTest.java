@@ -29,7 +29,7 @@ import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
 /** {@code aiperfProfile}, {@code aiperfCells} and {@code aiperfAggregate} in real Pipelines on agents, against the mock. */
 @WithJenkins
 class AiperfPipelineTest {
-    private static final String LOAD = "streaming: true, requestCount: '8', concurrency: '2', "
+    private static final String LOAD = "streaming: true, requestCount: 8, concurrency: 2, "
             + "extraArgs: ['--isl', '8', '--osl', '2']";
 
     private static WorkflowRun build(final JenkinsRule j, final String name, final String script, final Result expected)
@@ -51,6 +51,7 @@ class AiperfPipelineTest {
                     + "  echo \"exportDir=${s.exportDir}\"\n"
                     + "}", Result.SUCCESS);
             j.assertLogContains("verdict=SUCCESS gate=none cells=1 ttft=true", r);
+            j.assertLogContains("--concurrency 2 --request-count 8", r); // unquoted numbers reach the engine
             assertTrue(r.getArtifactManager().root().child("aiperf/aiperf/run/profile_export_aiperf.json").exists());
             assertTrue(r.getArtifactManager().root().child("aiperf/aiperf/run/cell_outcome.json").exists());
             final AiperfBuildAction action = r.getAction(AiperfBuildAction.class);
@@ -199,7 +200,7 @@ class AiperfPipelineTest {
             final WorkflowJob p = j.createProject(WorkflowJob.class, "abort");
             p.setDefinition(new CpsFlowDefinition("node('" + agent.getNodeName() + "') {\n"
                     + "  aiperfProfile(model: '" + marker + "', urls: ['" + mock.url() + "'], streaming: true, "
-                    + "concurrency: '2', requestCount: '100000', extraArgs: ['--isl', '8', '--osl', '50'])\n"
+                    + "concurrency: 2, requestCount: 100000, extraArgs: ['--isl', '8', '--osl', '50'])\n"
                     + "}", true));
             p.save();
             final String config = Agents.configXml(p);
