@@ -128,6 +128,28 @@ class AiperfCallsTest {
     }
 
     @Test
+    void aCallWithTwentyCellsRunsInAShortFolder(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = Agents.withJava(j);
+        try (MockServerProcess mock = MockServerProcess.start(5)) {
+            // 2 x 10 sweep points: ids like concurrency_1__isl_8, about 420 bytes joined (a folder name may have 255)
+            final String yaml = "sweep: {type: grid, parameters: {concurrency: [1, 2], isl: [8, 9, 10, 11, 12, 13, 14, 15,"
+                    + " 16, 17]}}\nbenchmark:\n  model: m\n  endpoint: {url: '" + mock.url() + "', streaming: true}\n"
+                    + "  dataset: {isl: 8, osl: 2}\n  phases: [{name: profiling, concurrency: 1, requests: 2}]\n";
+            final WorkflowRun r = build(j, j.createProject(WorkflowJob.class, "twenty"), "node('" + agent.getNodeName()
+                    + "') {\n  writeFile file: 'b.yaml', text: \"" + yaml + "\"\n"
+                    + "  def ids = aiperfCells(config: 'b.yaml')\n"
+                    + "  def s = aiperfProfile(config: 'b.yaml', cells: ids)\n"
+                    + "  echo \"ids=${ids.size()} ran=${s.cells.size()} verdict=${s.verdict} dir=${s.exportDir}\"\n"
+                    + "}", Result.SUCCESS);
+            j.assertLogContains("ids=20 ran=20 verdict=SUCCESS", r);
+            final String prefix = r.getAction(AiperfBuildAction.class).getCalls().keySet().iterator().next();
+            final String folder = prefix.substring("aiperf/aiperf/cells/".length(), prefix.length() - 1);
+            assertTrue(folder.length() <= 64 && !folder.contains("/"), folder);
+            assertTrue(r.getArtifactManager().root().child(prefix + "run_outcome.json").exists(), prefix);
+        }
+    }
+
+    @Test
     void javaFromAJdkToolTheJarCachedOnceAndTheJvmOptionsOfTheEnvironment(final JenkinsRule j) throws Exception {
         final DumbSlave agent = j.createOnlineSlave(); // no JAVA_HOME of its own: the JDK tool provides Java
         final WorkflowJob tools = j.createProject(WorkflowJob.class, "tools");

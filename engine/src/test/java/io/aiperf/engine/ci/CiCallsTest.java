@@ -35,6 +35,29 @@ class CiCallsTest {
     }
 
     @Test
+    void aCellListFolderStaysShortWhateverTheCells() {
+        final List<String> twenty = new ArrayList<>();
+        for (int i = 1; i <= 20; i++) {
+            twenty.add("trial_0001/concurrency_" + i + "__isl_128");
+        }
+        final List<String> reversed = new ArrayList<>(twenty);
+        java.util.Collections.reverse(reversed);
+        final List<String> names = new ArrayList<>();
+        for (final List<String> cells : List.of(twenty, reversed, twenty.subList(0, 19), List.of("x".repeat(300)),
+                List.of("x".repeat(300), "y"), List.of("run_0001", "run_0002"))) {
+            final String slot = CallFolders.of("llama", cells).slot();
+            final String name = slot.substring("cells/".length());
+            assertThat(name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).as(name).isLessThanOrEqualTo(64)
+                    .isPositive();
+            assertThat(name).doesNotContain("/");
+            names.add(name);
+        }
+        assertThat(names).doesNotHaveDuplicates();
+        assertThat(names.get(0)).startsWith("trial_0001~2fconcurrency_1__isl_").contains("~~20-");
+        assertThat(names.get(5)).isEqualTo("run_0001+run_0002"); // short lists stay spelled out
+    }
+
+    @Test
     void everyIdAndSlotHasItsOwnFoldersAndNoneIsInsideAnother() {
         final List<CallFolders> calls = new ArrayList<>();
         for (final String id : List.of("aiperf", "llama", "llama-2", "a.b")) {
@@ -44,6 +67,8 @@ class CiCallsTest {
             calls.add(CallFolders.of(id, List.of("a/b")));
             calls.add(CallFolders.of(id, List.of("a_b")));
             calls.add(CallFolders.of(id, List.of("a+b")));
+            calls.add(CallFolders.of(id, List.of("c".repeat(70))));
+            calls.add(CallFolders.of(id, List.of("c".repeat(70), "d")));
             calls.add(CallFolders.aggregate(id));
         }
         for (final CallFolders a : calls) {
