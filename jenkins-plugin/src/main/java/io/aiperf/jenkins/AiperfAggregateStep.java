@@ -69,7 +69,7 @@ public final class AiperfAggregateStep extends Step {
             final CallFolders folders = CallFolders.aggregate(id);
             try (EngineRun engine = new EngineRun(run, ctx.get(FilePath.class), ctx.get(EnvVars.class),
                     ctx.get(Launcher.class), ctx.get(TaskListener.class))) {
-                AiperfBuildAction.claim(run, folders, EngineRun.caller("aiperfAggregate", node));
+                CallClaims.claim(run, folders, EngineRun.caller("aiperfAggregate", node));
                 final FilePath cells = engine.scratch().child("cells");
                 if (ArchivedFiles.copy(run, CallFolders.cellsPrefix(id), "**/*", cells) == 0) {
                     throw new AbortException("aiperfAggregate: this build archived no cells under id '" + id

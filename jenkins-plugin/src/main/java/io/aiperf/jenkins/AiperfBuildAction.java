@@ -1,6 +1,5 @@
 package io.aiperf.jenkins;
 
-import hudson.AbortException;
 import hudson.model.HealthReport;
 import hudson.model.HealthReportingAction;
 import hudson.model.Item;
@@ -39,44 +38,30 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
     private static final long serialVersionUID = 1L;
     private static final Object LOCK = new Object();
 
-    private final LinkedHashMap<String, LinkedHashMap<String, Object>> calls = new LinkedHashMap<>();
-    /** The archive folders claimed in this build, each with the call that claimed it. */
-    private LinkedHashMap<String, String> owners = new LinkedHashMap<>();
+    /** Replaced, never changed in place, so saving the build while a parallel branch records reads a whole map. */
+    private LinkedHashMap<String, LinkedHashMap<String, Object>> calls = new LinkedHashMap<>();
     private transient Run<?, ?> run;
 
-    private static AiperfBuildAction of(final Run<?, ?> run) {
-        AiperfBuildAction action = run.getAction(AiperfBuildAction.class);
-        if (action == null) {
-            action = new AiperfBuildAction();
-            run.addAction(action);
-        }
-        return action;
-    }
-
     /**
-     * Claims a call's folders in this build before it runs.
-     *
-     * @throws AbortException naming both calls when another call of this build has the same id and slot
+     * Adds or replaces the summary of one call on the build; the first one adds the action, so a build shows a verdict
+     * only once a call recorded one.
      */
-    static void claim(final Run<?, ?> run, final CallFolders folders, final String caller) throws AbortException {
-        synchronized (LOCK) {
-            final String clash = folders.claim(of(run).owners, caller);
-            if (clash != null) {
-                throw new AbortException("aiperf: " + clash);
-            }
-        }
-    }
-
-    /** Adds or replaces the summary of one call on the build. */
     static void record(final Run<?, ?> run, final String prefix, final LinkedHashMap<String, Object> summary) {
         synchronized (LOCK) {
-            of(run).calls.put(prefix, summary);
+            AiperfBuildAction action = run.getAction(AiperfBuildAction.class);
+            if (action == null) {
+                action = new AiperfBuildAction();
+                run.addAction(action);
+            }
+            final LinkedHashMap<String, LinkedHashMap<String, Object>> next = new LinkedHashMap<>(action.calls);
+            next.put(prefix, summary);
+            action.calls = next;
         }
     }
 
     private Object readResolve() {
-        if (owners == null) {
-            owners = new LinkedHashMap<>();
+        if (calls == null) {
+            calls = new LinkedHashMap<>();
         }
         return this;
     }
@@ -119,11 +104,12 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
         return StepSummary.trendPoints(getCalls(), id);
     }
 
-    /** The worst verdict over the calls, for the page heading. */
+    /** The worst verdict over the calls, for the page heading; null before a call recorded one. */
     @Exported(visibility = 2)
     public String getVerdict() {
-        return Verdict.worst(getCalls().values().stream().map(c -> String.valueOf(c.get(StepSummary.VERDICT))).toList())
-                .name();
+        final Map<String, LinkedHashMap<String, Object>> recorded = getCalls();
+        return recorded.isEmpty() ? null : Verdict.worst(recorded.values().stream()
+                .map(c -> String.valueOf(c.get(StepSummary.VERDICT))).toList()).name();
     }
 
     /**

@@ -30,7 +30,7 @@ final class GateCall {
             throw new AbortException("aiperfGate: " + problem);
         }
         final CallFolders folders = CallFolders.of(InvocationPlanner.callId(s.id), List.of());
-        AiperfBuildAction.claim(engine.run(), folders, caller);
+        CallClaims.claim(engine.run(), folders, caller);
         final String exportDir = folders.exportDir(ProfileSpec.DEFAULT_ARTIFACT_DIR);
         final FilePath source = engine.workspace().child(s.results);
         if (!source.exists()) {

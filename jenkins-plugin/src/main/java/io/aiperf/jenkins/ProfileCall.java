@@ -22,7 +22,7 @@ final class ProfileCall {
             throw new AbortException("aiperfProfile: invalid settings: " + problems);
         }
         final CallFolders folders = spec.folders();
-        AiperfBuildAction.claim(engine.run(), folders, caller);
+        CallClaims.claim(engine.run(), folders, caller);
         final List<String> baselines = engine.baselines(folders.prefix(), spec.gate(), spec.baseline());
         final String subcommand = spec.compareWith() == null || spec.compareWith().isBlank() ? "profile" : "compare";
         final EngineInvocation invocation = InvocationPlanner.plan(spec, engine.engineCommand(spec.jdk(), subcommand),

@@ -3,6 +3,7 @@ package io.aiperf.jenkins;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import hudson.model.Result;
@@ -60,6 +61,22 @@ class AiperfPipelineTest {
             assertFalse(action.getTrendMetrics("aiperf").isEmpty());
             j.assertLogContains("exportDir=aiperf-results/aiperf/run", r);
         }
+    }
+
+    @Test
+    void aCallThatFailsBeforeRecordingShowsNoVerdict(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = j.createOnlineSlave();
+        // the call claims its folder, then finds no Java: nothing is recorded
+        final WorkflowRun r = build(j, "nojava", "node('" + agent.getNodeName() + "') {\n"
+                + "  aiperfProfile(model: 'm', urls: ['http://127.0.0.1:9'], jdk: 'no-such-jdk')\n"
+                + "}", Result.FAILURE);
+        j.assertLogContains("no JDK tool installation named 'no-such-jdk'", r);
+        assertNull(r.getAction(AiperfBuildAction.class));
+        final String page = j.createWebClient().getPage(r).getWebResponse().getContentAsString();
+        assertFalse(page.contains("AIPerf: SUCCESS"), page);
+        final String json = j.createWebClient().goTo(r.getUrl() + "api/json?depth=1", "application/json")
+                .getWebResponse().getContentAsString();
+        assertFalse(json.contains("\"verdict\""), json);
     }
 
     @Test
