@@ -2,8 +2,10 @@ package io.aiperf.jenkins;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import hudson.ExtensionList;
 import hudson.model.Result;
 import hudson.slaves.DumbSlave;
 import io.aiperf.engine.ci.InvocationPlanner;
@@ -63,6 +65,10 @@ class AiperfCallsTest {
             assertTrue(action.getTrendMetrics("mistral").get("time_to_first_token_p50")
                     > action.getTrendMetrics("llama").get("time_to_first_token_p50"), "each id has its own metrics");
 
+            // core runs the trend's factory only for lookups of its own type (or of all actions), not for every one
+            assertEquals(AiperfJobAction.class, ExtensionList.lookupSingleton(AiperfJobAction.Factory.class).actionType());
+            assertNotNull(p.getAction(AiperfJobAction.class));
+            assertTrue(p.getAllActions().stream().anyMatch(a -> a instanceof AiperfJobAction));
             // the job page shows one trend per id; each trend's points link to their builds
             final String job = j.createWebClient().getPage(p).getWebResponse().getContentAsString();
             assertTrue(job.contains("aiperf-trend/trend?id=llama") && job.contains("aiperf-trend/trend?id=mistral"), job);
