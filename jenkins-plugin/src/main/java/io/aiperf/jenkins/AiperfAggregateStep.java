@@ -36,6 +36,10 @@ public final class AiperfAggregateStep extends Step {
     private String baseline;
     private boolean archive = true;
     private boolean unstableOnWarnings;
+    /** Whether to publish no check (checks-api). */
+    private boolean skipPublishingChecks;
+    /** The check's name, or null for AIPerf <id>. */
+    private String checksName;
 
     @DataBoundConstructor
     public AiperfAggregateStep() {
@@ -70,6 +74,7 @@ public final class AiperfAggregateStep extends Step {
             try (EngineRun engine = new EngineRun(run, ctx.get(FilePath.class), ctx.get(EnvVars.class),
                     ctx.get(Launcher.class), ctx.get(TaskListener.class))) {
                 CallClaims.claim(run, folders, EngineRun.caller("aiperfAggregate", node));
+                engine.checks(step.checksName, step.skipPublishingChecks);
                 final FilePath cells = engine.scratch().child("cells");
                 if (ArchivedFiles.copy(run, CallFolders.cellsPrefix(id), "**/*", cells) == 0) {
                     throw new AbortException("aiperfAggregate: this build archived no cells under id '" + id
@@ -177,5 +182,23 @@ public final class AiperfAggregateStep extends Step {
     @DataBoundSetter
     public void setUnstableOnWarnings(final boolean unstableOnWarnings) {
         this.unstableOnWarnings = unstableOnWarnings;
+    }
+
+    public String getChecksName() {
+        return this.checksName;
+    }
+
+    @DataBoundSetter
+    public void setChecksName(final String checksName) {
+        this.checksName = Blanks.toNull(checksName);
+    }
+
+    public boolean isSkipPublishingChecks() {
+        return this.skipPublishingChecks;
+    }
+
+    @DataBoundSetter
+    public void setSkipPublishingChecks(final boolean skipPublishingChecks) {
+        this.skipPublishingChecks = skipPublishingChecks;
     }
 }

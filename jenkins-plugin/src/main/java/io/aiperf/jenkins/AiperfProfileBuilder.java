@@ -44,7 +44,7 @@ public final class AiperfProfileBuilder extends Builder implements SimpleBuildSt
                         @NonNull final Launcher launcher, @NonNull final TaskListener listener)
             throws InterruptedException, IOException {
         try (EngineRun engine = new EngineRun(run, workspace, env, launcher, listener)) {
-            ProfileCall.run(settings.toSpec(), engine, new RunResultHandler(run),
+            ProfileCall.run(settings, engine, new RunResultHandler(run),
                     EngineRun.caller("the freestyle AIPerf build step", null));
         }
     }
@@ -335,5 +335,23 @@ public final class AiperfProfileBuilder extends Builder implements SimpleBuildSt
     @DataBoundSetter
     public void setJdk(final String jdk) {
         settings.jdk = Blanks.toNull(jdk);
+    }
+
+    public String getChecksName() {
+        return settings.checksName;
+    }
+
+    @DataBoundSetter
+    public void setChecksName(final String checksName) {
+        settings.checksName = Blanks.toNull(checksName);
+    }
+
+    public boolean isSkipPublishingChecks() {
+        return settings.skipPublishingChecks;
+    }
+
+    @DataBoundSetter
+    public void setSkipPublishingChecks(final boolean skipPublishingChecks) {
+        settings.skipPublishingChecks = skipPublishingChecks;
     }
 }

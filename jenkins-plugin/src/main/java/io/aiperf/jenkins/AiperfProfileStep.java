@@ -64,7 +64,7 @@ public final class AiperfProfileStep extends Step {
             final FlowNode node = ctx.get(FlowNode.class);
             try (EngineRun engine = new EngineRun(run, ctx.get(FilePath.class), ctx.get(EnvVars.class),
                     ctx.get(Launcher.class), ctx.get(TaskListener.class))) {
-                return ProfileCall.run(settings.toSpec(), engine, new PipelineResultHandler(run, node),
+                return ProfileCall.run(settings, engine, new PipelineResultHandler(run, node),
                         EngineRun.caller("aiperfProfile", node));
             }
         }
@@ -328,5 +328,23 @@ public final class AiperfProfileStep extends Step {
     @DataBoundSetter
     public void setJdk(final String jdk) {
         settings.jdk = Blanks.toNull(jdk);
+    }
+
+    public String getChecksName() {
+        return settings.checksName;
+    }
+
+    @DataBoundSetter
+    public void setChecksName(final String checksName) {
+        settings.checksName = Blanks.toNull(checksName);
+    }
+
+    public boolean isSkipPublishingChecks() {
+        return settings.skipPublishingChecks;
+    }
+
+    @DataBoundSetter
+    public void setSkipPublishingChecks(final boolean skipPublishingChecks) {
+        settings.skipPublishingChecks = skipPublishingChecks;
     }
 }

@@ -48,6 +48,8 @@ final class EngineRun implements AutoCloseable {
     private EngineJvm jvm;
     private String subcommand;
     private Baselines.Chosen baselines = Baselines.Chosen.NONE;
+    private String checksName;
+    private boolean skipPublishingChecks;
 
     EngineRun(final Run<?, ?> run, final FilePath workspace, final EnvVars env, final Launcher launcher,
               final TaskListener listener) throws IOException, InterruptedException {
@@ -68,6 +70,17 @@ final class EngineRun implements AutoCloseable {
     /** How a call is named in messages, e.g. when two calls claim the same id: the step and its flow node. */
     static String caller(final String function, final FlowNode node) {
         return node == null ? function : function + " (flow node " + node.getId() + ")";
+    }
+
+    /**
+     * How the verdict is published as a check (checks-api), when it is.
+     *
+     * @param name the check's name, or null for {@code AIPerf <id>}
+     * @param skip whether to publish none
+     */
+    void checks(final String name, final boolean skip) {
+        this.checksName = name;
+        this.skipPublishingChecks = skip;
     }
 
     Run<?, ?> run() {
@@ -172,7 +185,7 @@ final class EngineRun implements AutoCloseable {
         if (jvm != null) {
             jvm.keepRecording(workspace, env, launcher);
         }
-        apply(summary, handler);
+        apply(summary, folders.prefix(), handler);
         return summary;
     }
 
@@ -236,8 +249,12 @@ final class EngineRun implements AutoCloseable {
         return summary;
     }
 
-    void apply(final Map<String, Object> summary, final ResultHandler handler) throws AbortException {
-        ChecksPublishing.publish(run, listener, summary);
+    /** Publishes the call's check and turns its verdict into the build result (FAILURE throws). */
+    void apply(final Map<String, Object> summary, final String prefix, final ResultHandler handler)
+            throws AbortException {
+        if (!skipPublishingChecks) {
+            ChecksPublishing.publish(run, listener, summary, prefix, checksName);
+        }
         final String verdict = String.valueOf(summary.get(StepSummary.VERDICT));
         final List<?> warnings = (List<?>) summary.get(StepSummary.WARNINGS);
         warnings.forEach(w -> listener.getLogger().println("aiperf warning: " + w));

@@ -31,6 +31,7 @@ final class GateCall {
         }
         final CallFolders folders = CallFolders.of(InvocationPlanner.callId(s.id), List.of());
         CallClaims.claim(engine.run(), folders, caller);
+        engine.checks(s.checksName, s.skipPublishingChecks);
         final String exportDir = folders.exportDir(ProfileSpec.DEFAULT_ARTIFACT_DIR);
         final FilePath source = engine.workspace().child(s.results);
         if (!source.exists()) {
@@ -57,7 +58,7 @@ final class GateCall {
         if (s.gate == null) {
             final LinkedHashMap<String, Object> summary = engine.collect(exportDir, folders, s.archive,
                     s.unstableOnWarnings, ExitCode.OK);
-            engine.apply(summary, handler);
+            engine.apply(summary, folders.prefix(), handler);
             return summary;
         }
         final List<String> baselines = engine.baselines(folders.prefix(), s.gate, s.baseline);

@@ -16,4 +16,8 @@ final class GateSettings implements Serializable {
     boolean archive = true;
     boolean unstableOnWarnings;
     String jdk;
+    /** The check's name, or null for AIPerf <id>. */
+    String checksName;
+    /** Whether to publish no check (checks-api). */
+    boolean skipPublishingChecks;
 }

@@ -15,14 +15,16 @@ final class ProfileCall {
     }
 
     /** @param caller how the call is named if its id clashes with another call's ({@link EngineRun#caller}) */
-    static Map<String, Object> run(final ProfileSpec spec, final EngineRun engine, final ResultHandler handler,
+    static Map<String, Object> run(final ProfileSettings settings, final EngineRun engine, final ResultHandler handler,
                                    final String caller) throws IOException, InterruptedException {
+        final ProfileSpec spec = settings.toSpec();
         final Map<String, String> problems = spec.validate();
         if (!problems.isEmpty()) {
             throw new AbortException("aiperfProfile: invalid settings: " + problems);
         }
         final CallFolders folders = spec.folders();
         CallClaims.claim(engine.run(), folders, caller);
+        engine.checks(settings.checksName, settings.skipPublishingChecks);
         final List<String> baselines = engine.baselines(folders.prefix(), spec.gate(), spec.baseline());
         final String subcommand = spec.compareWith() == null || spec.compareWith().isBlank() ? "profile" : "compare";
         final EngineInvocation invocation = InvocationPlanner.plan(spec, engine.engineCommand(spec.jdk(), subcommand),

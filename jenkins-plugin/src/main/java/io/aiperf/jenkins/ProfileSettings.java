@@ -40,6 +40,10 @@ final class ProfileSettings implements Serializable {
     ArrayList<String> cells = new ArrayList<>();
     String compareWith;
     String jdk;
+    /** The check's name, or null for AIPerf <id>. */
+    String checksName;
+    /** Whether to publish no check (checks-api). */
+    boolean skipPublishingChecks;
 
     /** The engine's view of these settings. */
     ProfileSpec toSpec() {
