@@ -134,6 +134,18 @@ final class EngineJvm {
         }
     }
 
+    /** Deletes a class-data archive this JVM was recording (after an abort); never fails the step. */
+    void discardRecording() throws InterruptedException {
+        if (recording == null) {
+            return;
+        }
+        try {
+            recording.delete();
+        } catch (IOException e) {
+            // the next run records its own under another name
+        }
+    }
+
     /** @return the Java command and its {@code -version} text */
     private static String[] findJava(final FilePath workspace, final EnvVars env, final Launcher launcher,
                                      final TaskListener listener, final String jdk)

@@ -134,9 +134,12 @@ final class EngineRun implements AutoCloseable {
     /**
      * Runs the engine (its folder prepared by the caller, see {@link #freshFolder}), archives its exports under the
      * folders' prefix, records and returns the step's summary, and applies the verdict: FAILURE throws
-     * {@link AbortException}, UNSTABLE goes to the handler. An abort (the step's thread interrupted) arrives while the engine runs: Jenkins' launcher then
-     * kills the engine's process tree (SIGTERM, SIGKILL after its soft-kill wait); what the engine wrote by then is
-     * archived and recorded before the abort goes on.
+     * {@link AbortException}, UNSTABLE goes to the handler, ABORTED (the engine stopped by a signal from elsewhere)
+     * ends the step aborted. A Jenkins abort (the step's thread interrupted) arrives while the engine runs: Jenkins'
+     * launcher then sends SIGTERM to the engine's process tree, waits up to its soft-kill wait
+     * ({@code SoftKillWaitSeconds}, 5 s) and then only asks the {@code ProcessKiller} extensions (none by default:
+     * no SIGKILL); what the engine wrote by then is archived and recorded, and the abort goes on even when that
+     * fails.
      */
     LinkedHashMap<String, Object> execute(final EngineInvocation invocation, final CallFolders folders,
                                           final boolean archive, final boolean unstableOnWarnings,
@@ -158,7 +161,37 @@ final class EngineRun implements AutoCloseable {
             argv.add(pidFile.getRemote());
         }
         int exitCode;
-        InterruptedException aborted = null;
+        try {
+            exitCode = runEngine(argv, childEnv, secrets);
+        } catch (InterruptedException aborted) {
+            // Proc.join() has asked for the engine's process tree to be killed (SIGTERM); what it wrote is archived
+            listener.getLogger().println("aiperf: the build was aborted; Jenkins stopped the engine, archiving what"
+                    + " it wrote");
+            awaitExit(pidFile);
+            if (jvm != null) {
+                jvm.discardRecording(); // a class-data archive recorded by a stopped JVM is not kept
+            }
+            try {
+                collect(invocation.exportDir(), folders, archive, unstableOnWarnings, ExitCode.TERMINATED);
+            } catch (IOException e) {
+                // the abort stays what ends the step; this only costs the partial results
+                listener.getLogger().println("aiperf: could not archive what the engine wrote: " + e.getMessage());
+                aborted.addSuppressed(e);
+            }
+            throw aborted;
+        }
+        final LinkedHashMap<String, Object> summary = collect(invocation.exportDir(), folders, archive,
+                unstableOnWarnings, exitCode);
+        if (jvm != null) {
+            jvm.keepRecording(workspace, env, launcher);
+        }
+        apply(summary, folders.prefix(), handler);
+        return summary;
+    }
+
+    /** Runs the engine to its end and returns its exit code; an abort arrives as an {@link InterruptedException}. */
+    private int runEngine(final List<String> argv, final Map<String, String> childEnv, final List<String> secrets)
+            throws IOException, InterruptedException {
         try (OutputStream log = new MaskingOutputStream(new NonClosing(listener.getLogger()), secrets)) {
             final Proc proc;
             try {
@@ -166,27 +199,8 @@ final class EngineRun implements AutoCloseable {
             } catch (IOException e) {
                 throw new AbortException("aiperf: cannot start the engine: " + e.getMessage());
             }
-            try {
-                exitCode = proc.join();
-            } catch (InterruptedException e) {
-                // Proc.join() has already killed the engine's process tree; what it wrote is archived below.
-                aborted = e;
-                exitCode = ExitCode.TERMINATED;
-                listener.getLogger().println("aiperf: the build was aborted; Jenkins stopped the engine, archiving what"
-                        + " it wrote");
-                awaitExit(pidFile);
-            }
+            return proc.join();
         }
-        final LinkedHashMap<String, Object> summary = collect(invocation.exportDir(), folders, archive,
-                unstableOnWarnings, exitCode);
-        if (aborted != null) {
-            throw aborted;
-        }
-        if (jvm != null) {
-            jvm.keepRecording(workspace, env, launcher);
-        }
-        apply(summary, folders.prefix(), handler);
-        return summary;
     }
 
     /**
@@ -251,7 +265,7 @@ final class EngineRun implements AutoCloseable {
 
     /** Publishes the call's check and turns its verdict into the build result (FAILURE throws). */
     void apply(final Map<String, Object> summary, final String prefix, final ResultHandler handler)
-            throws AbortException {
+            throws IOException, InterruptedException {
         if (!skipPublishingChecks) {
             ChecksPublishing.publish(run, listener, summary, prefix, checksName);
         }
@@ -265,6 +279,8 @@ final class EngineRun implements AutoCloseable {
                 listener.getLogger().println("aiperf: UNSTABLE: " + reasons);
                 handler.setResult(Result.UNSTABLE, "aiperf: " + reasons);
             }
+            // stopped by a signal that was not a Jenkins abort (exit 130 or 143): the build is aborted, not failed
+            case "ABORTED" -> handler.abort("aiperf: ABORTED: " + reasons);
             default -> throw new AbortException("aiperf: " + verdict + ": " + reasons);
         }
     }
@@ -289,9 +305,14 @@ final class EngineRun implements AutoCloseable {
         return credentials.getSecret().getPlainText();
     }
 
+    /** Deletes the scratch folder; a folder that cannot be deleted never fails a finished benchmark. */
     @Override
-    public void close() throws IOException, InterruptedException {
-        scratch.deleteRecursive();
+    public void close() throws InterruptedException {
+        try {
+            scratch.deleteRecursive();
+        } catch (IOException e) {
+            listener.getLogger().println("aiperf: could not delete " + scratch.getRemote() + ": " + e.getMessage());
+        }
     }
 
     /** The build log belongs to Jenkins; closing the masking stream must not close it. */

@@ -5,7 +5,7 @@ import org.jenkinsci.plugins.workflow.steps.SynchronousNonBlockingStepExecution;
 
 /**
  * How the aiperf steps run: on a thread of their own, and stopped gracefully. The first abort interrupts that
- * thread: Jenkins' launcher then kills the engine's process tree (SIGTERM, SIGKILL after its soft-kill wait), the
+ * thread: Jenkins' launcher then sends SIGTERM to the engine's process tree (no SIGKILL follows), the
  * runner waits for the engine to finish writing, archives the partial results and only then ends the step with the
  * abort's cause; a second abort ends it at once (the default). A restart fails a running step, as
  * {@link SynchronousNonBlockingStepExecution} does.

@@ -243,6 +243,31 @@ class AiperfPipelineTest {
         }
     }
 
+    @Test
+    void anEngineStoppedBySigtermFromElsewhereAbortsTheBuild(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = Agents.withJava(j);
+        final String marker = "sigterm-model-" + System.nanoTime();
+        try (MockServerProcess mock = MockServerProcess.start(200)) {
+            final WorkflowJob p = j.createProject(WorkflowJob.class, "sigterm");
+            p.setDefinition(new CpsFlowDefinition("node('" + agent.getNodeName() + "') {\n"
+                    + "  aiperfProfile(model: '" + marker + "', urls: ['" + mock.url() + "'], streaming: true, "
+                    + "concurrency: 2, requestCount: 100000, extraArgs: ['--isl', '8', '--osl', '50'])\n"
+                    + "}", true));
+            final WorkflowRun r = p.scheduleBuild2(0).waitForStart();
+            final long deadline = System.nanoTime() + 120_000_000_000L;
+            while (mock.inferenceRequests() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            final List<ProcessHandle> engines = Agents.engines(marker);
+            assertFalse(engines.isEmpty(), "the engine process is found by its model name");
+            engines.forEach(ProcessHandle::destroy); // SIGTERM, as a container stop or an operator's kill sends it
+            j.assertBuildStatus(Result.ABORTED, j.waitForCompletion(r));
+            j.assertLogContains("aiperf: ABORTED", r);
+            j.assertLogNotContains("Jenkins stopped the engine", r);
+            assertEquals("ABORTED", r.getAction(AiperfBuildAction.class).getVerdict());
+        }
+    }
+
     /** The WarningAction on the first node of the named step, walking the graph back from the heads. */
     private static WarningAction warningOn(final WorkflowRun r, final String function) {
         final Deque<FlowNode> todo = new ArrayDeque<>(r.getExecution().getCurrentHeads());
