@@ -36,6 +36,8 @@ public final class AiperfAggregateStep extends Step {
     private String baseline;
     private boolean archive = true;
     private boolean unstableOnWarnings;
+    /** The job whose builds give the baselines (a full name, or relative to this job's folder); null: this job. */
+    private String referenceJob;
     /** Whether to publish no check (checks-api). */
     private boolean skipPublishingChecks;
     /** The check's name, or null for AIPerf <id>. */
@@ -80,7 +82,8 @@ public final class AiperfAggregateStep extends Step {
                     throw new AbortException("aiperfAggregate: this build archived no cells under id '" + id
                             + "'; run aiperfProfile(id: '" + id + "', cells: [...]) with archive: true first");
                 }
-                final List<String> baselines = engine.baselines(folders.prefix(), step.gate, step.baseline);
+                final List<String> baselines = engine.baselines(folders.prefix(), step.gate, step.baseline,
+                        step.referenceJob);
                 final EngineInvocation invocation;
                 try {
                     invocation = InvocationPlanner.aggregate(engine.engineCommand(step.jdk, "aggregate"),
@@ -200,5 +203,14 @@ public final class AiperfAggregateStep extends Step {
     @DataBoundSetter
     public void setSkipPublishingChecks(final boolean skipPublishingChecks) {
         this.skipPublishingChecks = skipPublishingChecks;
+    }
+
+    public String getReferenceJob() {
+        return this.referenceJob;
+    }
+
+    @DataBoundSetter
+    public void setReferenceJob(final String referenceJob) {
+        this.referenceJob = Blanks.toNull(referenceJob);
     }
 }

@@ -3,6 +3,7 @@ package io.aiperf.jenkins;
 import hudson.model.HealthReport;
 import hudson.model.HealthReportingAction;
 import hudson.model.Item;
+import hudson.model.Job;
 import hudson.model.Run;
 import io.aiperf.engine.ci.BuildHealth;
 import io.aiperf.engine.ci.CallFolders;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import jenkins.model.Jenkins;
 import jenkins.model.RunAction2;
 import jenkins.util.VirtualFile;
 import org.kohsuke.stapler.QueryParameter;
@@ -102,6 +104,16 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
     /** The key metrics per sweep point this build adds to the trend of one id. */
     public Map<String, Map<String, Double>> getTrendPoints(final String id) {
         return StepSummary.trendPoints(getCalls(), id);
+    }
+
+    /**
+     * The URL (relative to Jenkins' root) of the job a call's baselines came from: its reference job when the viewer
+     * may read it, else this build's job.
+     */
+    public String jobUrl(final String referenceJob) {
+        final Job<?, ?> reference = referenceJob == null ? null
+                : Jenkins.get().getItemByFullName(referenceJob, Job.class);
+        return reference != null ? reference.getUrl() : run == null ? "" : run.getParent().getUrl();
     }
 
     /** The worst verdict over the calls, for the page heading; null before a call recorded one. */

@@ -140,4 +140,13 @@ public final class AiperfGateRecorder extends Recorder implements SimpleBuildSte
     public void setSkipPublishingChecks(final boolean skipPublishingChecks) {
         settings.skipPublishingChecks = skipPublishingChecks;
     }
+
+    public String getReferenceJob() {
+        return settings.referenceJob;
+    }
+
+    @DataBoundSetter
+    public void setReferenceJob(final String referenceJob) {
+        settings.referenceJob = Blanks.toNull(referenceJob);
+    }
 }

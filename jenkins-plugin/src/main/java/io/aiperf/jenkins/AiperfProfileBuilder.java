@@ -354,4 +354,13 @@ public final class AiperfProfileBuilder extends Builder implements SimpleBuildSt
     public void setSkipPublishingChecks(final boolean skipPublishingChecks) {
         settings.skipPublishingChecks = skipPublishingChecks;
     }
+
+    public String getReferenceJob() {
+        return settings.referenceJob;
+    }
+
+    @DataBoundSetter
+    public void setReferenceJob(final String referenceJob) {
+        settings.referenceJob = Blanks.toNull(referenceJob);
+    }
 }

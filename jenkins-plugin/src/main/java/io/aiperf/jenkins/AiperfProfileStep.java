@@ -347,4 +347,13 @@ public final class AiperfProfileStep extends Step {
     public void setSkipPublishingChecks(final boolean skipPublishingChecks) {
         settings.skipPublishingChecks = skipPublishingChecks;
     }
+
+    public String getReferenceJob() {
+        return settings.referenceJob;
+    }
+
+    @DataBoundSetter
+    public void setReferenceJob(final String referenceJob) {
+        settings.referenceJob = Blanks.toNull(referenceJob);
+    }
 }

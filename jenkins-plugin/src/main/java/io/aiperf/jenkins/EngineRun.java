@@ -99,11 +99,12 @@ final class EngineRun implements AutoCloseable {
      * Finds and fetches the baselines of this call's archive folder ({@link Baselines}); the summary compares with
      * them.
      *
+     * @param referenceJob the job whose builds give the baselines, or null for this build's job
      * @return the agent directories to pass to the engine's gate
      */
-    List<String> baselines(final String prefix, final String gate, final String baseline)
+    List<String> baselines(final String prefix, final String gate, final String baseline, final String referenceJob)
             throws IOException, InterruptedException {
-        baselines = Baselines.fetch(this, prefix, gate, baseline);
+        baselines = Baselines.fetch(this, prefix, gate, baseline, referenceJob);
         return baselines.dirs();
     }
 
@@ -256,6 +257,7 @@ final class EngineRun implements AutoCloseable {
         summary.put(StepSummary.ID, folders.id());
         summary.put(StepSummary.EXPORT_DIR, exportDir);
         summary.put(StepSummary.BASELINE_BUILDS, new ArrayList<>(baselines.builds()));
+        summary.put(StepSummary.BASELINE_JOB, baselines.job());
         @SuppressWarnings("unchecked")
         final List<Map<String, Object>> rules = (List<Map<String, Object>>) summary.get(StepSummary.GATE_RULES);
         summary.put(StepSummary.COMPARISON, Comparison.rows(StepSummary.metrics(summary), baselines.metrics(), rules));

@@ -61,7 +61,7 @@ final class GateCall {
             engine.apply(summary, folders.prefix(), handler);
             return summary;
         }
-        final List<String> baselines = engine.baselines(folders.prefix(), s.gate, s.baseline);
+        final List<String> baselines = engine.baselines(folders.prefix(), s.gate, s.baseline, s.referenceJob);
         final List<String> argv = InvocationPlanner.gate(engine.engineCommand(s.jdk, "gate"), s.gate, candidate,
                 baselines);
         return engine.execute(new EngineInvocation(argv, null, exportDir), folders, s.archive, s.unstableOnWarnings,

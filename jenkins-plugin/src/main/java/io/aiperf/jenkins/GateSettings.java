@@ -20,4 +20,6 @@ final class GateSettings implements Serializable {
     String checksName;
     /** Whether to publish no check (checks-api). */
     boolean skipPublishingChecks;
+    /** The job whose builds give the baselines (a full name, or relative to this job's folder); null: this job. */
+    String referenceJob;
 }

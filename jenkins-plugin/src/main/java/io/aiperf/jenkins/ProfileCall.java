@@ -25,7 +25,8 @@ final class ProfileCall {
         final CallFolders folders = spec.folders();
         CallClaims.claim(engine.run(), folders, caller);
         engine.checks(settings.checksName, settings.skipPublishingChecks);
-        final List<String> baselines = engine.baselines(folders.prefix(), spec.gate(), spec.baseline());
+        final List<String> baselines = engine.baselines(folders.prefix(), spec.gate(), spec.baseline(),
+                settings.referenceJob);
         final String subcommand = spec.compareWith() == null || spec.compareWith().isBlank() ? "profile" : "compare";
         final EngineInvocation invocation = InvocationPlanner.plan(spec, engine.engineCommand(spec.jdk(), subcommand),
                 baselines, "#" + engine.run().getNumber()); // trends of the archived runs are labelled by build

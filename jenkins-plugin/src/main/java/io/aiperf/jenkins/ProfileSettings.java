@@ -44,6 +44,8 @@ final class ProfileSettings implements Serializable {
     String checksName;
     /** Whether to publish no check (checks-api). */
     boolean skipPublishingChecks;
+    /** The job whose builds give the baselines (a full name, or relative to this job's folder); null: this job. */
+    String referenceJob;
 
     /** The engine's view of these settings. */
     ProfileSpec toSpec() {

@@ -33,8 +33,8 @@ class PluginContractTest {
     private static final Pattern CONSTRUCTOR = Pattern.compile("@DataBoundConstructor\\s+public \\w+\\(([^)]*)\\)");
     private static final List<String> TRI_STATE = List.of("streaming", "resetKvCache", "serverProfiler");
 
-    /** Settings of every recording call that only the plugin reads (how the verdict is published as a check). */
-    private static final List<String> PLUGIN_ONLY = List.of("checksName", "skipPublishingChecks");
+    /** Settings of every recording call that only the plugin reads (checks, the job that gives the baselines). */
+    private static final List<String> PLUGIN_ONLY = List.of("checksName", "skipPublishingChecks", "referenceJob");
 
     /** ProfileSpec's components and the plugin's own settings. */
     private static Set<String> specComponents() {
