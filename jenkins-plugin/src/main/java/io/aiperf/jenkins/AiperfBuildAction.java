@@ -14,6 +14,7 @@ import io.aiperf.engine.ci.Verdict;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -114,6 +115,11 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
         final Job<?, ?> reference = referenceJob == null ? null
                 : Jenkins.get().getItemByFullName(referenceJob, Job.class);
         return reference != null ? reference.getUrl() : run == null ? "" : run.getParent().getUrl();
+    }
+
+    /** The comparison image of one call, relative to this page; encoded, since a '+' in a query is a space. */
+    public String compareUrl(final String call) {
+        return "compare?call=" + URLEncoder.encode(call, StandardCharsets.UTF_8);
     }
 
     /** The worst verdict over the calls, for the page heading; null before a call recorded one. */

@@ -21,8 +21,8 @@ import org.springframework.security.access.AccessDeniedException;
 
 /**
  * Baselines from earlier builds of the same job, or of a reference job (a pull request's target branch): their
- * archived summaries under the same archive folder (so the same call id), chosen by {@link BaselineSelector}, copied to the agent for the engine's gate. The search looks
- * back at most {@link io.aiperf.engine.ci.HistoryLimits#baselineBuilds()} builds; a build number is looked up
+ * archived summaries under the same archive folder (so the same call id), chosen by {@link BaselineSelector},
+ * copied to the agent for the engine's gate. The search looks back at most {@link io.aiperf.engine.ci.HistoryLimits#baselineBuilds()} builds; a build number is looked up
  * directly. No match is no baseline: relative rules are then inactive, so the first build of a job passes them.
  */
 final class Baselines {

@@ -51,8 +51,8 @@ final class ProfileSettings implements Serializable {
     ProfileSpec toSpec() {
         return new ProfileSpec(id, config, model, List.copyOf(urls), endpointType, streaming, text(concurrency),
                 text(requestRate), text(requestCount), text(benchmarkDuration), warmupRequestCount, numProfileRuns,
-                resetKvCache, serverProfiler, credentialsId, artifactDir, archive, gate, baseline, unstableOnWarnings, List.copyOf(extraArgs),
-                List.copyOf(cells), compareWith, jdk);
+                resetKvCache, serverProfiler, credentialsId, artifactDir, archive, gate, baseline, unstableOnWarnings,
+                List.copyOf(extraArgs), List.copyOf(cells), compareWith, jdk);
     }
 
     /** Settings saved before a field existed read it as null; give such fields their defaults. */

@@ -77,7 +77,10 @@ class AiperfCallsTest {
             assertTrue(svg.contains("class=\"series\"") && svg.contains(second.getUrl() + "aiperf/"), svg);
             // the build's AIPerf page compares each id with its baseline build, with a link to it and the engine's SVG
             final String aiperf = j.createWebClient().getPage(second, "aiperf/").getWebResponse().getContentAsString();
-            assertTrue(aiperf.contains("/" + p.getUrl() + "1/aiperf/") && aiperf.contains("compare?call=aiperf/llama/run/")
+            // a cell list's '+' must reach the server as '+', not as a space
+            assertEquals("compare?call=aiperf%2Fx%2Fcells%2Fa%2Bb%2F", action.compareUrl("aiperf/x/cells/a+b/"));
+            assertTrue(aiperf.contains("/" + p.getUrl() + "1/aiperf/")
+                    && aiperf.contains("compare?call=aiperf%2Fllama%2Frun%2F")
                     && aiperf.contains("+400% max"), aiperf);
             final String compare = j.createWebClient().goTo(second.getUrl() + "aiperf/compare?call=aiperf/mistral/run/",
                     "image/svg+xml").getWebResponse().getContentAsString();
