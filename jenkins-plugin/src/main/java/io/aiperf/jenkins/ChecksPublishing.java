@@ -3,6 +3,7 @@ package io.aiperf.jenkins;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import io.aiperf.engine.ci.StepSummary;
+import io.aiperf.engine.ci.Verdict;
 import io.jenkins.plugins.checks.api.ChecksConclusion;
 import io.jenkins.plugins.checks.api.ChecksDetails;
 import io.jenkins.plugins.checks.api.ChecksOutput;
@@ -57,7 +58,7 @@ final class ChecksPublishing {
     private static final class Checks {
         static void publish(final Run<?, ?> run, final TaskListener listener, final Map<String, Object> summary,
                             final String name, final String page) {
-            final String verdict = String.valueOf(summary.get(StepSummary.VERDICT));
+            final Verdict verdict = Verdict.of(summary.get(StepSummary.VERDICT));
             final List<?> reasons = summary.get(StepSummary.REASONS) instanceof List<?> l ? l : List.of();
             final ChecksOutput output = new ChecksOutput.ChecksOutputBuilder()
                     .withTitle("AIPerf " + summary.get(StepSummary.ID) + ": " + verdict + ", gate "
@@ -69,10 +70,10 @@ final class ChecksPublishing {
                     .withName(name)
                     .withStatus(ChecksStatus.COMPLETED)
                     .withConclusion(switch (verdict) {
-                        case "SUCCESS" -> ChecksConclusion.SUCCESS;
-                        case "UNSTABLE" -> ChecksConclusion.NEUTRAL;
-                        case "ABORTED" -> ChecksConclusion.CANCELED;
-                        default -> ChecksConclusion.FAILURE;
+                        case SUCCESS -> ChecksConclusion.SUCCESS;
+                        case UNSTABLE -> ChecksConclusion.NEUTRAL;
+                        case ABORTED -> ChecksConclusion.CANCELED;
+                        case FAILURE -> ChecksConclusion.FAILURE;
                     })
                     .withOutput(output);
             if (page != null) {

@@ -16,6 +16,7 @@ import io.aiperf.engine.ci.Comparison;
 import io.aiperf.engine.ci.EngineInvocation;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.ci.StepSummary;
+import io.aiperf.engine.ci.Verdict;
 import io.aiperf.engine.redact.MaskingOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -271,19 +272,19 @@ final class EngineRun implements AutoCloseable {
         if (!skipPublishingChecks) {
             ChecksPublishing.publish(run, listener, summary, prefix, checksName);
         }
-        final String verdict = String.valueOf(summary.get(StepSummary.VERDICT));
+        final Verdict verdict = Verdict.of(summary.get(StepSummary.VERDICT));
         final List<?> warnings = (List<?>) summary.get(StepSummary.WARNINGS);
         warnings.forEach(w -> listener.getLogger().println("aiperf warning: " + w));
         final String reasons = String.join("; ", strings(summary.get(StepSummary.REASONS)));
         switch (verdict) {
-            case "SUCCESS" -> listener.getLogger().println("aiperf: SUCCESS");
-            case "UNSTABLE" -> {
+            case SUCCESS -> listener.getLogger().println("aiperf: SUCCESS");
+            case UNSTABLE -> {
                 listener.getLogger().println("aiperf: UNSTABLE: " + reasons);
                 handler.setResult(Result.UNSTABLE, "aiperf: " + reasons);
             }
             // stopped by a signal that was not a Jenkins abort (exit 130 or 143): the build is aborted, not failed
-            case "ABORTED" -> handler.abort("aiperf: ABORTED: " + reasons);
-            default -> throw new AbortException("aiperf: " + verdict + ": " + reasons);
+            case ABORTED -> handler.abort("aiperf: ABORTED: " + reasons);
+            case FAILURE -> throw new AbortException("aiperf: FAILURE: " + reasons);
         }
     }
 

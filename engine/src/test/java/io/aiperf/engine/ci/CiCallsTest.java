@@ -35,6 +35,15 @@ class CiCallsTest {
     }
 
     @Test
+    void aStoredVerdictReadsBackAsTheEnumAndAnUnknownOneIsAFailure() {
+        assertThat(Verdict.of("UNSTABLE")).isEqualTo(Verdict.UNSTABLE);
+        assertThat(Verdict.of(null)).isEqualTo(Verdict.FAILURE);
+        assertThat(Verdict.of("exploded")).isEqualTo(Verdict.FAILURE);
+        assertThat(Verdict.worst(List.of("SUCCESS", "ABORTED", "UNSTABLE"))).isEqualTo(Verdict.ABORTED);
+        assertThat(Verdict.worst(List.of())).isEqualTo(Verdict.SUCCESS);
+    }
+
+    @Test
     void aCellListFolderStaysShortWhateverTheCells() {
         final List<String> twenty = new ArrayList<>();
         for (int i = 1; i <= 20; i++) {
