@@ -75,7 +75,7 @@ public final class AiperfAggregateStep extends Step {
             final CallFolders folders = CallFolders.aggregate(id);
             try (EngineRun engine = new EngineRun(run, ctx.get(FilePath.class), ctx.get(EnvVars.class),
                     ctx.get(Launcher.class), ctx.get(TaskListener.class))) {
-                CallClaims.claim(run, folders, EngineRun.caller("aiperfAggregate", node));
+                engine.claim(folders, EngineRun.caller("aiperfAggregate", node));
                 engine.checks(step.checksName, step.skipPublishingChecks);
                 final FilePath cells = engine.scratch().child("cells");
                 if (ArchivedFiles.copy(run, CallFolders.cellsPrefix(id), "**/*", cells) == 0) {

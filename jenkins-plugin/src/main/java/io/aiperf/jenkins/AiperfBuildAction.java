@@ -57,9 +57,25 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
                 run.addAction(action);
             }
             final LinkedHashMap<String, LinkedHashMap<String, Object>> next = new LinkedHashMap<>(action.calls);
-            next.put(prefix, summary);
+            next.put(prefix, copy(summary)); // the step returns the summary: a script that changes it changes no record
             action.calls = next;
         }
+    }
+
+    /** A deep copy of a summary's maps and lists (their leaves are immutable: strings, numbers, booleans). */
+    @SuppressWarnings("unchecked")
+    static <T> T copy(final T value) {
+        if (value instanceof Map<?, ?> m) {
+            final LinkedHashMap<Object, Object> out = new LinkedHashMap<>();
+            m.forEach((k, v) -> out.put(k, copy(v)));
+            return (T) out;
+        }
+        if (value instanceof List<?> l) {
+            final ArrayList<Object> out = new ArrayList<>();
+            l.forEach(v -> out.add(copy(v)));
+            return (T) out;
+        }
+        return value;
     }
 
     private Object readResolve() {

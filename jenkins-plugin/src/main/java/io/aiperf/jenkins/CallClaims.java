@@ -36,4 +36,16 @@ public final class CallClaims extends InvisibleAction {
             claims.owners = next;
         }
     }
+
+    /** Frees the folder of a call that ended without passing (failed or aborted), so {@code retry} can re-run it. */
+    static void release(final Run<?, ?> run, final CallFolders folders) {
+        synchronized (LOCK) {
+            final CallClaims claims = run.getAction(CallClaims.class);
+            if (claims != null) {
+                final LinkedHashMap<String, String> next = new LinkedHashMap<>(claims.owners);
+                next.remove(folders.prefix());
+                claims.owners = next;
+            }
+        }
+    }
 }

@@ -49,6 +49,8 @@ final class EngineRun implements AutoCloseable {
     private EngineJvm jvm;
     private String subcommand;
     private Baselines.Chosen baselines = Baselines.Chosen.NONE;
+    private CallFolders claimed;
+    private boolean passed;
     private String checksName;
     private boolean skipPublishingChecks;
 
@@ -71,6 +73,15 @@ final class EngineRun implements AutoCloseable {
     /** How a call is named in messages, e.g. when two calls claim the same id: the step and its flow node. */
     static String caller(final String function, final FlowNode node) {
         return node == null ? function : function + " (flow node " + node.getId() + ")";
+    }
+
+    /**
+     * Claims the call's folders in this build ({@link CallClaims}); they are freed again when the call ends without
+     * passing (FAILURE, an abort, an error), so {@code retry} can run it again.
+     */
+    void claim(final CallFolders folders, final String caller) throws AbortException {
+        CallClaims.claim(run, folders, caller);
+        claimed = folders;
     }
 
     /**
@@ -286,6 +297,7 @@ final class EngineRun implements AutoCloseable {
             case ABORTED -> handler.abort("aiperf: ABORTED: " + reasons);
             case FAILURE -> throw new AbortException("aiperf: FAILURE: " + reasons);
         }
+        passed = true;
     }
 
     private static List<String> strings(final Object list) {
@@ -311,6 +323,9 @@ final class EngineRun implements AutoCloseable {
     /** Deletes the scratch folder; a folder that cannot be deleted never fails a finished benchmark. */
     @Override
     public void close() throws InterruptedException {
+        if (claimed != null && !passed) {
+            CallClaims.release(run, claimed);
+        }
         try {
             scratch.deleteRecursive();
         } catch (IOException e) {

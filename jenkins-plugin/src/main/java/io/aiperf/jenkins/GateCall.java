@@ -30,7 +30,7 @@ final class GateCall {
             throw new AbortException("aiperfGate: " + problem);
         }
         final CallFolders folders = CallFolders.of(InvocationPlanner.callId(s.id), List.of());
-        CallClaims.claim(engine.run(), folders, caller);
+        engine.claim(folders, caller);
         engine.checks(s.checksName, s.skipPublishingChecks);
         final String exportDir = folders.exportDir(ProfileSpec.DEFAULT_ARTIFACT_DIR);
         final FilePath source = engine.workspace().child(s.results);

@@ -23,7 +23,7 @@ final class ProfileCall {
             throw new AbortException("aiperfProfile: invalid settings: " + problems);
         }
         final CallFolders folders = spec.folders();
-        CallClaims.claim(engine.run(), folders, caller);
+        engine.claim(folders, caller);
         engine.checks(settings.checksName, settings.skipPublishingChecks);
         final List<String> baselines = engine.baselines(folders.prefix(), spec.gate(), spec.baseline(),
                 settings.referenceJob);

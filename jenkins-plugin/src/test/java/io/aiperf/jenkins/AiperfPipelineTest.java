@@ -16,6 +16,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.htmlunit.WebResponse;
 import org.jenkinsci.plugins.workflow.actions.WarningAction;
@@ -77,6 +78,31 @@ class AiperfPipelineTest {
         final String json = j.createWebClient().goTo(r.getUrl() + "api/json?depth=1", "application/json")
                 .getWebResponse().getContentAsString();
         assertFalse(json.contains("\"verdict\""), json);
+    }
+
+    @Test
+    void retryRunsAFailedCallAgainAndTheReturnedMapIsTheScriptsOwn(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = Agents.withJava(j);
+        try (MockServerProcess mock = MockServerProcess.start(5)) {
+            // the first attempt claims the call's folder and fails; the retry must be able to claim it again
+            final WorkflowRun r = build(j, "retry", "node('" + agent.getNodeName() + "') {\n"
+                    + "  int attempt = 0\n"
+                    + "  def s\n"
+                    + "  retry(2) {\n"
+                    + "    attempt++\n"
+                    + "    s = aiperfProfile(model: 'm', urls: ['" + mock.url() + "'], " + LOAD
+                    + ", jdk: attempt == 1 ? 'no-such-jdk' : null)\n"
+                    + "  }\n"
+                    + "  s.put('verdict', 'CHANGED')\n"
+                    + "  s.metrics.put('time_to_first_token_p50', -1)\n"
+                    + "  echo \"attempts=${attempt}\"\n"
+                    + "}", Result.SUCCESS);
+            j.assertLogContains("no JDK tool installation named 'no-such-jdk'", r);
+            j.assertLogContains("attempts=2", r);
+            final Map<String, Object> recorded = r.getAction(AiperfBuildAction.class).getCalls().get("aiperf/aiperf/run/");
+            assertEquals("SUCCESS", recorded.get("verdict"), "the build's record is not the script's map");
+            assertTrue(((Number) ((Map<?, ?>) recorded.get("metrics")).get("time_to_first_token_p50")).doubleValue() > 0);
+        }
     }
 
     @Test
