@@ -205,10 +205,12 @@ final class EngineRun implements AutoCloseable {
     /** Runs the engine to its end and returns its exit code; an abort arrives as an {@link InterruptedException}. */
     private int runEngine(final List<String> argv, final Map<String, String> childEnv, final List<String> secrets)
             throws IOException, InterruptedException {
-        try (OutputStream log = new MaskingOutputStream(new NonClosing(listener.getLogger()), secrets)) {
+        // one masking stream per copier thread: a stream buffers the line it masks and has one writer
+        try (OutputStream out = new MaskingOutputStream(new NonClosing(listener.getLogger()), secrets);
+             OutputStream err = new MaskingOutputStream(new NonClosing(listener.getLogger()), secrets)) {
             final Proc proc;
             try {
-                proc = launcher.launch().cmds(argv).envs(childEnv).pwd(workspace).stdout(log).stderr(log).start();
+                proc = launcher.launch().cmds(argv).envs(childEnv).pwd(workspace).stdout(out).stderr(err).start();
             } catch (IOException e) {
                 throw new AbortException("aiperf: cannot start the engine: " + e.getMessage());
             }
