@@ -87,6 +87,7 @@ final class EngineJvm {
                 } // else another call of this workspace put the same jar there first
             }
         }
+        pruneOtherJars(cache, jarDir.getName());
         FilePath archive = null;
         FilePath recording = null;
         final String cdsDir = EngineLaunch.cdsDir(env, cache.child("cds").getRemote());
@@ -131,6 +132,19 @@ final class EngineJvm {
             }
         } catch (IOException e) {
             // a warm start is an optimisation: a cache that cannot be written costs time, never the build
+        }
+    }
+
+    /** Deletes the engine jars of other plugin versions, each in its own hash folder; never fails the step. */
+    private static void pruneOtherJars(final FilePath cache, final String keep) throws InterruptedException {
+        try {
+            for (final FilePath dir : cache.listDirectories()) {
+                if (!dir.getName().equals(keep) && dir.getName().matches("[0-9a-f]{16}")) {
+                    dir.deleteRecursive();
+                }
+            }
+        } catch (IOException e) {
+            // an old jar costs disk space, never the build
         }
     }
 
@@ -179,12 +193,17 @@ final class EngineJvm {
                 final int exit = launcher.launch().cmds(c.java(), "-version").envs(env).pwd(workspace).quiet(true)
                         .stdout(said).stderr(said).join();
                 final String version = said.toString(StandardCharsets.UTF_8).trim();
-                if (exit == 0) {
+                final String tooOld = exit == 0 ? JavaLocator.versionProblem(version) : null;
+                if (tooOld != null) {
+                    listener.getLogger().println("aiperf: not using Java from " + c.source() + ": " + tooOld);
+                    failures.add(tooOld);
+                } else if (exit == 0) {
                     listener.getLogger().println("aiperf: Java from " + c.source() + ": " + version.lines().findFirst()
                             .orElse(c.java()));
                     return new String[] {c.java(), version};
+                } else {
+                    failures.add("'" + c.java() + " -version' exited with code " + exit);
                 }
-                failures.add("'" + c.java() + " -version' exited with code " + exit);
             } catch (IOException e) {
                 failures.add("cannot start '" + c.java() + "': " + e.getMessage());
             }

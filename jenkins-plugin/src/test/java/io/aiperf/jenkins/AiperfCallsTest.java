@@ -10,6 +10,7 @@ import hudson.model.Result;
 import hudson.slaves.DumbSlave;
 import io.aiperf.engine.ci.InvocationPlanner;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Collections;
@@ -20,6 +21,7 @@ import org.jenkinsci.plugins.workflow.cps.SnippetizerTester;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.jvnet.hudson.test.JenkinsRule;
 import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
 
@@ -197,6 +199,22 @@ class AiperfCallsTest {
                     + "    aiperfProfile(model: 'm', urls: ['" + mock.url() + "'], " + LOAD + ")\n  }\n}", Result.SUCCESS);
             j.assertLogContains("aiperf: Java from java on the PATH (" + Path.of(bin, "java"), r);
         }
+    }
+
+    @Test
+    void aJavaOlderThan17IsRefusedWithItsVersion(final JenkinsRule j, @TempDir final Path tmp) throws Exception {
+        // a "java" that says it is 11, the only one the step's environment has
+        final Path bin = Files.createDirectories(tmp.resolve("jdk11/bin"));
+        final Path java = Files.writeString(bin.resolve("java"), "#!/bin/sh\n"
+                + "echo 'openjdk version \"11.0.22\" 2024-01-16' >&2\n");
+        assertTrue(java.toFile().setExecutable(true));
+        final String home = bin.getParent().toString();
+        final WorkflowRun r = build(j, j.createProject(WorkflowJob.class, "java11"), "node('"
+                + j.createOnlineSlave().getNodeName() + "') {\n  withEnv(['JAVA_HOME=" + home + "', 'PATH=" + bin
+                + "']) {\n    aiperfProfile(model: 'm', urls: ['http://127.0.0.1:9'])\n  }\n}", Result.FAILURE);
+        // (a plain "java" may still be found on the agent JVM's own PATH; nothing answers at port 9 either way)
+        j.assertLogContains("aiperf: not using Java from JAVA_HOME (" + home + "): Java 11 is too old (the engine needs"
+                + " Java 17 or newer)", r);
     }
 
     @Test

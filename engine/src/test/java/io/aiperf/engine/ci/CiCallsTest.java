@@ -35,6 +35,16 @@ class CiCallsTest {
     }
 
     @Test
+    void aJavaOlderThan17IsRefusedBeforeTheEngineRuns() {
+        assertThat(JavaLocator.versionProblem("openjdk version \"11.0.22\" 2024-01-16\nOpenJDK Runtime"))
+                .isEqualTo("Java 11 is too old (the engine needs Java 17 or newer)");
+        assertThat(JavaLocator.versionProblem("java version \"1.8.0_402\"")).contains("Java 8 is too old");
+        assertThat(JavaLocator.versionProblem("openjdk version \"17.0.10\" 2024-01-16")).isNull();
+        assertThat(JavaLocator.versionProblem("openjdk version \"21\" 2023-09-19")).isNull();
+        assertThat(JavaLocator.versionProblem("something else")).isNull();
+    }
+
+    @Test
     void aStoredVerdictReadsBackAsTheEnumAndAnUnknownOneIsAFailure() {
         assertThat(Verdict.of("UNSTABLE")).isEqualTo(Verdict.UNSTABLE);
         assertThat(Verdict.of(null)).isEqualTo(Verdict.FAILURE);
