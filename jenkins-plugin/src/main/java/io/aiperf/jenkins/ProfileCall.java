@@ -20,7 +20,7 @@ final class ProfileCall {
         final ProfileSpec spec = settings.toSpec();
         final Map<String, String> problems = spec.validate();
         if (!problems.isEmpty()) {
-            throw new AbortException("aiperfProfile: invalid settings: " + problems);
+            throw new AbortException(caller + ": invalid settings: " + problems); // names the builder in freestyle
         }
         final CallFolders folders = spec.folders();
         engine.claim(folders, caller);
