@@ -144,8 +144,8 @@ class AiperfCallsTest {
         try (MockServerProcess mock = MockServerProcess.start(5)) {
             // 2 x 10 sweep points: ids like concurrency_1__isl_8, about 420 bytes joined (a folder name may have 255)
             final String yaml = "sweep: {type: grid, parameters: {concurrency: [1, 2], isl: [8, 9, 10, 11, 12, 13, 14, 15,"
-                    + " 16, 17]}}\nbenchmark:\n  model: m\n  endpoint: {url: '" + mock.url() + "', streaming: true}\n"
-                    + "  dataset: {isl: 8, osl: 2}\n  phases: [{name: profiling, concurrency: 1, requests: 2}]\n";
+                    + " 16, 17]}}\\nbenchmark:\\n  model: m\\n  endpoint: {url: '" + mock.url() + "', streaming: true}\\n"
+                    + "  dataset: {isl: 8, osl: 2}\\n  phases: [{name: profiling, concurrency: 1, requests: 2}]\\n";
             final WorkflowRun r = build(j, j.createProject(WorkflowJob.class, "twenty"), "node('" + agent.getNodeName()
                     + "') {\n  writeFile file: 'b.yaml', text: \"" + yaml + "\"\n"
                     + "  def ids = aiperfCells(config: 'b.yaml')\n"
