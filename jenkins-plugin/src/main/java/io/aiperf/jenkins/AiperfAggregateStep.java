@@ -36,6 +36,12 @@ public final class AiperfAggregateStep extends Step {
     private String baseline;
     private boolean archive = true;
     private boolean unstableOnWarnings;
+    /** The job whose builds give the baselines (a full name, or relative to this job's folder); null: this job. */
+    private String referenceJob;
+    /** Whether to publish no check (checks-api). */
+    private boolean skipPublishingChecks;
+    /** The check's name, or null for AIPerf <id>. */
+    private String checksName;
 
     @DataBoundConstructor
     public AiperfAggregateStep() {
@@ -69,13 +75,15 @@ public final class AiperfAggregateStep extends Step {
             final CallFolders folders = CallFolders.aggregate(id);
             try (EngineRun engine = new EngineRun(run, ctx.get(FilePath.class), ctx.get(EnvVars.class),
                     ctx.get(Launcher.class), ctx.get(TaskListener.class))) {
-                AiperfBuildAction.claim(run, folders, EngineRun.caller("aiperfAggregate", node));
+                engine.claim(folders, EngineRun.caller("aiperfAggregate", node));
+                engine.checks(step.checksName, step.skipPublishingChecks);
                 final FilePath cells = engine.scratch().child("cells");
                 if (ArchivedFiles.copy(run, CallFolders.cellsPrefix(id), "**/*", cells) == 0) {
                     throw new AbortException("aiperfAggregate: this build archived no cells under id '" + id
                             + "'; run aiperfProfile(id: '" + id + "', cells: [...]) with archive: true first");
                 }
-                final List<String> baselines = engine.baselines(folders.prefix(), step.gate, step.baseline);
+                final List<String> baselines = engine.baselines(folders.prefix(), step.gate, step.baseline,
+                        step.referenceJob);
                 final EngineInvocation invocation;
                 try {
                     invocation = InvocationPlanner.aggregate(engine.engineCommand(step.jdk, "aggregate"),
@@ -177,5 +185,32 @@ public final class AiperfAggregateStep extends Step {
     @DataBoundSetter
     public void setUnstableOnWarnings(final boolean unstableOnWarnings) {
         this.unstableOnWarnings = unstableOnWarnings;
+    }
+
+    public String getChecksName() {
+        return this.checksName;
+    }
+
+    @DataBoundSetter
+    public void setChecksName(final String checksName) {
+        this.checksName = Blanks.toNull(checksName);
+    }
+
+    public boolean isSkipPublishingChecks() {
+        return this.skipPublishingChecks;
+    }
+
+    @DataBoundSetter
+    public void setSkipPublishingChecks(final boolean skipPublishingChecks) {
+        this.skipPublishingChecks = skipPublishingChecks;
+    }
+
+    public String getReferenceJob() {
+        return this.referenceJob;
+    }
+
+    @DataBoundSetter
+    public void setReferenceJob(final String referenceJob) {
+        this.referenceJob = Blanks.toNull(referenceJob);
     }
 }

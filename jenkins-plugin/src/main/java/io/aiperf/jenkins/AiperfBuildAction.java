@@ -1,9 +1,9 @@
 package io.aiperf.jenkins;
 
-import hudson.AbortException;
 import hudson.model.HealthReport;
 import hudson.model.HealthReportingAction;
 import hudson.model.Item;
+import hudson.model.Job;
 import hudson.model.Run;
 import io.aiperf.engine.ci.BuildHealth;
 import io.aiperf.engine.ci.CallFolders;
@@ -14,11 +14,13 @@ import io.aiperf.engine.ci.Verdict;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import jenkins.model.Jenkins;
 import jenkins.model.RunAction2;
 import jenkins.util.VirtualFile;
 import org.kohsuke.stapler.QueryParameter;
@@ -39,44 +41,46 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
     private static final long serialVersionUID = 1L;
     private static final Object LOCK = new Object();
 
-    private final LinkedHashMap<String, LinkedHashMap<String, Object>> calls = new LinkedHashMap<>();
-    /** The archive folders claimed in this build, each with the call that claimed it. */
-    private LinkedHashMap<String, String> owners = new LinkedHashMap<>();
+    /** Replaced, never changed in place, so saving the build while a parallel branch records reads a whole map. */
+    private LinkedHashMap<String, LinkedHashMap<String, Object>> calls = new LinkedHashMap<>();
     private transient Run<?, ?> run;
 
-    private static AiperfBuildAction of(final Run<?, ?> run) {
-        AiperfBuildAction action = run.getAction(AiperfBuildAction.class);
-        if (action == null) {
-            action = new AiperfBuildAction();
-            run.addAction(action);
-        }
-        return action;
-    }
-
     /**
-     * Claims a call's folders in this build before it runs.
-     *
-     * @throws AbortException naming both calls when another call of this build has the same id and slot
+     * Adds or replaces the summary of one call on the build; the first one adds the action, so a build shows a verdict
+     * only once a call recorded one.
      */
-    static void claim(final Run<?, ?> run, final CallFolders folders, final String caller) throws AbortException {
-        synchronized (LOCK) {
-            final String clash = folders.claim(of(run).owners, caller);
-            if (clash != null) {
-                throw new AbortException("aiperf: " + clash);
-            }
-        }
-    }
-
-    /** Adds or replaces the summary of one call on the build. */
     static void record(final Run<?, ?> run, final String prefix, final LinkedHashMap<String, Object> summary) {
         synchronized (LOCK) {
-            of(run).calls.put(prefix, summary);
+            AiperfBuildAction action = run.getAction(AiperfBuildAction.class);
+            if (action == null) {
+                action = new AiperfBuildAction();
+                run.addAction(action);
+            }
+            final LinkedHashMap<String, LinkedHashMap<String, Object>> next = new LinkedHashMap<>(action.calls);
+            next.put(prefix, copy(summary)); // the step returns the summary: a script that changes it changes no record
+            action.calls = next;
         }
+    }
+
+    /** A deep copy of a summary's maps and lists (their leaves are immutable: strings, numbers, booleans). */
+    @SuppressWarnings("unchecked")
+    static <T> T copy(final T value) {
+        if (value instanceof Map<?, ?> m) {
+            final LinkedHashMap<Object, Object> out = new LinkedHashMap<>();
+            m.forEach((k, v) -> out.put(k, copy(v)));
+            return (T) out;
+        }
+        if (value instanceof List<?> l) {
+            final ArrayList<Object> out = new ArrayList<>();
+            l.forEach(v -> out.add(copy(v)));
+            return (T) out;
+        }
+        return value;
     }
 
     private Object readResolve() {
-        if (owners == null) {
-            owners = new LinkedHashMap<>();
+        if (calls == null) {
+            calls = new LinkedHashMap<>();
         }
         return this;
     }
@@ -119,11 +123,27 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
         return StepSummary.trendPoints(getCalls(), id);
     }
 
-    /** The worst verdict over the calls, for the page heading. */
+    /**
+     * The URL (relative to Jenkins' root) of the job a call's baselines came from: its reference job when the viewer
+     * may read it, else this build's job.
+     */
+    public String jobUrl(final String referenceJob) {
+        final Job<?, ?> reference = referenceJob == null ? null
+                : Jenkins.get().getItemByFullName(referenceJob, Job.class);
+        return reference != null ? reference.getUrl() : run == null ? "" : run.getParent().getUrl();
+    }
+
+    /** The comparison image of one call, relative to this page; encoded, since a '+' in a query is a space. */
+    public String compareUrl(final String call) {
+        return "compare?call=" + URLEncoder.encode(call, StandardCharsets.UTF_8);
+    }
+
+    /** The worst verdict over the calls, for the page heading; null before a call recorded one. */
     @Exported(visibility = 2)
     public String getVerdict() {
-        return Verdict.worst(getCalls().values().stream().map(c -> String.valueOf(c.get(StepSummary.VERDICT))).toList())
-                .name();
+        final Map<String, LinkedHashMap<String, Object>> recorded = getCalls();
+        return recorded.isEmpty() ? null : Verdict.worst(recorded.values().stream()
+                .map(c -> String.valueOf(c.get(StepSummary.VERDICT))).toList()).name();
     }
 
     /**

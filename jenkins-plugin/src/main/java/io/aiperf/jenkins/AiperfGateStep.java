@@ -147,4 +147,31 @@ public final class AiperfGateStep extends Step {
     public void setJdk(final String jdk) {
         settings.jdk = Blanks.toNull(jdk);
     }
+
+    public String getChecksName() {
+        return settings.checksName;
+    }
+
+    @DataBoundSetter
+    public void setChecksName(final String checksName) {
+        settings.checksName = Blanks.toNull(checksName);
+    }
+
+    public boolean isSkipPublishingChecks() {
+        return settings.skipPublishingChecks;
+    }
+
+    @DataBoundSetter
+    public void setSkipPublishingChecks(final boolean skipPublishingChecks) {
+        settings.skipPublishingChecks = skipPublishingChecks;
+    }
+
+    public String getReferenceJob() {
+        return settings.referenceJob;
+    }
+
+    @DataBoundSetter
+    public void setReferenceJob(final String referenceJob) {
+        settings.referenceJob = Blanks.toNull(referenceJob);
+    }
 }

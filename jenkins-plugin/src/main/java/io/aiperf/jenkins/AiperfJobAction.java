@@ -49,6 +49,12 @@ public final class AiperfJobAction implements Action {
             return Job.class;
         }
 
+        /** Only lookups of this action (or of all actions, as the job page does) run this factory, not every one. */
+        @Override
+        public Class<AiperfJobAction> actionType() {
+            return AiperfJobAction.class;
+        }
+
         @NonNull
         @Override
         public Collection<? extends Action> createFor(@NonNull final Job target) {

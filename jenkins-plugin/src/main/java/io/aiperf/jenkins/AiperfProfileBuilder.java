@@ -44,7 +44,7 @@ public final class AiperfProfileBuilder extends Builder implements SimpleBuildSt
                         @NonNull final Launcher launcher, @NonNull final TaskListener listener)
             throws InterruptedException, IOException {
         try (EngineRun engine = new EngineRun(run, workspace, env, launcher, listener)) {
-            ProfileCall.run(settings.toSpec(), engine, new RunResultHandler(run),
+            ProfileCall.run(settings, engine, new RunResultHandler(run),
                     EngineRun.caller("the freestyle AIPerf build step", null));
         }
     }
@@ -175,40 +175,40 @@ public final class AiperfProfileBuilder extends Builder implements SimpleBuildSt
         settings.streaming = streaming;
     }
 
-    public String getConcurrency() {
+    public Integer getConcurrency() {
         return settings.concurrency;
     }
 
     @DataBoundSetter
-    public void setConcurrency(final String concurrency) {
-        settings.concurrency = Blanks.toNull(concurrency);
+    public void setConcurrency(final Integer concurrency) {
+        settings.concurrency = concurrency;
     }
 
-    public String getRequestRate() {
+    public Double getRequestRate() {
         return settings.requestRate;
     }
 
     @DataBoundSetter
-    public void setRequestRate(final String requestRate) {
-        settings.requestRate = Blanks.toNull(requestRate);
+    public void setRequestRate(final Double requestRate) {
+        settings.requestRate = requestRate;
     }
 
-    public String getRequestCount() {
+    public Integer getRequestCount() {
         return settings.requestCount;
     }
 
     @DataBoundSetter
-    public void setRequestCount(final String requestCount) {
-        settings.requestCount = Blanks.toNull(requestCount);
+    public void setRequestCount(final Integer requestCount) {
+        settings.requestCount = requestCount;
     }
 
-    public String getBenchmarkDuration() {
+    public Double getBenchmarkDuration() {
         return settings.benchmarkDuration;
     }
 
     @DataBoundSetter
-    public void setBenchmarkDuration(final String benchmarkDuration) {
-        settings.benchmarkDuration = Blanks.toNull(benchmarkDuration);
+    public void setBenchmarkDuration(final Double benchmarkDuration) {
+        settings.benchmarkDuration = benchmarkDuration;
     }
 
     public Integer getWarmupRequestCount() {
@@ -335,5 +335,32 @@ public final class AiperfProfileBuilder extends Builder implements SimpleBuildSt
     @DataBoundSetter
     public void setJdk(final String jdk) {
         settings.jdk = Blanks.toNull(jdk);
+    }
+
+    public String getChecksName() {
+        return settings.checksName;
+    }
+
+    @DataBoundSetter
+    public void setChecksName(final String checksName) {
+        settings.checksName = Blanks.toNull(checksName);
+    }
+
+    public boolean isSkipPublishingChecks() {
+        return settings.skipPublishingChecks;
+    }
+
+    @DataBoundSetter
+    public void setSkipPublishingChecks(final boolean skipPublishingChecks) {
+        settings.skipPublishingChecks = skipPublishingChecks;
+    }
+
+    public String getReferenceJob() {
+        return settings.referenceJob;
+    }
+
+    @DataBoundSetter
+    public void setReferenceJob(final String referenceJob) {
+        settings.referenceJob = Blanks.toNull(referenceJob);
     }
 }

@@ -64,7 +64,7 @@ public final class AiperfProfileStep extends Step {
             final FlowNode node = ctx.get(FlowNode.class);
             try (EngineRun engine = new EngineRun(run, ctx.get(FilePath.class), ctx.get(EnvVars.class),
                     ctx.get(Launcher.class), ctx.get(TaskListener.class))) {
-                return ProfileCall.run(settings.toSpec(), engine, new PipelineResultHandler(run, node),
+                return ProfileCall.run(settings, engine, new PipelineResultHandler(run, node),
                         EngineRun.caller("aiperfProfile", node));
             }
         }
@@ -168,40 +168,40 @@ public final class AiperfProfileStep extends Step {
         settings.streaming = streaming;
     }
 
-    public String getConcurrency() {
+    public Integer getConcurrency() {
         return settings.concurrency;
     }
 
     @DataBoundSetter
-    public void setConcurrency(final String concurrency) {
-        settings.concurrency = Blanks.toNull(concurrency);
+    public void setConcurrency(final Integer concurrency) {
+        settings.concurrency = concurrency;
     }
 
-    public String getRequestRate() {
+    public Double getRequestRate() {
         return settings.requestRate;
     }
 
     @DataBoundSetter
-    public void setRequestRate(final String requestRate) {
-        settings.requestRate = Blanks.toNull(requestRate);
+    public void setRequestRate(final Double requestRate) {
+        settings.requestRate = requestRate;
     }
 
-    public String getRequestCount() {
+    public Integer getRequestCount() {
         return settings.requestCount;
     }
 
     @DataBoundSetter
-    public void setRequestCount(final String requestCount) {
-        settings.requestCount = Blanks.toNull(requestCount);
+    public void setRequestCount(final Integer requestCount) {
+        settings.requestCount = requestCount;
     }
 
-    public String getBenchmarkDuration() {
+    public Double getBenchmarkDuration() {
         return settings.benchmarkDuration;
     }
 
     @DataBoundSetter
-    public void setBenchmarkDuration(final String benchmarkDuration) {
-        settings.benchmarkDuration = Blanks.toNull(benchmarkDuration);
+    public void setBenchmarkDuration(final Double benchmarkDuration) {
+        settings.benchmarkDuration = benchmarkDuration;
     }
 
     public Integer getWarmupRequestCount() {
@@ -328,5 +328,32 @@ public final class AiperfProfileStep extends Step {
     @DataBoundSetter
     public void setJdk(final String jdk) {
         settings.jdk = Blanks.toNull(jdk);
+    }
+
+    public String getChecksName() {
+        return settings.checksName;
+    }
+
+    @DataBoundSetter
+    public void setChecksName(final String checksName) {
+        settings.checksName = Blanks.toNull(checksName);
+    }
+
+    public boolean isSkipPublishingChecks() {
+        return settings.skipPublishingChecks;
+    }
+
+    @DataBoundSetter
+    public void setSkipPublishingChecks(final boolean skipPublishingChecks) {
+        settings.skipPublishingChecks = skipPublishingChecks;
+    }
+
+    public String getReferenceJob() {
+        return settings.referenceJob;
+    }
+
+    @DataBoundSetter
+    public void setReferenceJob(final String referenceJob) {
+        settings.referenceJob = Blanks.toNull(referenceJob);
     }
 }

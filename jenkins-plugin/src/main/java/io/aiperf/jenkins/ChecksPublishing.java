@@ -3,6 +3,7 @@ package io.aiperf.jenkins;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import io.aiperf.engine.ci.StepSummary;
+import io.aiperf.engine.ci.Verdict;
 import io.jenkins.plugins.checks.api.ChecksConclusion;
 import io.jenkins.plugins.checks.api.ChecksDetails;
 import io.jenkins.plugins.checks.api.ChecksOutput;
@@ -10,6 +11,7 @@ import io.jenkins.plugins.checks.api.ChecksPublisherFactory;
 import io.jenkins.plugins.checks.api.ChecksStatus;
 import java.util.List;
 import java.util.Map;
+import jenkins.model.Jenkins;
 
 /**
  * Publishes a call's verdict as a check (for example on the pull request of a GitHub or GitLab build) through the
@@ -22,24 +24,41 @@ final class ChecksPublishing {
     private ChecksPublishing() {
     }
 
-    /** Publishes the check when checks-api is installed; never fails the build. */
-    static void publish(final Run<?, ?> run, final TaskListener listener, final Map<String, Object> summary) {
+    /**
+     * Publishes the check when checks-api is installed; never fails the build.
+     *
+     * @param prefix the call's archive folder, which anchors its entry on the build's AIPerf page
+     * @param name the check's name, or null for {@code AIPerf <id>}
+     */
+    static void publish(final Run<?, ?> run, final TaskListener listener, final Map<String, Object> summary,
+                        final String prefix, final String name) {
         try {
             Class.forName(FACTORY, false, ChecksPublishing.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError absent) {
             return; // checks-api is not installed
         }
         try {
-            Checks.publish(run, listener, summary);
+            Checks.publish(run, listener, summary, name == null ? "AIPerf " + summary.get(StepSummary.ID) : name,
+                    detailsUrl(run, prefix));
         } catch (RuntimeException | LinkageError e) {
             listener.getLogger().println("aiperf: the verdict could not be published as a check: " + e);
         }
     }
 
+    /**
+     * The call's entry on the build's AIPerf page, or null while Jenkins' URL is not configured (a check needs an
+     * absolute link).
+     */
+    static String detailsUrl(final Run<?, ?> run, final String prefix) {
+        final String root = Jenkins.get().getRootUrl();
+        return root == null ? null : root + run.getUrl() + "aiperf/#" + prefix;
+    }
+
     /** Separate, so that its references to checks-api resolve only once the plugin is known to be there. */
     private static final class Checks {
-        static void publish(final Run<?, ?> run, final TaskListener listener, final Map<String, Object> summary) {
-            final String verdict = String.valueOf(summary.get(StepSummary.VERDICT));
+        static void publish(final Run<?, ?> run, final TaskListener listener, final Map<String, Object> summary,
+                            final String name, final String page) {
+            final Verdict verdict = Verdict.of(summary.get(StepSummary.VERDICT));
             final List<?> reasons = summary.get(StepSummary.REASONS) instanceof List<?> l ? l : List.of();
             final ChecksOutput output = new ChecksOutput.ChecksOutputBuilder()
                     .withTitle("AIPerf " + summary.get(StepSummary.ID) + ": " + verdict + ", gate "
@@ -47,18 +66,20 @@ final class ChecksPublishing {
                     .withSummary(reasons.isEmpty() ? "No regression." : String.join("\n", reasons.stream()
                             .map(String::valueOf).toList()))
                     .build();
-            final ChecksDetails details = new ChecksDetails.ChecksDetailsBuilder()
-                    .withName("AIPerf " + summary.get(StepSummary.ID))
+            final ChecksDetails.ChecksDetailsBuilder details = new ChecksDetails.ChecksDetailsBuilder()
+                    .withName(name)
                     .withStatus(ChecksStatus.COMPLETED)
                     .withConclusion(switch (verdict) {
-                        case "SUCCESS" -> ChecksConclusion.SUCCESS;
-                        case "UNSTABLE" -> ChecksConclusion.NEUTRAL;
-                        case "ABORTED" -> ChecksConclusion.CANCELED;
-                        default -> ChecksConclusion.FAILURE;
+                        case SUCCESS -> ChecksConclusion.SUCCESS;
+                        case UNSTABLE -> ChecksConclusion.NEUTRAL;
+                        case ABORTED -> ChecksConclusion.CANCELED;
+                        case FAILURE -> ChecksConclusion.FAILURE;
                     })
-                    .withOutput(output)
-                    .build();
-            ChecksPublisherFactory.fromRun(run, listener).publish(details);
+                    .withOutput(output);
+            if (page != null) {
+                details.withDetailsURL(page);
+            }
+            ChecksPublisherFactory.fromRun(run, listener).publish(details.build());
         }
     }
 }

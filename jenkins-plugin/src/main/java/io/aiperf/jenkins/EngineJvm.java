@@ -71,9 +71,10 @@ final class EngineJvm {
             throw new AbortException("aiperf: the workspace " + workspace.getRemote() + " has no temporary directory");
         }
         final FilePath cache = tmp.child("aiperf-engine");
-        final FilePath jar = cache.child(hash.substring(0, 16)).child("aiperf.jar");
+        final FilePath jarDir = cache.child(hash.substring(0, 16));
+        final FilePath jar = jarDir.child("aiperf.jar");
         if (!jar.exists()) {
-            jar.getParent().mkdirs();
+            jarDir.mkdirs();
             final FilePath part = jar.withSuffix(".part-" + UUID.randomUUID());
             part.copyFrom(bundled());
             try {
@@ -86,6 +87,7 @@ final class EngineJvm {
                 } // else another call of this workspace put the same jar there first
             }
         }
+        pruneOtherJars(cache, jarDir.getName());
         FilePath archive = null;
         FilePath recording = null;
         final String cdsDir = EngineLaunch.cdsDir(env, cache.child("cds").getRemote());
@@ -95,7 +97,7 @@ final class EngineJvm {
             if (existing.exists() && existing.length() > 0) {
                 archive = existing;
             } else if (EngineLaunch.records(subcommand)) {
-                existing.getParent().mkdirs();
+                new FilePath(workspace.getChannel(), cdsDir).mkdirs(); // the archive's folder (cdsArchive's rule)
                 recording = new FilePath(workspace.getChannel(),
                         EngineLaunch.recording(path, UUID.randomUUID().toString().substring(0, 8)));
                 archive = existing;
@@ -133,6 +135,31 @@ final class EngineJvm {
         }
     }
 
+    /** Deletes the engine jars of other plugin versions, each in its own hash folder; never fails the step. */
+    private static void pruneOtherJars(final FilePath cache, final String keep) throws InterruptedException {
+        try {
+            for (final FilePath dir : cache.listDirectories()) {
+                if (!dir.getName().equals(keep) && dir.getName().matches("[0-9a-f]{16}")) {
+                    dir.deleteRecursive();
+                }
+            }
+        } catch (IOException e) {
+            // an old jar costs disk space, never the build
+        }
+    }
+
+    /** Deletes a class-data archive this JVM was recording (after an abort); never fails the step. */
+    void discardRecording() throws InterruptedException {
+        if (recording == null) {
+            return;
+        }
+        try {
+            recording.delete();
+        } catch (IOException e) {
+            // the next run records its own under another name
+        }
+    }
+
     /** @return the Java command and its {@code -version} text */
     private static String[] findJava(final FilePath workspace, final EnvVars env, final Launcher launcher,
                                      final TaskListener listener, final String jdk)
@@ -166,12 +193,17 @@ final class EngineJvm {
                 final int exit = launcher.launch().cmds(c.java(), "-version").envs(env).pwd(workspace).quiet(true)
                         .stdout(said).stderr(said).join();
                 final String version = said.toString(StandardCharsets.UTF_8).trim();
-                if (exit == 0) {
+                final String tooOld = exit == 0 ? JavaLocator.versionProblem(version) : null;
+                if (tooOld != null) {
+                    listener.getLogger().println("aiperf: not using Java from " + c.source() + ": " + tooOld);
+                    failures.add(tooOld);
+                } else if (exit == 0) {
                     listener.getLogger().println("aiperf: Java from " + c.source() + ": " + version.lines().findFirst()
                             .orElse(c.java()));
                     return new String[] {c.java(), version};
+                } else {
+                    failures.add("'" + c.java() + " -version' exited with code " + exit);
                 }
-                failures.add("'" + c.java() + " -version' exited with code " + exit);
             } catch (IOException e) {
                 failures.add("cannot start '" + c.java() + "': " + e.getMessage());
             }

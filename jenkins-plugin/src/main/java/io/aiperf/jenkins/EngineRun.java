@@ -16,6 +16,7 @@ import io.aiperf.engine.ci.Comparison;
 import io.aiperf.engine.ci.EngineInvocation;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.ci.StepSummary;
+import io.aiperf.engine.ci.Verdict;
 import io.aiperf.engine.redact.MaskingOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -48,6 +49,10 @@ final class EngineRun implements AutoCloseable {
     private EngineJvm jvm;
     private String subcommand;
     private Baselines.Chosen baselines = Baselines.Chosen.NONE;
+    private CallFolders claimed;
+    private boolean passed;
+    private String checksName;
+    private boolean skipPublishingChecks;
 
     EngineRun(final Run<?, ?> run, final FilePath workspace, final EnvVars env, final Launcher launcher,
               final TaskListener listener) throws IOException, InterruptedException {
@@ -70,6 +75,26 @@ final class EngineRun implements AutoCloseable {
         return node == null ? function : function + " (flow node " + node.getId() + ")";
     }
 
+    /**
+     * Claims the call's folders in this build ({@link CallClaims}); they are freed again when the call ends without
+     * passing (FAILURE, an abort, an error), so {@code retry} can run it again.
+     */
+    void claim(final CallFolders folders, final String caller) throws AbortException {
+        CallClaims.claim(run, folders, caller);
+        claimed = folders;
+    }
+
+    /**
+     * How the verdict is published as a check (checks-api), when it is.
+     *
+     * @param name the check's name, or null for {@code AIPerf <id>}
+     * @param skip whether to publish none
+     */
+    void checks(final String name, final boolean skip) {
+        this.checksName = name;
+        this.skipPublishingChecks = skip;
+    }
+
     Run<?, ?> run() {
         return run;
     }
@@ -86,11 +111,12 @@ final class EngineRun implements AutoCloseable {
      * Finds and fetches the baselines of this call's archive folder ({@link Baselines}); the summary compares with
      * them.
      *
+     * @param referenceJob the job whose builds give the baselines, or null for this build's job
      * @return the agent directories to pass to the engine's gate
      */
-    List<String> baselines(final String prefix, final String gate, final String baseline)
+    List<String> baselines(final String prefix, final String gate, final String baseline, final String referenceJob)
             throws IOException, InterruptedException {
-        baselines = Baselines.fetch(this, prefix, gate, baseline);
+        baselines = Baselines.fetch(this, prefix, gate, baseline, referenceJob);
         return baselines.dirs();
     }
 
@@ -121,9 +147,12 @@ final class EngineRun implements AutoCloseable {
     /**
      * Runs the engine (its folder prepared by the caller, see {@link #freshFolder}), archives its exports under the
      * folders' prefix, records and returns the step's summary, and applies the verdict: FAILURE throws
-     * {@link AbortException}, UNSTABLE goes to the handler. An abort (the step's thread interrupted) arrives while the engine runs: Jenkins' launcher then
-     * kills the engine's process tree (SIGTERM, SIGKILL after its soft-kill wait); what the engine wrote by then is
-     * archived and recorded before the abort goes on.
+     * {@link AbortException}, UNSTABLE goes to the handler, ABORTED (the engine stopped by a signal from elsewhere)
+     * ends the step aborted. A Jenkins abort (the step's thread interrupted) arrives while the engine runs: Jenkins'
+     * launcher then sends SIGTERM to the engine's process tree, waits up to its soft-kill wait
+     * ({@code SoftKillWaitSeconds}, 5 s) and then only asks the {@code ProcessKiller} extensions (none by default:
+     * no SIGKILL); what the engine wrote by then is archived and recorded, and the abort goes on even when that
+     * fails.
      */
     LinkedHashMap<String, Object> execute(final EngineInvocation invocation, final CallFolders folders,
                                           final boolean archive, final boolean unstableOnWarnings,
@@ -145,35 +174,48 @@ final class EngineRun implements AutoCloseable {
             argv.add(pidFile.getRemote());
         }
         int exitCode;
-        InterruptedException aborted = null;
-        try (OutputStream log = new MaskingOutputStream(new NonClosing(listener.getLogger()), secrets)) {
-            final Proc proc;
+        try {
+            exitCode = runEngine(argv, childEnv, secrets);
+        } catch (InterruptedException aborted) {
+            // Proc.join() has asked for the engine's process tree to be killed (SIGTERM); what it wrote is archived
+            listener.getLogger().println("aiperf: the build was aborted; Jenkins stopped the engine, archiving what"
+                    + " it wrote");
+            awaitExit(pidFile);
+            if (jvm != null) {
+                jvm.discardRecording(); // a class-data archive recorded by a stopped JVM is not kept
+            }
             try {
-                proc = launcher.launch().cmds(argv).envs(childEnv).pwd(workspace).stdout(log).stderr(log).start();
+                collect(invocation.exportDir(), folders, archive, unstableOnWarnings, ExitCode.TERMINATED);
             } catch (IOException e) {
-                throw new AbortException("aiperf: cannot start the engine: " + e.getMessage());
+                // the abort stays what ends the step; this only costs the partial results
+                listener.getLogger().println("aiperf: could not archive what the engine wrote: " + e.getMessage());
+                aborted.addSuppressed(e);
             }
-            try {
-                exitCode = proc.join();
-            } catch (InterruptedException e) {
-                // Proc.join() has already killed the engine's process tree; what it wrote is archived below.
-                aborted = e;
-                exitCode = ExitCode.TERMINATED;
-                listener.getLogger().println("aiperf: the build was aborted; Jenkins stopped the engine, archiving what"
-                        + " it wrote");
-                awaitExit(pidFile);
-            }
+            throw aborted;
         }
         final LinkedHashMap<String, Object> summary = collect(invocation.exportDir(), folders, archive,
                 unstableOnWarnings, exitCode);
-        if (aborted != null) {
-            throw aborted;
-        }
         if (jvm != null) {
             jvm.keepRecording(workspace, env, launcher);
         }
-        apply(summary, handler);
+        apply(summary, folders.prefix(), handler);
         return summary;
+    }
+
+    /** Runs the engine to its end and returns its exit code; an abort arrives as an {@link InterruptedException}. */
+    private int runEngine(final List<String> argv, final Map<String, String> childEnv, final List<String> secrets)
+            throws IOException, InterruptedException {
+        // one masking stream per copier thread: a stream buffers the line it masks and has one writer
+        try (OutputStream out = new MaskingOutputStream(new NonClosing(listener.getLogger()), secrets);
+             OutputStream err = new MaskingOutputStream(new NonClosing(listener.getLogger()), secrets)) {
+            final Proc proc;
+            try {
+                proc = launcher.launch().cmds(argv).envs(childEnv).pwd(workspace).stdout(out).stderr(err).start();
+            } catch (IOException e) {
+                throw new AbortException("aiperf: cannot start the engine: " + e.getMessage());
+            }
+            return proc.join();
+        }
     }
 
     /**
@@ -229,6 +271,7 @@ final class EngineRun implements AutoCloseable {
         summary.put(StepSummary.ID, folders.id());
         summary.put(StepSummary.EXPORT_DIR, exportDir);
         summary.put(StepSummary.BASELINE_BUILDS, new ArrayList<>(baselines.builds()));
+        summary.put(StepSummary.BASELINE_JOB, baselines.job());
         @SuppressWarnings("unchecked")
         final List<Map<String, Object>> rules = (List<Map<String, Object>>) summary.get(StepSummary.GATE_RULES);
         summary.put(StepSummary.COMPARISON, Comparison.rows(StepSummary.metrics(summary), baselines.metrics(), rules));
@@ -236,20 +279,27 @@ final class EngineRun implements AutoCloseable {
         return summary;
     }
 
-    void apply(final Map<String, Object> summary, final ResultHandler handler) throws AbortException {
-        ChecksPublishing.publish(run, listener, summary);
-        final String verdict = String.valueOf(summary.get(StepSummary.VERDICT));
+    /** Publishes the call's check and turns its verdict into the build result (FAILURE throws). */
+    void apply(final Map<String, Object> summary, final String prefix, final ResultHandler handler)
+            throws IOException, InterruptedException {
+        if (!skipPublishingChecks) {
+            ChecksPublishing.publish(run, listener, summary, prefix, checksName);
+        }
+        final Verdict verdict = Verdict.of(summary.get(StepSummary.VERDICT));
         final List<?> warnings = (List<?>) summary.get(StepSummary.WARNINGS);
         warnings.forEach(w -> listener.getLogger().println("aiperf warning: " + w));
         final String reasons = String.join("; ", strings(summary.get(StepSummary.REASONS)));
         switch (verdict) {
-            case "SUCCESS" -> listener.getLogger().println("aiperf: SUCCESS");
-            case "UNSTABLE" -> {
+            case SUCCESS -> listener.getLogger().println("aiperf: SUCCESS");
+            case UNSTABLE -> {
                 listener.getLogger().println("aiperf: UNSTABLE: " + reasons);
                 handler.setResult(Result.UNSTABLE, "aiperf: " + reasons);
             }
-            default -> throw new AbortException("aiperf: " + verdict + ": " + reasons);
+            // stopped by a signal that was not a Jenkins abort (exit 130 or 143): the build is aborted, not failed
+            case ABORTED -> handler.abort("aiperf: ABORTED: " + reasons);
+            case FAILURE -> throw new AbortException("aiperf: FAILURE: " + reasons);
         }
+        passed = true;
     }
 
     private static List<String> strings(final Object list) {
@@ -272,9 +322,17 @@ final class EngineRun implements AutoCloseable {
         return credentials.getSecret().getPlainText();
     }
 
+    /** Deletes the scratch folder; a folder that cannot be deleted never fails a finished benchmark. */
     @Override
-    public void close() throws IOException, InterruptedException {
-        scratch.deleteRecursive();
+    public void close() throws InterruptedException {
+        if (claimed != null && !passed) {
+            CallClaims.release(run, claimed);
+        }
+        try {
+            scratch.deleteRecursive();
+        } catch (IOException e) {
+            listener.getLogger().println("aiperf: could not delete " + scratch.getRemote() + ": " + e.getMessage());
+        }
     }
 
     /** The build log belongs to Jenkins; closing the masking stream must not close it. */

@@ -5,14 +5,15 @@ import org.jenkinsci.plugins.workflow.steps.SynchronousNonBlockingStepExecution;
 
 /**
  * How the aiperf steps run: on a thread of their own, and stopped gracefully. The first abort interrupts that
- * thread: Jenkins' launcher then kills the engine's process tree (SIGTERM, SIGKILL after its soft-kill wait), the
+ * thread: Jenkins' launcher then sends SIGTERM to the engine's process tree (no SIGKILL follows), the
  * runner waits for the engine to finish writing, archives the partial results and only then ends the step with the
  * abort's cause; a second abort ends it at once (the default). A restart fails a running step, as
  * {@link SynchronousNonBlockingStepExecution} does.
  */
 abstract class EngineStepExecution<T> extends SynchronousNonBlockingStepExecution<T> {
     private static final long serialVersionUID = 1L;
-    private transient volatile Thread worker;
+    /** Guarded by this: stop() must never interrupt a pool thread that has moved on to other work. */
+    private transient Thread worker;
     private transient volatile Throwable stopCause;
 
     EngineStepExecution(final StepContext context) {
@@ -24,7 +25,9 @@ abstract class EngineStepExecution<T> extends SynchronousNonBlockingStepExecutio
 
     @Override
     protected final T run() throws Exception {
-        worker = Thread.currentThread();
+        synchronized (this) {
+            worker = Thread.currentThread();
+        }
         try {
             return work();
         } catch (InterruptedException e) {
@@ -34,18 +37,22 @@ abstract class EngineStepExecution<T> extends SynchronousNonBlockingStepExecutio
             }
             throw e;
         } finally {
-            worker = null;
+            synchronized (this) {
+                worker = null;
+                Thread.interrupted(); // an abort that came as the work ended must not reach the pool's next task
+            }
         }
     }
 
     @Override
     public void stop(final Throwable cause) throws Exception {
-        final Thread running = worker;
-        if (running == null || stopCause != null) {
-            super.stop(cause); // not started yet, or a second abort: stop now
-            return;
+        synchronized (this) {
+            if (worker != null && stopCause == null) {
+                stopCause = cause;
+                worker.interrupt(); // under the lock, so the thread is still this step's
+                return;
+            }
         }
-        stopCause = cause;
-        running.interrupt();
+        super.stop(cause); // not started yet, finished, or a second abort: stop now
     }
 }

@@ -30,7 +30,8 @@ final class GateCall {
             throw new AbortException("aiperfGate: " + problem);
         }
         final CallFolders folders = CallFolders.of(InvocationPlanner.callId(s.id), List.of());
-        AiperfBuildAction.claim(engine.run(), folders, caller);
+        engine.claim(folders, caller);
+        engine.checks(s.checksName, s.skipPublishingChecks);
         final String exportDir = folders.exportDir(ProfileSpec.DEFAULT_ARTIFACT_DIR);
         final FilePath source = engine.workspace().child(s.results);
         if (!source.exists()) {
@@ -57,10 +58,10 @@ final class GateCall {
         if (s.gate == null) {
             final LinkedHashMap<String, Object> summary = engine.collect(exportDir, folders, s.archive,
                     s.unstableOnWarnings, ExitCode.OK);
-            engine.apply(summary, handler);
+            engine.apply(summary, folders.prefix(), handler);
             return summary;
         }
-        final List<String> baselines = engine.baselines(folders.prefix(), s.gate, s.baseline);
+        final List<String> baselines = engine.baselines(folders.prefix(), s.gate, s.baseline, s.referenceJob);
         final List<String> argv = InvocationPlanner.gate(engine.engineCommand(s.jdk, "gate"), s.gate, candidate,
                 baselines);
         return engine.execute(new EngineInvocation(argv, null, exportDir), folders, s.archive, s.unstableOnWarnings,

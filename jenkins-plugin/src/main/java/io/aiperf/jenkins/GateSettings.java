@@ -16,4 +16,10 @@ final class GateSettings implements Serializable {
     boolean archive = true;
     boolean unstableOnWarnings;
     String jdk;
+    /** The check's name, or null for AIPerf <id>. */
+    String checksName;
+    /** Whether to publish no check (checks-api). */
+    boolean skipPublishingChecks;
+    /** The job whose builds give the baselines (a full name, or relative to this job's folder); null: this job. */
+    String referenceJob;
 }

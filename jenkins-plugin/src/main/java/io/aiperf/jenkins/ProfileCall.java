@@ -15,15 +15,18 @@ final class ProfileCall {
     }
 
     /** @param caller how the call is named if its id clashes with another call's ({@link EngineRun#caller}) */
-    static Map<String, Object> run(final ProfileSpec spec, final EngineRun engine, final ResultHandler handler,
+    static Map<String, Object> run(final ProfileSettings settings, final EngineRun engine, final ResultHandler handler,
                                    final String caller) throws IOException, InterruptedException {
+        final ProfileSpec spec = settings.toSpec();
         final Map<String, String> problems = spec.validate();
         if (!problems.isEmpty()) {
-            throw new AbortException("aiperfProfile: invalid settings: " + problems);
+            throw new AbortException(caller + ": invalid settings: " + problems); // names the builder in freestyle
         }
         final CallFolders folders = spec.folders();
-        AiperfBuildAction.claim(engine.run(), folders, caller);
-        final List<String> baselines = engine.baselines(folders.prefix(), spec.gate(), spec.baseline());
+        engine.claim(folders, caller);
+        engine.checks(settings.checksName, settings.skipPublishingChecks);
+        final List<String> baselines = engine.baselines(folders.prefix(), spec.gate(), spec.baseline(),
+                settings.referenceJob);
         final String subcommand = spec.compareWith() == null || spec.compareWith().isBlank() ? "profile" : "compare";
         final EngineInvocation invocation = InvocationPlanner.plan(spec, engine.engineCommand(spec.jdk(), subcommand),
                 baselines, "#" + engine.run().getNumber()); // trends of the archived runs are labelled by build

@@ -2,6 +2,7 @@ package io.aiperf.jenkins;
 
 import io.aiperf.engine.ci.ProfileSpec;
 import java.io.Serializable;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,10 +21,11 @@ final class ProfileSettings implements Serializable {
     ArrayList<String> urls = new ArrayList<>();
     String endpointType;
     Boolean streaming;
-    String concurrency;
-    String requestRate;
-    String requestCount;
-    String benchmarkDuration;
+    /** Numbers, so a Pipeline passes them unquoted (structs never turns a number into a String); sweeps: extraArgs. */
+    Integer concurrency;
+    Double requestRate;
+    Integer requestCount;
+    Double benchmarkDuration;
     Integer warmupRequestCount;
     Integer numProfileRuns;
     Boolean resetKvCache;
@@ -38,13 +40,19 @@ final class ProfileSettings implements Serializable {
     ArrayList<String> cells = new ArrayList<>();
     String compareWith;
     String jdk;
+    /** The check's name, or null for AIPerf <id>. */
+    String checksName;
+    /** Whether to publish no check (checks-api). */
+    boolean skipPublishingChecks;
+    /** The job whose builds give the baselines (a full name, or relative to this job's folder); null: this job. */
+    String referenceJob;
 
     /** The engine's view of these settings. */
     ProfileSpec toSpec() {
-        return new ProfileSpec(id, config, model, List.copyOf(urls), endpointType, streaming, concurrency, requestRate,
-                requestCount, benchmarkDuration, warmupRequestCount, numProfileRuns, resetKvCache, serverProfiler,
-                credentialsId, artifactDir, archive, gate, baseline, unstableOnWarnings, List.copyOf(extraArgs),
-                List.copyOf(cells), compareWith, jdk);
+        return new ProfileSpec(id, config, model, List.copyOf(urls), endpointType, streaming, text(concurrency),
+                text(requestRate), text(requestCount), text(benchmarkDuration), warmupRequestCount, numProfileRuns,
+                resetKvCache, serverProfiler, credentialsId, artifactDir, archive, gate, baseline, unstableOnWarnings,
+                List.copyOf(extraArgs), List.copyOf(cells), compareWith, jdk);
     }
 
     /** Settings saved before a field existed read it as null; give such fields their defaults. */
@@ -62,6 +70,16 @@ final class ProfileSettings implements Serializable {
             artifactDir = ProfileSpec.DEFAULT_ARTIFACT_DIR;
         }
         return this;
+    }
+
+    /** A number as the engine's flag value: {@code 2.0} as {@code 2}, never in exponent form. */
+    static String text(final Number n) {
+        if (n == null) {
+            return null;
+        }
+        final double d = n.doubleValue();
+        // NaN and infinities pass as they are, for the engine to reject with its own message
+        return Double.isFinite(d) ? new BigDecimal(n.toString()).stripTrailingZeros().toPlainString() : n.toString();
     }
 
     static ArrayList<String> list(final List<String> values) {

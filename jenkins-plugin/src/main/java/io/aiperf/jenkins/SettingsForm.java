@@ -13,7 +13,8 @@ import net.sf.json.JSONObject;
 final class SettingsForm {
     static final List<String> LISTS = List.of("urls", "extraArgs", "cells");
     static final List<String> TRI_STATE = List.of("streaming", "resetKvCache", "serverProfiler");
-    static final List<String> NUMBERS = List.of("warmupRequestCount", "numProfileRuns");
+    static final List<String> NUMBERS = List.of("concurrency", "requestCount", "warmupRequestCount", "numProfileRuns");
+    static final List<String> DECIMALS = List.of("requestRate", "benchmarkDuration");
 
     private SettingsForm() {
     }
@@ -36,19 +37,29 @@ final class SettingsForm {
             }
         }
         for (final String field : NUMBERS) {
-            if (form.get(field) instanceof String text) {
-                if (text.isBlank()) {
-                    form.remove(field);
-                } else {
-                    try {
-                        form.element(field, Integer.parseInt(text.trim()));
-                    } catch (NumberFormatException e) {
-                        throw new FormException(field + ": must be a whole number, not '" + text + "'", field);
-                    }
-                }
-            }
+            number(form, field, true);
+        }
+        for (final String field : DECIMALS) {
+            number(form, field, false);
         }
         return form;
+    }
+
+    /** A number field's text as a number, a blank one unset. */
+    private static void number(final JSONObject form, final String field, final boolean whole) throws FormException {
+        if (!(form.get(field) instanceof String text)) {
+            return;
+        }
+        if (text.isBlank()) {
+            form.remove(field);
+            return;
+        }
+        try {
+            form.element(field, whole ? (Object) Integer.valueOf(text.trim()) : (Object) Double.valueOf(text.trim()));
+        } catch (NumberFormatException e) {
+            throw new FormException(field + ": must be " + (whole ? "a whole number" : "a number") + ", not '" + text
+                    + "'", field);
+        }
     }
 
     /** A list field as the form's one line: words with blanks are quoted, so {@link ProfileSpec#words} reads them back. */

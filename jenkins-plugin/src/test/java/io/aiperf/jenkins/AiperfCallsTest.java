@@ -2,18 +2,26 @@ package io.aiperf.jenkins;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import hudson.ExtensionList;
 import hudson.model.Result;
 import hudson.slaves.DumbSlave;
+import io.aiperf.engine.ci.InvocationPlanner;
+import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.cps.SnippetizerTester;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.jvnet.hudson.test.JenkinsRule;
 import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
 
@@ -23,7 +31,7 @@ import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
  */
 @WithJenkins
 class AiperfCallsTest {
-    private static final String LOAD = "streaming: true, requestCount: '6', extraArgs: ['--isl', '8', '--osl', '2']";
+    private static final String LOAD = "streaming: true, requestCount: 6, extraArgs: ['--isl', '8', '--osl', '2']";
 
     private static WorkflowRun build(final JenkinsRule j, final WorkflowJob p, final String script,
                                      final Result expected) throws Exception {
@@ -59,6 +67,10 @@ class AiperfCallsTest {
             assertTrue(action.getTrendMetrics("mistral").get("time_to_first_token_p50")
                     > action.getTrendMetrics("llama").get("time_to_first_token_p50"), "each id has its own metrics");
 
+            // core runs the trend's factory only for lookups of its own type (or of all actions), not for every one
+            assertEquals(AiperfJobAction.class, ExtensionList.lookupSingleton(AiperfJobAction.Factory.class).actionType());
+            assertNotNull(p.getAction(AiperfJobAction.class));
+            assertTrue(p.getAllActions().stream().anyMatch(a -> a instanceof AiperfJobAction));
             // the job page shows one trend per id; each trend's points link to their builds
             final String job = j.createWebClient().getPage(p).getWebResponse().getContentAsString();
             assertTrue(job.contains("aiperf-trend/trend?id=llama") && job.contains("aiperf-trend/trend?id=mistral"), job);
@@ -67,11 +79,16 @@ class AiperfCallsTest {
             assertTrue(svg.contains("class=\"series\"") && svg.contains(second.getUrl() + "aiperf/"), svg);
             // the build's AIPerf page compares each id with its baseline build, with a link to it and the engine's SVG
             final String aiperf = j.createWebClient().getPage(second, "aiperf/").getWebResponse().getContentAsString();
-            assertTrue(aiperf.contains("/" + p.getUrl() + "1/aiperf/") && aiperf.contains("compare?call=aiperf/llama/run/")
+            // a cell list's '+' must reach the server as '+', not as a space
+            assertEquals("compare?call=aiperf%2Fx%2Fcells%2Fa%2Bb%2F", action.compareUrl("aiperf/x/cells/a+b/"));
+            assertTrue(aiperf.contains("/" + p.getUrl() + "1/aiperf/")
+                    && aiperf.contains("compare?call=aiperf%2Fllama%2Frun%2F")
                     && aiperf.contains("+400% max"), aiperf);
             final String compare = j.createWebClient().goTo(second.getUrl() + "aiperf/compare?call=aiperf/mistral/run/",
                     "image/svg+xml").getWebResponse().getContentAsString();
-            assertTrue(compare.contains("class=\"baseline\"") && compare.contains("class=\"candidate\""), compare);
+            // the archived comparison.svg (the report's chart) marks each run's elements with its series
+            assertTrue(compare.contains("data-series=\"baseline\"") && compare.contains("data-series=\"candidate\""),
+                    compare);
             final List<?> rows = (List<?>) action.getCalls().get("aiperf/llama/run/").get("comparison");
             assertFalse(rows.isEmpty());
             assertEquals(List.of(1), action.getCalls().get("aiperf/llama/run/").get("baselineBuilds"));
@@ -122,6 +139,28 @@ class AiperfCallsTest {
     }
 
     @Test
+    void aCallWithTwentyCellsRunsInAShortFolder(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = Agents.withJava(j);
+        try (MockServerProcess mock = MockServerProcess.start(5)) {
+            // 2 x 10 sweep points: ids like concurrency_1__isl_8, about 420 bytes joined (a folder name may have 255)
+            final String yaml = "sweep: {type: grid, parameters: {concurrency: [1, 2], isl: [8, 9, 10, 11, 12, 13, 14, 15,"
+                    + " 16, 17]}}\\nbenchmark:\\n  model: m\\n  endpoint: {url: '" + mock.url() + "', streaming: true}\\n"
+                    + "  dataset: {isl: 8, osl: 2}\\n  phases: [{name: profiling, concurrency: 1, requests: 2}]\\n";
+            final WorkflowRun r = build(j, j.createProject(WorkflowJob.class, "twenty"), "node('" + agent.getNodeName()
+                    + "') {\n  writeFile file: 'b.yaml', text: \"" + yaml + "\"\n"
+                    + "  def ids = aiperfCells(config: 'b.yaml')\n"
+                    + "  def s = aiperfProfile(config: 'b.yaml', cells: ids)\n"
+                    + "  echo \"ids=${ids.size()} ran=${s.cells.size()} verdict=${s.verdict} dir=${s.exportDir}\"\n"
+                    + "}", Result.SUCCESS);
+            j.assertLogContains("ids=20 ran=20 verdict=SUCCESS", r);
+            final String prefix = r.getAction(AiperfBuildAction.class).getCalls().keySet().iterator().next();
+            final String folder = prefix.substring("aiperf/aiperf/cells/".length(), prefix.length() - 1);
+            assertTrue(folder.length() <= 64 && !folder.contains("/"), folder);
+            assertTrue(r.getArtifactManager().root().child(prefix + "run_outcome.json").exists(), prefix);
+        }
+    }
+
+    @Test
     void javaFromAJdkToolTheJarCachedOnceAndTheJvmOptionsOfTheEnvironment(final JenkinsRule j) throws Exception {
         final DumbSlave agent = j.createOnlineSlave(); // no JAVA_HOME of its own: the JDK tool provides Java
         final WorkflowJob tools = j.createProject(WorkflowJob.class, "tools");
@@ -163,6 +202,22 @@ class AiperfCallsTest {
     }
 
     @Test
+    void aJavaOlderThan17IsRefusedWithItsVersion(final JenkinsRule j, @TempDir final Path tmp) throws Exception {
+        // a "java" that says it is 11, the only one the step's environment has
+        final Path bin = Files.createDirectories(tmp.resolve("jdk11/bin"));
+        final Path java = Files.writeString(bin.resolve("java"), "#!/bin/sh\n"
+                + "echo 'openjdk version \"11.0.22\" 2024-01-16' >&2\n");
+        assertTrue(java.toFile().setExecutable(true));
+        final String home = bin.getParent().toString();
+        final WorkflowRun r = build(j, j.createProject(WorkflowJob.class, "java11"), "node('"
+                + j.createOnlineSlave().getNodeName() + "') {\n  withEnv(['JAVA_HOME=" + home + "', 'PATH=" + bin
+                + "']) {\n    aiperfProfile(model: 'm', urls: ['http://127.0.0.1:9'])\n  }\n}", Result.FAILURE);
+        // (a plain "java" may still be found on the agent JVM's own PATH; nothing answers at port 9 either way)
+        j.assertLogContains("aiperf: not using Java from JAVA_HOME (" + home + "): Java 11 is too old (the engine needs"
+                + " Java 17 or newer)", r);
+    }
+
+    @Test
     void theSnippetGeneratorOffersEveryField(final JenkinsRule j) throws Exception {
         final SnippetizerTester st = new SnippetizerTester(j);
         final AiperfProfileStep step = new AiperfProfileStep();
@@ -188,6 +243,28 @@ class AiperfCallsTest {
         gate.setGate("g.yaml");
         st.assertRoundTrip(gate, "aiperfGate gate: 'g.yaml', id: 'sh', results: 'out/run'");
         st.assertRoundTrip(new AiperfCellsStep("b.yaml"), "aiperfCells 'b.yaml'");
+    }
+
+    @Test
+    @SuppressWarnings("deprecation") // newInstance(Map) binds as a Pipeline call does (structs' DescribableModel)
+    void theLoadTakesNumbersAsNumbers(final JenkinsRule j) throws Exception {
+        // what a Pipeline's Groovy gives: Integer for 500, BigDecimal for 2.5
+        final AiperfProfileStep step = (AiperfProfileStep) j.jenkins.getDescriptorByType(
+                AiperfProfileStep.DescriptorImpl.class).newInstance(Map.of("model", "m",
+                "urls", List.of("http://h:1"), "requestCount", 500, "concurrency", 8, "requestRate",
+                new BigDecimal("2.5"), "benchmarkDuration", 60));
+        assertEquals(500, step.getRequestCount());
+        assertEquals(8, step.getConcurrency());
+        assertEquals(2.5, step.getRequestRate());
+        assertEquals(60.0, step.getBenchmarkDuration());
+        // the engine gets them as its flags' values, whole numbers without a fraction
+        final List<String> argv = InvocationPlanner.plan(step.settings().toSpec(), List.of("aiperf"), List.of()).argv();
+        assertTrue(Collections.indexOfSubList(argv, List.of("--concurrency", "8", "--request-rate", "2.5",
+                "--request-count", "500", "--benchmark-duration", "60")) > 0, argv.toString());
+        final AiperfProfileStep small = new AiperfProfileStep();
+        small.setConcurrency(8);
+        small.setRequestCount(500);
+        new SnippetizerTester(j).assertRoundTrip(small, "aiperfProfile concurrency: 8, requestCount: 500");
     }
 
     private static WorkflowJob configure(final WorkflowJob p, final String script) throws Exception {

@@ -3,6 +3,7 @@ package io.aiperf.jenkins;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import hudson.model.Result;
@@ -15,6 +16,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.htmlunit.WebResponse;
 import org.jenkinsci.plugins.workflow.actions.WarningAction;
@@ -29,7 +31,7 @@ import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
 /** {@code aiperfProfile}, {@code aiperfCells} and {@code aiperfAggregate} in real Pipelines on agents, against the mock. */
 @WithJenkins
 class AiperfPipelineTest {
-    private static final String LOAD = "streaming: true, requestCount: '8', concurrency: '2', "
+    private static final String LOAD = "streaming: true, requestCount: 8, concurrency: 2, "
             + "extraArgs: ['--isl', '8', '--osl', '2']";
 
     private static WorkflowRun build(final JenkinsRule j, final String name, final String script, final Result expected)
@@ -51,6 +53,7 @@ class AiperfPipelineTest {
                     + "  echo \"exportDir=${s.exportDir}\"\n"
                     + "}", Result.SUCCESS);
             j.assertLogContains("verdict=SUCCESS gate=none cells=1 ttft=true", r);
+            j.assertLogContains("--concurrency 2 --request-count 8", r); // unquoted numbers reach the engine
             assertTrue(r.getArtifactManager().root().child("aiperf/aiperf/run/profile_export_aiperf.json").exists());
             assertTrue(r.getArtifactManager().root().child("aiperf/aiperf/run/cell_outcome.json").exists());
             final AiperfBuildAction action = r.getAction(AiperfBuildAction.class);
@@ -58,6 +61,47 @@ class AiperfPipelineTest {
             assertEquals("SUCCESS", action.getVerdict());
             assertFalse(action.getTrendMetrics("aiperf").isEmpty());
             j.assertLogContains("exportDir=aiperf-results/aiperf/run", r);
+        }
+    }
+
+    @Test
+    void aCallThatFailsBeforeRecordingShowsNoVerdict(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = j.createOnlineSlave();
+        // the call claims its folder, then finds no Java: nothing is recorded
+        final WorkflowRun r = build(j, "nojava", "node('" + agent.getNodeName() + "') {\n"
+                + "  aiperfProfile(model: 'm', urls: ['http://127.0.0.1:9'], jdk: 'no-such-jdk')\n"
+                + "}", Result.FAILURE);
+        j.assertLogContains("no JDK tool installation named 'no-such-jdk'", r);
+        assertNull(r.getAction(AiperfBuildAction.class));
+        final String page = j.createWebClient().getPage(r).getWebResponse().getContentAsString();
+        assertFalse(page.contains("AIPerf: SUCCESS"), page);
+        final String json = j.createWebClient().goTo(r.getUrl() + "api/json?depth=1", "application/json")
+                .getWebResponse().getContentAsString();
+        assertFalse(json.contains("\"verdict\""), json);
+    }
+
+    @Test
+    void retryRunsAFailedCallAgainAndTheReturnedMapIsTheScriptsOwn(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = Agents.withJava(j);
+        try (MockServerProcess mock = MockServerProcess.start(5)) {
+            // the first attempt claims the call's folder and fails; the retry must be able to claim it again
+            final WorkflowRun r = build(j, "retry", "node('" + agent.getNodeName() + "') {\n"
+                    + "  int attempt = 0\n"
+                    + "  def s\n"
+                    + "  retry(2) {\n"
+                    + "    attempt++\n"
+                    + "    s = aiperfProfile(model: 'm', urls: ['" + mock.url() + "'], " + LOAD
+                    + ", jdk: attempt == 1 ? 'no-such-jdk' : null)\n"
+                    + "  }\n"
+                    + "  s.put('verdict', 'CHANGED')\n"
+                    + "  s.metrics.put('time_to_first_token_p50', -1)\n"
+                    + "  echo \"attempts=${attempt}\"\n"
+                    + "}", Result.SUCCESS);
+            j.assertLogContains("no JDK tool installation named 'no-such-jdk'", r);
+            j.assertLogContains("attempts=2", r);
+            final Map<String, Object> recorded = r.getAction(AiperfBuildAction.class).getCalls().get("aiperf/aiperf/run/");
+            assertEquals("SUCCESS", recorded.get("verdict"), "the build's record is not the script's map");
+            assertTrue(((Number) ((Map<?, ?>) recorded.get("metrics")).get("time_to_first_token_p50")).doubleValue() > 0);
         }
     }
 
@@ -199,7 +243,7 @@ class AiperfPipelineTest {
             final WorkflowJob p = j.createProject(WorkflowJob.class, "abort");
             p.setDefinition(new CpsFlowDefinition("node('" + agent.getNodeName() + "') {\n"
                     + "  aiperfProfile(model: '" + marker + "', urls: ['" + mock.url() + "'], streaming: true, "
-                    + "concurrency: '2', requestCount: '100000', extraArgs: ['--isl', '8', '--osl', '50'])\n"
+                    + "concurrency: 2, requestCount: 100000, extraArgs: ['--isl', '8', '--osl', '50'])\n"
                     + "}", true));
             p.save();
             final String config = Agents.configXml(p);
@@ -221,6 +265,31 @@ class AiperfPipelineTest {
                 assertTrue(new String(in.readAllBytes(), StandardCharsets.UTF_8).matches("(?s).*\"was_cancelled\"\\s*:\\s*true.*"));
             }
             assertEquals(config, Agents.configXml(p));
+            assertEquals("ABORTED", r.getAction(AiperfBuildAction.class).getVerdict());
+        }
+    }
+
+    @Test
+    void anEngineStoppedBySigtermFromElsewhereAbortsTheBuild(final JenkinsRule j) throws Exception {
+        final DumbSlave agent = Agents.withJava(j);
+        final String marker = "sigterm-model-" + System.nanoTime();
+        try (MockServerProcess mock = MockServerProcess.start(200)) {
+            final WorkflowJob p = j.createProject(WorkflowJob.class, "sigterm");
+            p.setDefinition(new CpsFlowDefinition("node('" + agent.getNodeName() + "') {\n"
+                    + "  aiperfProfile(model: '" + marker + "', urls: ['" + mock.url() + "'], streaming: true, "
+                    + "concurrency: 2, requestCount: 100000, extraArgs: ['--isl', '8', '--osl', '50'])\n"
+                    + "}", true));
+            final WorkflowRun r = p.scheduleBuild2(0).waitForStart();
+            final long deadline = System.nanoTime() + 120_000_000_000L;
+            while (mock.inferenceRequests() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            final List<ProcessHandle> engines = Agents.engines(marker);
+            assertFalse(engines.isEmpty(), "the engine process is found by its model name");
+            engines.forEach(ProcessHandle::destroy); // SIGTERM, as a container stop or an operator's kill sends it
+            j.assertBuildStatus(Result.ABORTED, j.waitForCompletion(r));
+            j.assertLogContains("aiperf: ABORTED", r);
+            j.assertLogNotContains("Jenkins stopped the engine", r);
             assertEquals("ABORTED", r.getAction(AiperfBuildAction.class).getVerdict());
         }
     }

@@ -33,7 +33,7 @@ class AiperfRestartTest {
             try (MockServerProcess mock = MockServerProcess.start(5)) {
                 final WorkflowJob p = j.createProject(WorkflowJob.class, "p");
                 p.setDefinition(new CpsFlowDefinition("node('" + agent.getNodeName() + "') { aiperfProfile(model: 'm', "
-                        + "urls: ['" + mock.url() + "'], streaming: true, requestCount: '6', extraArgs: ['--osl', '2']) }",
+                        + "urls: ['" + mock.url() + "'], streaming: true, requestCount: 6, extraArgs: ['--osl', '2']) }",
                         true));
                 j.buildAndAssertSuccess(p);
                 j.buildAndAssertSuccess(p);
@@ -90,7 +90,7 @@ class AiperfRestartTest {
                 final WorkflowJob p = j.createProject(WorkflowJob.class, "long");
                 p.setDefinition(new CpsFlowDefinition("node('" + agent.getNodeName() + "') {\n"
                         + "  aiperfProfile(model: '" + marker + "', urls: ['" + mock.url() + "'], streaming: true, "
-                        + "concurrency: '2', requestCount: '100000', extraArgs: ['--isl', '8', '--osl', '50'])\n"
+                        + "concurrency: 2, requestCount: 100000, extraArgs: ['--isl', '8', '--osl', '50'])\n"
                         + "}", true));
                 p.save();
                 config[0] = Agents.configXml(p);

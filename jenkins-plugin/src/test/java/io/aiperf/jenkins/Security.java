@@ -17,12 +17,17 @@ final class Security {
 
     /** Jenkins' own user database with one admin; anonymous users may read, logged-in users may do anything. */
     static void anonymousReadLoggedInAdmin(final JenkinsRule j) throws Exception {
+        loggedInAdmin(j, true);
+    }
+
+    /** As above; anonymous users may read only when told. */
+    static void loggedInAdmin(final JenkinsRule j, final boolean anonymousRead) throws Exception {
         final WorkflowJob setup = j.createProject(WorkflowJob.class, "security-setup-" + SETUPS.incrementAndGet());
         setup.setDefinition(new CpsFlowDefinition("def realm = new hudson.security.HudsonPrivateSecurityRealm(false)\n"
                 + "realm.createAccount('" + ADMIN + "', '" + ADMIN_PASSWORD + "')\n"
                 + "jenkins.model.Jenkins.get().setSecurityRealm(realm)\n"
                 + "def strategy = new hudson.security.FullControlOnceLoggedInAuthorizationStrategy()\n"
-                + "strategy.setAllowAnonymousRead(true)\n"
+                + "strategy.setAllowAnonymousRead(" + anonymousRead + ")\n"
                 + "jenkins.model.Jenkins.get().setAuthorizationStrategy(strategy)\n", false));
         j.buildAndAssertSuccess(setup);
     }

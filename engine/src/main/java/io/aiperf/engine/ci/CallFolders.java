@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * the same archive folder for baselines. Distinct ids or slots never share a folder, and none is inside another.
  *
  * @param id the call's id (checked by {@link #idProblem})
- * @param slot {@code run}, {@code aggregate} or {@code cells/<encoded ids>}
+ * @param slot {@code run}, {@code aggregate} or {@code cells/<encoded ids>} (a long list by its hash, see
+ *             {@link #of})
  */
 public record CallFolders(String id, String slot) {
     /** The id of a call that names none. */
@@ -24,13 +25,28 @@ public record CallFolders(String id, String slot) {
     private static final String RUN = "run";
     private static final String AGGREGATE = "aggregate";
     private static final String CELLS = "cells/";
+    /** The longest cell-list folder name that is spelled out; longer lists are {@link #hashed}. */
+    static final int READABLE_CELLS = 64;
 
     /** A call that ran the given cells, or the whole run when there are none. */
     public static CallFolders of(final String id, final List<String> cells) {
         if (cells == null || cells.isEmpty()) {
             return new CallFolders(id, RUN);
         }
-        return new CallFolders(id, CELLS + String.join("+", cells.stream().map(CallFolders::encode).toList()));
+        final List<String> encoded = cells.stream().map(CallFolders::encode).toList();
+        final String joined = String.join("+", encoded);
+        return new CallFolders(id, CELLS + (joined.length() <= READABLE_CELLS ? joined : hashed(encoded, joined)));
+    }
+
+    /**
+     * A cell list too long to spell out, named by its first id (cut short), {@code ~~}, its count and a hash of the
+     * whole list: at most about 60 bytes whatever the cells (a folder name may have 255). {@link #encode} never
+     * writes {@code ~~} (its {@code ~} is always followed by two hex digits), so no spelled-out list has this name.
+     */
+    private static String hashed(final List<String> encoded, final String joined) {
+        final String first = encoded.get(0);
+        return first.substring(0, Math.min(first.length(), 32)) + "~~" + encoded.size() + "-"
+                + EngineLaunch.sha256(joined).substring(0, 16);
     }
 
     /** The merge of the cells this build archived under the id ({@code aiperfAggregate}). */

@@ -3,6 +3,8 @@ package io.aiperf.engine.ci;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Which Java runs the engine on a CI agent. Not the agent JVM's own: inside a container ({@code container()},
@@ -62,6 +64,24 @@ public final class JavaLocator {
             }
         }
         return out;
+    }
+
+    /** The oldest Java the engine runs on. */
+    public static final int MINIMUM_MAJOR = 17;
+    private static final Pattern VERSION = Pattern.compile("version \"(?:1\\.)?(\\d+)");
+
+    /**
+     * Why the Java whose {@code java -version} printed this text cannot run the engine, or null when it can (or its
+     * version cannot be read: the engine then says what is wrong itself).
+     */
+    public static String versionProblem(final String versionText) {
+        final Matcher m = VERSION.matcher(versionText == null ? "" : versionText);
+        if (!m.find()) {
+            return null;
+        }
+        final int major = Integer.parseInt(m.group(1));
+        return major >= MINIMUM_MAJOR ? null : "Java " + major + " is too old (the engine needs Java "
+                + MINIMUM_MAJOR + " or newer)";
     }
 
     /**

@@ -114,6 +114,12 @@ public record ProfileSpec(String id, String config, String model, List<String> u
         if (extraArgs != null && extraArgs.stream().anyMatch(a -> a.startsWith("--api-key") && !a.startsWith("--api-key-env"))) {
             problems.put("extraArgs", "pass the API key through credentialsId, never as an argument");
         }
+        final String placed = extraArgs == null ? null : extraArgs.stream().filter(ProfileSpec::placedByTheStep)
+                .findFirst().orElse(null);
+        if (placed != null) {
+            problems.put("extraArgs", placed + " is set by the step (use artifactDir, cells, gate or baseline), so the"
+                    + " call's folder, archive and gate stay its own");
+        }
         if (!isBlank(baseline)) {
             if (isBlank(gate)) {
                 problems.put("baseline", "a baseline is only used with a gate rules file");
@@ -138,6 +144,14 @@ public record ProfileSpec(String id, String config, String model, List<String> u
             }
         }
         return problems;
+    }
+
+    /** The flags the step places itself; given again in extraArgs they would move the exports or the gate. */
+    private static final List<String> STEP_FLAGS = List.of("--artifact-dir", "--output-artifact-dir", "--cell", "--gate",
+            "--baseline", "--pid-file");
+
+    private static boolean placedByTheStep(final String arg) {
+        return STEP_FLAGS.stream().anyMatch(f -> arg.equals(f) || arg.startsWith(f + "="));
     }
 
     /** Why a directory cannot hold archived exports, or null: it must stay inside the workspace. */

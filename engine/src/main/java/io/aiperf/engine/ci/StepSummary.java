@@ -32,6 +32,8 @@ public final class StepSummary {
     public static final String EXPORT_DIR = "exportDir";
     /** The build numbers the gate compared with, newest first (empty without a baseline). */
     public static final String BASELINE_BUILDS = "baselineBuilds";
+    /** The full name of the CI job those builds belong to, or null when they are the build's own job's. */
+    public static final String BASELINE_JOB = "baselineJob";
     /** The comparison with the baseline, one row per key metric ({@link Comparison}). */
     public static final String COMPARISON = "comparison";
     /** The capacity search's result ({@link SearchCapacity#toMap}), or null when the call ran no search. */

@@ -35,6 +35,48 @@ class CiCallsTest {
     }
 
     @Test
+    void aJavaOlderThan17IsRefusedBeforeTheEngineRuns() {
+        assertThat(JavaLocator.versionProblem("openjdk version \"11.0.22\" 2024-01-16\nOpenJDK Runtime"))
+                .isEqualTo("Java 11 is too old (the engine needs Java 17 or newer)");
+        assertThat(JavaLocator.versionProblem("java version \"1.8.0_402\"")).contains("Java 8 is too old");
+        assertThat(JavaLocator.versionProblem("openjdk version \"17.0.10\" 2024-01-16")).isNull();
+        assertThat(JavaLocator.versionProblem("openjdk version \"21\" 2023-09-19")).isNull();
+        assertThat(JavaLocator.versionProblem("something else")).isNull();
+    }
+
+    @Test
+    void aStoredVerdictReadsBackAsTheEnumAndAnUnknownOneIsAFailure() {
+        assertThat(Verdict.of("UNSTABLE")).isEqualTo(Verdict.UNSTABLE);
+        assertThat(Verdict.of(null)).isEqualTo(Verdict.FAILURE);
+        assertThat(Verdict.of("exploded")).isEqualTo(Verdict.FAILURE);
+        assertThat(Verdict.worst(List.of("SUCCESS", "ABORTED", "UNSTABLE"))).isEqualTo(Verdict.ABORTED);
+        assertThat(Verdict.worst(List.of())).isEqualTo(Verdict.SUCCESS);
+    }
+
+    @Test
+    void aCellListFolderStaysShortWhateverTheCells() {
+        final List<String> twenty = new ArrayList<>();
+        for (int i = 1; i <= 20; i++) {
+            twenty.add("trial_0001/concurrency_" + i + "__isl_128");
+        }
+        final List<String> reversed = new ArrayList<>(twenty);
+        java.util.Collections.reverse(reversed);
+        final List<String> names = new ArrayList<>();
+        for (final List<String> cells : List.of(twenty, reversed, twenty.subList(0, 19), List.of("x".repeat(300)),
+                List.of("x".repeat(300), "y"), List.of("run_0001", "run_0002"))) {
+            final String slot = CallFolders.of("llama", cells).slot();
+            final String name = slot.substring("cells/".length());
+            assertThat(name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).as(name).isLessThanOrEqualTo(64)
+                    .isPositive();
+            assertThat(name).doesNotContain("/");
+            names.add(name);
+        }
+        assertThat(names).doesNotHaveDuplicates();
+        assertThat(names.get(0)).startsWith("trial_0001~2fconcurrency_1__isl_").contains("~~20-");
+        assertThat(names.get(5)).isEqualTo("run_0001+run_0002"); // short lists stay spelled out
+    }
+
+    @Test
     void everyIdAndSlotHasItsOwnFoldersAndNoneIsInsideAnother() {
         final List<CallFolders> calls = new ArrayList<>();
         for (final String id : List.of("aiperf", "llama", "llama-2", "a.b")) {
@@ -44,6 +86,8 @@ class CiCallsTest {
             calls.add(CallFolders.of(id, List.of("a/b")));
             calls.add(CallFolders.of(id, List.of("a_b")));
             calls.add(CallFolders.of(id, List.of("a+b")));
+            calls.add(CallFolders.of(id, List.of("c".repeat(70))));
+            calls.add(CallFolders.of(id, List.of("c".repeat(70), "d")));
             calls.add(CallFolders.aggregate(id));
         }
         for (final CallFolders a : calls) {

@@ -65,6 +65,14 @@ class CiContractsTest {
                 "numProfileRuns", "extraArgs", "baseline", "cells");
         assertThatThrownBy(() -> InvocationPlanner.plan(bad, List.of("aiperf"), List.of()))
                 .hasMessageContaining("artifactDir").hasMessageNotContaining("sk-1");
+        for (final List<String> extra : List.of(List.of("--artifact-dir", "/tmp/x"), List.of("--cell=run_0002"),
+                List.of("--osl", "2", "--gate", "other.yaml"), List.of("--baseline", "b"), List.of("--pid-file", "p"))) {
+            final ProfileSpec overriding = new ProfileSpec(null, null, "m", List.of("http://h:1"), null, null, null, null,
+                    null, null, null, null, null, null, null, "out", true, null, null, false, extra, List.of(), null,
+                    null);
+            assertThat(overriding.validate()).as(extra.toString()).containsOnlyKeys("extraArgs");
+            assertThat(overriding.validate().get("extraArgs")).contains("is set by the step");
+        }
         assertThat(ProfileSpec.artifactDirProblem("/abs")).contains("inside the workspace");
         assertThat(ProfileSpec.artifactDirProblem("out/run")).isNull();
     }
