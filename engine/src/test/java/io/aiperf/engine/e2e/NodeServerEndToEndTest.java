@@ -13,16 +13,19 @@ import org.junit.jupiter.api.Nested;
  * otherwise.
  */
 class NodeServerEndToEndTest {
-    @Nested
-    class KeepingConnectionsAlive extends RealServerEndToEndTest {
+    /** The checks against one of the server's two modes. */
+    abstract class NodeServerChecks extends RealServerEndToEndTest {
+        /** Whether the server ends each connection after its answer with a half-close. */
+        abstract boolean halfCloses();
+
         @Override
         RealServer startServer(final Path log) throws Exception {
-            return start(log, false);
+            return start(log, halfCloses());
         }
 
         @Override
         RealServer startBrokenServer(final Path log) throws Exception {
-            return start(log, false);
+            return start(log, halfCloses());
         }
 
         @Override
@@ -37,34 +40,22 @@ class NodeServerEndToEndTest {
 
         @Override
         boolean endsConnectionsAfterStreams() {
+            return halfCloses();
+        }
+    }
+
+    @Nested
+    class KeepingConnectionsAlive extends NodeServerChecks {
+        @Override
+        boolean halfCloses() {
             return false;
         }
     }
 
     @Nested
-    class EndingEachConnectionAfterItsAnswer extends RealServerEndToEndTest {
+    class EndingEachConnectionAfterItsAnswer extends NodeServerChecks {
         @Override
-        RealServer startServer(final Path log) throws Exception {
-            return start(log, true);
-        }
-
-        @Override
-        RealServer startBrokenServer(final Path log) throws Exception {
-            return start(log, true);
-        }
-
-        @Override
-        String model() {
-            return "node";
-        }
-
-        @Override
-        String brokenModel() {
-            return "broken";
-        }
-
-        @Override
-        boolean endsConnectionsAfterStreams() {
+        boolean halfCloses() {
             return true;
         }
     }
