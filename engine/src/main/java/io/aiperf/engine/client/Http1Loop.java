@@ -522,7 +522,7 @@ final class Http1Loop implements Runnable {
         if (c.reused) {
             guard.answeredOnReuse(c.origin.key());
         } else if (c.reader.closeAnnounced()) {
-            closedAfterResponse(c.origin, "it answers Connection: close");
+            closedAfterResponse(c.origin, "it answers Connection: close", true);
         }
         final boolean sticky = guard.strategy() == io.aiperf.engine.config.ConnectionReuse.STICKY_USER_SESSIONS;
         try {
@@ -592,11 +592,18 @@ final class Http1Loop implements Runnable {
      * The origin closed a connection right after an answer: under {@code pooled} its connections are not reused
      * from now on, so this loop's idle ones that carried an answer are closed now.
      */
-    private void closedAfterResponse(final Http1Origin origin, final String how) {
+    private void closedAfterResponse(final Http1Origin origin, final String how, final boolean certain) {
         if (guard.closesAfterResponse(origin.key())) {
             return;
         }
-        guard.sawCloseAfterResponse(origin.key(), how);
+        if (certain) {
+            guard.sawCloseAfterResponse(origin.key(), how);
+        } else {
+            guard.sawEndAfterAnswer(origin.key(), how);
+        }
+        if (!guard.closesAfterResponse(origin.key())) {
+            return;
+        }
         final ArrayDeque<Http1Connection> free = idle.get(origin);
         if (free != null) {
             for (final Http1Connection c : List.copyOf(free)) {
@@ -610,12 +617,13 @@ final class Http1Loop implements Runnable {
     /**
      * A reused connection ended (or refused a request) before any byte of the answer. Its request goes again on a
      * new connection, as curl and browsers do: whether the server read it cannot be told (a half-closed socket takes
-     * bytes it will never answer). An end this soon after the connection's last answer is the server closing after
-     * its answers: from now on each request to it gets a connection of its own.
+     * bytes it will never answer). Ends this soon after the connection's last answer, a few of them and no answer on
+     * a kept-alive connection ever, are the server closing after its answers: from then on each request to it gets a
+     * connection of its own ({@link ReuseGuard#sawEndAfterAnswer}).
      */
     private void endedBeforeAnswer(final Http1Connection c, final long now, final String how) {
         if (now - c.idleSince < CLOSE_AFTER_RESPONSE_NANOS) {
-            closedAfterResponse(c.origin, how);
+            closedAfterResponse(c.origin, how, false);
         }
     }
 
@@ -794,7 +802,7 @@ final class Http1Loop implements Runnable {
                 return false;
             }
             if (n < 0 && c.reused && clock.nanoTime() - c.idleSince < CLOSE_AFTER_RESPONSE_NANOS) {
-                closedAfterResponse(c.origin, "an idle connection ended right after its answer");
+                closedAfterResponse(c.origin, "an idle connection ended right after its answer", false);
             }
         } catch (IOException e) {
             // closed below

@@ -391,8 +391,9 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
     }
 
     /**
-     * On Apache HttpClient's connections: a request lost on a reused connection makes its server known to close
-     * connections after its answers, unless it has answered on a kept-alive connection before (the lean transport
+     * On Apache HttpClient's connections: requests lost on reused connections make their server known to close
+     * connections after its answers ({@link ReuseGuard#sawEndAfterAnswer}), unless it has answered on a kept-alive
+     * connection before (the lean transport
      * also looks at how soon after the answer, {@link Http1Loop}), whether or not the request is sent again.
      */
     private void sawApacheConnectionLost(final PreparedRequest request, final ResponseCollector collector) {
@@ -401,7 +402,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         }
         final String origin = ReuseGuard.key(request.uri());
         if (!guard.closesAfterResponse(origin)) {
-            guard.sawCloseAfterResponse(origin, "a request on a reused connection met its close");
+            guard.sawEndAfterAnswer(origin, "requests on reused connections met their close");
         }
     }
 

@@ -16,6 +16,13 @@ import java.util.function.Consumer;
 final class ReuseGuard {
     private final ConnectionReuse strategy;
     private final Set<String> closing = ConcurrentHashMap.newKeySet();
+    /**
+     * Kept-alive connections of each origin that ended right after an answer. One or two may be requests the server
+     * dropped, as a server that closes after every answer looks from the client at first: the third marks it.
+     */
+    private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> endsAfterAnswer =
+            new ConcurrentHashMap<>();
+    static final int ENDS_BEFORE_MARKING = 3;
     /** Origins that answered on a kept-alive connection: they do not close after every answer. */
     private final Set<String> answeredOnReuse = ConcurrentHashMap.newKeySet();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
@@ -54,6 +61,14 @@ final class ReuseGuard {
     /** Whether a connection to {@code origin} may be kept for a later request. */
     boolean mayReuse(final String origin) {
         return strategy != ConnectionReuse.NEVER && !closing.contains(origin);
+    }
+
+    /** A kept-alive connection to {@code origin} ended right after its answer ({@code how}); see the counts above. */
+    void sawEndAfterAnswer(final String origin, final String how) {
+        if (endsAfterAnswer.computeIfAbsent(origin, o -> new java.util.concurrent.atomic.AtomicInteger())
+                .incrementAndGet() >= ENDS_BEFORE_MARKING) {
+            sawCloseAfterResponse(origin, how);
+        }
     }
 
     /** {@code origin} answered a request on a kept-alive connection (cheap when already known: no allocation). */

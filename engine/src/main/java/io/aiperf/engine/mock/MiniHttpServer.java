@@ -349,6 +349,8 @@ final class MiniHttpServer implements AutoCloseable {
         boolean busy;
         boolean closeAfterWrite;
         boolean closed;
+        /** The connection is closed a while after the answer, reading nothing until then. */
+        boolean closingLater;
         /** The answer's end is followed by a FIN; what the client writes after it is read and dropped. */
         boolean halfCloseAfterWrite;
         boolean halfClosed;
@@ -453,6 +455,7 @@ final class MiniHttpServer implements AutoCloseable {
                 final boolean last = t.index() == t.response().steps().size() - 1;
                 final Ending ending = last ? t.response().ending() : null;
                 halfCloseAfterWrite = ending != null && ending.halfClose();
+                closingLater = ending != null && !ending.halfClose();
                 enqueue(step.bytes(), last && closeAfterWrite);
                 if (last) {
                     busy = ending != null; // a connection being ended reads no further request
@@ -507,7 +510,9 @@ final class MiniHttpServer implements AutoCloseable {
                 out.poll();
             }
             if (key != null && key.isValid()) {
-                key.interestOps(SelectionKey.OP_READ);
+                // A connection to be closed later reads nothing more: a request that arrives meanwhile stays unread
+                // in the socket, so the close resets it, as a server's close does.
+                key.interestOps(closingLater ? 0 : SelectionKey.OP_READ);
             }
             if (closeAfterWrite && closed) {
                 closeQuietly(key);

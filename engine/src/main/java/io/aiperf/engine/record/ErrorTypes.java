@@ -20,6 +20,8 @@ public final class ErrorTypes {
             Map.entry("ConnectionClosedException", "ServerDisconnectedError"),
             Map.entry("EOFException", "ServerDisconnectedError"),
             Map.entry("ClosedChannelException", "ServerDisconnectedError"),
+            // a kept-alive connection closed before any byte of the answer, not resent (--no-retry-unsent)
+            Map.entry("RequestNotExecutedException", "ServerDisconnectedError"),
             Map.entry("SSLException", "SSLError"),
             Map.entry("SSLHandshakeException", "SSLError"),
             Map.entry("CancellationException", "RequestCancellationError"));

@@ -36,4 +36,13 @@ class ResponseCollectorErrorEventTest {
         assertThat(r.error()).isNotNull();
         assertThat(r.error().message()).isEqualTo("overloaded");
     }
+
+    @Test
+    void llamaCppsErrorFieldIsTheStreamsError() throws Exception {
+        // llama.cpp's server writes a failure mid-stream as an "error:" field holding the error object
+        final ResponseData r = stream("data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n"
+                + "error: {\"error\":{\"code\":500,\"message\":\"invalid UTF-8\",\"type\":\"server_error\"}}\n\n");
+        assertThat(r.error()).isNotNull();
+        assertThat(r.error().message()).isEqualTo("invalid UTF-8");
+    }
 }

@@ -53,17 +53,19 @@ class DroppedConnectionsEndToEndTest {
      */
     @Test
     void pooledEveryDropIsAnErrorOrAResend() throws Exception {
-        try (MockServer mock = MockServer.start(MockServerConfig.fast().withFaults("/v1/chat/completions=drop:20"))) {
+        // 5%: three drops before any answer on a kept-alive connection, which is how a server that closes after
+        // every answer looks, stay far less likely than a flaky test should be
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withFaults("/v1/chat/completions=drop:5"))) {
             final Path dir = tmp.resolve("drop-pooled");
             final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--concurrency",
-                    "4", "--request-count", "150", "--isl", "16", "--osl", "4", "--artifact-dir", dir.toString());
+                    "4", "--request-count", "300", "--isl", "16", "--osl", "4", "--artifact-dir", dir.toString());
             final long dropped = mock.controlState().droppedConnections();
             final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
             final long errors = s.path("error_request_count").path("avg").asLong(0);
             final long retries = s.path("client_health").path("transport").path("retries").asLong();
             assertThat(dropped).isPositive();
             assertThat(errors + retries).as(r.err()).isEqualTo(dropped);
-            assertThat(mock.controlState().calls("/v1/chat/completions")).isEqualTo(150 + retries);
+            assertThat(mock.controlState().calls("/v1/chat/completions")).isEqualTo(300 + retries);
             if (dropped > 4) { // more drops than the first wave's fresh connections: some hit kept-alive ones
                 assertThat(retries).as("drops on kept-alive connections are resent").isPositive();
             }
@@ -100,7 +102,8 @@ class DroppedConnectionsEndToEndTest {
                     assertThat(mock.controlState().calls("/v1/chat/completions")).isEqualTo(200);
                     final JsonNode t = s.path("client_health").path("transport");
                     assertThat(t.path("server_closes_after_response").asBoolean()).as(fault).isTrue();
-                    assertThat(t.path("retries").asLong()).isLessThanOrEqualTo(concurrency);
+                    // the requests in flight when the server was marked, after the ends that marked it
+                    assertThat(t.path("retries").asLong()).isLessThanOrEqualTo(concurrency + 3);
                     assertThat(r.err()).containsOnlyOnce("closes kept-alive connections right after its answers");
                 }
             }
