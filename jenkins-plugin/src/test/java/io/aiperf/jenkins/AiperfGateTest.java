@@ -45,7 +45,10 @@ class AiperfGateTest {
             p.setDefinition(new CpsFlowDefinition(String.format(script, slow.url()), true));
             final WorkflowRun regressed = j.buildAndAssertStatus(Result.UNSTABLE, p);
             j.assertLogContains("baseline: build #1", regressed);
-            j.assertLogContains("gate=unstable verdict=UNSTABLE", regressed);
+            // A client short of CPU (a loaded machine) cannot judge, and the engine says so: inconclusive, which
+            // the step reports as UNSTABLE too. Otherwise the regression itself is the verdict.
+            j.assertLogContains(JenkinsRule.getLog(regressed).contains("short of CPU")
+                    ? "gate=inconclusive verdict=UNSTABLE" : "gate=unstable verdict=UNSTABLE", regressed);
             assertTrue(regressed.getArtifactManager().root().child("aiperf/sh/run/gate_result.json").exists());
             assertEquals(List.of("sh"), regressed.getAction(AiperfBuildAction.class).getIds());
         }
