@@ -335,6 +335,18 @@ public final class ProfileOptions {
             + "prompt of this length shared by every conversation.")
     Integer sharedSystemPromptLength;
 
+    @Topic(INPUT)
+    @Yaml("benchmark.dataset.prompts.system_prompt")
+    @Option(names = "--system-prompt", paramLabel = "TEXT", description = "A verbatim system prompt sent with every "
+            + "conversation (prepended to a dataset's own system message); --isl still sizes the user prompt.")
+    String systemPrompt;
+
+    @Topic(INPUT)
+    @Yaml("benchmark.dataset.prompts.system_prompt_file")
+    @Option(names = "--system-prompt-file", paramLabel = "FILE", description = "As --system-prompt, the text read "
+            + "from a UTF-8 file at startup.")
+    String systemPromptFile;
+
     @Topic(WARMUP)
     @Option(names = "--num-warmup-sessions", paramLabel = "N", description = "Warm up with this many sessions.")
     Integer numWarmupSessions;

@@ -52,7 +52,8 @@ public final class ConfigBinder {
             "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays", "media_roots",
             "turn_delay_cap", "rankings", "synthesis", "images", "audio");
     static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size", "prefix_prompts",
-            "shared_system_prompt_length", "sequence_distribution", "user_context_prompt_length");
+            "shared_system_prompt_length", "sequence_distribution", "user_context_prompt_length", "system_prompt",
+            "system_prompt_file");
     static final List<String> TURN_DELAY_KEYS = List.of("mean", "stddev", "ratio");
     static final List<String> PREFIX_KEYS = List.of("pool_size", "length");
     static final List<String> DIST_KEYS = List.of("mean", "stddev");
@@ -801,9 +802,45 @@ public final class ConfigBinder {
         if (cap != null && !(cap >= 0)) {
             throw d.error("turn_delay_cap", "Input should be greater than or equal to 0");
         }
+        final String system = systemPrompt(prompts, prefixes);
+        if (system != null && file != null && file.format() == DatasetConfig.Format.RAW_PAYLOAD) {
+            throw prompts.error(prompts.has("system_prompt") ? "system_prompt" : "system_prompt_file",
+                    "a raw_payload row is sent as it is: put the system message in the rows");
+        }
         return new DatasetConfig(entries, islMean, islStd, oslMean, oslStd, file, publicDataset, turns, prefixes,
                 sequences, sampling, cap == null ? null : Math.round(cap * 1000), rankings(d),
-                SyntheticMediaBinder.bind(d));
+                SyntheticMediaBinder.bind(d), system);
+    }
+
+    /** The verbatim system prompt ({@code --system-prompt}, or the file of {@code --system-prompt-file}), or null. */
+    private static String systemPrompt(final Section prompts, final DatasetConfig.Prefixes prefixes) {
+        final String text = prompts.string("system_prompt", null);
+        final String file = prompts.string("system_prompt_file", null);
+        if (text == null && file == null) {
+            return null;
+        }
+        final String key = text != null ? "system_prompt" : "system_prompt_file";
+        if (text != null && file != null) {
+            throw prompts.error("system_prompt", "--system-prompt and --system-prompt-file are mutually exclusive; "
+                    + "give one");
+        }
+        if (prefixes.sharedSystemLength() > 0 || prefixes.poolSize() > 0) {
+            throw prompts.error(key, "a verbatim system prompt and --shared-system-prompt-length or prefix prompts "
+                    + "fill the same place; give one of them");
+        }
+        String value = text;
+        if (file != null) {
+            try {
+                value = java.nio.file.Files.readString(java.nio.file.Path.of(file));
+            } catch (java.io.IOException | java.nio.file.InvalidPathException | java.io.UncheckedIOException e) {
+                throw prompts.error(key, "cannot read " + file + " as UTF-8 text: " + e.getMessage());
+            }
+        }
+        if (value.isBlank()) {
+            throw prompts.error(key, (file != null ? file + " is" : "it is") + " empty or whitespace only; leave the "
+                    + "option out to run without a system prompt");
+        }
+        return value;
     }
 
     private static DatasetConfig.Rankings rankings(final Section d) {
