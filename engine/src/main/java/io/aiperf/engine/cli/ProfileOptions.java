@@ -173,6 +173,12 @@ public final class ProfileOptions {
     @Option(names = "--use-server-token-count", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Take token counts from the server's usage.")
     Boolean useServerTokenCount;
     @Topic(ENDPOINT)
+    @Yaml("benchmark.endpoint.per_chunk_usage")
+    @Option(names = "--per-chunk-usage", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Ask "
+            + "for usage on every streamed chunk (stream_options.continuous_usage_stats), so ITL leaves out the "
+            + "tokens of the first chunk, not one token; streaming chat with --use-server-token-count only.")
+    Boolean perChunkUsage;
+    @Topic(ENDPOINT)
     @Yaml("benchmark.endpoint.use_legacy_max_tokens")
     @Option(names = "--use-legacy-max-tokens", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Send max_tokens instead of max_completion_tokens for chat.")
     Boolean useLegacyMaxTokens;

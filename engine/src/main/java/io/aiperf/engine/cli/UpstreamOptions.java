@@ -79,8 +79,6 @@ public final class UpstreamOptions {
         add(m, "vLLM- and SGLang-style ratio windows for ISL and OSL are not implemented (their draws follow those "
                 + "tools' random generators); --isl-stddev/--osl-stddev or --seq-dist shape the lengths here",
                 "--random-range-ratio", "--random-corpus-style");
-        add(m, "per-chunk usage (stream_options.continuous_usage_stats) is not read yet; ITL divides the decode time "
-                + "by OSL - 1, as upstream does without this option", "--per-chunk-usage");
         add(m, NOT_IN_UPSTREAM + "; sessions start at the load's pace here (--request-rate, --arrival-pattern, "
                 + "--arrival-smoothness)", "--session-arrival-rate", "--session-arrival-pattern",
                 "--session-arrival-smoothness");

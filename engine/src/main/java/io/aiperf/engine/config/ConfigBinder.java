@@ -47,7 +47,7 @@ public final class ConfigBinder {
             "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file", "ssl_cert_file", "ssl_key_file",
             "proxy", "http2", "server_metrics", "model_selection",
             "session_header", "template", "gpu_telemetry", "connection_reuse", "wait_for_model_timeout",
-            "wait_for_model_interval", "wait_for_model_mode");
+            "wait_for_model_interval", "wait_for_model_mode", "per_chunk_usage");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
             "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays", "media_roots",
             "turn_delay_cap", "rankings", "synthesis", "images", "audio");
@@ -285,13 +285,22 @@ public final class ConfigBinder {
         if (!urlStrategy.equals("round_robin")) {
             throw e.error("url_strategy", "only round_robin is supported");
         }
+        final boolean serverTokens = e.bool("use_server_token_count", false);
+        final boolean perChunkUsage = e.bool("per_chunk_usage", false);
+        if (perChunkUsage && (!serverTokens || type != EndpointType.CHAT || !streaming)) {
+            // upstream's three conditions: the count comes from the server's usage, on chat's streamed chunks
+            throw e.error("per_chunk_usage", !serverTokens ? "--per-chunk-usage needs --use-server-token-count (the "
+                    + "first chunk's token count comes from the server's per-chunk usage)"
+                    : type != EndpointType.CHAT ? "--per-chunk-usage needs --endpoint-type chat" : "--per-chunk-usage "
+                    + "needs --streaming");
+        }
         return new EndpointConfig(List.copyOf(urls), type, path, streaming,
                 apiKey == null || apiKey.isEmpty() ? null : new Secret(apiKey), headers,
                 extra == null || extra.isNull() ? null : (ObjectNode) extra, timeout,
-                e.bool("use_server_token_count", false), e.bool("use_legacy_max_tokens", false),
+                serverTokens, e.bool("use_legacy_max_tokens", false),
                 resetHook(e), profilerHook(e), tls(e), serverMetrics(e, urls), modelSelection(e), sessionHeader(e),
                 template(e, type), gpuTelemetry(e), proxy(e),
-                e.bool("http2", false), connectionReuse(e), waitForModel(e));
+                e.bool("http2", false), connectionReuse(e), waitForModel(e), perChunkUsage);
     }
 
     /** Upstream's {@code wait_for_model_timeout/interval/mode}: timeout 0 (no waiting), the others the table's. */

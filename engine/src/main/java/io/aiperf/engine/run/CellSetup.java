@@ -129,7 +129,8 @@ final class CellSetup {
         // streamed images (image_generation) are no tokens: no TTFT or ITL for them, as upstream reports none
         final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming()
                 && config.endpoint().type().producesTokens(),
-                config.endpoint().useServerTokenCount(), config.goodputSlos(), tokenizer, recordFiles.writer());
+                config.endpoint().useServerTokenCount(), config.endpoint().perChunkUsage(), config.goodputSlos(),
+                tokenizer, recordFiles.writer());
         final ServerMetricsCollector scraper = serverMetricsCollector();
         final GpuTelemetryFiles gpu = GpuTelemetryFiles.open(config.endpoint().gpuTelemetry(), dir, names,
                 ctx.redactor()::file, ctx.log(), probes);
