@@ -52,6 +52,9 @@ public final class MetricRegistry {
     public static final MetricSpec REQUEST_COUNT = MetricSpec.scalar("request_count", "Request Count", "requests", true);
     public static final MetricSpec ERROR_COUNT = MetricSpec.scalar("error_request_count", "Error Request Count", "requests", false);
     public static final MetricSpec ERROR_RATE = MetricSpec.scalar("request_error_rate", "Request Error Rate", "%", false);
+    /** Successful plus failed requests (upstream AIPerf 0.13's {@code completed_request_count}). */
+    public static final MetricSpec COMPLETED_COUNT = hidden("completed_request_count",
+            "Completed Requests (Success + Error)", "requests", true);
     public static final MetricSpec DURATION = MetricSpec.scalar("benchmark_duration", "Benchmark Duration", "sec", false);
     public static final MetricSpec TOTAL_ISL = hidden("total_isl", "Total Input Sequence Length", "tokens", true);
     public static final MetricSpec TOTAL_OSL = hidden("total_osl", "Total Output Sequence Length", "tokens", true);
@@ -70,7 +73,7 @@ public final class MetricRegistry {
             LATENCY_FROM_INTENDED, TTFT_FROM_INTENDED, OTPS_USER, PREFILL_USER, E2E_OUTPUT, ISL, OSL, OUTPUT_TOKENS,
             REASONING_TOKENS, USAGE_PROMPT, USAGE_COMPLETION, USAGE_TOTAL, USAGE_REASONING, USAGE_PROMPT_DIFF,
             USAGE_COMPLETION_DIFF, USAGE_REASONING_DIFF, NUM_IMAGES, IMAGE_THROUGHPUT, IMAGE_LATENCY, ERROR_ISL, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
-            TOTAL_THROUGHPUT, REQUEST_COUNT, ERROR_COUNT, ERROR_RATE, DURATION, TOTAL_ISL, TOTAL_OSL,
+            TOTAL_THROUGHPUT, REQUEST_COUNT, ERROR_COUNT, ERROR_RATE, COMPLETED_COUNT, DURATION, TOTAL_ISL, TOTAL_OSL,
             TOTAL_OUTPUT_TOKENS, TOTAL_REASONING_TOKENS, TOTAL_ERROR_ISL, TOTAL_USAGE_PROMPT, TOTAL_USAGE_COMPLETION,
             TOTAL_USAGE_TOTAL, USAGE_DISCREPANCY, GOOD_COUNT, GOODPUT);
 

@@ -158,6 +158,7 @@ public final class MetricsAccumulator implements AutoCloseable {
                 scalar(out, MetricRegistry.ERROR_COUNT, errors);
             }
             scalar(out, MetricRegistry.ERROR_RATE, 100.0 * errors / (valid + errors));
+            scalar(out, MetricRegistry.COMPLETED_COUNT, valid + errors);
             scalar(out, MetricRegistry.DURATION, duration);
             scalar(out, MetricRegistry.TOTAL_ISL, totalIsl);
             if (anyOsl) {

@@ -35,10 +35,10 @@ class ProfileEndToEndTest {
             assertThat(summary.path("time_to_first_token").path("p50").isNumber()).isTrue();
             assertThat(Files.readString(dir.resolve("profile_export_aiperf.csv"))).startsWith(
                     "Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n");
-            // Upstream's number shapes: statistics with two decimals, sums and counts as integers.
+            // Upstream 0.13's number shapes: two decimals everywhere, sums and counts too.
             assertThat(Files.readString(dir.resolve("profile_export_aiperf.csv")))
-                    .contains("Input Sequence Length (tokens),550.00,550.00,550.00,55000,550.00,")
-                    .contains("\r\nRequest Count,100\r\n");
+                    .contains("Input Sequence Length (tokens),550.00,550.00,550.00,55000.00,550.00,")
+                    .contains("\r\nRequest Count,100.00\r\n");
             assertThat(Runs.json(dir.resolve("inputs.json")).path("data").size()).isEqualTo(100);
             assertThat(mock.controlState().inferenceRequests()).isEqualTo(100);
             final JsonNode first = Runs.jsonl(dir.resolve("profile_export.jsonl")).get(0);
