@@ -126,6 +126,7 @@ final class CellSetup {
         }
         final HttpTraceTable traceTable = config.artifacts().showTraceTiming() ? new HttpTraceTable() : null;
         recordFiles.writer().traceHttp(config.artifacts().exportHttpTrace(), traceTable);
+        recordFiles.writer().phases(config.phases());
         // streamed images (image_generation) are no tokens: no TTFT or ITL for them, as upstream reports none
         final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming()
                 && config.endpoint().type().producesTokens(),
