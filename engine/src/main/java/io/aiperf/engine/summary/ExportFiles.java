@@ -20,6 +20,8 @@ public final class ExportFiles {
     public static final String TIMESLICES_JSON = "profile_export_aiperf_timeslices.json";
     public static final String TIMESLICES_CSV = "profile_export_aiperf_timeslices.csv";
     public static final String CELL_OUTCOME = "cell_outcome.json";
+    /** Upstream AIPerf 0.13's marker, written last, that a cell's result files are complete. */
+    public static final String READY_MARKER = ".aiperf_results_ready.json";
 
     // What a prefix {@code p} turns a cell's names into: {@code p + suffix}.
     public static final String PREFIXED_SUMMARY_JSON = ".json";
