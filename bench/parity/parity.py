@@ -139,9 +139,9 @@ def write_inputs(data: Path) -> None:
                      for t in range(3)]
             f.write(json.dumps({"session_id": f"s{s}", "turns": turns}) + "\n")
     with open(data / "mooncake.jsonl", "w") as f:
-        for i in range(8):
+        for i in range(8):  # one 512-token block id each: input_length must fit in it
             f.write(json.dumps({"timestamp": i * 50, "input_length": 40 + 8 * i, "output_length": 6,
-                                "hash_ids": [i, i + 1]}) + "\n")
+                                "hash_ids": [i % 3]}) + "\n")
 
 
 # ---------------------------------------------------------------- running
@@ -552,13 +552,19 @@ def write_results(rows: Rows, runs: list[dict], path: Path, upstream_version: st
             lines.append(f"| `{r['case']}` | `{r['args']}` |")
     lines += ["", "## Rows that are not equal", "",
               "Each file and key of upstream's output that is not in ours, or differs; `ours only` rows are keys "
-              "and files aiperf-java adds. Timing rows within tolerance and equal rows are counted above, listed in "
-              "`out/rows.tsv`.", "",
-              "| command | server | file | key | upstream | ours | verdict |", "|---|---|---|---|---|---|---|"]
+              "and files aiperf-java adds. A row the same in several runs (same file name, key, values and verdict) "
+              "is given once, with the runs it came from (command/server). Equal rows and timing rows within "
+              "tolerance are counted above; every row is in `out/rows.tsv`. What each difference means: "
+              "[src-docs/migrating.md](../../src-docs/migrating.md).", "",
+              "| command | file | key | upstream | ours | verdict |", "|---|---|---|---|---|---|"]
+    grouped: dict[tuple, list[str]] = {}
     for r in rows.rows:
         if r[6].startswith(("equal", "within", "same value")):
             continue
-        lines.append("| " + " | ".join(r) + " |")
+        grouped.setdefault((r[2].split("/")[-1], r[3], r[4], r[5], r[6]), []).append(f"{r[0]}/{r[1]}")
+    for (file, key, up, ours, verdict), where in sorted(grouped.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        runs_text = ", ".join(where) if len(where) <= 3 else f"{len(where)} runs: {', '.join(where[:3])}, ..."
+        lines.append(f"| {runs_text} | {file} | {key} | {up} | {ours} | {verdict} |")
     path.write_text("\n".join(lines) + "\n")
 
 
@@ -572,7 +578,17 @@ def main() -> int:
     ap.add_argument("--servers", default="mock,llama", help="which servers to use (comma list)")
     ap.add_argument("--results", default=str(HERE / "RESULTS.md"))
     ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--report-only", action="store_true",
+                    help="rewrite RESULTS.md from out/rows.tsv and out/runs.json without running anything")
     a = ap.parse_args()
+    if a.report_only:
+        rows = Rows()
+        with open(OUT / "rows.tsv") as f:
+            next(f)
+            rows.rows = [tuple(line.rstrip("\n").split("\t")) for line in f]
+        saved = json.loads((OUT / "runs.json").read_text())
+        write_results(rows, saved["runs"], Path(a.results), saved["version"])
+        return 0
 
     venv, jar = Path(a.venv), Path(a.jar)
     upstream = venv / "bin" / "aiperf"
@@ -618,6 +634,7 @@ def main() -> int:
                 rows.add(name, server_name, "(exit code)", "exit", up_rc, our_rc,
                          "equal" if up_rc == our_rc else "differs")
                 compare_dirs(rows, name, server_name, up_dir, our_dir)
+    (OUT / "runs.json").write_text(json.dumps({"version": version, "runs": runs}, indent=1))
     with open(OUT / "rows.tsv", "w") as f:
         f.write("command\tserver\tfile\tkey\tupstream\tours\tverdict\n")
         for r in rows.rows:
