@@ -26,17 +26,30 @@ public final class SummaryCsvWriter {
         final StringBuilder sb = new StringBuilder();
         final Map<String, MetricValue> sorted = new TreeMap<>(summary.metrics());
         sb.append("Metric,").append(String.join(",", COLUMNS)).append(CRLF);
-        for (final MetricValue m : sorted.values()) {
+        // by tag, as upstream sorts them; an error-adjusted row (upstream 0.13: only when requests failed) as adj_<tag>
+        final Map<String, String> rows = new TreeMap<>();
+        for (final Map.Entry<String, MetricValue> e : sorted.entrySet()) {
+            final MetricValue m = e.getValue();
             if (m.stats() == null) {
                 continue;
             }
             final Stats s = m.stats();
-            sb.append(escape(name(m)));
+            final StringBuilder row = new StringBuilder(escape(name(m)));
             for (final String c : COLUMNS) {
-                sb.append(',').append(Numbers.twoDecimals(s.get(c)));
+                row.append(',').append(Numbers.twoDecimals(s.get(c)));
             }
-            sb.append(CRLF);
+            rows.put(e.getKey(), row.toString());
+            if (!m.adjusted().isEmpty()) {
+                final StringBuilder adj = new StringBuilder(escape(m.spec().header() + " (error-adjusted) ("
+                        + m.spec().unit() + ")"));
+                for (final String c : COLUMNS) {
+                    final Double v = m.adjusted().get("adj_" + c); // the finite ones: no avg, max, sum or std
+                    adj.append(',').append(v == null ? "" : Numbers.twoDecimals(v));
+                }
+                rows.put("adj_" + e.getKey(), adj.toString());
+            }
         }
+        rows.values().forEach(row -> sb.append(row).append(CRLF));
         sb.append(CRLF).append("Metric,Value").append(CRLF);
         for (final MetricValue m : sorted.values()) {
             if (m.stats() == null) {

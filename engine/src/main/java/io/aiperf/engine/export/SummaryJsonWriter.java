@@ -124,9 +124,20 @@ public final class SummaryJsonWriter {
             putNumber(o, SummaryCodec.STD, s.std());
             o.put(SummaryCodec.COUNT, s.count());
             putNumber(o, SummaryCodec.SUM, s.sum());
-            m.adjusted().forEach((name, v) -> putNumber(o, name, v)); // request latency, TTFT, ITL, decode duration
+            if (!m.adjusted().isEmpty()) { // request latency, TTFT, ITL, decode duration, when requests failed
+                final ObjectNode adj = into.putObject(ADJUSTED_PREFIX + e.getKey());
+                adj.put(SummaryCodec.UNIT, m.spec().unit());
+                m.adjusted().forEach((name, v) -> putNumber(adj, name.substring(ADJUSTED_PREFIX.length()), v));
+                adj.put(SummaryCodec.COUNT, s.count() + summary.errorCount());
+            }
         }
     }
+
+    /**
+     * Upstream AIPerf 0.13's error-adjusted blocks, {@code adj_<tag>}: the finite statistics of the values with each
+     * failed request as an infinitely slow one, written only when some request failed.
+     */
+    static final String ADJUSTED_PREFIX = "adj_";
 
     /**
      * Replaces the metrics, the error summary, the token accounting and the validity of a summary with those of

@@ -207,7 +207,8 @@ public final class MetricsAccumulator implements AutoCloseable {
         final Stats s = values.stats();
         if (s != null) {
             out.put(spec.tag(), new MetricValue(spec, s, null,
-                    MetricRegistry.ERROR_ADJUSTED.contains(spec) ? adjusted(s, values, errors) : Map.of()));
+                    errors > 0 && MetricRegistry.ERROR_ADJUSTED.contains(spec) ? adjusted(s, values, errors)
+                            : Map.of()));
         }
     }
 
