@@ -139,9 +139,9 @@ def write_inputs(data: Path) -> None:
                      for t in range(3)]
             f.write(json.dumps({"session_id": f"s{s}", "turns": turns}) + "\n")
     with open(data / "mooncake.jsonl", "w") as f:
-        for i in range(8):  # one 512-token block id each: input_length must fit in it
+        for i in range(8):  # one 512-token block of its own each (upstream refuses a block id seen at two sizes)
             f.write(json.dumps({"timestamp": i * 50, "input_length": 40 + 8 * i, "output_length": 6,
-                                "hash_ids": [i % 3]}) + "\n")
+                                "hash_ids": [i]}) + "\n")
 
 
 # ---------------------------------------------------------------- running
