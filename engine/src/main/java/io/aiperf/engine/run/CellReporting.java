@@ -96,6 +96,8 @@ final class CellReporting {
         final ExportNames names = p.names();
         try {
             writeExports(report, summary, metrics, names);
+            final String consoleText = console.summaryText(report, metrics);
+            write(names.consoleTxt(), out -> out.write(consoleText.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
             writeServerMetrics(p.scraper(), names);
             if (writeError == null) {
                 writeTimeslices(names);

@@ -58,7 +58,8 @@ class ExporterContractEndToEndTest {
         final ExportNames names = ExportNames.of(prefix);
         final Set<String> known = new HashSet<>(List.of(names.summaryJson(), names.summaryCsv(), names.recordsJsonl(),
                 names.inputsJson(), names.serverMetricsJson(), names.serverMetricsCsv(), names.rawJsonl(),
-                names.gpuTelemetryJsonl(), names.gpuTelemetryJson(), names.timeslicesJson(), names.timeslicesCsv()));
+                names.gpuTelemetryJsonl(), names.gpuTelemetryJson(), names.timeslicesJson(), names.timeslicesCsv(),
+                names.consoleTxt()));
         known.addAll(constants());
         final Set<String> listed = new HashSet<>();
         JSON.readTree(dir.resolve(ExportFiles.MANIFEST).toFile()).path("outputs").forEach(e -> listed.add(e.asText()));
@@ -84,7 +85,7 @@ class ExporterContractEndToEndTest {
         // the run wrote the exports this test switched on
         assertThat(seen).contains(names.summaryJson(), names.summaryCsv(), names.recordsJsonl(), names.inputsJson(),
                 names.rawJsonl(), names.timeslicesJson(), names.timeslicesCsv(), ExportFiles.CELL_OUTCOME,
-                ExportFiles.LOG_FILE, ExportFiles.READY_MARKER);
+                ExportFiles.LOG_FILE, ExportFiles.READY_MARKER, names.consoleTxt());
     }
 
     private static void readable(final Path f) throws IOException {
