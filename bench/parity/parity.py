@@ -313,6 +313,15 @@ def compare_aggregate_json(rows: Rows, c, s, f, up: dict, ours: dict):
             rows.add(c, s, f, k, None, "present", "ours only")
 
 
+def prefixes(paths) -> set[str]:
+    out = set()
+    for p in paths:
+        parts = p.split(".")
+        for i in range(1, len(parts) + 1):
+            out.add(".".join(parts[:i]))
+    return out
+
+
 def compare_paths(rows: Rows, c, s, f, k, u, o):
     up, op = key_paths(u, k), key_paths(o, k)
     missing = [p for p in up if p not in op]
@@ -321,8 +330,18 @@ def compare_paths(rows: Rows, c, s, f, k, u, o):
     if not missing and not typed:
         rows.add(c, s, f, k + " (key paths)", f"{len(up)} paths", f"{len(op)} paths",
                  "equal" if not extra else f"equal shape, ours adds {len(extra)}")
+    # a key ours lacks is one row, not one per leaf under it
+    ours_prefixes = prefixes(op)
+    reported = set()
     for p in missing:
-        rows.add(c, s, f, p, up[p], None, "missing in ours")
+        parts = p.split(".")
+        top = next((".".join(parts[:i]) for i in range(1, len(parts) + 1)
+                    if ".".join(parts[:i]) not in ours_prefixes), p)
+        if top in reported:
+            continue
+        reported.add(top)
+        leaves = sum(1 for q in missing if q == top or q.startswith(top + "."))
+        rows.add(c, s, f, top, up[p] if top == p else f"{leaves} keys", None, "missing in ours")
     for p in typed:
         rows.add(c, s, f, p, up[p], op[p], "type differs")
 
