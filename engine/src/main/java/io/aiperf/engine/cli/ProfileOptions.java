@@ -249,7 +249,7 @@ public final class ProfileOptions {
     Double oslStddev;
     @Topic(INPUT)
     @Yaml(value = "benchmark.dataset.entries", defaultValue = "100")
-    @Option(names = {"--num-dataset-entries", "--num-prompts"}, paramLabel = "N", description = "Distinct prompts.")
+    @Option(names = {"--num-dataset-entries", "--num-prompts"}, paramLabel = "N", description = "Distinct prompts. Default, as upstream 0.13: --conversation-num, else --request-count, else 100.")
     Integer numDatasetEntries;
     @Topic(INPUT)
     @Option(names = "--random-seed", paramLabel = "SEED", description = "Seed for prompts and arrivals.")

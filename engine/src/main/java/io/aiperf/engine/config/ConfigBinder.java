@@ -113,7 +113,7 @@ public final class ConfigBinder {
         models.forEach(modelNode::add);
         final EndpointConfig endpoint = endpoint(b.section("endpoint"));
         streaming = endpoint.streaming();
-        final DatasetConfig dataset = dataset(b.section("dataset"));
+        final DatasetConfig dataset = dataset(b.section("dataset"), b.raw("phases"));
         final boolean rawRows = dataset.file() != null && dataset.file().format() == DatasetConfig.Format.RAW_PAYLOAD;
         if (endpoint.type() == EndpointType.RAW && !rawRows) {
             throw new ConfigException("benchmark.endpoint.type", "--endpoint-type raw sends the rows of a "
@@ -695,7 +695,34 @@ public final class ConfigBinder {
         }
     }
 
-    private DatasetConfig dataset(final Section d) {
+    /** The profiling phase's {@code sessions}, else its {@code requests}, when a whole number above 0; else null. */
+    private static Integer entriesFromLoad(final JsonNode phases) {
+        JsonNode profiling = null;
+        if (phases != null && phases.isObject()) {
+            // keyed by phase name, or one phase's fields themselves (the single-phase shorthand)
+            profiling = phases.has("profiling") ? phases.get("profiling")
+                    : phases.has("requests") || phases.has("sessions") ? phases : null;
+        } else if (phases != null && phases.isArray()) {
+            for (final JsonNode p : phases) {
+                if ("profiling".equals(p.path("kind").asText(null)) || "profiling".equals(p.path("name").asText(null))) {
+                    profiling = p;
+                    break;
+                }
+            }
+        }
+        if (profiling == null || !profiling.isObject()) {
+            return null;
+        }
+        for (final String key : new String[] {"sessions", "requests"}) {
+            final JsonNode v = profiling.get(key);
+            if (v != null && v.canConvertToInt() && v.isIntegralNumber() && v.asInt() > 0) {
+                return v.asInt();
+            }
+        }
+        return null;
+    }
+
+    private DatasetConfig dataset(final Section d, final JsonNode phases) {
         d.allowOnly(DATASET_KEYS);
         final String type = d.string("type", d.has("public_dataset") ? "public" : d.has("path") ? "file" : "synthetic");
         if (!List.of("synthetic", "file", "public").contains(type)) {
@@ -756,7 +783,13 @@ public final class ConfigBinder {
             }
         }
         d.string("name", "default");
-        final int entries = d.defaultedInteger("entries");
+        // Upstream 0.13: a synthetic dataset not sized on purpose has as many entries as the profiling phase has
+        // sessions (--conversation-num), else requests (--request-count), else 100.
+        final Integer fromLoad = type.equals("synthetic") && !d.has("entries") ? entriesFromLoad(phases) : null;
+        if (fromLoad != null) {
+            d.node().put("entries", fromLoad); // what config expand prints
+        }
+        final int entries = fromLoad != null ? fromLoad : d.defaultedInteger("entries");
         if (entries < 1) {
             throw d.error("entries", "Input should be greater than or equal to 1");
         }
