@@ -96,7 +96,8 @@ class UpstreamParityTest {
         final Map<String, List<String>> expected = expected();
         final Map<String, String> known = known();
         final Path dir = tmp.resolve("run");
-        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(2, 1))) {
+        // the harness's mock timing: tokens 5 ms apart, so a late first token rarely brings the rest at once
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(20, 5))) {
             final Runs.Result r = Runs.aiperf("profile", "-m", "mock-model", "--url", mock.url(), "--tokenizer",
                     "builtin", "--artifact-dir", dir.toString(), "--ui-type", "none", "--endpoint-type", "chat",
                     "--streaming", "--concurrency", "2", "--request-count", "20", "--isl", "64", "--osl", "16",
