@@ -173,6 +173,12 @@ public final class ProfileOptions {
     @Option(names = "--use-server-token-count", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Take token counts from the server's usage.")
     Boolean useServerTokenCount;
     @Topic(ENDPOINT)
+    @Yaml("benchmark.endpoint.per_chunk_usage")
+    @Option(names = "--per-chunk-usage", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Ask "
+            + "for usage on every streamed chunk (stream_options.continuous_usage_stats), so ITL leaves out the "
+            + "tokens of the first chunk, not one token; streaming chat with --use-server-token-count only.")
+    Boolean perChunkUsage;
+    @Topic(ENDPOINT)
     @Yaml("benchmark.endpoint.use_legacy_max_tokens")
     @Option(names = "--use-legacy-max-tokens", arity = "0..1", fallbackValue = "true", paramLabel = "BOOL", description = "Send max_tokens instead of max_completion_tokens for chat.")
     Boolean useLegacyMaxTokens;
@@ -243,7 +249,7 @@ public final class ProfileOptions {
     Double oslStddev;
     @Topic(INPUT)
     @Yaml(value = "benchmark.dataset.entries", defaultValue = "100")
-    @Option(names = {"--num-dataset-entries", "--num-prompts"}, paramLabel = "N", description = "Distinct prompts.")
+    @Option(names = {"--num-dataset-entries", "--num-prompts"}, paramLabel = "N", description = "Distinct prompts. Default, as upstream 0.13: --conversation-num, else --request-count, else 100.")
     Integer numDatasetEntries;
     @Topic(INPUT)
     @Option(names = "--random-seed", paramLabel = "SEED", description = "Seed for prompts and arrivals.")
@@ -334,6 +340,18 @@ public final class ProfileOptions {
     @Option(names = "--shared-system-prompt-length", paramLabel = "TOKENS", description = "One synthetic system "
             + "prompt of this length shared by every conversation.")
     Integer sharedSystemPromptLength;
+
+    @Topic(INPUT)
+    @Yaml("benchmark.dataset.prompts.system_prompt")
+    @Option(names = "--system-prompt", paramLabel = "TEXT", description = "A verbatim system prompt sent with every "
+            + "conversation (prepended to a dataset's own system message); --isl still sizes the user prompt.")
+    String systemPrompt;
+
+    @Topic(INPUT)
+    @Yaml("benchmark.dataset.prompts.system_prompt_file")
+    @Option(names = "--system-prompt-file", paramLabel = "FILE", description = "As --system-prompt, the text read "
+            + "from a UTF-8 file at startup.")
+    String systemPromptFile;
 
     @Topic(WARMUP)
     @Option(names = "--num-warmup-sessions", paramLabel = "N", description = "Warm up with this many sessions.")

@@ -13,6 +13,9 @@ import java.util.Map;
 public final class UpstreamOptions {
     /** Said for options planned but not built yet. */
     static final String NOT_YET = "not yet supported";
+    /** Said for names upstream's development has mentioned that the installed upstream 0.13.0 does not have. */
+    public static final String NOT_IN_UPSTREAM = "not an option of upstream AIPerf 0.13.0 either (its installed "
+            + "package has no such name)";
 
     private static final Map<String, String> UNSUPPORTED = table();
 
@@ -73,6 +76,12 @@ public final class UpstreamOptions {
                 "--isl-osl-pairs", "--degradation-threshold",
                 "--degradation-metric-tag", "--degradation-stat", "--isl-min", "--isl-max", "--isl-steps",
                 "--concurrency-steps", "--osl-min", "--osl-max", "--osl-steps");
+        add(m, "vLLM- and SGLang-style ratio windows for ISL and OSL are not implemented (their draws follow those "
+                + "tools' random generators); --isl-stddev/--osl-stddev or --seq-dist shape the lengths here",
+                "--random-range-ratio", "--random-corpus-style");
+        add(m, NOT_IN_UPSTREAM + "; sessions start at the load's pace here (--request-rate, --arrival-pattern, "
+                + "--arrival-smoothness)", "--session-arrival-rate", "--session-arrival-pattern",
+                "--session-arrival-smoothness");
         return m;
     }
 

@@ -162,6 +162,11 @@ public final class RequestFactory {
             } else if (options.isObject() && !options.has("include_usage")) {
                 ((ObjectNode) options).put("include_usage", true);
             }
+            // --per-chunk-usage: cumulative usage on every chunk (a vLLM and TRT-LLM extension), unless set already
+            if (type == EndpointType.CHAT && endpoint.perChunkUsage() && body.get("stream_options").isObject()
+                    && !body.get("stream_options").has("continuous_usage_stats")) {
+                ((ObjectNode) body.get("stream_options")).put("continuous_usage_stats", true);
+            }
         }
         return body;
     }

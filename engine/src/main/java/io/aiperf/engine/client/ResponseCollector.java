@@ -64,6 +64,8 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private StringBuilder content;
     private StringBuilder reasoning;
     private Usage usage;
+    /** The completion tokens of the usage on the first content chunk that had one, or -1 (per-chunk usage). */
+    private int firstChunkTokens = -1;
     private long lastByteNanos = -1;
     private long firstByteNanos = -1;
     private int reads;
@@ -370,6 +372,9 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         if (!chunk.isContentResponse()) {
             return;
         }
+        if (firstChunkTokens < 0 && chunk.hasUsage && chunk.completionTokens != null) {
+            firstChunkTokens = chunk.completionTokens; // cumulative: the tokens delivered through this chunk
+        }
         if (contentCount == contentNanos.length) {
             contentNanos = Arrays.copyOf(contentNanos, contentCount * 2);
         }
@@ -478,7 +483,7 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private ResponseData result(final ErrorDetails error) {
         return new ResponseData(startPerfNanos, ackNanos, contentNanos, contentCount, firstOutputIndex,
                 content == null ? null : content.toString(), reasoning == null ? null : reasoning.toString(),
-                usage, error, malformedChunks, times(), sse);
+                usage, error, malformedChunks, times(), sse, firstChunkTokens);
     }
 
     private static String abbreviate(final String s) {

@@ -63,7 +63,8 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
         final EndpointConfig hooks = shard.runsHooks() ? e : new EndpointConfig(e.urls(), e.type(), e.customPath(),
                 e.streaming(), e.apiKey(), e.headers(), e.extra(), e.timeoutSeconds(), e.useServerTokenCount(),
                 e.useLegacyMaxTokens(), null, null, e.tls(), e.serverMetrics(), e.modelSelection(), e.sessionHeader(),
-                e.template(), e.gpuTelemetry(), e.proxy(), e.http2(), e.connectionReuse(), e.waitForModel());
+                e.template(), e.gpuTelemetry(), e.proxy(), e.http2(), e.connectionReuse(), e.waitForModel(),
+                e.perChunkUsage());
         // The seed stays: every shard builds the same dataset and takes its own part of it (CellRunner).
         return new BenchmarkConfig(models, hooks, dataset, mine, artifacts, tokenizer, goodputSlos, randomSeed, uiType,
                 multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);

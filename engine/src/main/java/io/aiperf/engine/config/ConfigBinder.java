@@ -47,12 +47,13 @@ public final class ConfigBinder {
             "reset_kv_cache", "server_profiler", "ssl_verify", "ssl_ca_file", "ssl_cert_file", "ssl_key_file",
             "proxy", "http2", "server_metrics", "model_selection",
             "session_header", "template", "gpu_telemetry", "connection_reuse", "wait_for_model_timeout",
-            "wait_for_model_interval", "wait_for_model_mode");
+            "wait_for_model_interval", "wait_for_model_mode", "per_chunk_usage");
     static final List<String> DATASET_KEYS = List.of("name", "type", "entries", "random_seed", "prompts", "path",
             "format", "block_size", "public_dataset", "sampling", "turns", "turn_delay", "ignore_trace_delays", "media_roots",
             "turn_delay_cap", "rankings", "synthesis", "images", "audio");
     static final List<String> PROMPT_KEYS = List.of("isl", "osl", "batch_size", "prefix_prompts",
-            "shared_system_prompt_length", "sequence_distribution", "user_context_prompt_length");
+            "shared_system_prompt_length", "sequence_distribution", "user_context_prompt_length", "system_prompt",
+            "system_prompt_file");
     static final List<String> TURN_DELAY_KEYS = List.of("mean", "stddev", "ratio");
     static final List<String> PREFIX_KEYS = List.of("pool_size", "length");
     static final List<String> DIST_KEYS = List.of("mean", "stddev");
@@ -112,7 +113,7 @@ public final class ConfigBinder {
         models.forEach(modelNode::add);
         final EndpointConfig endpoint = endpoint(b.section("endpoint"));
         streaming = endpoint.streaming();
-        final DatasetConfig dataset = dataset(b.section("dataset"));
+        final DatasetConfig dataset = dataset(b.section("dataset"), b.raw("phases"));
         final boolean rawRows = dataset.file() != null && dataset.file().format() == DatasetConfig.Format.RAW_PAYLOAD;
         if (endpoint.type() == EndpointType.RAW && !rawRows) {
             throw new ConfigException("benchmark.endpoint.type", "--endpoint-type raw sends the rows of a "
@@ -284,13 +285,22 @@ public final class ConfigBinder {
         if (!urlStrategy.equals("round_robin")) {
             throw e.error("url_strategy", "only round_robin is supported");
         }
+        final boolean serverTokens = e.bool("use_server_token_count", false);
+        final boolean perChunkUsage = e.bool("per_chunk_usage", false);
+        if (perChunkUsage && (!serverTokens || type != EndpointType.CHAT || !streaming)) {
+            // upstream's three conditions: the count comes from the server's usage, on chat's streamed chunks
+            throw e.error("per_chunk_usage", !serverTokens ? "--per-chunk-usage needs --use-server-token-count (the "
+                    + "first chunk's token count comes from the server's per-chunk usage)"
+                    : type != EndpointType.CHAT ? "--per-chunk-usage needs --endpoint-type chat" : "--per-chunk-usage "
+                    + "needs --streaming");
+        }
         return new EndpointConfig(List.copyOf(urls), type, path, streaming,
                 apiKey == null || apiKey.isEmpty() ? null : new Secret(apiKey), headers,
                 extra == null || extra.isNull() ? null : (ObjectNode) extra, timeout,
-                e.bool("use_server_token_count", false), e.bool("use_legacy_max_tokens", false),
+                serverTokens, e.bool("use_legacy_max_tokens", false),
                 resetHook(e), profilerHook(e), tls(e), serverMetrics(e, urls), modelSelection(e), sessionHeader(e),
                 template(e, type), gpuTelemetry(e), proxy(e),
-                e.bool("http2", false), connectionReuse(e), waitForModel(e));
+                e.bool("http2", false), connectionReuse(e), waitForModel(e), perChunkUsage);
     }
 
     /** Upstream's {@code wait_for_model_timeout/interval/mode}: timeout 0 (no waiting), the others the table's. */
@@ -685,7 +695,34 @@ public final class ConfigBinder {
         }
     }
 
-    private DatasetConfig dataset(final Section d) {
+    /** The profiling phase's {@code sessions}, else its {@code requests}, when a whole number above 0; else null. */
+    private static Integer entriesFromLoad(final JsonNode phases) {
+        JsonNode profiling = null;
+        if (phases != null && phases.isObject()) {
+            // keyed by phase name, or one phase's fields themselves (the single-phase shorthand)
+            profiling = phases.has("profiling") ? phases.get("profiling")
+                    : phases.has("requests") || phases.has("sessions") ? phases : null;
+        } else if (phases != null && phases.isArray()) {
+            for (final JsonNode p : phases) {
+                if ("profiling".equals(p.path("kind").asText(null)) || "profiling".equals(p.path("name").asText(null))) {
+                    profiling = p;
+                    break;
+                }
+            }
+        }
+        if (profiling == null || !profiling.isObject()) {
+            return null;
+        }
+        for (final String key : new String[] {"sessions", "requests"}) {
+            final JsonNode v = profiling.get(key);
+            if (v != null && v.canConvertToInt() && v.isIntegralNumber() && v.asInt() > 0) {
+                return v.asInt();
+            }
+        }
+        return null;
+    }
+
+    private DatasetConfig dataset(final Section d, final JsonNode phases) {
         d.allowOnly(DATASET_KEYS);
         final String type = d.string("type", d.has("public_dataset") ? "public" : d.has("path") ? "file" : "synthetic");
         if (!List.of("synthetic", "file", "public").contains(type)) {
@@ -746,7 +783,13 @@ public final class ConfigBinder {
             }
         }
         d.string("name", "default");
-        final int entries = d.defaultedInteger("entries");
+        // Upstream 0.13: a synthetic dataset not sized on purpose has as many entries as the profiling phase has
+        // sessions (--conversation-num), else requests (--request-count), else 100.
+        final Integer fromLoad = type.equals("synthetic") && !d.has("entries") ? entriesFromLoad(phases) : null;
+        if (fromLoad != null) {
+            d.node().put("entries", fromLoad); // what config expand prints
+        }
+        final int entries = fromLoad != null ? fromLoad : d.defaultedInteger("entries");
         if (entries < 1) {
             throw d.error("entries", "Input should be greater than or equal to 1");
         }
@@ -801,9 +844,45 @@ public final class ConfigBinder {
         if (cap != null && !(cap >= 0)) {
             throw d.error("turn_delay_cap", "Input should be greater than or equal to 0");
         }
+        final String system = systemPrompt(prompts, prefixes);
+        if (system != null && file != null && file.format() == DatasetConfig.Format.RAW_PAYLOAD) {
+            throw prompts.error(prompts.has("system_prompt") ? "system_prompt" : "system_prompt_file",
+                    "a raw_payload row is sent as it is: put the system message in the rows");
+        }
         return new DatasetConfig(entries, islMean, islStd, oslMean, oslStd, file, publicDataset, turns, prefixes,
                 sequences, sampling, cap == null ? null : Math.round(cap * 1000), rankings(d),
-                SyntheticMediaBinder.bind(d));
+                SyntheticMediaBinder.bind(d), system);
+    }
+
+    /** The verbatim system prompt ({@code --system-prompt}, or the file of {@code --system-prompt-file}), or null. */
+    private static String systemPrompt(final Section prompts, final DatasetConfig.Prefixes prefixes) {
+        final String text = prompts.string("system_prompt", null);
+        final String file = prompts.string("system_prompt_file", null);
+        if (text == null && file == null) {
+            return null;
+        }
+        final String key = text != null ? "system_prompt" : "system_prompt_file";
+        if (text != null && file != null) {
+            throw prompts.error("system_prompt", "--system-prompt and --system-prompt-file are mutually exclusive; "
+                    + "give one");
+        }
+        if (prefixes.sharedSystemLength() > 0 || prefixes.poolSize() > 0) {
+            throw prompts.error(key, "a verbatim system prompt and --shared-system-prompt-length or prefix prompts "
+                    + "fill the same place; give one of them");
+        }
+        String value = text;
+        if (file != null) {
+            try {
+                value = java.nio.file.Files.readString(java.nio.file.Path.of(file));
+            } catch (java.io.IOException | java.nio.file.InvalidPathException | java.io.UncheckedIOException e) {
+                throw prompts.error(key, "cannot read " + file + " as UTF-8 text: " + e.getMessage());
+            }
+        }
+        if (value.isBlank()) {
+            throw prompts.error(key, (file != null ? file + " is" : "it is") + " empty or whitespace only; leave the "
+                    + "option out to run without a system prompt");
+        }
+        return value;
     }
 
     private static DatasetConfig.Rankings rankings(final Section d) {

@@ -17,11 +17,13 @@ import java.util.Locale;
  * @param turnDelayCapMs the longest think time between turns ({@code --inter-turn-delay-cap-seconds}), or null
  * @param rankings the synthetic queries and passages of a rankings endpoint
  * @param media the synthetic images and audio sent with each synthetic prompt
+ * @param systemPrompt a verbatim system prompt for every conversation ({@code --system-prompt}, or the text of
+ *                     {@code --system-prompt-file}), or null
  */
 public record DatasetConfig(int entries, double islMean, double islStddev, Double oslMean, double oslStddev,
                             InputFile file, PublicDataset publicDataset, Turns turns, Prefixes prefixes,
                             SequenceDistribution sequences, Sampling sampling, Long turnDelayCapMs,
-                            Rankings rankings, SyntheticMedia media) {
+                            Rankings rankings, SyntheticMedia media, String systemPrompt) {
 
     /** A dataset without synthetic images or audio. */
     public DatasetConfig(final int entries, final double islMean, final double islStddev, final Double oslMean,
@@ -29,7 +31,7 @@ public record DatasetConfig(int entries, double islMean, double islStddev, Doubl
                          final Turns turns, final Prefixes prefixes, final SequenceDistribution sequences,
                          final Sampling sampling, final Long turnDelayCapMs, final Rankings rankings) {
         this(entries, islMean, islStddev, oslMean, oslStddev, file, publicDataset, turns, prefixes, sequences,
-                sampling, turnDelayCapMs, rankings, SyntheticMedia.NONE);
+                sampling, turnDelayCapMs, rankings, SyntheticMedia.NONE, null);
     }
 
     /** The file formats read (AIPerf's {@code --custom-dataset-type}). */

@@ -19,6 +19,7 @@ import java.util.Map;
  * @param proxy which proxy carries the traffic to each target
  * @param http2 inference requests as HTTP/2 (AIPerf's {@code http2}); HTTP/1.1 otherwise
  * @param connectionReuse when a request may go out on a connection an earlier one used
+ * @param perChunkUsage ask for usage on every streamed chunk ({@code --per-chunk-usage}), for ITL's first-chunk count
  */
 public record EndpointConfig(List<String> urls, EndpointType type, String customPath, boolean streaming,
                              Secret apiKey, Map<String, String> headers, ObjectNode extra,
@@ -26,7 +27,23 @@ public record EndpointConfig(List<String> urls, EndpointType type, String custom
                              ResetKvCacheConfig resetKvCache, ServerProfilerConfig serverProfiler, TlsConfig tls,
                              ServerMetricsConfig serverMetrics, String modelSelection, String sessionHeader,
                              PayloadTemplate template, List<String> gpuTelemetry, ProxyConfig proxy,
-                             boolean http2, ConnectionReuse connectionReuse, WaitForModel waitForModel) {
+                             boolean http2, ConnectionReuse connectionReuse, WaitForModel waitForModel,
+                             boolean perChunkUsage) {
+
+    /** Without per-chunk usage ({@code --per-chunk-usage}). */
+    public EndpointConfig(final List<String> urls, final EndpointType type, final String customPath,
+                          final boolean streaming, final Secret apiKey, final Map<String, String> headers,
+                          final ObjectNode extra, final double timeoutSeconds, final boolean useServerTokenCount,
+                          final boolean useLegacyMaxTokens, final ResetKvCacheConfig resetKvCache,
+                          final ServerProfilerConfig serverProfiler, final TlsConfig tls,
+                          final ServerMetricsConfig serverMetrics, final String modelSelection,
+                          final String sessionHeader, final PayloadTemplate template, final List<String> gpuTelemetry,
+                          final ProxyConfig proxy, final boolean http2, final ConnectionReuse connectionReuse,
+                          final WaitForModel waitForModel) {
+        this(urls, type, customPath, streaming, apiKey, headers, extra, timeoutSeconds, useServerTokenCount,
+                useLegacyMaxTokens, resetKvCache, serverProfiler, tls, serverMetrics, modelSelection, sessionHeader,
+                template, gpuTelemetry, proxy, http2, connectionReuse, waitForModel, false);
+    }
 
     /** How servers are reached, on every path. */
     public NetworkConfig network() {

@@ -133,6 +133,33 @@ public final class Datasets {
     private static List<Conversation> load(final DatasetConfig config, final Long seed, final Tokenizer tokenizer,
                                            final PhaseConfig.Schedule schedule, final boolean rankings,
                                            final ChatTemplateCounter template) {
+        final List<Conversation> loaded = source(config, seed, tokenizer, schedule, rankings, template);
+        return config.systemPrompt() == null ? loaded : withSystemPrompt(loaded, config.systemPrompt(), tokenizer);
+    }
+
+    /**
+     * Every conversation with the verbatim system prompt (upstream AIPerf's {@code --system-prompt}): it becomes the
+     * system message, put before (joined by a blank line) a system message the dataset brought, so the server sees
+     * one system message, not two.
+     */
+    static List<Conversation> withSystemPrompt(final List<Conversation> conversations, final String prompt,
+                                               final Tokenizer tokenizer) {
+        final int alone = tokenizer.count(prompt);
+        final List<Conversation> out = new java.util.ArrayList<>(conversations.size());
+        for (final Conversation c : conversations) {
+            if (c.systemPrompt() == null) {
+                out.add(new Conversation(c.id(), prompt, alone, c.turns(), c.timestampMs()));
+            } else {
+                final String joined = prompt + "\n\n" + c.systemPrompt();
+                out.add(new Conversation(c.id(), joined, tokenizer.count(joined), c.turns(), c.timestampMs()));
+            }
+        }
+        return out;
+    }
+
+    private static List<Conversation> source(final DatasetConfig config, final Long seed, final Tokenizer tokenizer,
+                                             final PhaseConfig.Schedule schedule, final boolean rankings,
+                                             final ChatTemplateCounter template) {
         if (config.publicDataset() != null) {
             return ShareGptDataset.load(config.publicDataset().path(), config.entries(), config.oslMean(), seed,
                     tokenizer);

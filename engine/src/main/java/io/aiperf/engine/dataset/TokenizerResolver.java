@@ -17,7 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * defaulting to {@code $XDG_CACHE_HOME/huggingface}, else {@code ~/.cache/huggingface}), in its
  * {@code models--org--name/snapshots/<commit>} layout, the commit read from
  * {@code refs/<revision>}); then the Hugging Face hub, whose files a {@link TokenizerDownloader} downloads into that
- * cache. A tokenizer that cannot be had stops the run before any traffic; only with {@code HF_HUB_OFFLINE} set does
+ * cache. A model name used as the default that is a placeholder ({@link PlaceholderModels}: {@code mock-model},
+ * {@code test-model}, ...) counts with the builtin tokenizer, with a warning, as upstream AIPerf does. A tokenizer that
+ * cannot be had stops the run before any traffic; only with {@code HF_HUB_OFFLINE} set does
  * the model name used as the default fall back to the builtin tokenizer, with a warning, and the exports say so.
  * Loaded tokenizers are kept for the process. Thread-safe.
  */
@@ -91,6 +93,11 @@ public final class TokenizerResolver {
         final String name = config.explicit() ? config.name() : model;
         if (name == null || name.equals(TokenizerConfig.BUILTIN)) {
             return new Resolved(Tokenizer.builtin(), null);
+        }
+        if (!config.explicit() && PlaceholderModels.isPlaceholder(name)) {
+            // as upstream AIPerf 0.13: neither the cache nor the hub is asked, whether the hub is reachable or not
+            return new Resolved(Tokenizer.builtin(), "the model name '" + name + "' looks like a placeholder: "
+                    + "counting with the builtin tokenizer (o200k_base); name one with --tokenizer to override");
         }
         final List<String> searched = new ArrayList<>();
         Path file = find(name, config.revision(), env, searched);

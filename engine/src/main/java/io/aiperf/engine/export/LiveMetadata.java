@@ -16,9 +16,27 @@ import java.util.Map;
 final class LiveMetadata implements RecordMetadata {
     private final WallClock wall;
     private RequestRecord r;
+    private Map<String, RecordMetadata.Phase> phases = Map.of();
 
     LiveMetadata(final WallClock wall) {
         this.wall = wall;
+    }
+
+    /** The run's phases, so each line names its own (upstream 0.13's phase fields). */
+    void phases(final java.util.List<io.aiperf.engine.config.PhaseConfig> list) {
+        final Map<String, RecordMetadata.Phase> m = new java.util.HashMap<>();
+        int profiling = 0;
+        for (int i = 0; i < list.size(); i++) {
+            final io.aiperf.engine.config.PhaseConfig p = list.get(i);
+            final boolean measured = p.kind() == io.aiperf.engine.config.PhaseKind.PROFILING;
+            m.put(p.name(), new RecordMetadata.Phase(p.name(), p.kind().wireName(), i, measured ? profiling++ : -1));
+        }
+        this.phases = m;
+    }
+
+    @Override
+    public RecordMetadata.Phase phase() {
+        return phases.get(r.phaseName());
     }
 
     LiveMetadata of(final RequestRecord record) {

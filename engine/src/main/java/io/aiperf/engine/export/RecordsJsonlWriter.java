@@ -60,6 +60,11 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         this.metadata = new LiveMetadata(wall);
     }
 
+    /** The run's phases, in order: each line then names its phase as upstream 0.13 does. */
+    public void phases(final java.util.List<io.aiperf.engine.config.PhaseConfig> phases) {
+        metadata.phases(phases);
+    }
+
     /** Also collects each request's generated text for {@code outputs.json} into {@code outputs}. */
     public void collectOutputs(final OutputsJson outputs) {
         this.outputs = outputs;

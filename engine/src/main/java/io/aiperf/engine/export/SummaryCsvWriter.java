@@ -11,9 +11,8 @@ import java.util.TreeMap;
 /**
  * {@code profile_export_aiperf.csv} (AIPerf's export docs): CRLF lines; distributions sorted by tag under
  * {@code Metric,avg,min,max,sum,p1,...,p99,std}; a blank line; then {@code Metric,Value} for single values.
- * Numbers as upstream prints them: its statistics come from a floating-point array, so every column but
- * {@code sum} has two decimals (an ISL of 550 reads {@code 550.00}); sums and single values that are whole
- * numbers (token totals, request counts) print as integers.
+ * Numbers as upstream AIPerf 0.13 prints them: every number has two decimals, sums and single values too (an ISL
+ * of 550 reads {@code 550.00}, a request count of 100 {@code 100.00}).
  */
 public final class SummaryCsvWriter {
     private static final String CRLF = "\r\n";
@@ -27,21 +26,34 @@ public final class SummaryCsvWriter {
         final StringBuilder sb = new StringBuilder();
         final Map<String, MetricValue> sorted = new TreeMap<>(summary.metrics());
         sb.append("Metric,").append(String.join(",", COLUMNS)).append(CRLF);
-        for (final MetricValue m : sorted.values()) {
+        // by tag, as upstream sorts them; an error-adjusted row (upstream 0.13: only when requests failed) as adj_<tag>
+        final Map<String, String> rows = new TreeMap<>();
+        for (final Map.Entry<String, MetricValue> e : sorted.entrySet()) {
+            final MetricValue m = e.getValue();
             if (m.stats() == null) {
                 continue;
             }
             final Stats s = m.stats();
-            sb.append(escape(name(m)));
+            final StringBuilder row = new StringBuilder(escape(name(m)));
             for (final String c : COLUMNS) {
-                sb.append(',').append(c.equals("sum") ? Numbers.csv(s.get(c)) : Numbers.twoDecimals(s.get(c)));
+                row.append(',').append(Numbers.twoDecimals(s.get(c)));
             }
-            sb.append(CRLF);
+            rows.put(e.getKey(), row.toString());
+            if (!m.adjusted().isEmpty()) {
+                final StringBuilder adj = new StringBuilder(escape(m.spec().header() + " (error-adjusted) ("
+                        + m.spec().unit() + ")"));
+                for (final String c : COLUMNS) {
+                    final Double v = m.adjusted().get("adj_" + c); // the finite ones: no avg, max, sum or std
+                    adj.append(',').append(v == null ? "" : Numbers.twoDecimals(v));
+                }
+                rows.put("adj_" + e.getKey(), adj.toString());
+            }
         }
+        rows.values().forEach(row -> sb.append(row).append(CRLF));
         sb.append(CRLF).append("Metric,Value").append(CRLF);
         for (final MetricValue m : sorted.values()) {
             if (m.stats() == null) {
-                sb.append(escape(name(m))).append(',').append(Numbers.csv(m.value())).append(CRLF);
+                sb.append(escape(name(m))).append(',').append(Numbers.twoDecimals(m.value())).append(CRLF);
             }
         }
         return sb.toString().getBytes(StandardCharsets.UTF_8);

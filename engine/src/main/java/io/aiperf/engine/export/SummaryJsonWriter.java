@@ -17,7 +17,7 @@ import java.util.Map;
 /**
  * {@code profile_export_aiperf.json}, schema 1.5 (AIPerf's export docs): metadata, one object per metric
  * ({@code unit, avg, p1..p99, min, max, std, count, sum}; single values only {@code unit, avg}), then
- * input_config, run_info, was_cancelled, error_summary, warmup_metrics.
+ * input_config, run_info, was_cancelled, is_complete, error_summary, warmup_metrics.
  */
 public final class SummaryJsonWriter {
     public static final String SCHEMA_VERSION = "1.5";
@@ -62,6 +62,7 @@ public final class SummaryJsonWriter {
         info.putObject(SummaryCodec.VARIATION_VALUES);
         info.put(SummaryCodec.CLI_COMMAND, r.cliCommand());
         root.put(SummaryCodec.WAS_CANCELLED, r.wasCancelled());
+        root.put(SummaryCodec.IS_COMPLETE, !r.wasCancelled());
         root.set(SummaryCodec.ERROR_SUMMARY, errors(r.profiling()));
         if (r.warmup() != null) {
             metrics(root.putObject(SummaryCodec.WARMUP_METRICS), r.warmup());
@@ -123,9 +124,20 @@ public final class SummaryJsonWriter {
             putNumber(o, SummaryCodec.STD, s.std());
             o.put(SummaryCodec.COUNT, s.count());
             putNumber(o, SummaryCodec.SUM, s.sum());
-            m.adjusted().forEach((name, v) -> putNumber(o, name, v)); // request latency, TTFT, ITL, decode duration
+            if (!m.adjusted().isEmpty()) { // request latency, TTFT, ITL, decode duration, when requests failed
+                final ObjectNode adj = into.putObject(ADJUSTED_PREFIX + e.getKey());
+                adj.put(SummaryCodec.UNIT, m.spec().unit());
+                m.adjusted().forEach((name, v) -> putNumber(adj, name.substring(ADJUSTED_PREFIX.length()), v));
+                adj.put(SummaryCodec.COUNT, s.count() + summary.errorCount());
+            }
         }
     }
+
+    /**
+     * Upstream AIPerf 0.13's error-adjusted blocks, {@code adj_<tag>}: the finite statistics of the values with each
+     * failed request as an infinitely slow one, written only when some request failed.
+     */
+    static final String ADJUSTED_PREFIX = "adj_";
 
     /**
      * Replaces the metrics, the error summary, the token accounting and the validity of a summary with those of

@@ -40,6 +40,8 @@ public final class MetricRegistry {
     public static final MetricSpec USAGE_COMPLETION_DIFF = MetricSpec.record("usage_completion_tokens_diff_pct", "Usage Completion Diff", "%", false, 1, m -> diffPct(m.serverOutputTokens(), m.clientOutputTokens()), false, false);
     /** Server against client reasoning tokens, when the client counted the reasoning text itself. */
     public static final MetricSpec USAGE_REASONING_DIFF = MetricSpec.record("usage_reasoning_tokens_diff_pct", "Usage Reasoning Diff", "%", false, 1, m -> m.clientOutputTokens() < 0 ? Double.NaN : diffPct(m.usageReasoningTokens(), m.reasoningTokens()), false, false);
+    /** Upstream 0.13's signed difference of the output from the length asked for, percent of the latter. */
+    public static final MetricSpec OSL_MISMATCH_DIFF = MetricSpec.record("osl_mismatch_diff_pct", "OSL Mismatch Diff %", "%", false, 1, m -> m.requestedOsl() > 0 && m.osl() >= 0 ? (m.osl() - m.requestedOsl()) * 100.0 / m.requestedOsl() : Double.NaN, false, false);
     public static final MetricSpec NUM_IMAGES = MetricSpec.record("num_images", "Number of Images", "images", true, 1, RecordMetrics::imagesOrNaN, false, true);
     public static final MetricSpec IMAGE_THROUGHPUT = MetricSpec.record("image_throughput", "Image Throughput", "images/sec", true, 1, m -> m.imagesOrNaN() / (m.latencyNanos() / 1e9), false, true);
     public static final MetricSpec IMAGE_LATENCY = MetricSpec.record("image_latency", "Image Latency", "ms/image", false, 1, m -> m.latencyNanos() / 1e6 / m.imagesOrNaN(), false, true);
@@ -52,6 +54,9 @@ public final class MetricRegistry {
     public static final MetricSpec REQUEST_COUNT = MetricSpec.scalar("request_count", "Request Count", "requests", true);
     public static final MetricSpec ERROR_COUNT = MetricSpec.scalar("error_request_count", "Error Request Count", "requests", false);
     public static final MetricSpec ERROR_RATE = MetricSpec.scalar("request_error_rate", "Request Error Rate", "%", false);
+    /** Successful plus failed requests (upstream AIPerf 0.13's {@code completed_request_count}). */
+    public static final MetricSpec COMPLETED_COUNT = hidden("completed_request_count",
+            "Completed Requests (Success + Error)", "requests", true);
     public static final MetricSpec DURATION = MetricSpec.scalar("benchmark_duration", "Benchmark Duration", "sec", false);
     public static final MetricSpec TOTAL_ISL = hidden("total_isl", "Total Input Sequence Length", "tokens", true);
     public static final MetricSpec TOTAL_OSL = hidden("total_osl", "Total Output Sequence Length", "tokens", true);
@@ -63,16 +68,21 @@ public final class MetricRegistry {
     public static final MetricSpec TOTAL_USAGE_TOTAL = hidden("total_usage_total_tokens", "Total Usage Total Tokens", "tokens", true);
     /** Requests whose server prompt count differs from the client's by more than 10% (upstream's default threshold). */
     public static final MetricSpec USAGE_DISCREPANCY = hidden("usage_discrepancy_count", "Usage Discrepancy Count", "requests", false);
+    /**
+     * Requests whose output differs from the length asked for by more than min(5% of it, 50 tokens) (upstream 0.13's
+     * {@code osl_mismatch_count}, its default thresholds).
+     */
+    public static final MetricSpec OSL_MISMATCH_COUNT = hidden("osl_mismatch_count", "OSL Mismatch Count", "requests", false);
     public static final MetricSpec GOOD_COUNT = MetricSpec.scalar("good_request_count", "Good Request Count", "requests", true);
     public static final MetricSpec GOODPUT = MetricSpec.scalar("goodput", "Goodput", "requests/sec", true);
 
     public static final List<MetricSpec> ALL = List.of(REQUEST_LATENCY, TTFT, TTST, TTFO, ITL, ICL, DECODE_DURATION,
             LATENCY_FROM_INTENDED, TTFT_FROM_INTENDED, OTPS_USER, PREFILL_USER, E2E_OUTPUT, ISL, OSL, OUTPUT_TOKENS,
             REASONING_TOKENS, USAGE_PROMPT, USAGE_COMPLETION, USAGE_TOTAL, USAGE_REASONING, USAGE_PROMPT_DIFF,
-            USAGE_COMPLETION_DIFF, USAGE_REASONING_DIFF, NUM_IMAGES, IMAGE_THROUGHPUT, IMAGE_LATENCY, ERROR_ISL, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
-            TOTAL_THROUGHPUT, REQUEST_COUNT, ERROR_COUNT, ERROR_RATE, DURATION, TOTAL_ISL, TOTAL_OSL,
+            USAGE_COMPLETION_DIFF, USAGE_REASONING_DIFF, OSL_MISMATCH_DIFF, NUM_IMAGES, IMAGE_THROUGHPUT, IMAGE_LATENCY, ERROR_ISL, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
+            TOTAL_THROUGHPUT, REQUEST_COUNT, ERROR_COUNT, ERROR_RATE, COMPLETED_COUNT, DURATION, TOTAL_ISL, TOTAL_OSL,
             TOTAL_OUTPUT_TOKENS, TOTAL_REASONING_TOKENS, TOTAL_ERROR_ISL, TOTAL_USAGE_PROMPT, TOTAL_USAGE_COMPLETION,
-            TOTAL_USAGE_TOTAL, USAGE_DISCREPANCY, GOOD_COUNT, GOODPUT);
+            TOTAL_USAGE_TOTAL, USAGE_DISCREPANCY, OSL_MISMATCH_COUNT, GOOD_COUNT, GOODPUT);
 
     /** The metrics whose statistics are also given error-adjusted ({@code adj_*}, AIPerf's metrics reference). */
     public static final java.util.Set<MetricSpec> ERROR_ADJUSTED = java.util.Set.of(REQUEST_LATENCY, TTFT, ITL,
@@ -103,6 +113,14 @@ public final class MetricRegistry {
 
     /** Upstream's usage discrepancy threshold, percent ({@code AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD}'s default). */
     public static final double USAGE_DIFF_THRESHOLD_PCT = 10.0;
+    /** Upstream's OSL mismatch thresholds ({@code AIPERF_METRICS_OSL_MISMATCH_*}'s defaults): percent, and tokens. */
+    public static final double OSL_MISMATCH_PCT = 5.0;
+    public static final int OSL_MISMATCH_MAX_TOKENS = 50;
+
+    /** Whether an output of {@code osl} tokens misses the {@code requested} length by more than upstream allows. */
+    public static boolean oslMismatch(final int requested, final int osl) {
+        return Math.abs(osl - requested) > Math.min(requested * OSL_MISMATCH_PCT / 100.0, OSL_MISMATCH_MAX_TOKENS);
+    }
 
     /** {@code |server - client| / client} in percent, when both counted. */
     static double diffPct(final int server, final int client) {

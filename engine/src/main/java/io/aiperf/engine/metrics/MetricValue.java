@@ -3,9 +3,9 @@ package io.aiperf.engine.metrics;
 /**
  * One metric of a run in display units: a distribution ({@code stats} set) or a single value.
  *
- * @param adjusted the error-adjusted statistics ({@code adj_min}, {@code adj_p1} ... {@code adj_p99}, and with no
- *                 failed request {@code adj_avg} and {@code adj_max}) of the metrics that have them, by export name;
- *                 empty otherwise
+ * @param adjusted the error-adjusted statistics ({@code adj_min} and the finite ones of {@code adj_p1} ...
+ *                 {@code adj_p99}) of the metrics that have them, when some request failed (upstream 0.13 writes
+ *                 them as an {@code adj_<tag>} block then); empty otherwise
  */
 public record MetricValue(MetricSpec spec, Stats stats, Double value, java.util.Map<String, Double> adjusted) {
     public MetricValue(final MetricSpec spec, final Stats stats, final Double value) {

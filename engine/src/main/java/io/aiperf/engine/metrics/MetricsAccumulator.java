@@ -48,6 +48,7 @@ public final class MetricsAccumulator implements AutoCloseable {
     private final long[] usageTotals = new long[3]; // prompt, completion, total: the server's usage, summed
     private final boolean[] anyUsage = new boolean[3];
     private long usageDiscrepancies;
+    private long oslMismatches;
     private boolean anyPromptDiff;
 
     /** @param slos goodput thresholds by tag in display units; empty for no goodput */
@@ -114,6 +115,9 @@ public final class MetricsAccumulator implements AutoCloseable {
             }
         }
         if (m.requestedOsl() > 0 && m.osl() >= 0) {
+            if (MetricRegistry.oslMismatch(m.requestedOsl(), m.osl())) {
+                oslMismatches++;
+            }
             oslRequests++;
             requestedTokens += m.requestedOsl();
             deliveredTokens += m.osl();
@@ -158,6 +162,7 @@ public final class MetricsAccumulator implements AutoCloseable {
                 scalar(out, MetricRegistry.ERROR_COUNT, errors);
             }
             scalar(out, MetricRegistry.ERROR_RATE, 100.0 * errors / (valid + errors));
+            scalar(out, MetricRegistry.COMPLETED_COUNT, valid + errors);
             scalar(out, MetricRegistry.DURATION, duration);
             scalar(out, MetricRegistry.TOTAL_ISL, totalIsl);
             if (anyOsl) {
@@ -176,6 +181,9 @@ public final class MetricsAccumulator implements AutoCloseable {
             }
             if (anyPromptDiff) {
                 scalar(out, MetricRegistry.USAGE_DISCREPANCY, usageDiscrepancies);
+            }
+            if (oslRequests > 0) {
+                scalar(out, MetricRegistry.OSL_MISMATCH_COUNT, oslMismatches);
             }
             if (!slos.isEmpty()) {
                 scalar(out, MetricRegistry.GOOD_COUNT, good);
@@ -199,7 +207,8 @@ public final class MetricsAccumulator implements AutoCloseable {
         final Stats s = values.stats();
         if (s != null) {
             out.put(spec.tag(), new MetricValue(spec, s, null,
-                    MetricRegistry.ERROR_ADJUSTED.contains(spec) ? adjusted(s, values, errors) : Map.of()));
+                    errors > 0 && MetricRegistry.ERROR_ADJUSTED.contains(spec) ? adjusted(s, values, errors)
+                            : Map.of()));
         }
     }
 

@@ -61,6 +61,16 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
      */
     public static RecordMetrics of(final RequestRecord r, final boolean streaming, final boolean serverTokens,
                                    final Tokenizer tokenizer) {
+        return of(r, streaming, serverTokens, false, tokenizer);
+    }
+
+    /**
+     * @param perChunkUsage ITL leaves out the tokens the first content chunk brought, as the server's per-chunk usage
+     *                      counts them ({@code --per-chunk-usage}), instead of one; without such a count, or with
+     *                      one that does not fit the OSL (not positive, or not below it), one, as upstream does
+     */
+    public static RecordMetrics of(final RequestRecord r, final boolean streaming, final boolean serverTokens,
+                                   final boolean perChunkUsage, final Tokenizer tokenizer) {
         final ResponseData d = r.response();
         if (!r.isValid()) {
             return failed(r, d.error() != null ? d.error() : INVALID);
@@ -113,7 +123,9 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
                 }
             }
             if (osl >= 2) {
-                itl = (latency - ttft) / (osl - 1);
+                final int first = d.firstChunkTokens();
+                final int decode = perChunkUsage && first > 0 && osl - first >= 1 ? osl - first : osl - 1;
+                itl = (latency - ttft) / decode;
                 if (itl > 0) {
                     perUser = 1e9 / itl;
                 }

@@ -153,6 +153,28 @@ final class MiniHttpServer implements AutoCloseable {
     }
 
     /** Head of a response. */
+    /**
+     * The answer to a HEAD request: the head the GET would get (its Content-Length too), no body. A body after it
+     * would be read as the next answer on a kept-alive connection (aiohttp, which upstream AIPerf's server-metrics
+     * reachability check uses, fails so).
+     */
+    static Response headOnly(final Response r) {
+        for (final Step step : r.steps()) {
+            if (step.bytes() == null) {
+                continue;
+            }
+            final byte[] b = step.bytes();
+            for (int i = 3; i < b.length; i++) {
+                if (b[i] == '\n' && b[i - 1] == '\r' && b[i - 2] == '\n' && b[i - 3] == '\r') {
+                    return new Response(List.of(new Step(step.atNanos(), java.util.Arrays.copyOf(b, i + 1), false)),
+                            r.close(), r.onDone(), r.ending());
+                }
+            }
+            break;
+        }
+        return r;
+    }
+
     static byte[] head(final int status, final String contentType, final long contentLength, final boolean close) {
         return head(status, contentType, contentLength, close, null);
     }
@@ -431,7 +453,8 @@ final class MiniHttpServer implements AutoCloseable {
                 final int q = target.indexOf('?');
                 final Request request = new Request(requestLine[0], q < 0 ? target : target.substring(0, q),
                         q < 0 ? null : target.substring(q + 1), headers, body, arrival);
-                final Response response = handler.handle(request);
+                final Response answer = handler.handle(request);
+                final Response response = "HEAD".equals(request.method()) ? headOnly(answer) : answer;
                 busy = true;
                 closeAfterWrite = response.close() || "close".equalsIgnoreCase(headers.get("connection"));
                 loop.schedule(this, response, 0);

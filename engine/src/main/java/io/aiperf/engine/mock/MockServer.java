@@ -317,8 +317,11 @@ public final class MockServer implements AutoCloseable {
         }
         if (stream) {
             final boolean usage = req.path("stream_options").path("include_usage").asBoolean(false);
+            final boolean continuous = chat && req.path("stream_options").path("continuous_usage_stats")
+                    .asBoolean(false);
+            final int firstChunk = Math.max(1, Math.min(tokens, req.path("mock_first_chunk_tokens").asInt(1)));
             return stream(chat, id, model, tokens, seed, arrival, firstTokenAt, itlNanos, random, usage, promptTokens,
-                    fault, counted);
+                    fault, counted, continuous, firstChunk);
         }
         final StringBuilder text = new StringBuilder();
         for (int i = 0; i < tokens; i++) {
@@ -341,7 +344,8 @@ public final class MockServer implements AutoCloseable {
                                            final int seed, final long arrival, final long firstTokenAt,
                                            final long itlNanos, final SplittableRandom random,
                                            final boolean includeUsage, final int promptTokens, final Fault fault,
-                                           final Runnable onDone) throws JsonProcessingException {
+                                           final Runnable onDone, final boolean continuousUsage,
+                                           final int firstChunk) throws JsonProcessingException {
         final Fault.Kind misbehave = fault == null ? null : fault.kind();
         final boolean truncate = misbehave == Fault.Kind.TRUNCATE;
         final List<MiniHttpServer.Step> steps = new ArrayList<>(tokens + 3);
@@ -352,8 +356,13 @@ public final class MockServer implements AutoCloseable {
                 + (chat ? "chat.completion.chunk" : "text_completion") + "\",\"model\":"
                 + JSON.writeValueAsString(model) + ",\"choices\":[{\"index\":0,";
         long due = firstTokenAt;
+        final StringBuilder bundled = new StringBuilder(); // the first chunk's tokens, when it brings several
         for (int i = 0; i < tokens; i++) {
-            if (i > 0) {
+            if (i < firstChunk - 1) {
+                bundled.append(ReplyWords.token(seed, i));
+                continue;
+            }
+            if (i >= firstChunk) {
                 due += (long) (itlNanos * jitter(random, config.itlJitterCv()));
             }
             if (i == 1 && misbehave != null) {
@@ -374,10 +383,13 @@ public final class MockServer implements AutoCloseable {
                 steps.add(new MiniHttpServer.Step(due, null, true));
                 return new MiniHttpServer.Response(steps, true, onDone);
             }
-            final String word = ReplyWords.token(seed, i);
+            final String word = (i == firstChunk - 1 ? bundled : "") + ReplyWords.token(seed, i);
+            // continuous_usage_stats (vLLM's extension): the cumulative usage on every chunk
+            final String usageField = continuousUsage ? ",\"usage\":{\"prompt_tokens\":" + promptTokens
+                    + ",\"completion_tokens\":" + (i + 1) + ",\"total_tokens\":" + (promptTokens + i + 1) + "}" : "";
             final String event = chat
-                    ? prefix + "\"delta\":{" + (i == 0 ? "\"role\":\"assistant\"," : "") + "\"content\":\"" + word
-                    + "\"},\"finish_reason\":null}]}\n\n"
+                    ? prefix + "\"delta\":{" + (i == firstChunk - 1 ? "\"role\":\"assistant\"," : "") + "\"content\":\""
+                    + word + "\"},\"finish_reason\":null}]" + usageField + "}\n\n"
                     : prefix + "\"text\":\"" + word + "\",\"finish_reason\":null}]}\n\n";
             steps.add(new MiniHttpServer.Step(due, MiniHttpServer.chunk(event.getBytes(StandardCharsets.UTF_8)), false));
         }

@@ -44,6 +44,6 @@ public final class ErrorTypes {
         final ErrorDetails e = upstreamStyle(r.error());
         return e == r.error() ? r : new ResponseData(r.startPerfNanos(), r.ackPerfNanos(), r.contentPerfNanos(),
                 r.contentCount(), r.firstOutputIndex(), r.content(), r.reasoning(), r.usage(), e, r.malformedChunks(),
-                r.transport(), r.streamed());
+                r.transport(), r.streamed(), r.firstChunkTokens());
     }
 }

@@ -17,10 +17,21 @@ package io.aiperf.engine.record;
  * @param transport how the request got onto the wire
  * @param streamed the answer came as an event stream; false for a plain JSON body, even to a streaming request
  *                 (then there is no TTFT or ITL to measure, as upstream AIPerf tags only streamed records)
+ * @param firstChunkTokens the cumulative {@code completion_tokens} of the usage on the first content chunk that
+ *                         carried one (per-chunk usage, {@code --per-chunk-usage}), or -1
  */
 public record ResponseData(long startPerfNanos, long ackPerfNanos, long[] contentPerfNanos, int contentCount,
                            int firstOutputIndex, String content, String reasoning, Usage usage, ErrorDetails error, int malformedChunks,
-                           TransportTimes transport, boolean streamed) {
+                           TransportTimes transport, boolean streamed, int firstChunkTokens) {
+
+    /** An answer without per-chunk usage. */
+    public ResponseData(final long startPerfNanos, final long ackPerfNanos, final long[] contentPerfNanos,
+                        final int contentCount, final int firstOutputIndex, final String content, final String reasoning,
+                        final Usage usage, final ErrorDetails error, final int malformedChunks,
+                        final TransportTimes transport, final boolean streamed) {
+        this(startPerfNanos, ackPerfNanos, contentPerfNanos, contentCount, firstOutputIndex, content, reasoning, usage,
+                error, malformedChunks, transport, streamed, -1);
+    }
 
     /** An answer that came as it was asked for (streamed when the request streamed). */
     public ResponseData(final long startPerfNanos, final long ackPerfNanos, final long[] contentPerfNanos,

@@ -51,6 +51,31 @@ final class CellConsole {
         table.close();
     }
 
+    /**
+     * The cell's summary as the console shows it: the metrics table, the errors, and what a run that failed whole
+     * or was cancelled means; also written as {@code profile_export_console.txt}, as upstream does.
+     */
+    String summaryText(final RunReport report, final MetricsSummary metrics) {
+        final StringBuilder sb = new StringBuilder(ConsoleTable.render("AIPerf (Java) | " + metricsTitle(report),
+                metrics));
+        final String nl = System.lineSeparator();
+        if (!metrics.errorSummary().isEmpty()) {
+            sb.append("Errors:").append(nl);
+            metrics.errorSummary().forEach(e -> sb.append("  ").append(e.count()).append(" x ")
+                    .append(e.details().code() == null ? "" : e.details().code() + " ").append(e.details().type())
+                    .append(": ").append(abbreviate(e.details().message())).append(nl));
+        }
+        if (metrics.get("request_count") == null && !metrics.errorSummary().isEmpty()) {
+            sb.append("All requests failed. Check the URL, --endpoint-type and the request format "
+                    + "(see the errors above and profile_export.jsonl).").append(nl);
+        }
+        if (report.wasCancelled()) {
+            sb.append("The profile run was cancelled early. Results shown may be incomplete or inaccurate.")
+                    .append(nl);
+        }
+        return sb.toString();
+    }
+
     void printSummary(final RunReport report, final Validity.Report validity, final MetricsSummary metrics,
                       final ExportNames names) {
         final boolean quiet = ctx.log().consoleLevel().compareTo(RunLog.Level.WARNING) > 0;
@@ -58,20 +83,7 @@ final class CellConsole {
             return; // a quiet sweep prints its sweep table and the exports line, not every cell's table
         }
         ctx.out().println();
-        ctx.out().print(ConsoleTable.render("AIPerf (Java) | " + metricsTitle(report), metrics));
-        if (!metrics.errorSummary().isEmpty()) {
-            ctx.out().println("Errors:");
-            metrics.errorSummary().forEach(e -> ctx.out().println("  " + e.count() + " x "
-                    + (e.details().code() == null ? "" : e.details().code() + " ") + e.details().type() + ": "
-                    + abbreviate(e.details().message())));
-        }
-        if (metrics.get("request_count") == null && !metrics.errorSummary().isEmpty()) {
-            ctx.out().println("All requests failed. Check the URL, --endpoint-type and the request format "
-                    + "(see the errors above and profile_export.jsonl).");
-        }
-        if (report.wasCancelled()) {
-            ctx.out().println("The profile run was cancelled early. Results shown may be incomplete or inaccurate.");
-        }
+        ctx.out().print(summaryText(report, metrics));
         // What the summary's validity block says, where it is not ok (src-docs/validity.md): on the console for a
         // single cell at WARNING and below; a run of several cells says it once for all of them (ValidityDigest).
         for (final Check c : validity.problems()) {

@@ -96,9 +96,14 @@ final class CellReporting {
         final ExportNames names = p.names();
         try {
             writeExports(report, summary, metrics, names);
+            final String consoleText = console.summaryText(report, metrics);
+            write(names.consoleTxt(), out -> out.write(consoleText.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
             writeServerMetrics(p.scraper(), names);
             if (writeError == null) {
                 writeTimeslices(names);
+                // upstream 0.13's marker, written last: the cell's result files are all in place
+                write(io.aiperf.engine.summary.ExportFiles.READY_MARKER, out -> out.write(("{\"ready\":true,\"was_cancelled\":" + e.cancelled()
+                        + ",\"partial\":false}").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
             }
         } catch (UncheckedIOException x) {
             writeError = writeError != null ? writeError : x.getMessage(); // names the file; the summary is still shown

@@ -126,10 +126,12 @@ final class CellSetup {
         }
         final HttpTraceTable traceTable = config.artifacts().showTraceTiming() ? new HttpTraceTable() : null;
         recordFiles.writer().traceHttp(config.artifacts().exportHttpTrace(), traceTable);
+        recordFiles.writer().phases(config.phases());
         // streamed images (image_generation) are no tokens: no TTFT or ITL for them, as upstream reports none
         final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming()
                 && config.endpoint().type().producesTokens(),
-                config.endpoint().useServerTokenCount(), config.goodputSlos(), tokenizer, recordFiles.writer());
+                config.endpoint().useServerTokenCount(), config.endpoint().perChunkUsage(), config.goodputSlos(),
+                tokenizer, recordFiles.writer());
         final ServerMetricsCollector scraper = serverMetricsCollector();
         final GpuTelemetryFiles gpu = GpuTelemetryFiles.open(config.endpoint().gpuTelemetry(), dir, names,
                 ctx.redactor()::file, ctx.log(), probes);

@@ -28,6 +28,7 @@ final class RecordProcessor {
     private final BlockingQueue<RequestRecord> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
     private final boolean streaming;
     private final boolean serverTokens;
+    private final boolean perChunkUsage;
     private final Tokenizer tokenizer;
     private final RecordsJsonlWriter jsonl;
     private final MetricsAccumulator profiling;
@@ -40,11 +41,15 @@ final class RecordProcessor {
     private boolean anyWarmup;
     private IOException writeFailure;
 
-    /** @param jsonl where the profiling records' lines go */
-    RecordProcessor(final boolean streaming, final boolean serverTokens, final Map<String, Double> slos,
-                    final Tokenizer tokenizer, final RecordsJsonlWriter jsonl) {
+    /**
+     * @param perChunkUsage ITL leaves out the first chunk's tokens by the server's per-chunk usage
+     * @param jsonl where the profiling records' lines go
+     */
+    RecordProcessor(final boolean streaming, final boolean serverTokens, final boolean perChunkUsage,
+                    final Map<String, Double> slos, final Tokenizer tokenizer, final RecordsJsonlWriter jsonl) {
         this.streaming = streaming;
         this.serverTokens = serverTokens;
+        this.perChunkUsage = perChunkUsage;
         this.tokenizer = new io.aiperf.engine.dataset.MemoTokenizer(tokenizer);
         this.jsonl = jsonl;
         this.profiling = new MetricsAccumulator(slos);
@@ -120,7 +125,7 @@ final class RecordProcessor {
     }
 
     private void process(final RequestRecord r) {
-        final RecordMetrics m = RecordMetrics.of(r, streaming, serverTokens, tokenizer);
+        final RecordMetrics m = RecordMetrics.of(r, streaming, serverTokens, perChunkUsage, tokenizer);
         if (!r.profiling()) {
             anyWarmup = true;
             warmup.add(m);

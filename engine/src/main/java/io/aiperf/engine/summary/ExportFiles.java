@@ -20,6 +20,10 @@ public final class ExportFiles {
     public static final String TIMESLICES_JSON = "profile_export_aiperf_timeslices.json";
     public static final String TIMESLICES_CSV = "profile_export_aiperf_timeslices.csv";
     public static final String CELL_OUTCOME = "cell_outcome.json";
+    /** The console summary of a cell, as upstream AIPerf writes it beside the exports. */
+    public static final String CONSOLE_TXT = "profile_export_console.txt";
+    /** Upstream AIPerf 0.13's marker, written last, that a cell's result files are complete. */
+    public static final String READY_MARKER = ".aiperf_results_ready.json";
 
     // What a prefix {@code p} turns a cell's names into: {@code p + suffix}.
     public static final String PREFIXED_SUMMARY_JSON = ".json";
@@ -32,7 +36,7 @@ public final class ExportFiles {
     public static final String PREFIXED_GPU_TELEMETRY_JSON = "_gpu_telemetry.json";
     public static final String PREFIXED_TIMESLICES_JSON = "_timeslices.json";
     public static final String PREFIXED_TIMESLICES_CSV = "_timeslices.csv";
-    /** Upstream's console export; only stripped from a prefix given, never written here. */
+    /** Upstream's console export: the console summary, as a file. */
     public static final String PREFIXED_CONSOLE_TXT = "_console.txt";
 
     // A run's own files, beside its cells.

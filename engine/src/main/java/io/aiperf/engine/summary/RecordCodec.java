@@ -56,6 +56,13 @@ public final class RecordCodec {
     public static final String BENCHMARK_PHASE = "benchmark_phase";
     public static final String WAS_CANCELLED = "was_cancelled";
     public static final String CANCELLATION_TIME_NS = "cancellation_time_ns";
+    public static final String PHASE_INDEX = "phase_index";
+    public static final String PROFILING_INDEX = "profiling_index";
+    public static final String PHASE_NAME = "phase_name";
+    public static final String PHASE_KIND = "phase_kind";
+    public static final String CONTEXT_OVERFLOW_SKIP = "context_overflow_skip";
+    public static final String AGENT_DEPTH = "agent_depth";
+    public static final String ROOT_CORRELATION_ID = "root_correlation_id";
     // error.
     public static final String CODE = "code";
     public static final String TYPE = "type";
@@ -90,6 +97,13 @@ public final class RecordCodec {
     private static final byte[] K_RECORD_PROCESSOR_ID = JsonLineWriter.key(RECORD_PROCESSOR_ID);
     private static final byte[] K_BENCHMARK_PHASE = JsonLineWriter.key(BENCHMARK_PHASE);
     private static final byte[] K_WAS_CANCELLED = JsonLineWriter.key(WAS_CANCELLED);
+    private static final byte[] K_PHASE_INDEX = JsonLineWriter.key(PHASE_INDEX);
+    private static final byte[] K_PROFILING_INDEX = JsonLineWriter.key(PROFILING_INDEX);
+    private static final byte[] K_PHASE_NAME = JsonLineWriter.key(PHASE_NAME);
+    private static final byte[] K_PHASE_KIND = JsonLineWriter.key(PHASE_KIND);
+    private static final byte[] K_CONTEXT_OVERFLOW_SKIP = JsonLineWriter.key(CONTEXT_OVERFLOW_SKIP);
+    private static final byte[] K_AGENT_DEPTH = JsonLineWriter.key(AGENT_DEPTH);
+    private static final byte[] K_ROOT_CORRELATION_ID = JsonLineWriter.key(ROOT_CORRELATION_ID);
     private static final byte[] K_CANCELLATION_TIME_NS = JsonLineWriter.key(CANCELLATION_TIME_NS);
     private static final byte[] K_CODE = JsonLineWriter.key(CODE);
     private static final byte[] K_TYPE = JsonLineWriter.key(TYPE);
@@ -169,9 +183,27 @@ public final class RecordCodec {
         w.value(m.recordProcessorId());
         w.name(K_BENCHMARK_PHASE);
         w.value(m.benchmarkPhase());
+        final RecordMetadata.Phase phase = m.phase();
+        if (phase != null) { // upstream 0.13's phase fields, in its order
+            w.name(K_PHASE_INDEX);
+            w.value(phase.index());
+            optional(w, K_PROFILING_INDEX, phase.profilingIndex());
+            w.name(K_PHASE_NAME);
+            w.value(phase.name());
+            w.name(K_PHASE_KIND);
+            w.value(phase.kind());
+        }
         w.name(K_WAS_CANCELLED);
         w.value(m.wasCancelled());
         optional(w, K_CANCELLATION_TIME_NS, m.cancellationTimeNs());
+        if (phase != null) { // no context-overflow skips and no agent trees here: a request is its own root
+            w.name(K_CONTEXT_OVERFLOW_SKIP);
+            w.value(false);
+            w.name(K_AGENT_DEPTH);
+            w.value(0);
+            w.name(K_ROOT_CORRELATION_ID);
+            w.value(m.xCorrelationId());
+        }
         extra(w, m.extra());
         w.endObject();
         writeClient(w, m);

@@ -62,4 +62,20 @@ public interface RecordMetadata {
 
     /** Fields this engine does not write (an upstream line's), in their order; empty for the engine's own lines. */
     Map<String, JsonNode> extra();
+
+    /**
+     * The phase that issued the request, as upstream AIPerf 0.13 names it on each line ({@code phase_name},
+     * {@code phase_kind}, {@code phase_index}, {@code profiling_index}), or null when not known here (a line read
+     * back keeps these fields among its {@link #extra()}).
+     */
+    default Phase phase() {
+        return null;
+    }
+
+    /**
+     * @param index the phase's place among all phases, from 0
+     * @param profilingIndex its place among the profiling phases, or -1 for a warmup phase
+     */
+    record Phase(String name, String kind, int index, int profilingIndex) {
+    }
 }

@@ -27,6 +27,8 @@ public final class SummaryCodec {
     public static final String INPUT_CONFIG = "input_config";
     public static final String RUN_INFO = "run_info";
     public static final String WAS_CANCELLED = "was_cancelled";
+    /** Upstream AIPerf 0.13: whether every record of the run was processed (false when it was cancelled). */
+    public static final String IS_COMPLETE = "is_complete";
     public static final String ERROR_SUMMARY = "error_summary";
     public static final String WARMUP_METRICS = "warmup_metrics";
     public static final String START_TIME = "start_time";

@@ -17,6 +17,9 @@ import java.util.Map;
  * interval at the configured level. Stateless.
  */
 public final class TrialAggregator {
+    /** The aggregate's schema, as upstream AIPerf 0.13 numbers it. */
+    static final String SCHEMA_VERSION = "1.0";
+
     public static final String FILE = ExportFiles.AGGREGATE_JSON;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -35,6 +38,8 @@ public final class TrialAggregator {
                     + ok.size() + " successful run(s), but need at least 2.");
         }
         final ObjectNode root = JSON.createObjectNode();
+        root.put("schema_version", SCHEMA_VERSION); // as upstream 0.13 heads its aggregate
+        root.put("aiperf_version", io.aiperf.engine.run.Version.VALUE);
         final ObjectNode meta = root.putObject("metadata");
         meta.put("aggregation_type", "confidence");
         meta.put("num_profile_runs", trials.size());

@@ -51,13 +51,21 @@ class DeadServerEndToEndTest {
             // The default tolerates errors as long as some requests are valid (AIPerf's behaviour).
             assertThat(Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "40", "--isl", "8",
                     "--osl", "2", "--artifact-dir", tmp.resolve("tolerated").toString()).exitCode()).isZero();
-            // ... and its error-adjusted latency counts the failed half as infinitely slow: no adj_p75, no adj_max.
-            final JsonNode latency = Runs.json(tmp.resolve("tolerated").resolve("profile_export_aiperf.json"))
-                    .path("request_latency");
-            assertThat(latency.path("adj_p25").asDouble()).isGreaterThanOrEqualTo(latency.path("min").asDouble());
-            assertThat(latency.has("adj_p75")).isFalse();
-            assertThat(latency.has("adj_max")).isFalse();
+            // ... and its error-adjusted latency, upstream 0.13's adj_request_latency block, counts the failed half
+            // as infinitely slow: no p75, no max, no avg, and every request counted.
+            final JsonNode summary = Runs.json(tmp.resolve("tolerated").resolve("profile_export_aiperf.json"));
+            final JsonNode latency = summary.path("request_latency");
+            final JsonNode adjusted = summary.path("adj_request_latency");
+            assertThat(adjusted.path("unit").asText()).isEqualTo("ms");
+            assertThat(adjusted.path("p25").asDouble()).isGreaterThanOrEqualTo(latency.path("min").asDouble());
+            assertThat(adjusted.has("p75")).isFalse();
+            assertThat(adjusted.has("max")).isFalse();
+            assertThat(adjusted.has("avg")).isFalse();
+            assertThat(adjusted.path("count").asInt()).isEqualTo(40);
             assertThat(latency.has("max")).isTrue();
+            assertThat(latency.has("adj_p25")).as("no adj_* inside the block").isFalse();
+            assertThat(Files.readString(tmp.resolve("tolerated").resolve("profile_export_aiperf.csv")))
+                    .contains("\r\nRequest Latency (error-adjusted) (ms),,");
         }
         assertThat(Runs.aiperf("profile", "-m", "m", "--max-error-rate", "101", "--artifact-dir",
                 tmp.resolve("x").toString()).err()).contains("max_error_rate").contains("between 0 and 100");

@@ -58,7 +58,8 @@ class ExporterContractEndToEndTest {
         final ExportNames names = ExportNames.of(prefix);
         final Set<String> known = new HashSet<>(List.of(names.summaryJson(), names.summaryCsv(), names.recordsJsonl(),
                 names.inputsJson(), names.serverMetricsJson(), names.serverMetricsCsv(), names.rawJsonl(),
-                names.gpuTelemetryJsonl(), names.gpuTelemetryJson(), names.timeslicesJson(), names.timeslicesCsv()));
+                names.gpuTelemetryJsonl(), names.gpuTelemetryJson(), names.timeslicesJson(), names.timeslicesCsv(),
+                names.consoleTxt()));
         known.addAll(constants());
         final Set<String> listed = new HashSet<>();
         JSON.readTree(dir.resolve(ExportFiles.MANIFEST).toFile()).path("outputs").forEach(e -> listed.add(e.asText()));
@@ -73,7 +74,9 @@ class ExporterContractEndToEndTest {
             if (name.equals(ExportFiles.MANIFEST) || name.equals(".aiperf.lock")) {
                 continue;
             }
-            assertThat(name).as(rel + " is not a temporary file left behind").doesNotStartWith(".");
+            if (!name.equals(ExportFiles.READY_MARKER)) { // upstream's dot name
+                assertThat(name).as(rel + " is not a temporary file left behind").doesNotStartWith(".");
+            }
             assertThat(known).as(rel + " has a name of ExportNames or ExportFiles").contains(name);
             assertThat(listed).as(rel + " is in the manifest").contains(rel);
             readable(f);
@@ -82,7 +85,7 @@ class ExporterContractEndToEndTest {
         // the run wrote the exports this test switched on
         assertThat(seen).contains(names.summaryJson(), names.summaryCsv(), names.recordsJsonl(), names.inputsJson(),
                 names.rawJsonl(), names.timeslicesJson(), names.timeslicesCsv(), ExportFiles.CELL_OUTCOME,
-                ExportFiles.LOG_FILE);
+                ExportFiles.LOG_FILE, ExportFiles.READY_MARKER, names.consoleTxt());
     }
 
     private static void readable(final Path f) throws IOException {

@@ -35,10 +35,10 @@ class ProfileEndToEndTest {
             assertThat(summary.path("time_to_first_token").path("p50").isNumber()).isTrue();
             assertThat(Files.readString(dir.resolve("profile_export_aiperf.csv"))).startsWith(
                     "Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n");
-            // Upstream's number shapes: statistics with two decimals, sums and counts as integers.
+            // Upstream 0.13's number shapes: two decimals everywhere, sums and counts too.
             assertThat(Files.readString(dir.resolve("profile_export_aiperf.csv")))
-                    .contains("Input Sequence Length (tokens),550.00,550.00,550.00,55000,550.00,")
-                    .contains("\r\nRequest Count,100\r\n");
+                    .contains("Input Sequence Length (tokens),550.00,550.00,550.00,55000.00,550.00,")
+                    .contains("\r\nRequest Count,100.00\r\n");
             assertThat(Runs.json(dir.resolve("inputs.json")).path("data").size()).isEqualTo(100);
             assertThat(mock.controlState().inferenceRequests()).isEqualTo(100);
             final JsonNode first = Runs.jsonl(dir.resolve("profile_export.jsonl")).get(0);
@@ -287,7 +287,8 @@ class ProfileEndToEndTest {
                 + "  phases: {concurrency: 2, requests: 5}\n");
         final Runs.Result r = Runs.aiperf("config", "expand", "-f", yaml.toString());
         assertThat(r.exitCode()).isZero();
-        assertThat(r.out()).contains("http://h:1").contains("timeout: 21600.0").contains("entries: 100")
+        // entries: the request count, as upstream 0.13 sizes a synthetic dataset not sized on purpose
+        assertThat(r.out()).contains("http://h:1").contains("timeout: 21600.0").contains("entries: 5")
                 .contains("requests: 5").doesNotContain("sk-expand-SECRET").contains("<redacted>");
     }
 

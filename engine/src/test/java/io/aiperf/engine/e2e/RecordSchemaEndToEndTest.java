@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every line of profile_export.jsonl loads as upstream AIPerf's record model ({@code MetricRecordInfo}: metadata,
  * metrics, error), for a failed, a cancelled and a streamed run. The schema is written here from upstream's
- * fields: required ones required, types as upstream types them. Its metadata takes no field beyond its own (its
+ * fields (0.13's, read from its installed package): required ones required, types as upstream types them. Its metadata takes no field beyond its own (its
  * reader builds them by keyword, and an unknown keyword is refused); a field beside the metadata is ignored.
  */
 class RecordSchemaEndToEndTest {
@@ -49,7 +49,15 @@ class RecordSchemaEndToEndTest {
                     "request_num": {"type": ["integer", "null"]},
                     "credit_issued_ns": {"type": ["integer", "null"]},
                     "credit_received_ns": {"type": ["integer", "null"]},
-                    "clock_offset_ns": {"type": ["integer", "null"]}
+                    "clock_offset_ns": {"type": ["integer", "null"]},
+                    "phase_index": {"type": ["integer", "null"]},
+                    "profiling_index": {"type": ["integer", "null"]},
+                    "phase_name": {"type": ["string", "null"]},
+                    "phase_kind": {"enum": ["warmup", "profiling", null]},
+                    "context_overflow_skip": {"type": "boolean"},
+                    "agent_depth": {"type": "integer"},
+                    "parent_correlation_id": {"type": ["string", "null"]},
+                    "root_correlation_id": {"type": ["string", "null"]}
                   },
                   "additionalProperties": false
                 },

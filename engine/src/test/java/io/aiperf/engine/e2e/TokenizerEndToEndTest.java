@@ -128,4 +128,44 @@ class TokenizerEndToEndTest {
             assertThat(mock.controlState().inferenceRequests()).isZero();
         }
     }
+    /**
+     * Upstream's tutorials run {@code -m test-model} or {@code -m mock-model} against a mock: such a placeholder
+     * counts with the builtin tokenizer, said once, and the hub is never asked, whether it answers or not.
+     */
+    @Test
+    void aPlaceholderModelNameRunsWithTheBuiltinTokenizerWhetherTheHubIsReachableOrNot() throws Exception {
+        try (io.aiperf.engine.hub.FakeHub hub = new io.aiperf.engine.hub.FakeHub();
+             MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path log = tmp.resolve("placeholder.log");
+            final Path run = tmp.resolve("placeholder");
+            final Process p = withHub(hub, log, "profile", "-m", "test-model", "-u", mock.url(), "--request-count",
+                    "3", "--isl", "16", "--osl", "4", "--artifact-dir", run.toString());
+            assertThat(p.waitFor()).as(Files.readString(log)).isZero();
+            final String out = Files.readString(log);
+            final String said = "the model name 'test-model' looks like a placeholder: counting with the builtin "
+                    + "tokenizer (o200k_base)";
+            assertThat(out).contains(said);
+            assertThat(out.indexOf(said)).isEqualTo(out.lastIndexOf(said));
+            assertThat(hub.requests).as("the hub is not asked for a placeholder").isEmpty();
+            assertThat(Runs.json(run.resolve("profile_export_aiperf.json")).path("environment").path("tokenizer")
+                    .asText()).isEqualTo("o200k_base (builtin)");
+        }
+        // No hub at all: a loopback port nothing listens on.
+        final int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path log = tmp.resolve("placeholder-offline.log");
+            final ProcessBuilder pb = Runs.engineProcess(java.util.List.of("profile", "-m", "mock-model", "-u",
+                    mock.url(), "--request-count", "3", "--isl", "16", "--osl", "4", "--artifact-dir",
+                    tmp.resolve("placeholder-offline").toString()), log);
+            pb.environment().remove("HF_HUB_OFFLINE");
+            pb.environment().put("HF_ENDPOINT", "http://127.0.0.1:" + closed);
+            pb.environment().put("HF_HOME", tmp.resolve("hf").toString());
+            assertThat(pb.start().waitFor()).as(Files.readString(log)).isZero();
+            assertThat(Files.readString(log)).contains("the model name 'mock-model' looks like a placeholder")
+                    .doesNotContain("cannot reach the Hugging Face hub");
+        }
+    }
 }

@@ -37,6 +37,9 @@ class TrialAggregatorTest {
         assertThat(m.path("t_critical").asDouble()).isCloseTo(2.776, within(1e-3));
         assertThat(m.path("ci_low").asDouble()).isCloseTo(14 - 2.7764 * Math.sqrt(10) / Math.sqrt(5), within(1e-3));
         assertThat(agg.path("metadata").path("num_successful_runs").asInt()).isEqualTo(5);
+        assertThat(agg.path("schema_version").asText()).as("upstream 0.13's aggregate head").isEqualTo("1.0");
+        assertThat(agg.fieldNames().next()).isEqualTo("schema_version");
+        assertThat(agg.path("aiperf_version").isTextual()).isTrue();
         assertThat(agg.path("metadata").path("failed_runs").get(0).path("label").asText()).isEqualTo("run_0006");
     }
 
