@@ -300,7 +300,7 @@ public final class HtmlReport {
                 final String name = (data.comparison() ? c.run() + " " : "") + c.label();
                 final Chart chart = new Chart("timeline-" + r + "-" + c.label().replaceAll("[^A-Za-z0-9_-]", "_"),
                         name + ": requests over time (bins of " + Chart.num(t.width()) + " s)",
-                        "seconds from the first request", "requests sent per second").xFromZero()
+                        "seconds from the first request", "requests sent per second")
                         .rightAxis("requests in flight").fit(t.centers(), t.sentPerSecond()).fitRight(t.inFlight());
                 chart.series("sent per second").line(t.centers(), t.sentPerSecond(), Chart.PALETTE[0],
                         "timeline-send-rate");
