@@ -29,8 +29,14 @@ final class GateSection {
                 default -> reasons.add(r);
             }
         }
-        page.append("<h2 id=\"verdict\">Verdict: ").append(Html.escape(verdict.toUpperCase(Locale.ROOT)))
-                .append("</h2>\n<p class=\"verdict-summary\">").append(passed).append(" of ")
+        // The verdict in its colour, with what changed by how much; white on a dark status colour reads in both
+        // schemes. A presentation attribute, not a style, so a strict Content-Security-Policy keeps it.
+        page.append("<table class=\"banner verdict-").append(Html.escape(verdict)).append("\" width=\"100%\" "
+                + "cellpadding=\"12\" cellspacing=\"0\" border=\"0\" bgcolor=\"").append(colour(verdict))
+                .append("\"><tr><td><font color=\"#ffffff\">\n<h2 id=\"verdict\">Verdict: ")
+                .append(Html.escape(verdict.toUpperCase(Locale.ROOT))).append("</h2>\n<p class=\"verdict-change\">")
+                .append(Html.escape(VerdictSentence.of(gate))).append("</p>\n</font></td></tr></table>\n")
+                .append("<p class=\"verdict-summary\">").append(passed).append(" of ")
                 .append(gate.path("rules").size()).append(" rule result(s) passed");
         if (inactive > 0) {
             page.append(", ").append(inactive).append(" inactive");
@@ -47,9 +53,19 @@ final class GateSection {
         }
     }
 
+    /** The verdict's colour: passed green, failed red, unstable amber, inconclusive grey. */
+    static String colour(final String verdict) {
+        return switch (verdict) {
+            case "passed" -> Palette.GOOD;
+            case "failed" -> Palette.BAD;
+            case "unstable" -> Palette.WARN;
+            default -> Palette.NEUTRAL;
+        };
+    }
+
     static void metrics(final StringBuilder page, final JsonNode gate, final List<String> runNames) {
-        page.append("<h2 id=\"gate\">Gated metrics</h2>\n<table class=\"gate\" border=\"1\" cellpadding=\"4\" "
-                + "cellspacing=\"0\">\n<tr><th>status</th><th>metric</th><th>stat</th><th>cell</th><th>baseline</th>"
+        page.append("<h2 id=\"gate\">Gated metrics</h2>\n<table class=\"gate\" " + Html.TABLE
+                + ">\n<tr><th>status</th><th>metric</th><th>stat</th><th>cell</th><th>baseline</th>"
                 + "<th>candidate</th><th>change</th><th>interval of the change</th><th>limit</th><th>p</th></tr>\n");
         for (final JsonNode r : gate.path("rules")) {
             final String unit = r.path("unit").asText("").isEmpty() ? "" : " " + r.path("unit").asText();
