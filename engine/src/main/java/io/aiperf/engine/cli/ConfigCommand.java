@@ -107,7 +107,8 @@ public final class ConfigCommand implements Runnable {
                 final ObjectMapper mapper = format.equalsIgnoreCase("json")
                         ? new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                         : new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
-                System.out.print(mapper.writeValueAsString(Redactor.of(c).config(c.effectiveTree())));
+                System.out.print(mapper.writeValueAsString(io.aiperf.engine.config.WholeNumbers.of(
+                        Redactor.of(c).config(c.effectiveTree()))));
                 return ExitCode.OK;
             } catch (ConfigException e) {
                 System.err.println("error: invalid configuration: " + e.getMessage());

@@ -95,7 +95,7 @@ public final class MockServerCommand implements Callable<Integer> {
         if (log != null) {
             server.accessLog(log);
         }
-        System.out.println("aiperf mock server listening on " + server.url() + " (" + config + ")");
+        System.out.println("aiperf mock server listening on " + server.url() + " (" + config.describe() + ")");
         System.out.flush();
         final CountDownLatch forever = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));

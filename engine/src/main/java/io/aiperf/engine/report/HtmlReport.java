@@ -186,8 +186,8 @@ public final class HtmlReport {
         page.append("<p>");
         for (int i = 0; i < data.runs().size(); i++) {
             final ReportData.Run r = data.runs().get(i);
-            page.append(i == 0 ? "" : data.runs().size() == 2 ? " against " : ", ").append(runName(r.name(), i))
-                    .append(": ").append(r.cells().size()).append(" cell(s) in ")
+            page.append(i == 0 ? "" : data.runs().size() == 2 ? " against " : ", ").append("<b>")
+                    .append(Html.escape(r.name())).append("</b>: ").append(r.cells().size()).append(" cell(s) in ")
                     .append(r.points().size()).append(" sweep point(s)");
         }
         page.append("; generated ").append(Instant.now()).append(".</p>\n");
