@@ -47,7 +47,7 @@ final class GateSection {
             for (final JsonNode r : reasons) {
                 page.append("<li><b>").append(Html.escape(r.path("status").asText())).append("</b> ")
                         .append(Html.escape(r.path("cell").asText())).append(": ")
-                        .append(Html.escape(r.path("message").asText())).append("</li>\n");
+                        .append(Html.escape(withoutStatus(r))).append("</li>\n");
             }
             page.append("</ul>\n");
         }
@@ -78,13 +78,28 @@ final class GateSection {
             page.append("<td align=\"right\">").append(pct(r.path("delta_pct"))).append("</td><td align=\"right\">")
                     .append(r.path("change_ci_low_pct").isNumber() ? "[" + pct(r.path("change_ci_low_pct")) + ", "
                             + pct(r.path("change_ci_high_pct")) + "]" : "&ndash;")
-                    .append("</td><td>").append(Html.escape(r.path("limit").asText())).append("</td><td align=\"right\">")
+                    .append("</td><td>").append(Html.escape(limitWithUnit(r))).append("</td><td align=\"right\">")
                     .append(r.path("p_value").isNumber()
                             ? String.format(Locale.ROOT, "%.3g", r.path("p_value").asDouble()) : "&ndash;")
                     .append("</td></tr>\n");
         }
         page.append("</table>\n");
         ComparisonCharts.gateCharts(gate, runNames).forEach(page::append);
+    }
+
+    /** The gate's message without its leading "inconclusive: " when the bold status before it says so. */
+    private static String withoutStatus(final JsonNode rule) {
+        final String message = rule.path("message").asText();
+        final String prefix = rule.path("status").asText() + ": ";
+        return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+    }
+
+    /** The rule's limits with the metric's unit on the absolute ones ({@code <= 2000 ms}); percentages keep theirs. */
+    static String limitWithUnit(final JsonNode rule) {
+        final String unit = rule.path("unit").asText("");
+        final String limit = rule.path("limit").asText("");
+        return unit.isEmpty() ? limit : limit.replaceAll("([<>]= -?[0-9.]+)", "$1 " + java.util.regex.Matcher
+                .quoteReplacement(unit));
     }
 
     private static String pct(final JsonNode v) {

@@ -31,7 +31,8 @@ class ReportChartsTest {
         final Path base = tmp.resolve("base");
         final Path cand = tmp.resolve("cand");
         final Path rules = tmp.resolve("rules.yaml");
-        Files.writeString(rules, "rules:\n  - {metric: time_to_first_token, stat: p50, max_increase_pct: 10}\n");
+        Files.writeString(rules, "rules:\n  - {metric: time_to_first_token, stat: p50, max_increase_pct: 10}\n"
+                + "  - {metric: request_latency, stat: p50, max: 100000}\n");
         // A constant ITL is the narrowest axis there is: the case that printed "4.99 5 5 5 5".
         try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(20, 5))) {
             final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--concurrency",
@@ -60,6 +61,8 @@ class ReportChartsTest {
         final Matcher change = Pattern.compile("<p class=\"verdict-change\">([^<]+)</p>").matcher(gated);
         assertThat(change.find()).isTrue();
         assertThat(change.group(1)).matches("TTFT p50 (rose|fell|did not change).* in cell concurrency_[14].*\\.");
+        assertThat(gated).as("an absolute limit with its unit").contains("<td>&lt;= 100000 ms</td>")
+                .doesNotContainPattern("</b> concurrency_[14]: (passed|failed|inconclusive|unstable): ");
         assertThat(gated.indexOf("id=\"validity\"")).as("the validity banner leads").isLessThan(
                 gated.indexOf("id=\"verdict\""));
     }
