@@ -25,9 +25,13 @@ import picocli.CommandLine.Option;
                 "  aiperf config expand -f bench.yaml --format json"},
         subcommands = {ConfigInitCommand.class, ConfigCommand.Validate.class, ConfigCommand.Expand.class})
 public final class ConfigCommand implements Runnable {
+    /** This command in the tree it runs in, so its usage reads "aiperf config", not "config". */
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public void run() {
-        new picocli.CommandLine(this).usage(System.out);
+        spec.commandLine().usage(System.out);
     }
 
     abstract static class FileCommand implements Callable<Integer> {
