@@ -20,10 +20,12 @@ import java.util.Arrays;
  * @param ttfts {@code time_to_first_token} of each record that has one (ms; streamed answers only)
  * @param itls {@code inter_token_latency} of each record that has one (ms)
  * @param ttftStarts {@code request_start_ns} of the record of each of {@code ttfts}, in the same order (epoch ns)
+ * @param itlStarts {@code request_start_ns} of the record of each of {@code itls}, in the same order (epoch ns)
  */
-record RecordScan(double[] latencies, long[] starts, long[] ends, double[] ttfts, double[] itls, long[] ttftStarts) {
+record RecordScan(double[] latencies, long[] starts, long[] ends, double[] ttfts, double[] itls, long[] ttftStarts,
+                  long[] itlStarts) {
     static final RecordScan EMPTY = new RecordScan(new double[0], new long[0], new long[0], new double[0],
-            new double[0], new long[0]);
+            new double[0], new long[0], new long[0]);
 
     /** Reads {@code file}; a missing file is empty, a damaged line (a killed run's last) is left out with a warning. */
     static RecordScan of(final Path file) {
@@ -51,6 +53,7 @@ record RecordScan(double[] latencies, long[] starts, long[] ends, double[] ttfts
         final Column ttfts = new Column();
         final Column itls = new Column();
         long[] ttftStarts = new long[1024];
+        long[] itlStarts = new long[1024];
         long[] starts = new long[1024];
         long[] ends = new long[1024];
         int nSpans;
@@ -63,7 +66,12 @@ record RecordScan(double[] latencies, long[] starts, long[] ends, double[] ttfts
                 }
                 ttftStarts[ttfts.n - 1] = Math.max(0, r.metadata().requestStartNs());
             }
-            add(itls, r, "inter_token_latency");
+            if (add(itls, r, "inter_token_latency")) {
+                if (itls.n == itlStarts.length) {
+                    itlStarts = Arrays.copyOf(itlStarts, itls.n * 2);
+                }
+                itlStarts[itls.n - 1] = Math.max(0, r.metadata().requestStartNs());
+            }
             final long end = r.metadata().requestEndNs();
             if (end >= 0 && r.valid()) {
                 if (nSpans == starts.length) {
@@ -87,7 +95,8 @@ record RecordScan(double[] latencies, long[] starts, long[] ends, double[] ttfts
 
         RecordScan build() {
             return new RecordScan(latencies.values(), Arrays.copyOf(starts, nSpans), Arrays.copyOf(ends, nSpans),
-                    ttfts.values(), itls.values(), Arrays.copyOf(ttftStarts, ttfts.n));
+                    ttfts.values(), itls.values(), Arrays.copyOf(ttftStarts, ttfts.n),
+                    Arrays.copyOf(itlStarts, itls.n));
         }
     }
 

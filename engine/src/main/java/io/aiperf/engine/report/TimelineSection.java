@@ -5,8 +5,8 @@ import java.util.Locale;
 
 /**
  * The timelines of a report (src-docs/report.md): per cell, up to twelve shared between the runs, the requests sent
- * per second and the number in flight over real time, then on streamed runs each request's TTFT at the time it was
- * sent. Stateless.
+ * per second and the number in flight over real time, then on streamed runs each request's TTFT and ITL at the time
+ * it was sent. Stateless.
  */
 final class TimelineSection {
     private static final int MAX_TIMELINES = 12;
@@ -29,7 +29,7 @@ final class TimelineSection {
                     page.append("<h2 id=\"timelines\">Timelines</h2>\n<p>Requests sent per second (left axis) and the "
                             + "mean number in flight (right axis), in bins of a fixed width (1 s; shorter for a "
                             + "short cell), from the cell's first request; on streamed runs, then each request's TTFT "
-                            + "at the time it was sent.</p>\n");
+                            + "and ITL at the time it was sent.</p>\n");
                     any = true;
                 }
                 final Timeline t = Timeline.of(scan.starts(), scan.ends());
@@ -46,8 +46,9 @@ final class TimelineSection {
                         .key("in flight (right)", Chart.PALETTE[1], 0);
                 page.append(chart.svg().replaceFirst("<svg ", "<svg data-peak-rate=\""
                         + String.format(Locale.ROOT, "%.3f", t.peakSentPerSecond()) + "\" "));
-                page.append(TtftOverTime.svg("ttft-time-" + r + "-" + c.label().replaceAll("[^A-Za-z0-9_-]", "_"),
-                        name, scan, ComparisonCharts.color(r)));
+                final String slug = r + "-" + c.label().replaceAll("[^A-Za-z0-9_-]", "_");
+                page.append(LatencyOverTime.ttft("ttft-time-" + slug, name, scan, ComparisonCharts.color(r)));
+                page.append(LatencyOverTime.itl("itl-time-" + slug, name, scan, ComparisonCharts.color(r)));
                 drawn++;
             }
         }

@@ -61,6 +61,8 @@ class ReportChartsTest {
         final Matcher change = Pattern.compile("<p class=\"verdict-change\">([^<]+)</p>").matcher(gated);
         assertThat(change.find()).isTrue();
         assertThat(change.group(1)).matches("TTFT p50 (rose|fell|did not change).* in cell concurrency_[14].*\\.");
+        assertThat(gated).as("each streamed cell's requests over time").contains("<svg id=\"ttft-time-0-",
+                "<svg id=\"ttft-time-1-", "<svg id=\"itl-time-1-").contains("class=\"ttft-dot\"");
         assertThat(gated).as("an absolute limit with its unit").contains("<td>&lt;= 100000 ms</td>")
                 .doesNotContainPattern("</b> concurrency_[14]: (passed|failed|inconclusive|unstable): ");
         assertThat(gated.indexOf("id=\"validity\"")).as("the validity banner leads").isLessThan(
