@@ -137,7 +137,7 @@ public final class TrendChart {
         for (double v = 0; v <= top + step * 1e-6; v += step) {
             final double py = axisY - plotH * v / top;
             sb.append(String.format(Locale.ROOT, "<text class=\"y-tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n",
-                    LEFT - 4, py + 3, number(v)));
+                    LEFT - 4, py + 3, tick(v, step)));
             sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#444\" "
                     + "stroke-opacity=\"0.15\"/>%n", axisX, py, axisX + plotW, py));
         }
@@ -192,6 +192,12 @@ public final class TrendChart {
 
     private static boolean finite(final Double v) {
         return v != null && Double.isFinite(v);
+    }
+
+    /** A tick's label with the decimals its step needs, so no two ticks read the same (0.005, never 0.01 0.01). */
+    static String tick(final double v, final double step) {
+        final int decimals = Math.max(0, (int) -Math.floor(Math.log10(step) + 1e-9));
+        return String.format(Locale.ROOT, "%." + decimals + "f", Math.abs(v) < step * 1e-6 ? 0 : v);
     }
 
     private static String number(final double v) {

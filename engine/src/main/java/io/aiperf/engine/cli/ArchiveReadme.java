@@ -25,6 +25,28 @@ public final class ArchiveReadme {
      * @param shipped the archive's files, relative to its root ({@code docs/cli.md}, ...)
      */
     public static String rewrite(final String readme, final Set<String> shipped) {
+        return links(archiveFirst(readme), shipped);
+    }
+
+    /** The source README's first command: build, then run ({@code mvn ... && bin/aiperf profile ...}). */
+    private static final Pattern BUILD_THEN_RUN = Pattern.compile("```bash\n(mvn [^\n]*?) && (bin/aiperf [^\n]*)\n```");
+
+    /**
+     * The README opens with the commands of the source tree (build, then test); the archive is built already, so
+     * its README first says so and gives the same first run without the build.
+     */
+    static String archiveFirst(final String readme) {
+        final Matcher m = BUILD_THEN_RUN.matcher(readme);
+        final int title = readme.indexOf('\n');
+        if (!m.find() || title < 0 || !readme.startsWith("# ")) {
+            return readme;
+        }
+        return readme.substring(0, title + 1) + "\nThis archive is built: start with\n\n```bash\n" + m.group(2)
+                + "\n```\n\nThe `mvn` commands below build and test the source tree; the archive needs only Java 17 "
+                + "on PATH.\n" + readme.substring(title + 1);
+    }
+
+    private static String links(final String readme, final Set<String> shipped) {
         final Matcher m = LINK.matcher(readme);
         final StringBuilder out = new StringBuilder();
         while (m.find()) {

@@ -25,9 +25,13 @@ import picocli.CommandLine.Option;
                 "  aiperf config expand -f bench.yaml --format json"},
         subcommands = {ConfigInitCommand.class, ConfigCommand.Validate.class, ConfigCommand.Expand.class})
 public final class ConfigCommand implements Runnable {
+    /** This command in the tree it runs in, so its usage reads "aiperf config", not "config". */
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public void run() {
-        new picocli.CommandLine(this).usage(System.out);
+        spec.commandLine().usage(System.out);
     }
 
     abstract static class FileCommand implements Callable<Integer> {
@@ -139,7 +143,8 @@ public final class ConfigCommand implements Runnable {
                 final ObjectMapper mapper = format.equalsIgnoreCase("json")
                         ? new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                         : new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
-                System.out.print(mapper.writeValueAsString(Redactor.of(c).config(c.effectiveTree())));
+                System.out.print(mapper.writeValueAsString(io.aiperf.engine.config.WholeNumbers.of(
+                        Redactor.of(c).config(c.effectiveTree()))));
                 return ExitCode.OK;
             } catch (ConfigException e) {
                 System.err.println("error: invalid configuration: " + e.getMessage());

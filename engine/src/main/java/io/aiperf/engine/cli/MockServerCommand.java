@@ -19,29 +19,29 @@ import picocli.CommandLine.Option;
                 "  aiperf mock-server --ttft 100 --itl 20 --error-rate 5",
                 "  aiperf mock-server --fault /v1/chat/completions=status:503:3 --access-log -"})
 public final class MockServerCommand implements Callable<Integer> {
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Bind address. Default: 127.0.0.1.")
+    @Option(names = "--host", paramLabel = "HOST", defaultValue = "127.0.0.1", description = "Bind address. Default: 127.0.0.1.")
     String host;
-    @Option(names = {"-p", "--port"}, defaultValue = "8000", description = "Port (0 = any free port). Default: 8000.")
+    @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "8000", description = "Port (0 = any free port). Default: 8000.")
     int port;
-    @Option(names = {"-t", "--ttft"}, defaultValue = "20", description = "Time to first token, ms. Default: 20.")
+    @Option(names = {"-t", "--ttft"}, paramLabel = "MS", defaultValue = "20", description = "Time to first token, ms. Default: 20.")
     double ttft;
-    @Option(names = "--itl", defaultValue = "5", description = "Inter-token latency, ms. Default: 5.")
+    @Option(names = "--itl", paramLabel = "MS", defaultValue = "5", description = "Inter-token latency, ms. Default: 5.")
     double itl;
     @Option(names = {"-f", "--fast"}, description = "All latencies zero.")
     boolean fast;
-    @Option(names = "--ttft-jitter-cv", defaultValue = "0", description = "Lognormal TTFT jitter (coefficient of variation).")
+    @Option(names = "--ttft-jitter-cv", paramLabel = "CV", defaultValue = "0", description = "Lognormal TTFT jitter (coefficient of variation).")
     double ttftJitter;
-    @Option(names = "--itl-jitter-cv", defaultValue = "0", description = "Lognormal ITL jitter (coefficient of variation).")
+    @Option(names = "--itl-jitter-cv", paramLabel = "CV", defaultValue = "0", description = "Lognormal ITL jitter (coefficient of variation).")
     double itlJitter;
-    @Option(names = "--error-rate", defaultValue = "0", description = "Percent of inference requests answered with HTTP 500.")
+    @Option(names = "--error-rate", paramLabel = "PERCENT", defaultValue = "0", description = "Percent of inference requests answered with HTTP 500.")
     double errorRate;
-    @Option(names = "--api-key", description = "Require this key (raw or Bearer) on inference routes.")
+    @Option(names = "--api-key", paramLabel = "KEY", description = "Require this key (raw or Bearer) on inference routes.")
     String apiKey;
     @Option(names = "--max-slots", paramLabel = "N", defaultValue = "0", description = "Serve at most N requests at "
             + "once; the others wait for a slot, first come, first served, so TTFT grows with the queue. "
             + "Default: 0 (unlimited).")
     int maxSlots;
-    @Option(names = "--random-seed", defaultValue = "0", description = "Seed for jitter and errors.")
+    @Option(names = "--random-seed", paramLabel = "SEED", defaultValue = "0", description = "Seed for jitter and errors.")
     long seed;
     @Option(names = "--fault", paramLabel = "ROUTE=SPEC", description = "Inject a fault into the first N calls of a route (every call without N): "
             + "/route=status:CODE[:N], delay:MS[:N], stall:MS[:N], close[:N], drop:PERCENT[:N], garbage[:N], truncate[:N], "
@@ -95,7 +95,7 @@ public final class MockServerCommand implements Callable<Integer> {
         if (log != null) {
             server.accessLog(log);
         }
-        System.out.println("aiperf mock server listening on " + server.url() + " (" + config + ")");
+        System.out.println("aiperf mock server listening on " + server.url() + " (" + config.describe() + ")");
         System.out.flush();
         final CountDownLatch forever = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));

@@ -10,7 +10,7 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * {@code aiperf profile}'s capacity search options (src-docs/capacity.md), under upstream AIPerf's names: the
+ * {@code aiperf profile}'s capacity search options (capacity.md in the docs), under upstream AIPerf's names: the
  * search space, SLAs and probe budget, and the {@code max-throughput-ttft-sla} recipe.
  */
 @Topic(HelpTopic.SEARCH)
@@ -153,7 +153,7 @@ public final class SearchOptions {
     private static final OptionTable TABLE = OptionTable.of(SearchOptions.class);
 
     /**
-     * Takes the settings of a config file's {@code search:} section that no option gave (src-docs/capacity.md):
+     * Takes the settings of a config file's {@code search:} section that no option gave (capacity.md in the docs):
      * the command line wins over the file.
      *
      * @throws ConfigException naming {@code search.KEY} for an unknown key or a value of the wrong type
@@ -232,7 +232,7 @@ public final class SearchOptions {
         if (!plan.equals(BisectionPlanner.NAME) && !plan.equals(GridPlanner.NAME)) {
             throw new ConfigException("--search-planner", "'" + planner + "' is not implemented; the planners here are "
                     + "bisection and grid (a Bayesian planner needs a library this engine does not have: "
-                    + "src-docs/capacity.md)");
+                    + "capacity.md in the docs)");
         }
         if (boConstraintMode != null && !List.of("penalty", "eic").contains(boConstraintMode)) {
             throw new ConfigException("--bo-constraint-mode", "expected penalty or eic, got '" + boConstraintMode + "'");

@@ -124,7 +124,7 @@ final class SearchRecipes {
             case "grid" -> GridPlanner.NAME;
             default -> throw new ConfigException("--search-style", "'" + style + "' is not implemented; the styles "
                     + "here are monotonic and grid (smooth_isotonic, bo and optuna need fitting and Bayesian "
-                    + "libraries this engine does not have: src-docs/capacity.md)");
+                    + "libraries this engine does not have: capacity.md in the docs)");
         };
     }
 

@@ -68,11 +68,11 @@ public final class UpstreamOptions {
         add(m, "there is no API server and no periodic stats log; the console shows live progress every second",
                 "--api-port", "--api-host", "--stats-interval");
         add(m, "the capacity search plans with a bisection or a grid; the Bayesian and Optuna planners need "
-                + "libraries this engine does not have (src-docs/capacity.md), and scenario variants are not "
+                + "libraries this engine does not have (capacity.md in the docs), and scenario variants are not "
                 + "implemented", "--optuna-sampler", "--optuna-acquisition", "--optuna-terminator",
                 "--variant", "--sweep-variant");
         add(m, "an option of upstream's sweep recipes (pareto-sweep, concurrency-ramp, prefill-ttft-curve, "
-                + "decode-itl-curve); the recipes here are the searches under SLOs (src-docs/capacity.md)",
+                + "decode-itl-curve); the recipes here are the searches under SLOs (capacity.md in the docs)",
                 "--isl-osl-pairs", "--degradation-threshold",
                 "--degradation-metric-tag", "--degradation-stat", "--isl-min", "--isl-max", "--isl-steps",
                 "--concurrency-steps", "--osl-min", "--osl-max", "--osl-steps");

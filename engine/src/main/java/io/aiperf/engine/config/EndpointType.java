@@ -120,6 +120,6 @@ public enum EndpointType {
                         + "'; expected one of " + Arrays.stream(values()).map(EndpointType::wireName)
                         .collect(Collectors.joining(", "))
                         + (norm.equals("image_retrieval") || norm.equals("raw")
-                        ? " (see the deliberate differences in src-docs/cli.md)" : "")));
+                        ? " (see the deliberate differences in cli.md in the docs)" : "")));
     }
 }

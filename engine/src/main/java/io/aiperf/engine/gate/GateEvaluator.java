@@ -278,7 +278,7 @@ public final class GateEvaluator {
                                     effect, Status.INCONCLUSIVE, "inconclusive: " + rule.title() + " " + fmt(b, unit)
                                             + " -> " + fmt(c, unit) + String.format(Locale.ROOT, " (%+.1f%%)", deltaPct)
                                             + " is a real change (" + sampled.describeRanks() + ") but these requests "
-                                            + "cannot say whether it is past " + rule.limitText() + ": "
+                                            + "cannot say whether it is past " + rule.limitText(unit) + ": "
                                             + evidence + ". To fix: more requests (--request-count), a lower "
                                             + "percentile in the rule, or 2+ trials per side (--num-profile-runs) "
                                             + "with significance: true");
@@ -316,8 +316,10 @@ public final class GateEvaluator {
             final Status status = rule.criticality() == Criticality.FAILURE ? Status.FAILED : Status.UNSTABLE;
             final String pText = evidence != null ? "; " + evidence
                     : Double.isNaN(p) ? "" : String.format(Locale.ROOT, "; p=%.3g, effect size d=%.2f", p, effect);
+            // A relative violation already states the change; an absolute one gets it once, in brackets.
+            final boolean changeSaid = broken.stream().anyMatch(v -> v.startsWith(rule.title() + " changed from"));
             return result(rule, cell, unit, b, base.length, c, cand.length, delta, deltaPct, p, effect, status,
-                    String.join("; ", broken) + " [" + rule.title() + " " + change + pText + "]"
+                    String.join("; ", broken) + (changeSaid ? pText : " [" + rule.title() + " " + change + pText + "]")
                             + (note == null ? "" : "; " + note));
         }
         final boolean absolute = rule.max() != null || rule.min() != null;
@@ -326,7 +328,7 @@ public final class GateEvaluator {
                     "inactive: " + note + " [" + rule.title() + " " + change + "]");
         }
         return result(rule, cell, unit, b, base.length, c, cand.length, delta, deltaPct, p, effect, Status.PASSED,
-                "passed: " + rule.title() + " " + change + " within " + rule.limitText()
+                "passed: " + rule.title() + " " + change + " within " + rule.limitText(unit)
                         + (note != null ? "; " + note : evidence != null ? "; " + evidence : ""));
     }
 

@@ -136,7 +136,7 @@ public final class GateReports {
                     .append(" | ").append(GateEvaluator.fmt(r.baseline(), r.unit()))
                     .append(" | ").append(GateEvaluator.fmt(r.candidate(), r.unit()))
                     .append(" | ").append(Double.isNaN(r.deltaPct()) ? "n/a" : String.format(Locale.ROOT, "%+.1f%%", r.deltaPct()))
-                    .append(" | ").append(r.rule().limitText())
+                    .append(" | ").append(r.rule().limitText(r.unit()))
                     .append(" | ").append(Double.isNaN(r.pValue()) ? "" : String.format(Locale.ROOT, "%.3g", r.pValue()))
                     .append(" |\n");
         }

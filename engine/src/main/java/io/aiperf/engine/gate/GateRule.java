@@ -43,6 +43,23 @@ public record GateRule(String metric, String stat, String cell, Direction direct
         return sb.toString();
     }
 
+    /**
+     * The limits in words with the metric's unit on the absolute ones, e.g. "+10% max, <= 500 ms", for messages a
+     * person reads; {@link #limitText()} stays the rule's name in the JUnit report, so its history carries on.
+     */
+    public String limitText(final String unit) {
+        if (unit == null || unit.isEmpty() || max == null && min == null) {
+            return limitText();
+        }
+        final StringBuilder sb = new StringBuilder();
+        append(sb, maxIncreasePct, "+%s%% max");
+        append(sb, maxDecreasePct, "-%s%% max");
+        append(sb, maxRegressionPct, "%s%% regression max");
+        append(sb, max, "<= %s " + unit.replace("%", "%%"));
+        append(sb, min, ">= %s " + unit.replace("%", "%%"));
+        return sb.toString();
+    }
+
     private static void append(final StringBuilder sb, final Double v, final String format) {
         if (v != null) {
             if (sb.length() > 0) {

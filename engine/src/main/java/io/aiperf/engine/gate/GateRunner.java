@@ -83,9 +83,15 @@ public final class GateRunner {
                 outputDir.resolve(GateReports.JUNIT_FILE), outputDir.resolve(GateReports.MARKDOWN_FILE)));
         out.println("Gate: " + result.verdict().wireName().toUpperCase(java.util.Locale.ROOT));
         for (final RuleResult r : result.results()) {
-            out.println("  [" + r.status().wireName() + "] " + r.cell() + ": " + r.message());
+            out.println("  [" + r.status().wireName() + "] " + r.cell() + ": " + withoutStatus(r));
         }
         out.println("Gate reports: " + outputDir.resolve(GateReports.MARKDOWN_FILE).toAbsolutePath());
         return result;
+    }
+
+    /** The message without a leading "passed: " when the line's brackets already say so. */
+    static String withoutStatus(final RuleResult r) {
+        final String prefix = r.status().wireName() + ": ";
+        return r.message().startsWith(prefix) ? r.message().substring(prefix.length()) : r.message();
     }
 }

@@ -20,11 +20,11 @@ final class ControlPoster {
         try {
             status = transport.post(url, timeoutSeconds);
         } catch (IOException e) {
-            throw new HookException("control_plane POST " + Origins.redact(url) + " failed: "
+            throw new HookException("control hook POST " + Origins.redact(url) + " failed: "
                     + e.getClass().getSimpleName() + ": " + Origins.redact(String.valueOf(e.getMessage())), null, true);
         }
         if (status < 200 || status >= 300) {
-            throw new HookException("control_plane POST " + Origins.redact(url) + " failed with status " + status
+            throw new HookException("control hook POST " + Origins.redact(url) + " failed with status " + status
                     + (status == 404 || status == 405 ? NO_SUCH_ROUTE : ""), status, RetryPolicy.isRetryableStatus(status));
         }
         return status;

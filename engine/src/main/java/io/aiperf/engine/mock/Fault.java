@@ -90,6 +90,23 @@ public record Fault(String route, Kind kind, int status, int count, long amount)
         }
     }
 
+    /** The fault as {@link #parse} takes it: {@code /v1/chat/completions=status:503:2}. */
+    public String spec() {
+        final String number = switch (kind) {
+            case STATUS -> ":" + status;
+            case DELAY, STALL, CLOSE_LATER, HUGE_EVENT, DROP -> ":" + amount;
+            default -> "";
+        };
+        return route + "=" + kind.name().toLowerCase(Locale.ROOT).replace('_', '-') + number
+                + (count >= 0 ? ":" + count : "");
+    }
+
+    /** As {@link #spec()}, so that a fault prints as it was given. */
+    @Override
+    public String toString() {
+        return spec();
+    }
+
     private static int ranged(final String spec, final String text, final int min, final int max, final String what) {
         final long v = Long.parseLong(text);
         if (v < min || v > max) {

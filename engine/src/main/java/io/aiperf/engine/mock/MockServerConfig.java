@@ -48,10 +48,26 @@ public record MockServerConfig(String host, int port, double ttftMillis, double 
                 apiKey, randomSeed, faults, slots);
     }
 
+    /**
+     * The settings in the words of the mock's options, for its start line: {@code TTFT 20 ms, ITL 5 ms, errors 0%,
+     * no API key, unlimited slots, no faults}. The API key is never shown.
+     */
+    public String describe() {
+        return "TTFT " + number(ttftMillis) + " ms" + (ttftJitterCv > 0 ? " (jitter CV " + number(ttftJitterCv) + ")"
+                : "") + ", ITL " + number(itlMillis) + " ms" + (itlJitterCv > 0 ? " (jitter CV " + number(itlJitterCv)
+                + ")" : "") + ", errors " + number(errorRatePercent) + "%, " + (apiKey == null ? "no API key"
+                : "API key required") + ", " + (maxSlots > 0 ? maxSlots + " slots" : "unlimited slots") + ", "
+                + (faults.isEmpty() ? "no faults" : "faults " + String.join(" ", faults.stream()
+                .map(Fault::spec).toList()));
+    }
+
+    /** As {@link #describe()}: a record's own text would show field names and the API key. */
     @Override
     public String toString() {
-        return "MockServerConfig[host=" + host + ", port=" + port + ", ttftMillis=" + ttftMillis + ", itlMillis="
-                + itlMillis + ", errorRatePercent=" + errorRatePercent + ", apiKey=" + (apiKey == null ? "none" : "<redacted>")
-                + ", faults=" + faults + (maxSlots > 0 ? ", maxSlots=" + maxSlots : "") + "]";
+        return describe();
+    }
+
+    private static String number(final double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v) : String.valueOf(v);
     }
 }

@@ -115,7 +115,7 @@ final class CapacitySection {
     }
 
     private static void table(final StringBuilder page, final JsonNode root, final String knob) {
-        page.append("<table border=\"1\" cellpadding=\"4\" cellspacing=\"0\">\n<tr><th>#</th><th>")
+        page.append("<table " + Html.TABLE + ">\n<tr><th>#</th><th>")
                 .append(Html.escape(knob)).append("</th>");
         for (final JsonNode s : root.path("search").path("slas")) {
             page.append("<th>").append(Html.escape(s.path("metric").asText() + " " + s.path("stat").asText()))

@@ -8,7 +8,8 @@ import java.util.Locale;
  * One SVG chart with axes, drawn with presentation attributes only (no CSS, no script), so it renders under a
  * Content-Security-Policy without {@code 'unsafe-inline'}, as Jenkins serves archived files. Text uses
  * {@code currentColor}, so it follows the page's light or dark scheme; series use mid-tone colours that read on both.
- * Axes have round ticks (1, 2 or 5 times a power of ten); the y axis starts at zero. The x axis is numeric, or
+ * Axes have round ticks ({@link NiceAxis}) and start at zero; a share axis runs from 0 to 1; texts beside points are
+ * placed where they cover nothing ({@link LabelPlacer}). The x axis is numeric, or
  * categorical (sweep points, in the order given). An optional right-hand axis has its own scale. Not thread-safe;
  * one chart per instance.
  */
@@ -35,42 +36,21 @@ final class Chart {
     private final String xLabel;
     private final String yLabel;
     private List<String> categories;
-    private boolean xFromZero;
+    private boolean share;
     private double xMin = Double.POSITIVE_INFINITY;
     private double xMax = Double.NEGATIVE_INFINITY;
     private double yMax = Double.NEGATIVE_INFINITY;
     private double rightMax = Double.NEGATIVE_INFINITY;
     private String rightLabel;
-    private Axis xAxis;
-    private Axis yAxis;
-    private Axis rightAxis;
+    private NiceAxis xAxis;
+    private NiceAxis yAxis;
+    private NiceAxis rightAxis;
     private final List<String[]> legend = new ArrayList<>();
+    /** The points drawn (px), so that no label covers a dot. */
+    private final List<double[]> dots = new ArrayList<>();
+    /** The texts beside points, placed when the chart is drawn: x, y (px) and text. */
+    private final List<Object[]> labels = new ArrayList<>();
     private String series;
-
-    /** Round ticks from {@code lo} to {@code hi} by {@code step}. */
-    record Axis(double lo, double hi, double step) {
-        static Axis of(final double min, final double max) {
-            final double span = max > min ? max - min : Math.max(1, Math.abs(max));
-            final double raw = span / 5;
-            final double mag = Math.pow(10, Math.floor(Math.log10(raw)));
-            final double norm = raw / mag;
-            final double step = (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * mag;
-            final double lo = Math.floor(min / step + 1e-9) * step;
-            double hi = Math.ceil(max / step - 1e-9) * step;
-            if (hi <= lo) {
-                hi = lo + step;
-            }
-            return new Axis(lo, hi, step);
-        }
-
-        List<Double> ticks() {
-            final List<Double> out = new ArrayList<>();
-            for (int i = 0; lo + i * step <= hi + step * 1e-6; i++) {
-                out.add(lo + i * step);
-            }
-            return out;
-        }
-    }
 
     Chart(final String id, final String title, final String xLabel, final String yLabel) {
         this.id = id;
@@ -96,9 +76,9 @@ final class Chart {
         return this;
     }
 
-    /** The x axis starts at zero (time into a window). */
-    Chart xFromZero() {
-        this.xFromZero = true;
+    /** The y axis is a share of the whole, from 0 to 1 (a cumulative distribution), whatever the values. */
+    Chart share() {
+        this.share = true;
         return this;
     }
 
@@ -143,17 +123,15 @@ final class Chart {
             return;
         }
         if (categories != null) {
-            xAxis = new Axis(-0.5, categories.size() - 0.5, 1);
+            xAxis = new NiceAxis(-0.5, categories.size() - 0.5, 1);
         } else {
-            final double lo = xFromZero ? Math.min(0, xMin) : xMin;
-            xAxis = xMax > lo ? Axis.of(lo, xMax) : Axis.of(lo - Math.max(1, Math.abs(lo)) / 2,
-                    lo + Math.max(1, Math.abs(lo)) / 2);
-            if (xFromZero && xAxis.lo() < 0) {
-                xAxis = new Axis(0, xAxis.hi(), xAxis.step());
-            }
+            // From zero, as src-docs/report.md promises: a latency or a time reads against nothing, not a zoom.
+            final double lo = Math.min(0, xMin);
+            xAxis = NiceAxis.of(lo, xMax > lo ? xMax : lo + 1);
         }
-        yAxis = Axis.of(0, yMax > 0 ? yMax * 1.04 : 1); // room above the highest point for its label
-        rightAxis = Axis.of(0, rightMax > 0 ? rightMax : 1);
+        yAxis = share ? new NiceAxis(0, 1, 0.2)
+                : NiceAxis.of(0, yMax > 0 ? yMax * 1.04 : 1); // room above the highest point for its label
+        rightAxis = NiceAxis.of(0, rightMax > 0 ? rightMax : 1);
     }
 
     private double px(final double x) {
@@ -202,13 +180,41 @@ final class Chart {
     /** A dot with a tooltip, and a short text beside it (none when {@code text} is empty). */
     void point(final double x, final double y, final String color, final String cssClass, final String tooltip,
                final String text) {
-        body.append("<circle class=\"").append(cssClass).append('"').append(seriesAttribute())
-                .append(" cx=\"").append(f(px(x))).append("\" cy=\"")
-                .append(f(py(y))).append("\" r=\"5\" fill=\"").append(color).append("\"><title>")
-                .append(Html.escape(tooltip)).append("</title></circle>\n");
+        dot(x, y, 5, color, cssClass, tooltip);
         if (!text.isEmpty()) {
-            body.append("<text x=\"").append(f(px(x) + 7)).append("\" y=\"").append(f(py(y) - 7))
-                    .append("\" font-size=\"11\" fill=\"currentColor\">").append(Html.escape(text)).append("</text>\n");
+            labels.add(new Object[] {px(x), py(y), text});
+        }
+    }
+
+    /** A small dot without a label: one request of a scatter. */
+    void mark(final double x, final double y, final String color, final String cssClass, final String tooltip) {
+        dot(x, y, 2, color, cssClass, tooltip);
+    }
+
+    private void dot(final double x, final double y, final int radius, final String color, final String cssClass,
+                     final String tooltip) {
+        dots.add(new double[] {px(x), py(y), radius});
+        body.append("<circle class=\"").append(cssClass).append('"').append(seriesAttribute())
+                .append(" cx=\"").append(f(px(x))).append("\" cy=\"").append(f(py(y))).append("\" r=\"")
+                .append(radius).append("\" fill=\"").append(color).append('"');
+        if (tooltip.isEmpty()) {
+            body.append("/>\n");
+        } else {
+            body.append("><title>").append(Html.escape(tooltip)).append("</title></circle>\n");
+        }
+    }
+
+    /** The points' texts, each where it covers no dot and no other text (src-docs/report.md). */
+    private void pointLabels(final StringBuilder sb) {
+        final LabelPlacer placer = new LabelPlacer(LEFT, TOP, W - LEGEND_WIDTH - RIGHT, H - BOTTOM);
+        dots.forEach(d -> placer.reserve(d[0], d[1], d[2]));
+        for (final Object[] l : labels) {
+            final double[] at = placer.place((double) l[0], (double) l[1], (String) l[2]);
+            if (at != null) {
+                sb.append("<text class=\"point-label\" x=\"").append(f(at[0])).append("\" y=\"").append(f(at[1]))
+                        .append("\" font-size=\"11\" fill=\"currentColor\">").append(Html.escape((String) l[2]))
+                        .append("</text>\n");
+            }
         }
     }
 
@@ -273,12 +279,12 @@ final class Chart {
                 for (final double xv : xAxis.ticks()) {
                     sb.append("<text class=\"x-tick\" x=\"").append(f(px(xv))).append("\" y=\"").append(y0 + 16)
                             .append("\" font-size=\"10\" text-anchor=\"middle\" fill=\"currentColor\">")
-                            .append(num(xv)).append("</text>\n");
+                            .append(xAxis.label(xv)).append("</text>\n");
                 }
             }
             for (final double yv : yAxis.ticks()) {
                 sb.append("<text class=\"y-tick\" x=\"").append(x0 - 6).append("\" y=\"").append(f(py(yv) + 3))
-                        .append("\" font-size=\"10\" text-anchor=\"end\" fill=\"currentColor\">").append(num(yv))
+                        .append("\" font-size=\"10\" text-anchor=\"end\" fill=\"currentColor\">").append(yAxis.label(yv))
                         .append("</text>\n");
                 sb.append("<line x1=\"").append(x0).append("\" y1=\"").append(f(py(yv))).append("\" x2=\"")
                         .append(x1).append("\" y2=\"").append(f(py(yv)))
@@ -290,7 +296,7 @@ final class Chart {
                 for (final double yv : rightAxis.ticks()) {
                     sb.append("<text class=\"y-tick-right\" x=\"").append(x1 + 6).append("\" y=\"")
                             .append(f(pyRight(yv) + 3)).append("\" font-size=\"10\" fill=\"currentColor\">")
-                            .append(num(yv)).append("</text>\n");
+                            .append(rightAxis.label(yv)).append("</text>\n");
                 }
                 final int mid = (H + TOP - BOTTOM) / 2;
                 sb.append("<text x=\"").append(x1 + RIGHT - 10).append("\" y=\"").append(mid).append("\" font-size=\"11\" "
@@ -306,6 +312,7 @@ final class Chart {
                 + "fill=\"currentColor\" transform=\"rotate(-90 14 ").append(mid).append(")\">")
                 .append(Html.escape(yLabel)).append("</text>\n");
         sb.append(body);
+        pointLabels(sb);
         for (int i = 0; i < legend.size(); i++) {
             final String[] k = legend.get(i);
             final int y = TOP + 4 + 14 * i;

@@ -217,7 +217,7 @@ final class ComparisonCharts {
         final List<String> out = new ArrayList<>();
         for (final String[] m : metrics) {
             final Chart chart = new Chart("cdf-" + m[0], m[1] + ", cumulative distribution", m[1],
-                    "share of requests");
+                    "share of requests").share();
             final List<Object[]> lines = new ArrayList<>();
             for (int r = 0; r < data.runs().size(); r++) {
                 final ReportData.Run run = data.runs().get(r);

@@ -29,8 +29,14 @@ final class GateSection {
                 default -> reasons.add(r);
             }
         }
-        page.append("<h2 id=\"verdict\">Verdict: ").append(Html.escape(verdict.toUpperCase(Locale.ROOT)))
-                .append("</h2>\n<p class=\"verdict-summary\">").append(passed).append(" of ")
+        // The verdict in its colour, with what changed by how much; white on a dark status colour reads in both
+        // schemes. A presentation attribute, not a style, so a strict Content-Security-Policy keeps it.
+        page.append("<table class=\"banner verdict-").append(Html.escape(verdict)).append("\" width=\"100%\" "
+                + "cellpadding=\"12\" cellspacing=\"0\" border=\"0\" bgcolor=\"").append(colour(verdict))
+                .append("\"><tr><td><font color=\"#ffffff\">\n<h2 id=\"verdict\">Verdict: ")
+                .append(Html.escape(verdict.toUpperCase(Locale.ROOT))).append("</h2>\n<p class=\"verdict-change\">")
+                .append(Html.escape(VerdictSentence.of(gate))).append("</p>\n</font></td></tr></table>\n")
+                .append("<p class=\"verdict-summary\">").append(passed).append(" of ")
                 .append(gate.path("rules").size()).append(" rule result(s) passed");
         if (inactive > 0) {
             page.append(", ").append(inactive).append(" inactive");
@@ -41,15 +47,25 @@ final class GateSection {
             for (final JsonNode r : reasons) {
                 page.append("<li><b>").append(Html.escape(r.path("status").asText())).append("</b> ")
                         .append(Html.escape(r.path("cell").asText())).append(": ")
-                        .append(Html.escape(r.path("message").asText())).append("</li>\n");
+                        .append(Html.escape(withoutStatus(r))).append("</li>\n");
             }
             page.append("</ul>\n");
         }
     }
 
+    /** The verdict's colour: passed green, failed red, unstable amber, inconclusive grey. */
+    static String colour(final String verdict) {
+        return switch (verdict) {
+            case "passed" -> Palette.GOOD;
+            case "failed" -> Palette.BAD;
+            case "unstable" -> Palette.WARN;
+            default -> Palette.NEUTRAL;
+        };
+    }
+
     static void metrics(final StringBuilder page, final JsonNode gate, final List<String> runNames) {
-        page.append("<h2 id=\"gate\">Gated metrics</h2>\n<table class=\"gate\" border=\"1\" cellpadding=\"4\" "
-                + "cellspacing=\"0\">\n<tr><th>status</th><th>metric</th><th>stat</th><th>cell</th><th>baseline</th>"
+        page.append("<h2 id=\"gate\">Gated metrics</h2>\n<table class=\"gate\" " + Html.TABLE
+                + ">\n<tr><th>status</th><th>metric</th><th>stat</th><th>cell</th><th>baseline</th>"
                 + "<th>candidate</th><th>change</th><th>interval of the change</th><th>limit</th><th>p</th></tr>\n");
         for (final JsonNode r : gate.path("rules")) {
             final String unit = r.path("unit").asText("").isEmpty() ? "" : " " + r.path("unit").asText();
@@ -62,13 +78,28 @@ final class GateSection {
             page.append("<td align=\"right\">").append(pct(r.path("delta_pct"))).append("</td><td align=\"right\">")
                     .append(r.path("change_ci_low_pct").isNumber() ? "[" + pct(r.path("change_ci_low_pct")) + ", "
                             + pct(r.path("change_ci_high_pct")) + "]" : "&ndash;")
-                    .append("</td><td>").append(Html.escape(r.path("limit").asText())).append("</td><td align=\"right\">")
+                    .append("</td><td>").append(Html.escape(limitWithUnit(r))).append("</td><td align=\"right\">")
                     .append(r.path("p_value").isNumber()
                             ? String.format(Locale.ROOT, "%.3g", r.path("p_value").asDouble()) : "&ndash;")
                     .append("</td></tr>\n");
         }
         page.append("</table>\n");
         ComparisonCharts.gateCharts(gate, runNames).forEach(page::append);
+    }
+
+    /** The gate's message without its leading "inconclusive: " when the bold status before it says so. */
+    private static String withoutStatus(final JsonNode rule) {
+        final String message = rule.path("message").asText();
+        final String prefix = rule.path("status").asText() + ": ";
+        return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+    }
+
+    /** The rule's limits with the metric's unit on the absolute ones ({@code <= 2000 ms}); percentages keep theirs. */
+    static String limitWithUnit(final JsonNode rule) {
+        final String unit = rule.path("unit").asText("");
+        final String limit = rule.path("limit").asText("");
+        return unit.isEmpty() ? limit : limit.replaceAll("([<>]= -?[0-9.]+)", "$1 " + java.util.regex.Matcher
+                .quoteReplacement(unit));
     }
 
     private static String pct(final JsonNode v) {

@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -30,7 +29,6 @@ import java.util.function.Function;
 public final class HtmlReport {
     /** The report's file name, next to a run's aggregates. */
     public static final String FILE = ExportFiles.REPORT_HTML;
-    private static final int MAX_TIMELINES = 12;
 
     /** A section of the page that another part of the engine draws (a capacity search's, say). */
     public interface Section {
@@ -181,7 +179,11 @@ public final class HtmlReport {
                 .append("<meta name=\"color-scheme\" content=\"light dark\">\n")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
                 .append("<title>AIPerf (Java) report</title>\n</head>\n<body>\n")
-                .append("<h1>AIPerf (Java) report</h1>\n<p>");
+                // The reader's own system font for the whole page; nothing is fetched.
+                .append("<font face=\"").append(Palette.FONT).append("\">\n")
+                .append("<h1>AIPerf (Java) report</h1>\n");
+        ValidityBanner.append(page, data);
+        page.append("<p>");
         for (int i = 0; i < data.runs().size(); i++) {
             final ReportData.Run r = data.runs().get(i);
             page.append(i == 0 ? "" : data.runs().size() == 2 ? " against " : ", ").append("<b>")
@@ -198,11 +200,16 @@ public final class HtmlReport {
         EXTRA_SECTIONS.forEach(s -> s.append(page, runDirs));
         distributions(page, data);
         cells(page, data);
-        timelines(page, data);
+        TimelineSection.append(page, data);
         hooks(page, data);
         environment(page, data);
-        page.append("</body>\n</html>\n");
+        page.append("</font>\n</body>\n</html>\n");
         return page.toString();
+    }
+
+    /** A run's name in bold in its charts' colour, so tables and charts read alike. */
+    static String runName(final String name, final int run) {
+        return "<font color=\"" + ComparisonCharts.color(run) + "\"><b>" + Html.escape(name) + "</b></font>";
     }
 
     private static void sweepPoints(final StringBuilder page, final ReportData data) {
@@ -221,15 +228,16 @@ public final class HtmlReport {
 
     /** The intervals of the across-trials charts as numbers. */
     private static void intervalTable(final StringBuilder page, final ReportData data) {
-        page.append("<table class=\"intervals\" border=\"1\" cellpadding=\"4\" cellspacing=\"0\">\n<tr><th>run</th>"
+        page.append("<table class=\"intervals\" " + Html.TABLE + ">\n<tr><th>run</th>"
                 + "<th>sweep point</th><th>trials</th>");
         for (final String[] m : ComparisonCharts.TRIAL_METRICS) {
             page.append("<th>").append(Html.escape(m[2])).append(", mean [95% interval]</th>");
         }
         page.append("</tr>\n");
-        for (final ReportData.Run run : data.runs()) {
+        for (int r = 0; r < data.runs().size(); r++) {
+            final ReportData.Run run = data.runs().get(r);
             for (final Map.Entry<String, List<ReportData.Cell>> g : run.points().entrySet()) {
-                page.append("<tr><td>").append(Html.escape(run.name())).append("</td><td>")
+                page.append("<tr><td>").append(runName(run.name(), r)).append("</td><td>")
                         .append(Html.escape(g.getKey())).append("</td><td align=\"right\">").append(g.getValue().size())
                         .append("</td>");
                 for (final String[] m : ComparisonCharts.TRIAL_METRICS) {
@@ -255,8 +263,8 @@ public final class HtmlReport {
     }
 
     private static void cells(final StringBuilder page, final ReportData data) {
-        page.append("<h2 id=\"cells\">Cells</h2>\n<table class=\"cells\" border=\"1\" cellpadding=\"4\" "
-                + "cellspacing=\"0\">\n<tr><th>run</th><th>cell</th><th>status</th><th>requests</th><th>errors</th>"
+        page.append("<h2 id=\"cells\">Cells</h2>\n<table class=\"cells\" " + Html.TABLE
+                + ">\n<tr><th>run</th><th>cell</th><th>status</th><th>requests</th><th>errors</th>"
                 + "<th>req/s</th><th>output tok/s</th><th>TTFT p50 ms</th><th>TTFT p99 ms</th><th>ITL avg ms</th>"
                 + "<th>latency p99 ms</th></tr>\n");
         for (final ReportData.Cell c : data.cells()) {
@@ -279,53 +287,13 @@ public final class HtmlReport {
         page.append("<td align=\"right\">").append(Double.isFinite(v) ? Chart.num(v) : "&ndash;").append("</td>");
     }
 
-    private static void timelines(final StringBuilder page, final ReportData data) {
-        boolean any = false;
-        int drawn = 0;
-        final int perRun = Math.max(1, MAX_TIMELINES / data.runs().size());
-        for (int r = 0; r < data.runs().size(); r++) {
-            final List<ReportData.Cell> cells = data.runs().get(r).cells();
-            for (final ReportData.Cell c : cells.subList(0, Math.min(cells.size(), perRun))) {
-                final RecordScan scan = c.records().get();
-                if (scan.starts().length == 0) {
-                    continue;
-                }
-                if (!any) {
-                    page.append("<h2 id=\"timelines\">Timelines</h2>\n<p>Requests sent per second (left axis) and the "
-                            + "mean number in flight (right axis), in bins of a fixed width (1 s; shorter for a "
-                            + "short cell), from the cell's first request.</p>\n");
-                    any = true;
-                }
-                final Timeline t = Timeline.of(scan.starts(), scan.ends());
-                final String name = (data.comparison() ? c.run() + " " : "") + c.label();
-                final Chart chart = new Chart("timeline-" + r + "-" + c.label().replaceAll("[^A-Za-z0-9_-]", "_"),
-                        name + ": requests over time (bins of " + Chart.num(t.width()) + " s)",
-                        "seconds from the first request", "requests sent per second").xFromZero()
-                        .rightAxis("requests in flight").fit(t.centers(), t.sentPerSecond()).fitRight(t.inFlight());
-                chart.series("sent per second").line(t.centers(), t.sentPerSecond(), Chart.PALETTE[0],
-                        "timeline-send-rate");
-                chart.series("in flight").line(t.centers(), t.inFlight(), Chart.PALETTE[1], "timeline-in-flight",
-                        0, true);
-                chart.key("sent/s (left), peak " + Chart.num(t.peakSentPerSecond()), Chart.PALETTE[0], 0)
-                        .key("in flight (right)", Chart.PALETTE[1], 0);
-                page.append(chart.svg().replaceFirst("<svg ", "<svg data-peak-rate=\""
-                        + String.format(Locale.ROOT, "%.3f", t.peakSentPerSecond()) + "\" "));
-                drawn++;
-            }
-        }
-        if (drawn > 0 && drawn < data.cells().size()) {
-            page.append("<p>").append(drawn).append(" of ").append(data.cells().size())
-                    .append(" cells are drawn: the first of each run.</p>\n");
-        }
-    }
-
     private static void hooks(final StringBuilder page, final ReportData data) {
         page.append("<h2 id=\"hooks\">Control hooks</h2>\n");
         if (data.cells().stream().allMatch(c -> c.outcome().hooks().isEmpty())) {
             page.append("<p>No control hook ran (no KV-cache reset, no server profiler).</p>\n");
             return;
         }
-        page.append("<table border=\"1\" cellpadding=\"4\" cellspacing=\"0\">\n<tr><th>run</th><th>cell</th><th>hook"
+        page.append("<table " + Html.TABLE + ">\n<tr><th>run</th><th>cell</th><th>hook"
                 + "</th><th>origin</th><th>result</th><th>attempts</th><th>status</th><th>ms</th></tr>\n");
         for (final ReportData.Cell c : data.cells()) {
             for (final HookCall h : c.outcome().hooks()) {
@@ -360,9 +328,11 @@ public final class HtmlReport {
             page.append("<p>Rows marked <b>differs</b> are not the same in every run: a change there can explain a "
                     + "change in the numbers.</p>\n");
         }
-        page.append("<table class=\"environment\" border=\"1\" cellpadding=\"4\" cellspacing=\"0\">\n<tr><th>field"
+        page.append("<table class=\"environment\" " + Html.TABLE + ">\n<tr><th>field"
                 + "</th>");
-        data.runs().forEach(r -> page.append("<th>").append(Html.escape(r.name())).append("</th>"));
+        for (int r = 0; r < data.runs().size(); r++) {
+            page.append("<th>").append(runName(data.runs().get(r).name(), r)).append("</th>");
+        }
         page.append(data.comparison() ? "<th></th>" : "").append("</tr>\n");
         for (final String key : keys.stream().sorted().toList()) {
             final boolean differs = columns.stream().map(c -> c.getOrDefault(key, "")).distinct().count() > 1;

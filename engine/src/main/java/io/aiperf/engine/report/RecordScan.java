@@ -19,10 +19,13 @@ import java.util.Arrays;
  * @param ends {@code request_end_ns} of the same records
  * @param ttfts {@code time_to_first_token} of each record that has one (ms; streamed answers only)
  * @param itls {@code inter_token_latency} of each record that has one (ms)
+ * @param ttftStarts {@code request_start_ns} of the record of each of {@code ttfts}, in the same order (epoch ns)
+ * @param itlStarts {@code request_start_ns} of the record of each of {@code itls}, in the same order (epoch ns)
  */
-record RecordScan(double[] latencies, long[] starts, long[] ends, double[] ttfts, double[] itls) {
+record RecordScan(double[] latencies, long[] starts, long[] ends, double[] ttfts, double[] itls, long[] ttftStarts,
+                  long[] itlStarts) {
     static final RecordScan EMPTY = new RecordScan(new double[0], new long[0], new long[0], new double[0],
-            new double[0]);
+            new double[0], new long[0], new long[0]);
 
     /** Reads {@code file}; a missing file is empty, a damaged line (a killed run's last) is left out with a warning. */
     static RecordScan of(final Path file) {
@@ -49,14 +52,26 @@ record RecordScan(double[] latencies, long[] starts, long[] ends, double[] ttfts
         final Column latencies = new Column();
         final Column ttfts = new Column();
         final Column itls = new Column();
+        long[] ttftStarts = new long[1024];
+        long[] itlStarts = new long[1024];
         long[] starts = new long[1024];
         long[] ends = new long[1024];
         int nSpans;
 
         void record(final RecordLine r) {
             add(latencies, r, "request_latency");
-            add(ttfts, r, "time_to_first_token");
-            add(itls, r, "inter_token_latency");
+            if (add(ttfts, r, "time_to_first_token")) {
+                if (ttfts.n == ttftStarts.length) {
+                    ttftStarts = Arrays.copyOf(ttftStarts, ttfts.n * 2);
+                }
+                ttftStarts[ttfts.n - 1] = Math.max(0, r.metadata().requestStartNs());
+            }
+            if (add(itls, r, "inter_token_latency")) {
+                if (itls.n == itlStarts.length) {
+                    itlStarts = Arrays.copyOf(itlStarts, itls.n * 2);
+                }
+                itlStarts[itls.n - 1] = Math.max(0, r.metadata().requestStartNs());
+            }
             final long end = r.metadata().requestEndNs();
             if (end >= 0 && r.valid()) {
                 if (nSpans == starts.length) {
@@ -68,16 +83,20 @@ record RecordScan(double[] latencies, long[] starts, long[] ends, double[] ttfts
             }
         }
 
-        private static void add(final Column column, final RecordLine r, final String tag) {
+        /** Adds the record's value of {@code tag}, if it has one; whether it had. */
+        private static boolean add(final Column column, final RecordLine r, final String tag) {
             final RecordLine.Metric m = r.metric(tag);
             if (m != null && m.value() != null) {
                 column.add(m.number());
+                return true;
             }
+            return false;
         }
 
         RecordScan build() {
             return new RecordScan(latencies.values(), Arrays.copyOf(starts, nSpans), Arrays.copyOf(ends, nSpans),
-                    ttfts.values(), itls.values());
+                    ttfts.values(), itls.values(), Arrays.copyOf(ttftStarts, ttfts.n),
+                    Arrays.copyOf(itlStarts, itls.n));
         }
     }
 

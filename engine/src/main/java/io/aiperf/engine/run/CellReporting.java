@@ -145,7 +145,7 @@ final class CellReporting {
         if (error != null && status == CellStatus.FAILED) {
             ctx.log().error(error);
         }
-        outcome.hooks().forEach(h -> ctx.log().debug("hook " + h));
+        outcome.hooks().forEach(h -> ctx.log().debug("hook " + h.describe()));
         ctx.log().debug("cell " + status.wireName() + ": " + sent + " sent, " + valid + " valid, " + errors
                 + " failed");
         ctx.log().closeFile();

@@ -33,7 +33,7 @@ final class PointDecision {
         }
         if (Result.INVALID.wireName().equals(validity)) {
             return point(order, value, path, ProbedPoint.Decision.INVALID, validity, values, throughput, trials,
-                    List.of(), "validity invalid: the measurement cannot be trusted (src-docs/validity.md), so it "
+                    List.of(), "validity invalid: the measurement cannot be trusted (validity.md in the docs), so it "
                             + "never counts as meeting the SLOs");
         }
         // A client short of CPU sent late and stamped late: its trial is set aside (and another run, if the budget

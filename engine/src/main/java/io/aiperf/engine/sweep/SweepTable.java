@@ -10,8 +10,21 @@ import java.util.Locale;
  * with its throughputs and latencies (the trials' mean when there are trials), the Pareto-optimal points starred.
  */
 public final class SweepTable {
-    /** A column: its heading and the {@code <tag>_<stat>} key it shows. */
-    private record Column(String heading, String key) {
+    /**
+     * A column: its heading, the {@code <tag>_<stat>} key it shows, and whether it counts things (printed as an
+     * integer, or with one decimal when a mean over trials falls between two).
+     */
+    private record Column(String heading, String key, boolean count) {
+        Column(final String heading, final String key) {
+            this(heading, key, false);
+        }
+
+        String format(final double v) {
+            if (!count) {
+                return String.format(Locale.ROOT, "%.2f", v);
+            }
+            return v == Math.rint(v) ? String.format(Locale.ROOT, "%d", (long) v) : String.format(Locale.ROOT, "%.1f", v);
+        }
     }
 
     private static final List<Column> COLUMNS = List.of(
@@ -22,7 +35,7 @@ public final class SweepTable {
             new Column("ITL p50 ms", "inter_token_latency_p50"),
             new Column("latency p50 ms", "request_latency_p50"),
             new Column("latency p99 ms", "request_latency_p99"),
-            new Column("errors", "error_request_count_avg"));
+            new Column("errors", "error_request_count_avg", true));
 
     private SweepTable() {
     }
@@ -42,7 +55,7 @@ public final class SweepTable {
             final List<String> row = new ArrayList<>(List.of((pareto.contains(p) ? "* " : "  ") + p.label()));
             for (final Column c : shown) {
                 final JsonNode v = p.metrics().path(c.key()).path("mean");
-                row.add(v.isNumber() ? String.format(Locale.ROOT, "%.2f", v.doubleValue()) : "-");
+                row.add(v.isNumber() ? c.format(v.doubleValue()) : "-");
             }
             rows.add(row);
         }

@@ -71,6 +71,20 @@ class CompletionScriptTest {
     }
 
     @Test
+    void aPathOptionIsCompletedWithFileNames() throws Exception {
+        final Path dir = Files.createDirectories(tmp.resolve("paths"));
+        Files.writeString(dir.resolve("prompts.jsonl"), "{}\n");
+        Files.createDirectories(dir.resolve("runs"));
+        final String prefix = dir + "/";
+        for (final String option : List.of("profile --input-file", "profile --artifact-dir", "profile --ssl-ca-file",
+                "profile --tokenizer", "gate --candidate", "gate --rules", "report -o")) {
+            assertThat(candidates("aiperf " + option + " " + prefix)).as(option)
+                    .contains(prefix + "prompts.jsonl", prefix + "runs");
+        }
+        assertThat(candidates("aiperf profile --concurrency " + prefix)).as("a number is no path").isEmpty();
+    }
+
+    @Test
     void subcommandsOfSubcommandsAreOffered() throws Exception {
         assertThat(candidates("aiperf config ")).contains("validate", "expand");
     }

@@ -43,6 +43,15 @@ class ArchiveLinksTest {
     }
 
     @Test
+    void theArchivesReadmeStartsWithARunNotABuild() throws IOException {
+        final String readme = archive().get("README.md");
+        final int start = readme.indexOf("```bash\n") + 8;
+        final String firstBlock = readme.substring(start, readme.indexOf("\n```", start));
+        assertThat(firstBlock).startsWith("bin/aiperf profile --mock").doesNotContain("mvn");
+        assertThat(readme.indexOf("This archive is built")).isLessThan(readme.indexOf("mvn -B"));
+    }
+
+    @Test
     void everyRelativeLinkResolvesInsideTheArchive() throws IOException {
         final Map<String, String> files = archive();
         final List<String> broken = new ArrayList<>();

@@ -72,7 +72,7 @@ class GateEndToEndTest {
         final String message = ((Element) failures.item(0)).getAttribute("message");
         // The JUnit failure says what gate_result.json says of the rule, its figures included.
         assertThat(message).isEqualTo(ttft.path("message").asText()).contains("time_to_first_token p50")
-                .containsPattern("\\d ms -> \\d+(\\.\\d+)? ms \\(\\+\\d");
+                .containsPattern("\\d ms to \\d+(\\.\\d+)? ms \\(\\+\\d");
         assertThat(Files.readString(out.resolve("gate_summary.md"))).contains("FAILED").contains("time_to_first_token p50");
 
         final Runs.Result self = Runs.aiperf("gate", "--rules", rules.toString(), "--baseline", candidate.toString(),

@@ -39,8 +39,13 @@ final class Runs {
         } finally {
             System.setOut(oldOut);
             System.setErr(oldErr);
+            // Kept for a failing test's reader: the build sends what a test prints to its own file under
+            // target/surefire-reports/, never to the console, so a passing test's expected "error:" lines stay
+            // out of sight. Both streams go to stdout, headed by the subcommand (not its arguments, which may
+            // hold a test's secret), so that the file reads in order.
+            oldOut.println("--- aiperf " + (args.length == 0 ? "" : args[0]));
             oldOut.print(out.toString(StandardCharsets.UTF_8));
-            oldErr.print(err.toString(StandardCharsets.UTF_8));
+            oldOut.print(err.toString(StandardCharsets.UTF_8));
         }
     }
 
