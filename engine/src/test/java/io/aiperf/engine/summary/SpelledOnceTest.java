@@ -105,6 +105,32 @@ class SpelledOnceTest {
         return m;
     }
 
+    /** cell_outcome.json keys (and run_outcome.json's, most of them the same) that are also other things' names. */
+    private static final Map<String, String> SHARED_OUTCOME_KEYS = sharedOutcomeKeys();
+
+    private static Map<String, String> sharedOutcomeKeys() {
+        final Map<String, String> m = new LinkedHashMap<>();
+        final String generic = "a generic word other files' keys use too";
+        for (final String k : List.of("status", "error", "url", "index", "id", "path", "parameters", "count", "trial",
+                "label", "cell", "cells")) {
+            m.put(k, generic);
+        }
+        for (final String k : List.of("schema_version", "aiperf_version", "requests_sent", "start_lateness_ms",
+                "clock_offset_ms", "result")) {
+            m.put(k, "also a key of profile_export_aiperf.json (SummaryCodec)");
+        }
+        m.put("exit_code", "also a key of gate_result.json");
+        m.put("artifact_dir", "also a key of search_result.json and of a point's convergence block");
+        for (final String k : List.of("warnings", "hooks", "hook", "status_code", "valid", "errors", "counts")) {
+            m.put(k, "also a key of the CI step's result or key metrics");
+        }
+        m.put("variation", "also the name of a sweep point in the CI's key metrics");
+        for (final String k : List.of("confidence_level", "cooldown_seconds", "shard", "start_at")) {
+            m.put(k, "also a key of the YAML config (multi_run, runtime) and of the trial aggregates");
+        }
+        return m;
+    }
+
     @Test
     void everyExportFileNameIsSpelledInExportFilesOnly() throws IOException {
         assertThat(secondSpellings(ExportFiles.class, SHARED_NAMES.keySet())).isEmpty();
@@ -125,6 +151,12 @@ class SpelledOnceTest {
         assertThat(secondSpellings(SearchResultCodec.class, SHARED_SEARCH_KEYS.keySet())).isEmpty();
     }
 
+    @Test
+    void everyOutcomeKeyIsSpelledInItsCodecOnly() throws IOException {
+        assertThat(secondSpellings(CellOutcomeCodec.class, SHARED_OUTCOME_KEYS.keySet())).isEmpty();
+        assertThat(secondSpellings(RunOutcomeCodec.class, SHARED_OUTCOME_KEYS.keySet())).isEmpty();
+    }
+
     /** The exceptions are real: each is a constant of its class, so a renamed constant cannot hide behind one. */
     @Test
     void theExceptionsNameRealConstants() {
@@ -132,6 +164,7 @@ class SpelledOnceTest {
         assertThat(constants(SummaryCodec.class)).containsAll(SHARED_KEYS.keySet());
         assertThat(constants(RecordCodec.class)).containsAll(SHARED_RECORD_KEYS.keySet());
         assertThat(constants(SearchResultCodec.class)).containsAll(SHARED_SEARCH_KEYS.keySet());
+        assertThat(constants(CellOutcomeCodec.class, RunOutcomeCodec.class)).containsAll(SHARED_OUTCOME_KEYS.keySet());
     }
 
     /** The scan finds a spelling where there is one. */
@@ -158,9 +191,10 @@ class SpelledOnceTest {
         return out;
     }
 
-    private static List<String> constants(final Class<?> owner) {
+    private static List<String> constants(final Class<?>... owners) {
         final List<String> out = new ArrayList<>();
-        for (final Field f : owner.getDeclaredFields()) {
+        for (final Field f : java.util.Arrays.stream(owners).flatMap(o -> java.util.Arrays.stream(o.getDeclaredFields()))
+                .toList()) {
             if (Modifier.isStatic(f.getModifiers()) && Modifier.isPublic(f.getModifiers())
                     && f.getType() == String.class) {
                 try {
