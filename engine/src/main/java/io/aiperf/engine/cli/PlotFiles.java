@@ -8,8 +8,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** {@code aiperf plot}: the report of runs, in the first run's directory unless an output is named. */
-final class AutoPlot {
-    private AutoPlot() {
+final class PlotFiles {
+    private PlotFiles() {
     }
 
     /** Writes the report of {@code runs}; returns why it could not, or null. */
