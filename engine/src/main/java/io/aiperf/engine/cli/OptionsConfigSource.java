@@ -1,14 +1,20 @@
 package io.aiperf.engine.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.config.BenchmarkConfig;
+import io.aiperf.engine.config.CliOverlay;
 import io.aiperf.engine.config.ConfigLoader;
 import io.aiperf.engine.profile.ConfigSource;
 import io.aiperf.engine.search.SearchSpec;
 import java.util.List;
 
-/** A profile's config from its parsed options and their YAML file: each load binds them anew. */
+/**
+ * A profile's config from its parsed options and their YAML file: each load binds them anew, the file as it was read
+ * at the first load (a search's points and the model's discovery do not read it again).
+ */
 final class OptionsConfigSource implements ConfigSource {
     private final ProfileOptions options;
+    private ObjectNode file;
 
     OptionsConfigSource(final ProfileOptions options) {
         this.options = options;
@@ -16,7 +22,11 @@ final class OptionsConfigSource implements ConfigSource {
 
     @Override
     public BenchmarkConfig load() {
-        return ConfigLoader.load(options.config, options.overlay(), System.getenv());
+        final CliOverlay overlay = options.overlay(); // a bad flag is said before a bad file, as ConfigLoader.load does
+        if (file == null) {
+            file = ConfigLoader.read(options.config, System.getenv());
+        }
+        return ConfigLoader.bind(file, overlay);
     }
 
     @Override
