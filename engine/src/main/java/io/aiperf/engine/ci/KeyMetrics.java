@@ -2,6 +2,7 @@ package io.aiperf.engine.ci;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.aiperf.engine.summary.CellOutcomeCodec;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
 import io.aiperf.engine.summary.SummaryCodec;
@@ -72,8 +73,8 @@ public final class KeyMetrics {
         for (final Path file : OutcomeClassifier.outcomeFiles(runDir)) {
             final JsonNode o = read(file);
             if (o != null) {
-                valid += o.path("counts").path("valid").asLong();
-                errors += o.path("counts").path("errors").asLong();
+                valid += o.path(CellOutcomeCodec.COUNTS).path(CellOutcomeCodec.VALID).asLong();
+                errors += o.path(CellOutcomeCodec.COUNTS).path(CellOutcomeCodec.ERRORS).asLong();
             }
         }
         return of(runDir, errorRate(valid, errors));
@@ -97,10 +98,12 @@ public final class KeyMetrics {
         final Map<String, long[]> counts = new java.util.HashMap<>();
         for (final Path file : OutcomeClassifier.outcomeFiles(runDir)) {
             final JsonNode o = read(file);
-            if (o != null && o.path("cell").path("variation").isTextual()) {
-                final long[] c = counts.computeIfAbsent(o.path("cell").path("variation").asText(), k -> new long[2]);
-                c[0] += o.path("counts").path("valid").asLong();
-                c[1] += o.path("counts").path("errors").asLong();
+            final JsonNode variation = o == null ? null
+                    : o.path(CellOutcomeCodec.CELL).path(CellOutcomeCodec.VARIATION);
+            if (variation != null && variation.isTextual()) {
+                final long[] c = counts.computeIfAbsent(variation.asText(), k -> new long[2]);
+                c[0] += o.path(CellOutcomeCodec.COUNTS).path(CellOutcomeCodec.VALID).asLong();
+                c[1] += o.path(CellOutcomeCodec.COUNTS).path(CellOutcomeCodec.ERRORS).asLong();
             }
         }
         for (final JsonNode point : sweep.path("per_combination_metrics")) {

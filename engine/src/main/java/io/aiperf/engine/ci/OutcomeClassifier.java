@@ -1,5 +1,6 @@
 package io.aiperf.engine.ci;
 
+import io.aiperf.engine.summary.CellOutcomeCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.summary.ExportFiles;
 import java.io.IOException;
@@ -23,9 +24,9 @@ public final class OutcomeClassifier {
         final List<String> reasons = new ArrayList<>();
         final List<String> warnings = new ArrayList<>();
         for (final JsonNode cell : cellOutcomes(exportDir)) {
-            cell.path("warnings").forEach(w -> warnings.add(w.asText()));
-            if (!cell.path("error").isNull() && !cell.path("error").isMissingNode()) {
-                reasons.add(cell.path("error").asText());
+            cell.path(CellOutcomeCodec.WARNINGS).forEach(w -> warnings.add(w.asText()));
+            if (!cell.path(CellOutcomeCodec.ERROR).isNull() && !cell.path(CellOutcomeCodec.ERROR).isMissingNode()) {
+                reasons.add(cell.path(CellOutcomeCodec.ERROR).asText());
             }
         }
         final JsonNode gate = KeyMetrics.read(exportDir.resolve(ExportFiles.GATE_JSON));

@@ -1,5 +1,14 @@
 package io.aiperf.engine.ci;
 
+import static io.aiperf.engine.summary.SearchResultCodec.CAPACITY;
+import static io.aiperf.engine.summary.SearchResultCodec.CAPACITY_BOUNDS;
+import static io.aiperf.engine.summary.SearchResultCodec.HIGH;
+import static io.aiperf.engine.summary.SearchResultCodec.KNOB;
+import static io.aiperf.engine.summary.SearchResultCodec.LOW;
+import static io.aiperf.engine.summary.SearchResultCodec.NEXT_MISSED;
+import static io.aiperf.engine.summary.SearchResultCodec.SEARCH;
+import static io.aiperf.engine.summary.SearchResultCodec.STATUS;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.summary.ExportFiles;
 import java.nio.file.Path;
@@ -23,16 +32,16 @@ public record SearchCapacity(String knob, Integer value, int high, Integer nextM
     /** The search result at the top of a run directory, or null when it holds none. */
     public static SearchCapacity in(final Path runDir) {
         final JsonNode root = KeyMetrics.read(runDir.resolve(FILE));
-        if (root == null || !root.path("search").path("knob").isTextual()) {
+        if (root == null || !root.path(SEARCH).path(KNOB).isTextual()) {
             return null;
         }
-        final String status = root.path("status").asText();
-        final JsonNode bounds = root.path("capacity_bounds");
-        final Integer low = "cancelled".equals(status) ? null : root.path("capacity").isNumber()
-                ? Integer.valueOf(root.path("capacity").asInt()) : Integer.valueOf(bounds.path("low").asInt(0));
-        return new SearchCapacity(root.path("search").path("knob").asText(), low,
-                bounds.path("high").asInt(low == null ? 0 : low),
-                root.path("next_missed").isNumber() ? root.path("next_missed").asInt() : null, status);
+        final String status = root.path(STATUS).asText();
+        final JsonNode bounds = root.path(CAPACITY_BOUNDS);
+        final Integer low = "cancelled".equals(status) ? null : root.path(CAPACITY).isNumber()
+                ? Integer.valueOf(root.path(CAPACITY).asInt()) : Integer.valueOf(bounds.path(LOW).asInt(0));
+        return new SearchCapacity(root.path(SEARCH).path(KNOB).asText(), low,
+                bounds.path(HIGH).asInt(low == null ? 0 : low),
+                root.path(NEXT_MISSED).isNumber() ? root.path(NEXT_MISSED).asInt() : null, status);
     }
 
     /** As the step returns it: JDK types only. */

@@ -1,6 +1,7 @@
 package io.aiperf.engine.ci;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.CellOutcomeCodec;
 import io.aiperf.engine.summary.ExportFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -80,25 +81,28 @@ public final class StepSummary {
             if (o == null) {
                 continue;
             }
-            final String id = o.path("cell").path("id").asText(exportDir.relativize(file.getParent()).toString());
-            final long cellValid = o.path("counts").path("valid").asLong();
-            final long cellErrors = o.path("counts").path("errors").asLong();
+            final String id = o.path(CellOutcomeCodec.CELL).path(CellOutcomeCodec.ID)
+                    .asText(exportDir.relativize(file.getParent()).toString());
+            final long cellValid = o.path(CellOutcomeCodec.COUNTS).path(CellOutcomeCodec.VALID).asLong();
+            final long cellErrors = o.path(CellOutcomeCodec.COUNTS).path(CellOutcomeCodec.ERRORS).asLong();
             final LinkedHashMap<String, Object> cell = new LinkedHashMap<>();
             cell.put("id", id);
-            cell.put("status", o.path("status").asText());
-            cell.put("error", o.path("error").isTextual() ? o.path("error").asText() : null);
-            cell.put("warnings", o.path("warnings").size());
+            cell.put("status", o.path(CellOutcomeCodec.STATUS).asText());
+            final JsonNode error = o.path(CellOutcomeCodec.ERROR);
+            cell.put("error", error.isTextual() ? error.asText() : null);
+            cell.put("warnings", o.path(CellOutcomeCodec.WARNINGS).size());
             cell.put("requests", cellValid + cellErrors);
             cell.put("errors", cellErrors);
             cell.put(METRICS, new LinkedHashMap<>(KeyMetrics.of(file.getParent(), KeyMetrics.errorRate(cellValid, cellErrors))));
             cells.add(cell);
-            o.path("hooks").forEach(h -> {
+            o.path(CellOutcomeCodec.HOOKS).forEach(h -> {
                 final LinkedHashMap<String, Object> hook = new LinkedHashMap<>();
                 hook.put("cell", id);
-                hook.put("hook", h.path("hook").asText());
-                hook.put("url", h.path("url").asText());
-                hook.put("result", h.path("result").asText());
-                hook.put("statusCode", h.path("status_code").isNumber() ? h.path("status_code").asInt() : null);
+                hook.put("hook", h.path(CellOutcomeCodec.HOOK).asText());
+                hook.put("url", h.path(CellOutcomeCodec.URL).asText());
+                hook.put("result", h.path(CellOutcomeCodec.RESULT).asText());
+                final JsonNode statusCode = h.path(CellOutcomeCodec.STATUS_CODE);
+                hook.put("statusCode", statusCode.isNumber() ? statusCode.asInt() : null);
                 hooks.add(hook);
             });
         }

@@ -5,6 +5,9 @@ import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.ConfigLoader;
 import io.aiperf.engine.export.RunDirectory;
+import io.aiperf.engine.profile.ArtifactDirs;
+import io.aiperf.engine.profile.CellContexts;
+import io.aiperf.engine.profile.Interrupts;
 import io.aiperf.engine.redact.Redactor;
 import io.aiperf.engine.run.CellContext;
 import io.aiperf.engine.sweep.InterleavedComparison;
@@ -91,8 +94,8 @@ public final class CompareCommand implements Callable<Integer> {
         if (tokenizerWarning != null) {
             warn.println("warning: " + tokenizerWarning);
         }
-        final Path dir = ProfileCommand.artifactDir(a);
-        final String unwritable = ProfileCommand.unwritable(dir);
+        final Path dir = ArtifactDirs.of(a);
+        final String unwritable = ArtifactDirs.unwritable(dir);
         if (unwritable != null) {
             err.println("error: invalid configuration: --artifact-dir (benchmark.artifacts.dir): " + unwritable);
             return ExitCode.USAGE;
@@ -105,8 +108,8 @@ public final class CompareCommand implements Callable<Integer> {
             return ExitCode.USAGE;
         }
         try (runDirectory) {
-            final CellContext ctx = ProfileCommand.cellContext(a, out, err, redactor, cancellation, spec,
-                    options.logLevel());
+            final CellContext ctx = CellContexts.of(a, out, err, redactor, cancellation,
+                    spec.commandLine().getParseResult().originalArgs(), options.logLevel());
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {
                 final int exit = InterleavedComparison.run(a, b, pairs, dir, ctx);

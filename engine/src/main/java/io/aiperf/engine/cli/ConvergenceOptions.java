@@ -110,36 +110,4 @@ public final class ConvergenceOptions {
         }
         return new ConvergenceSpec(metric.trim(), s, m, t, min);
     }
-
-    /**
-     * Whether the run can converge: its trials are the most ({@code --num-profile-runs} above 1, or a search point's
-     * {@code --search-trials-max}), one configuration (a sweep's points would need upstream's independent order),
-     * all its cells, and distribution mode has the per-request records.
-     *
-     * @throws ConfigException naming the option in the way
-     */
-    static void check(final ConvergenceSpec spec, final io.aiperf.engine.config.BenchmarkConfig config,
-                      final boolean search, final boolean someCells) {
-        if (spec == null) {
-            return;
-        }
-        if (spec.mode().equals(ConvergenceSpec.DISTRIBUTION) && config.artifacts().exportLevel().equals("summary")) {
-            throw new ConfigException("--convergence-mode", "distribution compares the trials' requests: it needs "
-                    + "--export-level records or raw");
-        }
-        if (search) {
-            return;
-        }
-        if (config.isSweep()) {
-            throw new ConfigException("--convergence-metric", "converges the trials of one configuration; a sweep's "
-                    + "points are not supported (run each point on its own, or use a capacity search)");
-        }
-        if (config.multiRun().numRuns() < 2) {
-            throw new ConfigException("--convergence-metric", "stops repeated trials early: give the most of them "
-                    + "with --num-profile-runs (2-10)");
-        }
-        if (someCells) {
-            throw new ConfigException("--cell", "convergence decides which trials run; run them all");
-        }
-    }
 }

@@ -2,22 +2,13 @@ package io.aiperf.engine.cli;
 
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.config.ConfigException;
-import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.gate.GateRunner;
-import io.aiperf.engine.gate.RunData;
-import io.aiperf.engine.gate.SearchOutcome;
-import io.aiperf.engine.record.CellOutcome;
-import io.aiperf.engine.report.ReportFiles;
-import io.aiperf.engine.run.CellResult;
-import io.aiperf.engine.run.RunResult;
-import io.aiperf.engine.summary.CellSummary;
-import io.aiperf.engine.sweep.RunAssembler;
+import io.aiperf.engine.profile.ArtifactDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -56,7 +47,7 @@ public final class GateCommand implements Callable<Integer> {
         try {
             final Path out = outputDir != null ? outputDir
                     : Files.isDirectory(candidate) ? candidate : candidate.toAbsolutePath().getParent();
-            final String unwritable = ProfileCommand.unwritable(out);
+            final String unwritable = ArtifactDirs.unwritable(out);
             if (unwritable != null) {
                 System.err.println("error: gate: --output-dir: " + unwritable);
                 return ExitCode.USAGE;
@@ -73,31 +64,6 @@ public final class GateCommand implements Callable<Integer> {
                 io.aiperf.engine.export.RunDirectory.adopt(out, List.of(report,
                         out.resolve(io.aiperf.engine.report.ReportFiles.SVG_FILE)));
             }
-            return exit;
-        } catch (ConfigException e) {
-            System.err.println("error: gate: " + e.getMessage());
-            return ExitCode.USAGE;
-        }
-    }
-
-    /**
-     * {@code profile --gate}: the candidate is the run just made in {@code dir}, its cells and summaries as the run
-     * holds them (nothing of it is read back); only the baselines, which really are on disk, are read. The gate's
-     * reports and the report with its verdict go into {@code dir}.
-     */
-    static int run(final Path rules, final List<Path> baselines, final Path dir, final RunResult ran,
-                   final ExportNames names, final boolean requireBaseline) {
-        try {
-            final List<CellOutcome> outcomes = ran.cells().stream().map(CellResult::outcome).toList();
-            final Function<CellOutcome, CellSummary> summaries = RunAssembler.inMemory(ran.cells());
-            final RunData candidate = RunData.of(dir, outcomes, summaries, ran.search() == null ? null
-                    : SearchOutcome.of(ran.search(), dir.resolve(SearchOutcome.FILE_NAME).toString()), names);
-            final int exit = GateRunner.run(rules, baselines, candidate, dir, dir, System.out, requireBaseline)
-                    .exitCode();
-            final List<Path> found = baselines.stream().filter(RunData::hasResults).toList();
-            final Path report = ReportFiles.write(dir, "baseline", found, "candidate", outcomes, summaries,
-                    dir.resolve(io.aiperf.engine.gate.GateReports.JSON_FILE), names);
-            io.aiperf.engine.export.RunDirectory.adopt(dir, List.of(report, dir.resolve(ReportFiles.SVG_FILE)));
             return exit;
         } catch (ConfigException e) {
             System.err.println("error: gate: " + e.getMessage());

@@ -40,12 +40,12 @@ public final class PlotCommand implements Callable<Integer> {
                 return ExitCode.USAGE;
             }
         }
-        final String failed = AutoPlot.write(dirs, output, prefix);
+        final String failed = PlotFiles.write(dirs, output, prefix);
         if (failed != null) {
             System.err.println("error: plot: " + failed);
             return ExitCode.FAILED;
         }
-        System.err.println("Report: " + AutoPlot.target(dirs, output).toAbsolutePath());
+        System.err.println("Report: " + PlotFiles.target(dirs, output).toAbsolutePath());
         return ExitCode.OK;
     }
 }

@@ -24,9 +24,20 @@ public final class ConfigLoader {
      * @param env environment for {@code ${VAR}} substitution
      */
     public static BenchmarkConfig load(final Path yamlFile, final CliOverlay cliOverlay, final Map<String, String> env) {
-        final ObjectNode base = yamlFile == null ? emptyEnvelope()
-                : ConfigShapes.canonical(YamlLoader.load(yamlFile, env));
-        return merge(base, cliOverlay);
+        return merge(read(yamlFile, env), cliOverlay);
+    }
+
+    /**
+     * The {@code -f} file in the canonical shape (an empty envelope without one), for {@link #bind}: a run that
+     * binds several configs from one file reads it once.
+     */
+    public static ObjectNode read(final Path yamlFile, final Map<String, String> env) {
+        return yamlFile == null ? emptyEnvelope() : ConfigShapes.canonical(YamlLoader.load(yamlFile, env));
+    }
+
+    /** Same as {@link #load} for a file {@link #read} already; the tree read stays as it was. */
+    public static BenchmarkConfig bind(final ObjectNode read, final CliOverlay cliOverlay) {
+        return merge(read.deepCopy(), cliOverlay);
     }
 
     /** Same as {@link #load} for YAML text already in memory (tests, {@code config validate -}). */

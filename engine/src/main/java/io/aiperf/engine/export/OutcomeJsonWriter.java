@@ -1,5 +1,41 @@
 package io.aiperf.engine.export;
 
+import static io.aiperf.engine.summary.CellOutcomeCodec.AIPERF_VERSION;
+import static io.aiperf.engine.summary.CellOutcomeCodec.ARTIFACT_DIR;
+import static io.aiperf.engine.summary.CellOutcomeCodec.ATTEMPTS;
+import static io.aiperf.engine.summary.CellOutcomeCodec.CELL;
+import static io.aiperf.engine.summary.CellOutcomeCodec.CLOCK_OFFSET_MS;
+import static io.aiperf.engine.summary.CellOutcomeCodec.CLOCK_OFFSET_RESOLUTION_MS;
+import static io.aiperf.engine.summary.CellOutcomeCodec.CONFIDENCE_LEVEL;
+import static io.aiperf.engine.summary.CellOutcomeCodec.COOLDOWN_SECONDS;
+import static io.aiperf.engine.summary.CellOutcomeCodec.COUNT;
+import static io.aiperf.engine.summary.CellOutcomeCodec.COUNTS;
+import static io.aiperf.engine.summary.CellOutcomeCodec.ELAPSED_MS;
+import static io.aiperf.engine.summary.CellOutcomeCodec.ERROR;
+import static io.aiperf.engine.summary.CellOutcomeCodec.ERRORS;
+import static io.aiperf.engine.summary.CellOutcomeCodec.EXIT_CODE;
+import static io.aiperf.engine.summary.CellOutcomeCodec.HOOK;
+import static io.aiperf.engine.summary.CellOutcomeCodec.HOOKS;
+import static io.aiperf.engine.summary.CellOutcomeCodec.ID;
+import static io.aiperf.engine.summary.CellOutcomeCodec.INDEX;
+import static io.aiperf.engine.summary.CellOutcomeCodec.NUM_TRIALS;
+import static io.aiperf.engine.summary.CellOutcomeCodec.ORIGIN;
+import static io.aiperf.engine.summary.CellOutcomeCodec.PARAMETERS;
+import static io.aiperf.engine.summary.CellOutcomeCodec.PATH;
+import static io.aiperf.engine.summary.CellOutcomeCodec.REQUESTS_SENT;
+import static io.aiperf.engine.summary.CellOutcomeCodec.RESULT;
+import static io.aiperf.engine.summary.CellOutcomeCodec.SHARD;
+import static io.aiperf.engine.summary.CellOutcomeCodec.START_AT;
+import static io.aiperf.engine.summary.CellOutcomeCodec.START_LATENESS_MS;
+import static io.aiperf.engine.summary.CellOutcomeCodec.STATUS;
+import static io.aiperf.engine.summary.CellOutcomeCodec.STATUS_CODE;
+import static io.aiperf.engine.summary.CellOutcomeCodec.TRIAL;
+import static io.aiperf.engine.summary.CellOutcomeCodec.URL;
+import static io.aiperf.engine.summary.CellOutcomeCodec.VALID;
+import static io.aiperf.engine.summary.CellOutcomeCodec.VARIATION;
+import static io.aiperf.engine.summary.CellOutcomeCodec.WARNINGS;
+
+import io.aiperf.engine.summary.CellOutcomeCodec;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.record.CellIdentity;
@@ -17,53 +53,53 @@ public final class OutcomeJsonWriter {
 
     public static ObjectNode toJson(final CellOutcome o, final String version) {
         final ObjectNode root = SummaryJsonWriter.JSON.createObjectNode();
-        root.put("schema_version", SCHEMA_VERSION);
-        root.put("aiperf_version", version);
-        root.put("status", o.status().wireName());
-        root.put("exit_code", o.exitCode());
-        root.put("artifact_dir", o.artifactDir());
-        final ArrayNode hooks = root.putArray("hooks");
+        root.put(CellOutcomeCodec.SCHEMA_VERSION, SCHEMA_VERSION);
+        root.put(AIPERF_VERSION, version);
+        root.put(STATUS, o.status().wireName());
+        root.put(EXIT_CODE, o.exitCode());
+        root.put(ARTIFACT_DIR, o.artifactDir());
+        final ArrayNode hooks = root.putArray(HOOKS);
         for (final HookCall c : o.hooks()) {
             final ObjectNode h = hooks.addObject();
-            h.put("hook", c.hook());
-            h.put("origin", c.origin());
-            h.put("url", c.url());
-            h.put("attempts", c.attempts());
-            h.put("result", c.result());
+            h.put(HOOK, c.hook());
+            h.put(ORIGIN, c.origin());
+            h.put(URL, c.url());
+            h.put(ATTEMPTS, c.attempts());
+            h.put(RESULT, c.result());
             if (c.statusCode() == null) {
-                h.putNull("status_code");
+                h.putNull(STATUS_CODE);
             } else {
-                h.put("status_code", c.statusCode());
+                h.put(STATUS_CODE, c.statusCode());
             }
             if (c.error() == null) {
-                h.putNull("error");
+                h.putNull(ERROR);
             } else {
-                h.put("error", c.error());
+                h.put(ERROR, c.error());
             }
-            h.put("elapsed_ms", c.elapsedMillis());
+            h.put(ELAPSED_MS, c.elapsedMillis());
         }
-        final ArrayNode warnings = root.putArray("warnings");
+        final ArrayNode warnings = root.putArray(WARNINGS);
         o.warnings().forEach(warnings::add);
         if (o.error() == null) {
-            root.putNull("error");
+            root.putNull(ERROR);
         } else {
-            root.put("error", o.error());
+            root.put(ERROR, o.error());
         }
-        final ObjectNode counts = root.putObject("counts");
-        counts.put("requests_sent", o.requestsSent());
-        counts.put("valid", o.valid());
-        counts.put("errors", o.errors());
-        root.set("cell", cell(o.cell()));
+        final ObjectNode counts = root.putObject(COUNTS);
+        counts.put(REQUESTS_SENT, o.requestsSent());
+        counts.put(VALID, o.valid());
+        counts.put(ERRORS, o.errors());
+        root.set(CELL, cell(o.cell()));
         if (o.shard() != null) {
-            final ObjectNode s = root.putObject("shard").put("index", o.shard().index()).put("count", o.shard().count());
+            final ObjectNode s = root.putObject(SHARD).put(INDEX, o.shard().index()).put(COUNT, o.shard().count());
             if (o.shard().startAt() != null) {
-                s.put("start_at", o.shard().startAt());
+                s.put(START_AT, o.shard().startAt());
             }
             if (o.shard().startLatenessMs() != null) {
-                s.put("start_lateness_ms", o.shard().startLatenessMs());
+                s.put(START_LATENESS_MS, o.shard().startLatenessMs());
             }
             if (o.shard().clockOffsetMs() != null) {
-                s.put("clock_offset_ms", o.shard().clockOffsetMs()).put("clock_offset_resolution_ms", 1000);
+                s.put(CLOCK_OFFSET_MS, o.shard().clockOffsetMs()).put(CLOCK_OFFSET_RESOLUTION_MS, 1000);
             }
         }
         return root;
@@ -71,20 +107,20 @@ public final class OutcomeJsonWriter {
 
     private static ObjectNode cell(final CellIdentity c) {
         final ObjectNode cell = SummaryJsonWriter.JSON.createObjectNode();
-        cell.put("index", c.index());
-        cell.put("id", c.id());
-        cell.put("path", c.path());
+        cell.put(INDEX, c.index());
+        cell.put(ID, c.id());
+        cell.put(PATH, c.path());
         if (c.variation() == null) {
-            cell.putNull("variation");
+            cell.putNull(VARIATION);
         } else {
-            cell.put("variation", c.variation());
+            cell.put(VARIATION, c.variation());
         }
-        final ObjectNode params = cell.putObject("parameters");
+        final ObjectNode params = cell.putObject(PARAMETERS);
         c.parameters().forEach(params::putPOJO);
-        cell.put("trial", c.trial());
-        cell.put("num_trials", c.numTrials());
-        cell.put("confidence_level", c.confidenceLevel());
-        cell.put("cooldown_seconds", c.cooldownSeconds());
+        cell.put(TRIAL, c.trial());
+        cell.put(NUM_TRIALS, c.numTrials());
+        cell.put(CONFIDENCE_LEVEL, c.confidenceLevel());
+        cell.put(COOLDOWN_SECONDS, c.cooldownSeconds());
         return cell;
     }
 

@@ -1,5 +1,6 @@
 package io.aiperf.engine.gate;
 
+import io.aiperf.engine.summary.CellOutcomeCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.config.ConfigException;
@@ -192,9 +193,9 @@ public final class RunData {
         } catch (IOException e) {
             throw new ConfigException(file.toString(), "not a readable cell outcome: " + e.getMessage());
         }
-        final String status = root.path("status").asText("");
+        final String status = root.path(CellOutcomeCodec.STATUS).asText("");
         if (!status.equals(io.aiperf.engine.record.CellStatus.COMPLETED.wireName())) {
-            unfinished(cell, status, root.path("error").isTextual() ? root.path("error").asText() : null);
+            unfinished(cell, status, root.path(CellOutcomeCodec.ERROR).textValue()); // null unless text
         }
     }
 

@@ -1,5 +1,23 @@
 package io.aiperf.engine.gate;
 
+import static io.aiperf.engine.summary.SearchResultCodec.CAPACITY;
+import static io.aiperf.engine.summary.SearchResultCodec.CAPACITY_BOUNDS;
+import static io.aiperf.engine.summary.SearchResultCodec.HIGH;
+import static io.aiperf.engine.summary.SearchResultCodec.KNOB;
+import static io.aiperf.engine.summary.SearchResultCodec.LABEL;
+import static io.aiperf.engine.summary.SearchResultCodec.LOW;
+import static io.aiperf.engine.summary.SearchResultCodec.MAX;
+import static io.aiperf.engine.summary.SearchResultCodec.METRIC;
+import static io.aiperf.engine.summary.SearchResultCodec.MIN;
+import static io.aiperf.engine.summary.SearchResultCodec.NEXT_MISSED;
+import static io.aiperf.engine.summary.SearchResultCodec.OP;
+import static io.aiperf.engine.summary.SearchResultCodec.SEARCH;
+import static io.aiperf.engine.summary.SearchResultCodec.SLAS;
+import static io.aiperf.engine.summary.SearchResultCodec.SLA_TIERS;
+import static io.aiperf.engine.summary.SearchResultCodec.STAT;
+import static io.aiperf.engine.summary.SearchResultCodec.STATUS;
+import static io.aiperf.engine.summary.SearchResultCodec.THRESHOLD;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.config.ConfigException;
@@ -67,27 +85,27 @@ public record SearchOutcome(String knob, int min, int max, List<String> slas, St
      * @throws ConfigException naming {@code where} when it is not a search result
      */
     public static SearchOutcome of(final JsonNode root, final String where) {
-        final JsonNode search = root.path("search");
-        if (!search.path("knob").isTextual() || !root.path("status").isTextual()) {
+        final JsonNode search = root.path(SEARCH);
+        if (!search.path(KNOB).isTextual() || !root.path(STATUS).isTextual()) {
             throw new ConfigException(where, "not a search result: it has no search.knob or status");
         }
         final List<String> slas = new ArrayList<>();
-        for (final JsonNode s : search.path("slas")) {
-            slas.add(s.path("metric").asText() + ":" + s.path("stat").asText() + ":" + s.path("op").asText() + ":"
-                    + Numbers.plain(s.path("threshold").asDouble()));
+        for (final JsonNode s : search.path(SLAS)) {
+            slas.add(s.path(METRIC).asText() + ":" + s.path(STAT).asText() + ":" + s.path(OP).asText() + ":"
+                    + Numbers.plain(s.path(THRESHOLD).asDouble()));
         }
         // a search with SLA tiers reports the most lenient tier's capacity: its tiers are part of what it searched
-        for (final JsonNode tier : search.path("sla_tiers")) {
-            for (final JsonNode s : tier.path("slas")) {
-                slas.add(tier.path("label").asText() + "=" + s.path("metric").asText() + ":" + s.path("stat").asText()
-                        + ":" + s.path("op").asText() + ":" + Numbers.plain(s.path("threshold").asDouble()));
+        for (final JsonNode tier : search.path(SLA_TIERS)) {
+            for (final JsonNode s : tier.path(SLAS)) {
+                slas.add(tier.path(LABEL).asText() + "=" + s.path(METRIC).asText() + ":" + s.path(STAT).asText()
+                        + ":" + s.path(OP).asText() + ":" + Numbers.plain(s.path(THRESHOLD).asDouble()));
             }
         }
-        final Integer capacity = root.path("capacity").isNumber() ? root.path("capacity").asInt() : null;
-        final int low = root.path("capacity_bounds").path("low").asInt(capacity == null ? 0 : capacity);
-        return new SearchOutcome(search.path("knob").asText(), search.path("min").asInt(), search.path("max").asInt(),
-                List.copyOf(slas), root.path("status").asText(), capacity, low,
-                root.path("capacity_bounds").path("high").asInt(low),
-                root.path("next_missed").isNumber() ? root.path("next_missed").asInt() : null);
+        final Integer capacity = root.path(CAPACITY).isNumber() ? root.path(CAPACITY).asInt() : null;
+        final int low = root.path(CAPACITY_BOUNDS).path(LOW).asInt(capacity == null ? 0 : capacity);
+        return new SearchOutcome(search.path(KNOB).asText(), search.path(MIN).asInt(), search.path(MAX).asInt(),
+                List.copyOf(slas), root.path(STATUS).asText(), capacity, low,
+                root.path(CAPACITY_BOUNDS).path(HIGH).asInt(low),
+                root.path(NEXT_MISSED).isNumber() ? root.path(NEXT_MISSED).asInt() : null);
     }
 }

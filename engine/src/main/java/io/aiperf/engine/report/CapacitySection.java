@@ -1,5 +1,20 @@
 package io.aiperf.engine.report;
 
+import static io.aiperf.engine.summary.SearchResultCodec.DECISION;
+import static io.aiperf.engine.summary.SearchResultCodec.MARGIN;
+import static io.aiperf.engine.summary.SearchResultCodec.METRIC;
+import static io.aiperf.engine.summary.SearchResultCodec.ORDER;
+import static io.aiperf.engine.summary.SearchResultCodec.POINTS;
+import static io.aiperf.engine.summary.SearchResultCodec.REASON;
+import static io.aiperf.engine.summary.SearchResultCodec.REQUEST_THROUGHPUT;
+import static io.aiperf.engine.summary.SearchResultCodec.SEARCH;
+import static io.aiperf.engine.summary.SearchResultCodec.SLAS;
+import static io.aiperf.engine.summary.SearchResultCodec.STAT;
+import static io.aiperf.engine.summary.SearchResultCodec.THRESHOLD;
+import static io.aiperf.engine.summary.SearchResultCodec.TRIALS;
+import static io.aiperf.engine.summary.SearchResultCodec.VALIDITY;
+import static io.aiperf.engine.summary.SearchResultCodec.VALUE;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.gate.SearchOutcome;
@@ -55,9 +70,9 @@ final class CapacitySection {
             page.append(Html.escape("; the next point, " + knob + " " + o.nextMissed() + ", "
                     + decisionAt(root, knob, o.nextMissed())));
         }
-        page.append(Html.escape(" (" + o.status().replace('_', ' ') + ", " + root.path("points").size()
+        page.append(Html.escape(" (" + o.status().replace('_', ' ') + ", " + root.path(POINTS).size()
                 + " points probed).")).append("</p>\n");
-        final JsonNode slas = root.path("search").path("slas");
+        final JsonNode slas = root.path(SEARCH).path(SLAS);
         for (int i = 0; i < slas.size(); i++) {
             chart(page, root, i, knob, o);
         }
@@ -66,10 +81,10 @@ final class CapacitySection {
     }
 
     private static String decisionAt(final JsonNode root, final String knob, final int value) {
-        for (final JsonNode p : root.path("points")) {
+        for (final JsonNode p : root.path(POINTS)) {
             if (p.path(knob).asInt() == value) {
-                return switch (p.path("decision").asText()) {
-                    case "inconclusive" -> "was inconclusive after " + p.path("trials").asInt() + " trial(s)";
+                return switch (p.path(DECISION).asText()) {
+                    case "inconclusive" -> "was inconclusive after " + p.path(TRIALS).asInt() + " trial(s)";
                     case "invalid" -> "was invalid";
                     case "failed" -> "failed";
                     default -> "does not meet them";
@@ -81,15 +96,15 @@ final class CapacitySection {
 
     private static void chart(final StringBuilder page, final JsonNode root, final int sla, final String knob,
                               final SearchOutcome o) {
-        final JsonNode spec = root.path("search").path("slas").get(sla);
-        final String name = spec.path("metric").asText() + " " + spec.path("stat").asText();
-        final double threshold = spec.path("threshold").asDouble();
-        final JsonNode points = root.path("points");
+        final JsonNode spec = root.path(SEARCH).path(SLAS).get(sla);
+        final String name = spec.path(METRIC).asText() + " " + spec.path(STAT).asText();
+        final double threshold = spec.path(THRESHOLD).asDouble();
+        final JsonNode points = root.path(POINTS);
         final double[] xs = new double[points.size()];
         final double[] ys = new double[points.size()];
         for (int i = 0; i < points.size(); i++) {
             xs[i] = points.get(i).path(knob).asDouble();
-            final JsonNode v = points.get(i).path("slas").path(sla).path("value");
+            final JsonNode v = points.get(i).path(SLAS).path(sla).path(VALUE);
             ys[i] = v.isNumber() ? v.asDouble() : Double.NaN;
         }
         final Chart chart = new Chart("capacity-" + sla, name + " at each probed " + knob + ", and the SLO", knob,
@@ -106,7 +121,7 @@ final class CapacitySection {
         }
         for (int i = 0; i < points.size(); i++) {
             if (Double.isFinite(ys[i])) {
-                final String decision = points.get(i).path("decision").asText();
+                final String decision = points.get(i).path(DECISION).asText();
                 chart.point(xs[i], ys[i], COLOURS.getOrDefault(decision, "#6b7280"), "capacity-point",
                         points.get(i).path(knob).asInt() + " " + decision);
             }
@@ -117,25 +132,25 @@ final class CapacitySection {
     private static void table(final StringBuilder page, final JsonNode root, final String knob) {
         page.append("<table " + Html.TABLE + ">\n<tr><th>#</th><th>")
                 .append(Html.escape(knob)).append("</th>");
-        for (final JsonNode s : root.path("search").path("slas")) {
-            page.append("<th>").append(Html.escape(s.path("metric").asText() + " " + s.path("stat").asText()))
+        for (final JsonNode s : root.path(SEARCH).path(SLAS)) {
+            page.append("<th>").append(Html.escape(s.path(METRIC).asText() + " " + s.path(STAT).asText()))
                     .append("</th><th>margin</th>");
         }
         page.append("<th>req/s</th><th>trials</th><th>validity</th><th>decision</th><th>reason</th></tr>\n");
-        for (final JsonNode p : root.path("points")) {
-            page.append("<tr><td>").append(p.path("order").asInt()).append("</td><td align=\"right\">")
+        for (final JsonNode p : root.path(POINTS)) {
+            page.append("<tr><td>").append(p.path(ORDER).asInt()).append("</td><td align=\"right\">")
                     .append(p.path(knob).asInt()).append("</td>");
-            for (final JsonNode s : p.path("slas")) {
-                number(page, s.path("value"));
-                page.append("<td align=\"right\">").append(s.path("margin").isNumber()
-                        ? String.format(Locale.ROOT, "%+.0f%%", 100 * s.path("margin").asDouble()) : "&ndash;")
+            for (final JsonNode s : p.path(SLAS)) {
+                number(page, s.path(VALUE));
+                page.append("<td align=\"right\">").append(s.path(MARGIN).isNumber()
+                        ? String.format(Locale.ROOT, "%+.0f%%", 100 * s.path(MARGIN).asDouble()) : "&ndash;")
                         .append("</td>");
             }
-            number(page, p.path("request_throughput"));
-            page.append("<td align=\"right\">").append(p.path("trials").asInt(1)).append("</td><td>")
-                    .append(Html.escape(p.path("validity").asText("-"))).append("</td><td>")
-                    .append(Html.escape(p.path("decision").asText())).append("</td><td>")
-                    .append(Html.escape(p.path("reason").asText(""))).append("</td></tr>\n");
+            number(page, p.path(REQUEST_THROUGHPUT));
+            page.append("<td align=\"right\">").append(p.path(TRIALS).asInt(1)).append("</td><td>")
+                    .append(Html.escape(p.path(VALIDITY).asText("-"))).append("</td><td>")
+                    .append(Html.escape(p.path(DECISION).asText())).append("</td><td>")
+                    .append(Html.escape(p.path(REASON).asText(""))).append("</td></tr>\n");
         }
         page.append("</table>\n");
     }

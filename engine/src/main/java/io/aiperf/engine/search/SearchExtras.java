@@ -1,5 +1,32 @@
 package io.aiperf.engine.search;
 
+import static io.aiperf.engine.summary.SearchResultCodec.BEST;
+import static io.aiperf.engine.summary.SearchResultCodec.BINDING_CONSTRAINT;
+import static io.aiperf.engine.summary.SearchResultCodec.CAPACITY;
+import static io.aiperf.engine.summary.SearchResultCodec.CONVERGED;
+import static io.aiperf.engine.summary.SearchResultCodec.CONVERGENCE;
+import static io.aiperf.engine.summary.SearchResultCodec.DECISION;
+import static io.aiperf.engine.summary.SearchResultCodec.DIRECTION;
+import static io.aiperf.engine.summary.SearchResultCodec.INITIAL_POINTS;
+import static io.aiperf.engine.summary.SearchResultCodec.LABEL;
+import static io.aiperf.engine.summary.SearchResultCodec.MARGIN;
+import static io.aiperf.engine.summary.SearchResultCodec.MET;
+import static io.aiperf.engine.summary.SearchResultCodec.METRIC;
+import static io.aiperf.engine.summary.SearchResultCodec.MIN_RUNS;
+import static io.aiperf.engine.summary.SearchResultCodec.MODE;
+import static io.aiperf.engine.summary.SearchResultCodec.NEXT_MISSED;
+import static io.aiperf.engine.summary.SearchResultCodec.OBJECTIVE;
+import static io.aiperf.engine.summary.SearchResultCodec.PERCENTILE_POOLING;
+import static io.aiperf.engine.summary.SearchResultCodec.RANDOM_SEED;
+import static io.aiperf.engine.summary.SearchResultCodec.REASON;
+import static io.aiperf.engine.summary.SearchResultCodec.SLA;
+import static io.aiperf.engine.summary.SearchResultCodec.SLAS;
+import static io.aiperf.engine.summary.SearchResultCodec.SLA_TIERS;
+import static io.aiperf.engine.summary.SearchResultCodec.STAT;
+import static io.aiperf.engine.summary.SearchResultCodec.THRESHOLD;
+import static io.aiperf.engine.summary.SearchResultCodec.TIERS;
+import static io.aiperf.engine.summary.SearchResultCodec.VALUE;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
@@ -20,27 +47,27 @@ final class SearchExtras {
     /** Into {@code search}: the settings. */
     static void spec(final ObjectNode search, final SearchSpec spec) {
         if (spec.objective() != null) {
-            search.putObject("objective").put("metric", spec.objective().metric())
-                    .put("stat", spec.objective().stat()).put("direction", spec.objective().direction());
+            search.putObject(OBJECTIVE).put(METRIC, spec.objective().metric())
+                    .put(STAT, spec.objective().stat()).put(DIRECTION, spec.objective().direction());
         }
-        search.put("percentile_pooling", spec.pooling());
+        search.put(PERCENTILE_POOLING, spec.pooling());
         if (spec.initialPoints() != null) {
-            search.put("initial_points", spec.initialPoints());
+            search.put(INITIAL_POINTS, spec.initialPoints());
         }
         if (spec.randomSeed() != null) {
-            search.put("random_seed", spec.randomSeed());
+            search.put(RANDOM_SEED, spec.randomSeed());
         }
         if (!spec.tiers().isEmpty()) {
-            final ArrayNode tiers = search.putArray("sla_tiers");
+            final ArrayNode tiers = search.putArray(SLA_TIERS);
             for (final SearchSpec.SlaTier t : spec.tiers()) {
-                SearchResult.slas(tiers.addObject().put("label", t.label()).putArray("slas"), t.slas());
+                SearchResult.slas(tiers.addObject().put(LABEL, t.label()).putArray(SLAS), t.slas());
             }
         }
         if (spec.convergence() != null) {
-            search.putObject("convergence").put("metric", spec.convergence().metric())
-                    .put("stat", spec.convergence().stat()).put("mode", spec.convergence().mode())
-                    .put("threshold", spec.convergence().threshold())
-                    .put("min_runs", spec.convergence().minRuns(spec.maxTrials()));
+            search.putObject(CONVERGENCE).put(METRIC, spec.convergence().metric())
+                    .put(STAT, spec.convergence().stat()).put(MODE, spec.convergence().mode())
+                    .put(THRESHOLD, spec.convergence().threshold())
+                    .put(MIN_RUNS, spec.convergence().minRuns(spec.maxTrials()));
         }
     }
 
@@ -49,52 +76,52 @@ final class SearchExtras {
         if (r.spec().objective() != null) {
             final ProbedPoint best = r.best();
             if (best == null) {
-                root.putNull("best");
+                root.putNull(BEST);
             } else {
-                final ObjectNode b = root.putObject("best").put(r.spec().knob(), best.value());
-                SearchResult.number(b, "objective", best.objective());
+                final ObjectNode b = root.putObject(BEST).put(r.spec().knob(), best.value());
+                SearchResult.number(b, OBJECTIVE, best.objective());
             }
         }
         if (r.tierPlanners().isEmpty()) {
             return;
         }
-        final ArrayNode tiers = root.putArray("tiers");
+        final ArrayNode tiers = root.putArray(TIERS);
         for (int i = 0; i < r.tierPlanners().size(); i++) {
             final Planner p = r.tierPlanners().get(i);
-            final ObjectNode t = tiers.addObject().put("label", r.spec().tiers().get(i).label());
-            put(t, "capacity", p.capacity());
-            put(t, "next_missed", p.lowestMissed());
-            t.put("converged", p.converged());
-            t.put("binding_constraint", binding(r, i, p.lowestMissed()));
+            final ObjectNode t = tiers.addObject().put(LABEL, r.spec().tiers().get(i).label());
+            put(t, CAPACITY, p.capacity());
+            put(t, NEXT_MISSED, p.lowestMissed());
+            t.put(CONVERGED, p.converged());
+            t.put(BINDING_CONSTRAINT, binding(r, i, p.lowestMissed()));
         }
     }
 
     /** Into a point: its objective, convergence and each tier's decision on it. */
     static void point(final ObjectNode o, final SearchResult r, final ProbedPoint p) {
         if (r.spec().objective() != null) {
-            SearchResult.number(o, "objective", p.objective());
+            SearchResult.number(o, OBJECTIVE, p.objective());
         }
         if (p.convergence() != null) {
-            o.set("convergence", p.convergence());
+            o.set(CONVERGENCE, p.convergence());
         }
         if (p.tiers().isEmpty()) {
             return;
         }
-        final ArrayNode tiers = o.putArray("tiers");
+        final ArrayNode tiers = o.putArray(TIERS);
         for (int i = 0; i < p.tiers().size(); i++) {
             final ProbedPoint t = p.tiers().get(i);
-            final ObjectNode to = tiers.addObject().put("label", r.spec().tiers().get(i).label())
-                    .put("decision", t.decision().wireName());
+            final ObjectNode to = tiers.addObject().put(LABEL, r.spec().tiers().get(i).label())
+                    .put(DECISION, t.decision().wireName());
             if (t.reason() != null) {
-                to.put("reason", t.reason());
+                to.put(REASON, t.reason());
             }
-            final ArrayNode slas = to.putArray("slas");
+            final ArrayNode slas = to.putArray(SLAS);
             final List<Sla> list = slasOf(r.spec(), i);
             for (int k = 0; k < list.size() && k < t.values().size(); k++) {
-                final ObjectNode slo = slas.addObject().put("sla", list.get(k).spec());
-                SearchResult.number(slo, "value", t.values().get(k));
-                SearchResult.number(slo, "margin", list.get(k).margin(t.values().get(k)));
-                slo.put("met", list.get(k).met(t.values().get(k)));
+                final ObjectNode slo = slas.addObject().put(SLA, list.get(k).spec());
+                SearchResult.number(slo, VALUE, t.values().get(k));
+                SearchResult.number(slo, MARGIN, list.get(k).margin(t.values().get(k)));
+                slo.put(MET, list.get(k).met(t.values().get(k)));
             }
         }
     }

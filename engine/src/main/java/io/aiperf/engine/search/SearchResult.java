@@ -1,5 +1,50 @@
 package io.aiperf.engine.search;
 
+import static io.aiperf.engine.summary.SearchResultCodec.ARTIFACT_DIR;
+import static io.aiperf.engine.summary.SearchResultCodec.AT_CAPACITY;
+import static io.aiperf.engine.summary.SearchResultCodec.BOUNDARY_BAND_PCT;
+import static io.aiperf.engine.summary.SearchResultCodec.CAPACITY;
+import static io.aiperf.engine.summary.SearchResultCodec.CAPACITY_BOUNDS;
+import static io.aiperf.engine.summary.SearchResultCodec.CLIENT_LATENESS_P99_MS;
+import static io.aiperf.engine.summary.SearchResultCodec.CLIENT_LIMITED;
+import static io.aiperf.engine.summary.SearchResultCodec.CONFIDENCE;
+import static io.aiperf.engine.summary.SearchResultCodec.DECIDED_BY;
+import static io.aiperf.engine.summary.SearchResultCodec.DECISION;
+import static io.aiperf.engine.summary.SearchResultCodec.ERROR;
+import static io.aiperf.engine.summary.SearchResultCodec.HIGH;
+import static io.aiperf.engine.summary.SearchResultCodec.KNOB;
+import static io.aiperf.engine.summary.SearchResultCodec.LOW;
+import static io.aiperf.engine.summary.SearchResultCodec.MARGIN;
+import static io.aiperf.engine.summary.SearchResultCodec.MAX;
+import static io.aiperf.engine.summary.SearchResultCodec.MAX_CLIENT_LATENESS_MS;
+import static io.aiperf.engine.summary.SearchResultCodec.MAX_PROBES;
+import static io.aiperf.engine.summary.SearchResultCodec.MAX_TRIALS;
+import static io.aiperf.engine.summary.SearchResultCodec.MET;
+import static io.aiperf.engine.summary.SearchResultCodec.METRIC;
+import static io.aiperf.engine.summary.SearchResultCodec.MIN;
+import static io.aiperf.engine.summary.SearchResultCodec.NEXT_MISSED;
+import static io.aiperf.engine.summary.SearchResultCodec.OP;
+import static io.aiperf.engine.summary.SearchResultCodec.ORDER;
+import static io.aiperf.engine.summary.SearchResultCodec.PATH;
+import static io.aiperf.engine.summary.SearchResultCodec.PLANNER;
+import static io.aiperf.engine.summary.SearchResultCodec.POINTS;
+import static io.aiperf.engine.summary.SearchResultCodec.REASON;
+import static io.aiperf.engine.summary.SearchResultCodec.RECIPE;
+import static io.aiperf.engine.summary.SearchResultCodec.REQUEST_THROUGHPUT;
+import static io.aiperf.engine.summary.SearchResultCodec.SEARCH;
+import static io.aiperf.engine.summary.SearchResultCodec.SLA;
+import static io.aiperf.engine.summary.SearchResultCodec.SLAS;
+import static io.aiperf.engine.summary.SearchResultCodec.STAT;
+import static io.aiperf.engine.summary.SearchResultCodec.STATUS;
+import static io.aiperf.engine.summary.SearchResultCodec.THRESHOLD;
+import static io.aiperf.engine.summary.SearchResultCodec.TRIAL;
+import static io.aiperf.engine.summary.SearchResultCodec.TRIALS;
+import static io.aiperf.engine.summary.SearchResultCodec.TRIAL_RESULTS;
+import static io.aiperf.engine.summary.SearchResultCodec.VALIDITY;
+import static io.aiperf.engine.summary.SearchResultCodec.VALUE;
+import static io.aiperf.engine.summary.SearchResultCodec.VALUES;
+import static io.aiperf.engine.summary.SearchResultCodec.VERDICT;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -50,33 +95,34 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
 
     public ObjectNode json() {
         final ObjectNode root = JSON.createObjectNode();
-        final ObjectNode search = root.putObject("search");
-        search.put("knob", spec.knob()).put("min", spec.min()).put("max", spec.max())
-                .put("planner", spec.planner()).put("max_probes", spec.maxProbes()).put("max_trials", spec.maxTrials())
-                .put("confidence", spec.confidence())
-                .put("boundary_band_pct", 100 * spec.boundaryBand()).put("max_client_lateness_ms", spec.maxClientLateness());
+        final ObjectNode search = root.putObject(SEARCH);
+        search.put(KNOB, spec.knob()).put(MIN, spec.min()).put(MAX, spec.max())
+                .put(PLANNER, spec.planner()).put(MAX_PROBES, spec.maxProbes()).put(MAX_TRIALS, spec.maxTrials())
+                .put(CONFIDENCE, spec.confidence())
+                .put(BOUNDARY_BAND_PCT, 100 * spec.boundaryBand())
+                .put(MAX_CLIENT_LATENESS_MS, spec.maxClientLateness());
         if (spec.recipe() != null) {
-            search.put("recipe", spec.recipe());
+            search.put(RECIPE, spec.recipe());
         }
-        slas(search.putArray("slas"), spec.slas());
+        slas(search.putArray(SLAS), spec.slas());
         SearchExtras.spec(search, spec);
-        root.put("status", status);
+        root.put(STATUS, status);
         if (capacity.isPresent()) {
-            root.put("capacity", capacity.getAsInt());
+            root.put(CAPACITY, capacity.getAsInt());
             final ProbedPoint at = pointAt(capacity.getAsInt());
-            root.set("at_capacity", point(at));
+            root.set(AT_CAPACITY, point(at));
         } else {
-            root.putNull("capacity");
+            root.putNull(CAPACITY);
         }
-        root.putObject("capacity_bounds").put("low", capacity.orElse(0)).put("high", capacityHigh());
+        root.putObject(CAPACITY_BOUNDS).put(LOW, capacity.orElse(0)).put(HIGH, capacityHigh());
         if (nextMissed.isPresent()) {
-            root.put("next_missed", nextMissed.getAsInt());
+            root.put(NEXT_MISSED, nextMissed.getAsInt());
         } else {
-            root.putNull("next_missed");
+            root.putNull(NEXT_MISSED);
         }
-        final ArrayNode probed = root.putArray("points");
+        final ArrayNode probed = root.putArray(POINTS);
         points.forEach(p -> probed.add(point(p)));
-        final ArrayNode path = root.putArray("path");
+        final ArrayNode path = root.putArray(PATH);
         points.forEach(p -> path.add(p.value()));
         SearchExtras.result(root, this);
         return root;
@@ -94,8 +140,8 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
     }
 
     static void slas(final ArrayNode into, final List<Sla> slas) {
-        slas.forEach(s -> into.addObject().put("metric", s.metric()).put("stat", s.stat()).put("op", s.op())
-                .put("threshold", s.threshold()));
+        slas.forEach(s -> into.addObject().put(METRIC, s.metric()).put(STAT, s.stat()).put(OP, s.op())
+                .put(THRESHOLD, s.threshold()));
     }
 
     /** Written whole or not at all. */
@@ -161,48 +207,48 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
 
     ObjectNode point(final ProbedPoint p) {
         final ObjectNode o = JSON.createObjectNode();
-        o.put("order", p.order()).put(spec.knob(), p.value()).put("decision", p.decision().wireName())
-                .put("artifact_dir", p.artifactDir());
+        o.put(ORDER, p.order()).put(spec.knob(), p.value()).put(DECISION, p.decision().wireName())
+                .put(ARTIFACT_DIR, p.artifactDir());
         if (p.validity() == null) {
-            o.putNull("validity");
+            o.putNull(VALIDITY);
         } else {
-            o.put("validity", p.validity());
+            o.put(VALIDITY, p.validity());
         }
-        number(o, "request_throughput", p.throughput());
-        o.put("trials", p.trials().size());
-        final ArrayNode slos = o.putArray("slas");
+        number(o, REQUEST_THROUGHPUT, p.throughput());
+        o.put(TRIALS, p.trials().size());
+        final ArrayNode slos = o.putArray(SLAS);
         for (int i = 0; i < spec.slas().size(); i++) {
             final Sla s = spec.slas().get(i);
-            final ObjectNode slo = slos.addObject().put("sla", s.spec());
-            number(slo, "value", p.values().get(i));
-            number(slo, "margin", s.margin(p.values().get(i)));
-            slo.put("met", s.met(p.values().get(i)));
+            final ObjectNode slo = slos.addObject().put(SLA, s.spec());
+            number(slo, VALUE, p.values().get(i));
+            number(slo, MARGIN, s.margin(p.values().get(i)));
+            slo.put(MET, s.met(p.values().get(i)));
             if (i < p.judgements().size()) {
                 final SloJudgement j = p.judgements().get(i);
-                slo.put("verdict", j.verdict().name().toLowerCase(Locale.ROOT));
-                slo.put("decided_by", j.byValue() ? "value" : "requests");
+                slo.put(VERDICT, j.verdict().name().toLowerCase(Locale.ROOT));
+                slo.put(DECIDED_BY, j.byValue() ? "value" : "requests");
                 if (!j.byValue()) {
-                    bound(slo, "low", j.low());
-                    bound(slo, "high", j.high());
+                    bound(slo, LOW, j.low());
+                    bound(slo, HIGH, j.high());
                 }
             }
         }
         if (p.reason() != null) {
-            o.put("reason", p.reason());
+            o.put(REASON, p.reason());
         }
         SearchExtras.point(o, this, p);
-        final ArrayNode trials = o.putArray("trial_results");
+        final ArrayNode trials = o.putArray(TRIAL_RESULTS);
         for (final Trial t : p.trials()) {
-            final ObjectNode to = trials.addObject().put("trial", t.trial()).put("artifact_dir", t.artifactDir());
+            final ObjectNode to = trials.addObject().put(TRIAL, t.trial()).put(ARTIFACT_DIR, t.artifactDir());
             if (t.validity() == null) {
-                to.putNull("validity");
+                to.putNull(VALIDITY);
             } else {
-                to.put("validity", t.validity());
+                to.put(VALIDITY, t.validity());
             }
-            number(to, "request_throughput", t.throughput());
-            number(to, "client_lateness_p99_ms", t.lateness());
-            to.put("client_limited", t.clientLimited(spec.maxClientLateness()));
-            final ArrayNode tv = to.putArray("values");
+            number(to, REQUEST_THROUGHPUT, t.throughput());
+            number(to, CLIENT_LATENESS_P99_MS, t.lateness());
+            to.put(CLIENT_LIMITED, t.clientLimited(spec.maxClientLateness()));
+            final ArrayNode tv = to.putArray(VALUES);
             t.values().forEach(v -> {
                 if (Double.isNaN(v)) {
                     tv.addNull();
@@ -211,7 +257,7 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
                 }
             });
             if (t.error() != null) {
-                to.put("error", t.error());
+                to.put(ERROR, t.error());
             }
         }
         return o;

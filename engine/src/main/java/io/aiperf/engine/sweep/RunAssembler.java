@@ -1,5 +1,6 @@
 package io.aiperf.engine.sweep;
 
+import io.aiperf.engine.summary.RunOutcomeCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -233,25 +234,25 @@ public final class RunAssembler {
 
     private static void writeRunOutcome(final Path dir, final List<CellOutcome> outcomes, final int exit) {
         final ObjectNode root = JSON.createObjectNode();
-        root.put("schema_version", "1.0");
-        root.put("aiperf_version", Version.VALUE);
-        root.put("status", exit == ExitCode.OK ? CellStatus.COMPLETED.wireName()
+        root.put(RunOutcomeCodec.SCHEMA_VERSION, "1.0");
+        root.put(RunOutcomeCodec.AIPERF_VERSION, Version.VALUE);
+        root.put(RunOutcomeCodec.STATUS, exit == ExitCode.OK ? CellStatus.COMPLETED.wireName()
                 : exit == ExitCode.CANCELLED ? CellStatus.CANCELLED.wireName() : CellStatus.FAILED.wireName());
-        root.put("exit_code", exit);
-        final ArrayNode cells = root.putArray("cells");
+        root.put(RunOutcomeCodec.EXIT_CODE, exit);
+        final ArrayNode cells = root.putArray(RunOutcomeCodec.CELLS);
         for (final CellOutcome o : outcomes) {
             final ObjectNode c = cells.addObject();
-            c.put("id", o.cell().id());
-            c.put("label", o.cell().id());
-            c.put("path", o.cell().path());
-            c.put("status", o.status().wireName());
-            c.put("exit_code", o.exitCode());
-            c.put("artifact_dir", o.artifactDir());
-            c.put("warnings", o.warnings().size());
+            c.put(RunOutcomeCodec.ID, o.cell().id());
+            c.put(RunOutcomeCodec.LABEL, o.cell().id());
+            c.put(RunOutcomeCodec.PATH, o.cell().path());
+            c.put(RunOutcomeCodec.STATUS, o.status().wireName());
+            c.put(RunOutcomeCodec.EXIT_CODE, o.exitCode());
+            c.put(RunOutcomeCodec.ARTIFACT_DIR, o.artifactDir());
+            c.put(RunOutcomeCodec.WARNINGS, o.warnings().size());
             if (o.error() == null) {
-                c.putNull("error");
+                c.putNull(RunOutcomeCodec.ERROR);
             } else {
-                c.put("error", o.error());
+                c.put(RunOutcomeCodec.ERROR, o.error());
             }
         }
         try {

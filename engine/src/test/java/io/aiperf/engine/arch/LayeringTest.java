@@ -66,9 +66,12 @@ class LayeringTest {
                     "record", "report", "run", "summary", "time", "validity")),
             Map.entry("sweep", List.of("ci", "config", "convergence", "export", "log", "math", "metrics", "record",
                     "report", "run", "summary", "time", "validity")),
+            Map.entry("profile", List.of("ci", "client", "config", "convergence", "dataset", "export", "gate",
+                    "hooks", "hub", "log", "mock", "record", "redact", "report", "run", "search", "summary", "sweep",
+                    "telemetry", "time")),
             Map.entry("cli", List.of("ci", "client", "config", "convergence", "dataset", "export", "gate", "hooks",
-                    "hub", "log", "mock", "record", "redact", "report", "run", "search", "summary", "sweep", "telemetry",
-                    "time", "tracestats")));
+                    "hub", "log", "mock", "profile", "record", "redact", "report", "run", "search", "summary", "sweep",
+                    "telemetry", "time", "tracestats")));
 
     /**
      * Classes that read the JVM's clocks or sleep directly, and why: each measures or waits on real time by
@@ -79,7 +82,7 @@ class LayeringTest {
             Map.entry("mock.MiniHttpServer", "the mock's event loop: Date headers and scripted delays in real time"),
             Map.entry("client.ProbeClient", "socket deadlines of probes that run outside any cell (readiness, "
                     + "hooks)"),
-            Map.entry("cli.ModelReadiness", "--wait-for-model runs before any cell, so before any cell clock"),
+            Map.entry("profile.ModelReadiness", "--wait-for-model runs before any cell, so before any cell clock"),
             Map.entry("run.WakeupSampler", "measures how late the OS wakes the client: only the real clock shows it"),
             Map.entry("run.ClockOffset", "compares this host's wall clock with the server's Date header"),
             Map.entry("run.CellSetup", "a seed from nanoTime when no --random-seed is given"),

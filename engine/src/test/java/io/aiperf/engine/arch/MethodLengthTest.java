@@ -48,6 +48,21 @@ class MethodLengthTest {
         assertThat(lengths.get("run")).isBetween(10, MAX_LINES);
     }
 
+    /**
+     * {@code aiperf profile} only parses, prints and returns the exit code (issue 44): what a profile does is the
+     * engine's {@code profile/ProfilePlan}, whose story stays as short as a cell runner's.
+     */
+    @Test
+    void theProfileCommandOnlyParsesAndItsPlanReadsAsAStory() throws IOException {
+        final Map<String, Integer> command = methodLengths(Files.readString(
+                Path.of("src/main/java/io/aiperf/engine/cli/ProfileCommand.java")));
+        assertThat(command.get("call")).isLessThan(40);
+        final Map<String, Integer> plan = methodLengths(Files.readString(
+                Path.of("src/main/java/io/aiperf/engine/profile/ProfilePlan.java")));
+        assertThat(plan).containsKeys("run", "measure");
+        assertThat(plan.values()).allMatch(lines -> lines <= MAX_LINES);
+    }
+
     @Test
     void theCountSpansSignatureToClosingBraceAndSkipsBracesInTextAndNestedBlocks() {
         final String source = String.join("\n",

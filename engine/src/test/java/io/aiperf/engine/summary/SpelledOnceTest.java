@@ -79,6 +79,58 @@ class SpelledOnceTest {
         return m;
     }
 
+    /** search_result.json keys that are also another file's keys or another thing's name. */
+    private static final Map<String, String> SHARED_SEARCH_KEYS = sharedSearchKeys();
+
+    private static Map<String, String> sharedSearchKeys() {
+        final Map<String, String> m = new LinkedHashMap<>();
+        final String generic = "a generic word other files' keys use too";
+        for (final String k : List.of("status", "points", "path", "min", "max", "confidence", "direction",
+                "random_seed", "label", "mode", "metric", "stat", "threshold", "value", "values", "trial", "error")) {
+            m.put(k, generic);
+        }
+        m.put("search", "also the search's YAML section and the folder of its cells");
+        m.put("capacity", "also the gate's capacity rule and the CI step's key metric");
+        m.put("knob", "also a key of the CI step's result");
+        m.put("high", "also a key of the CI step's result");
+        for (final String k : List.of("convergence", "min_runs", "converged", "artifact_dir", "trials")) {
+            m.put(k, "also a key of a point's convergence block, which the convergence package writes");
+        }
+        m.put("decision", "also a column of the console's search table");
+        m.put("margin", "also a column of the console's search table");
+        m.put("validity", "also a column of the console's search table, and a block of the summary");
+        m.put("request_throughput", "also the catalogue's metric tag");
+        m.put("verdict", "also a key of gate_result.json");
+        m.put("client_limited", "also a key of the summary's client_health");
+        return m;
+    }
+
+    /** cell_outcome.json keys (and run_outcome.json's, most of them the same) that are also other things' names. */
+    private static final Map<String, String> SHARED_OUTCOME_KEYS = sharedOutcomeKeys();
+
+    private static Map<String, String> sharedOutcomeKeys() {
+        final Map<String, String> m = new LinkedHashMap<>();
+        final String generic = "a generic word other files' keys use too";
+        for (final String k : List.of("status", "error", "url", "index", "id", "path", "parameters", "count", "trial",
+                "label", "cell", "cells")) {
+            m.put(k, generic);
+        }
+        for (final String k : List.of("schema_version", "aiperf_version", "requests_sent", "start_lateness_ms",
+                "clock_offset_ms", "result")) {
+            m.put(k, "also a key of profile_export_aiperf.json (SummaryCodec)");
+        }
+        m.put("exit_code", "also a key of gate_result.json");
+        m.put("artifact_dir", "also a key of search_result.json and of a point's convergence block");
+        for (final String k : List.of("warnings", "hooks", "hook", "status_code", "valid", "errors", "counts")) {
+            m.put(k, "also a key of the CI step's result or key metrics");
+        }
+        m.put("variation", "also the name of a sweep point in the CI's key metrics");
+        for (final String k : List.of("confidence_level", "cooldown_seconds", "shard", "start_at")) {
+            m.put(k, "also a key of the YAML config (multi_run, runtime) and of the trial aggregates");
+        }
+        return m;
+    }
+
     @Test
     void everyExportFileNameIsSpelledInExportFilesOnly() throws IOException {
         assertThat(secondSpellings(ExportFiles.class, SHARED_NAMES.keySet())).isEmpty();
@@ -94,12 +146,25 @@ class SpelledOnceTest {
         assertThat(secondSpellings(RecordCodec.class, SHARED_RECORD_KEYS.keySet())).isEmpty();
     }
 
+    @Test
+    void everySearchResultKeyIsSpelledInSearchResultCodecOnly() throws IOException {
+        assertThat(secondSpellings(SearchResultCodec.class, SHARED_SEARCH_KEYS.keySet())).isEmpty();
+    }
+
+    @Test
+    void everyOutcomeKeyIsSpelledInItsCodecOnly() throws IOException {
+        assertThat(secondSpellings(CellOutcomeCodec.class, SHARED_OUTCOME_KEYS.keySet())).isEmpty();
+        assertThat(secondSpellings(RunOutcomeCodec.class, SHARED_OUTCOME_KEYS.keySet())).isEmpty();
+    }
+
     /** The exceptions are real: each is a constant of its class, so a renamed constant cannot hide behind one. */
     @Test
     void theExceptionsNameRealConstants() {
         assertThat(constants(ExportFiles.class)).containsAll(SHARED_NAMES.keySet());
         assertThat(constants(SummaryCodec.class)).containsAll(SHARED_KEYS.keySet());
         assertThat(constants(RecordCodec.class)).containsAll(SHARED_RECORD_KEYS.keySet());
+        assertThat(constants(SearchResultCodec.class)).containsAll(SHARED_SEARCH_KEYS.keySet());
+        assertThat(constants(CellOutcomeCodec.class, RunOutcomeCodec.class)).containsAll(SHARED_OUTCOME_KEYS.keySet());
     }
 
     /** The scan finds a spelling where there is one. */
@@ -126,9 +191,10 @@ class SpelledOnceTest {
         return out;
     }
 
-    private static List<String> constants(final Class<?> owner) {
+    private static List<String> constants(final Class<?>... owners) {
         final List<String> out = new ArrayList<>();
-        for (final Field f : owner.getDeclaredFields()) {
+        for (final Field f : java.util.Arrays.stream(owners).flatMap(o -> java.util.Arrays.stream(o.getDeclaredFields()))
+                .toList()) {
             if (Modifier.isStatic(f.getModifiers()) && Modifier.isPublic(f.getModifiers())
                     && f.getType() == String.class) {
                 try {

@@ -1,4 +1,4 @@
-package io.aiperf.engine.cli;
+package io.aiperf.engine.profile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package io.aiperf.engine.cli;
+package io.aiperf.engine.profile;
 
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.time.CancellationToken;
@@ -14,7 +14,7 @@ import sun.misc.SignalHandler;
  * systems and {@code timeout} send to stop a job, is treated the same way, so a stopped job keeps its results; its
  * exit code is 143.
  */
-final class Interrupts {
+public final class Interrupts {
     private static final String[] SIGNALS = {"INT", "TERM"};
     private final Map<String, SignalHandler> previous;
     private final java.util.concurrent.atomic.AtomicBoolean terminated;
@@ -25,11 +25,11 @@ final class Interrupts {
     }
 
     /** Whether the cancel came from SIGTERM (the exit code is then 143, not 130). */
-    boolean terminated() {
+    public boolean terminated() {
         return terminated.get();
     }
 
-    static Interrupts install(final CancellationToken token, final PrintStream err) {
+    public static Interrupts install(final CancellationToken token, final PrintStream err) {
         final java.util.concurrent.atomic.AtomicBoolean terminated = new java.util.concurrent.atomic.AtomicBoolean();
         final SignalHandler handler = sig -> {
             if (token.isCancelled()) {
@@ -54,7 +54,7 @@ final class Interrupts {
         return new Interrupts(prev, terminated);
     }
 
-    void uninstall() {
+    public void uninstall() {
         previous.forEach((name, handler) -> Signal.handle(new Signal(name), handler));
     }
 }

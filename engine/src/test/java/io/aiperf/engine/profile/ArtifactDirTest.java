@@ -1,4 +1,4 @@
-package io.aiperf.engine.cli;
+package io.aiperf.engine.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /** The per-run directory AIPerf names after the model, the endpoint and the stimulus when none is given. */
 class ArtifactDirTest {
     private static String dirFor(final String phases) {
-        return ProfileCommand.artifactDir(ConfigLoader.fromYaml("""
+        return ArtifactDirs.of(ConfigLoader.fromYaml("""
                 benchmark:
                   model: org/m
                   dataset: {turns: 3}

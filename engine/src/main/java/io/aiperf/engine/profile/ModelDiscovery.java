@@ -1,13 +1,17 @@
-package io.aiperf.engine.cli;
+package io.aiperf.engine.profile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.client.RequestFactory;
 import io.aiperf.engine.client.UrlJoiner;
+import io.aiperf.engine.config.BenchmarkConfig;
+import io.aiperf.engine.config.ConfigBinder;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.EndpointConfig;
 import io.aiperf.engine.client.ProbeClient;
+import io.aiperf.engine.log.RunLog;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +31,29 @@ final class ModelDiscovery {
     private static final int MAX_BODY_BYTES = 4 << 20;
 
     private ModelDiscovery() {
+    }
+
+    /**
+     * The config; when it names no model, the one model the server serves, said on the console. The endpoint to
+     * ask comes from a config loaded with a placeholder name, so the YAML's URL, headers and API key are the ones
+     * used.
+     */
+    static BenchmarkConfig configNamingTheModel(final ConfigSource configs, final RunLog.Level level,
+                                                final PrintStream err) {
+        try {
+            return configs.load();
+        } catch (ConfigException e) {
+            if (configs.namesModel() || !ConfigBinder.NO_MODEL.equals(e.reason())) {
+                throw e;
+            }
+        }
+        configs.useModel("model-to-be-asked");
+        final String model = onlyModel(configs.load().endpoint());
+        configs.useModel(model);
+        if (level.compareTo(RunLog.Level.INFO) <= 0) {
+            err.println("model " + model + ": the one the server lists at /v1/models");
+        }
+        return configs.load();
     }
 
     static String onlyModel(final EndpointConfig endpoint) {

@@ -1,4 +1,4 @@
-package io.aiperf.engine.cli;
+package io.aiperf.engine.profile;
 
 import io.aiperf.engine.client.ProbeClient;
 import io.aiperf.engine.client.RequestFactory;
