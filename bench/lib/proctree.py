@@ -5,7 +5,8 @@
 
 Writes one JSON object: the command's exit code, its wall time, the start stamp (time.time_ns() just before the
 fork, for the time to the first request), CPU seconds (user + system) of every process of the tree, and the peak of
-the tree's summed RSS. This process makes itself a child subreaper, so processes the tool orphans stay in the tree
+the tree's summed RSS, and a timeline of the tree's CPU (stamp, seconds so far: the CPU spent before the first
+request is known from the server's stamp of it). This process makes itself a child subreaper, so processes the tool orphans stay in the tree
 and are reaped (and counted) here. CPU is the larger of two lower bounds: the rusage of every reaped descendant
 (the kernel's own count, complete for processes that were waited for) and the sum, over every process ever seen,
 of its last sampled utime + stime (for those that were not). Sampling is every 100 ms, on this process's own core
@@ -52,7 +53,7 @@ def main():
     t0 = time.time_ns()
     m0 = time.monotonic()
     child = subprocess.Popen(cmd, start_new_session=True)
-    cpu_seen, peak_rss, tree = {}, 0, {child.pid}
+    cpu_seen, peak_rss, tree, timeline = {}, 0, {child.pid}, []
     rc = None
     while True:
         # every process whose parent chain reaches this one
@@ -77,6 +78,7 @@ def main():
             cpu_seen[pid] = max(cpu_seen.get(pid, 0.0), cpu)
             rss += r
         peak_rss = max(peak_rss, rss)
+        timeline.append((time.time_ns(), round(sum(cpu_seen.values()), 3)))
         if rc is None:
             rc = child.poll()
             if rc is None and time.monotonic() - m0 > a.timeout:
@@ -106,7 +108,8 @@ def main():
     sampled_cpu = sum(cpu_seen.values())
     result = {"rc": rc, "start_ns": t0, "wall_s": round(wall, 3), "cpu_s": round(max(rusage_cpu, sampled_cpu), 3),
               "cpu_rusage_s": round(rusage_cpu, 3), "cpu_sampled_s": round(sampled_cpu, 3),
-              "processes": len(cpu_seen), "peak_rss_mb": round(peak_rss / 2**20, 1)}
+              "processes": len(cpu_seen), "peak_rss_mb": round(peak_rss / 2**20, 1),
+              "timeline": timeline[::max(1, len(timeline) // 3000)]}
     with open(a.out, "w") as f:
         json.dump(result, f)
     sys.exit(0)
