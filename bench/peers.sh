@@ -144,9 +144,9 @@ def cadence-c1     "$c" 1    1    0    10    20
 def cadence-c64    "$c" 1    64   0    256   20
 def cadence-c256   "$c" 1    256  0    768   20
 def mock-rate      "$m" 0    0    200  1000  16
-def mock-max       "$m" 0    32   0    2000  16
-def llama-c4       "$l" 1    4    0    48    16
-def llama-c16      "$l" 1    16   0    96    16
+def mock-max       "$m" 0    32   0    6000  16
+def llama-c4       "$l" 1    4    0    96    16
+def llama-c16      "$l" 1    16   0    192   16
 
 run_tree() { # run_tree DIR CMD... : runs a tool under bench/lib/proctree.py, its output in DIR.log
   local dir=$1; shift
