@@ -120,11 +120,24 @@ for _ in $(seq 100); do curl -sf "http://127.0.0.1:$mock_port/v1/models" >/dev/n
 llama_bin=$llama_dir/llama.cpp/build/bin/llama-server
 llama_model=$llama_dir/models/tiny-random-llama-64x2.gguf
 have_llama=0
-if [ -x "$llama_bin" ] && [ -f "$llama_model" ]; then
+llama_restarts=0
+start_llama() {
   "$llama_bin" -m "$llama_model" --host 127.0.0.1 --port "$llama_port" -c 8192 -np 16 -t 1 --no-webui \
-    > "$out/llama.log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$llama_port/health" >/dev/null 2>&1 && { have_llama=1; break; }; sleep 0.2; done
+    >> "$out/llama.log" 2>&1 &
+  llama_pid=$!
+  pids+=("$llama_pid")
+  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$llama_port/health" >/dev/null 2>&1 && { have_llama=1; return 0; }; sleep 0.2; done
+  return 1
+}
+ensure_llama() { # llama-server answers, or is started again (on a shared machine, another process may end it)
+  curl -sf "http://127.0.0.1:$llama_port/health" >/dev/null 2>&1 && return 0
+  note "llama-server had exited (see $out/llama.log); starting it again"
+  llama_restarts=$((llama_restarts + 1))
+  kill "$llama_pid" 2>/dev/null || true
+  start_llama
+}
+if [ -x "$llama_bin" ] && [ -f "$llama_model" ]; then
+  start_llama || true
 fi
 llama_why="llama-server not found at $llama_bin with $llama_model (../shared/tools/llama-server/README.md)"
 # warm every server once (and prove it answers) before anything is measured
@@ -182,7 +195,11 @@ run_point_tool() { # run_point_tool POINT TOOL
   local count=${P_COUNT[$1]} osl=${P_OSL[$1]} model=m stream_json=false
   [ "$stream" = 1 ] && stream_json=true
   mkdir -p "$out/$p"
-  case $p in llama-*) [ "$have_llama" = 1 ] || { skip "$t" "$p" "$llama_why"; return; }; model=tiny-random-llama-64x2 ;; esac
+  case $p in llama-*)
+    [ "$have_llama" = 1 ] || { skip "$t" "$p" "$llama_why"; return; }
+    ensure_llama || { skip "$t" "$p" "llama-server exited and did not start again"; return; }
+    model=tiny-random-llama-64x2 ;;
+  esac
   if [ "$t" != aiperf-java ] && [ "$t" != wrk ] && [ "${peer_ok[$t]:-0}" != 1 ]; then skip "$t" "$p" "${peer_why[$t]:-not installed}"; return; fi
   reset_server "$p"
   note "$t at $p (load $(cut -d' ' -f1 /proc/loadavg))"
@@ -279,6 +296,7 @@ for p in $points; do
 done
 
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+[ "$llama_restarts" = 0 ] || versions="$versions; llama-server exited during the run and was started again $llama_restarts time(s)"
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 python3 bench/lib/peers_report.py "$results" --started "$started" --commit "$commit" --cores "$(nproc)" \
   --load-before "$load_before" --load-after "$load_after" --versions "$versions" --scale "$scale" \
