@@ -37,6 +37,7 @@ public final class CommandLineSecrets {
     private static final Pattern HEADER_LINE = Pattern.compile("^\\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)\\s*:\\s*(\\S.*)$",
             Pattern.DOTALL);
     /** An HTTP credential as written in a header value: {@code Bearer xyz}, {@code Basic dXNlcjpwYXNz}. */
+    private static final Pattern COLON_SPACE = Pattern.compile(":\\s");
     private static final Pattern CREDENTIAL = Pattern.compile("\\b(?:(?i:bearer)|Basic)\\s+([^\\s'\",]+)");
 
     private CommandLineSecrets() {
@@ -59,10 +60,12 @@ public final class CommandLineSecrets {
                 if (value != null && takesSecret(option.group(1))) {
                     found.add(value); // an API key is hidden whatever its length, as the run's redactor does
                 } else if (value != null && takesHeader(option.group(1))) {
+                    headerLine(value, found);
                     jsonHeaders(value, found);
                 }
             } else if (attached.matches()) {
                 inText(attached.group(1), found);
+                headerLine(attached.group(1), found);
                 jsonHeaders(attached.group(1), found);
             }
         }
@@ -90,13 +93,20 @@ public final class CommandLineSecrets {
                 hide(pair.group(0).substring(1), decoded(pair.group(2)), found);
             }
         }
-        final Matcher header = HEADER_LINE.matcher(arg);
-        if (header.matches() && SensitiveNames.header(header.group(1))) {
-            hide(arg.strip(), header.group(2).strip(), found);
+        if (COLON_SPACE.matcher(arg).find()) {
+            headerLine(arg, found); // written as a header is, "Name: value"; "time_to_first_token:p50" is not one
         }
         final Matcher credential = CREDENTIAL.matcher(arg);
         while (credential.find()) {
             hide(credential.group(0), credential.group(1), found);
+        }
+    }
+
+    /** The value of a header line whose name is a secret's ({@code x-api-key: K}). */
+    private static void headerLine(final String arg, final Set<String> found) {
+        final Matcher header = HEADER_LINE.matcher(arg);
+        if (header.matches() && SensitiveNames.header(header.group(1))) {
+            hide(arg.strip(), header.group(2).strip(), found);
         }
     }
 

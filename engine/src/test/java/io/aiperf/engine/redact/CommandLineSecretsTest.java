@@ -47,4 +47,11 @@ class CommandLineSecretsTest {
                 "--api-key-env", "MY_KEY", "-H", "X-Trace: 1", "--url", "http://h:8000/v1?model=m",
                 "--request-cout", "5", "--prompt", "a basic question")).isEmpty();
     }
+
+    @Test
+    void aMetricNameHoldingTokenIsNoHeader() {
+        assertThat(CommandLineSecrets.of("profile", "--search-sla", "time_to_first_token:p50:lt:1000000")).isEmpty();
+        assertThat(CommandLineSecrets.of("profile", "-H", "x-api-key:abcdef")).contains("abcdef");
+        assertThat(CommandLineSecrets.of("profile", "--typo", "x-api-key: abcdef")).contains("abcdef");
+    }
 }
