@@ -19,6 +19,9 @@
 #   RELEASE_CHECK_KEEP=1  keep the temporary folder (its path is printed) for a look at the logs
 #   RELEASE_CHECK_SCREENSHOTS=DIR  take PNGs of the build page and the job trend with headless chromium into DIR
 #   RELEASE_CHECK_WAIT    seconds for each wait (default 300)
+#   RELEASE_CHECK_ALLOW_NO_DECLARATIVE=1  pass without the declarative Pipeline when PLUGINS_DIR has no
+#                         pipeline-model-definition (it is skipped either way; without this the check fails)
+# Needs java (17+), curl, jq, python3, setsid; chromium only for the screenshots.
 set -euo pipefail
 
 if [ $# -ne 3 ]; then
@@ -325,14 +328,15 @@ ok "pr #1 (referenceJob: 'scripted') gated against scripted #2, the target's las
 # --- pictures (optional) ---------------------------------------------------------------------------------------------
 if [ -n "${RELEASE_CHECK_SCREENSHOTS:-}" ]; then
     mkdir -p "$RELEASE_CHECK_SCREENSHOTS"
-    shot() { # url, file
+    shot() { # url, file, width,height (the window is the picture: only its top is taken)
         timeout "$WAIT" chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
             --disable-component-update --disable-sync --no-first-run --user-data-dir="$TMP/chromium-$2" \
-            --hide-scrollbars --window-size=1280,1600 --screenshot="$RELEASE_CHECK_SCREENSHOTS/$2" "$1" \
-            >"$TMP/chromium.log" 2>&1 || fail "chromium could not take $2 (see $TMP/chromium.log)"
+            --hide-scrollbars --virtual-time-budget=10000 --window-size="$3" \
+            --screenshot="$RELEASE_CHECK_SCREENSHOTS/$2" "$1" >"$TMP/chromium.log" 2>&1 \
+            || fail "chromium could not take $2 (see $TMP/chromium.log)"
     }
-    shot "$JENKINS/job/scripted/2/aiperf/" jenkins-build-page.png
-    shot "$JENKINS/job/scripted/" jenkins-job-trend.png
+    shot "$JENKINS/job/scripted/2/aiperf/" jenkins-build-page.png 1440,1150
+    shot "$JENKINS/job/scripted/" jenkins-job-trend.png 1280,700
     ok "screenshots in $RELEASE_CHECK_SCREENSHOTS"
 fi
 
