@@ -167,7 +167,9 @@ ok "agent bench-agent (label bench) online"
 GATE='rules:
   - {metric: time_to_first_token, stat: p50, max: 1000, criticality: failure}
   - {metric: request_throughput, stat: avg, max_decrease_pct: 95, criticality: unstable}'
-LOAD="model: 'mock-model', urls: ['$MOCK'], streaming: true, requestCount: 8, concurrency: 2,
+# One user and a short warmup: on a machine short of CPU a wait for a second connection can make the engine call
+# the run invalid (pool_wait), and an invalid run makes the gate inconclusive, so the build UNSTABLE.
+LOAD="model: 'mock-model', urls: ['$MOCK'], streaming: true, requestCount: 8, concurrency: 1, warmupRequestCount: 4,
       extraArgs: ['--isl', '8', '--osl', '4', '--tokenizer', 'builtin'], gate: 'gate.yaml', skipPublishingChecks: true"
 
 create_pipeline() { # name, script (sandboxed; handed over in base64, so it may hold any quotes)
@@ -191,7 +193,8 @@ b.model = 'mock-model'
 b.urls = ['$MOCK']
 b.streaming = true
 b.requestCount = 8
-b.concurrency = 2
+b.concurrency = 1
+b.warmupRequestCount = 4
 b.extraArgs = ['--isl', '8', '--osl', '4', '--tokenizer', 'builtin']
 b.gate = 'gate.yaml'
 b.skipPublishingChecks = true
@@ -346,9 +349,11 @@ if grep -q SEVERE "$TMP/jenkins.log"; then
 fi
 ok "no SEVERE in the Jenkins log"
 
+passed=$(printf '%s\n' "${SUMMARY[@]}" | grep -c '^ok')
+skipped=$(printf '%s\n' "${SUMMARY[@]}" | grep -c '^SKIP' || true)
 echo
-echo "== release check: $([ $DECLARATIVE = 1 ] && echo passed || echo 'passed, declarative SKIPPED') =="
-printf '%s\n' "${SUMMARY[@]}"
+echo "== release check of $(basename "$HPI") in Jenkins $version: $passed checks passed, $skipped skipped =="
+printf '%s\n' "${SUMMARY[@]}" | grep '^SKIP' || true
 if [ $DECLARATIVE = 0 ] && [ "${RELEASE_CHECK_ALLOW_NO_DECLARATIVE:-}" != 1 ]; then
     echo "FAIL: the declarative Pipeline was not run (set RELEASE_CHECK_ALLOW_NO_DECLARATIVE=1 to accept that)" >&2
     exit 1
