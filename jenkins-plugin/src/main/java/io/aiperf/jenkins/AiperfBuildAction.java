@@ -133,6 +133,21 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
         return reference != null ? reference.getUrl() : run == null ? "" : run.getParent().getUrl();
     }
 
+    /** A measured value as the page shows it: at most three decimals, none when whole; blank when there is none. */
+    public String number(final Object value) {
+        if (!(value instanceof Number n) || !Double.isFinite(n.doubleValue())) {
+            return value == null ? "" : String.valueOf(value);
+        }
+        return new java.math.BigDecimal(n.doubleValue()).setScale(3, java.math.RoundingMode.HALF_EVEN)
+                .stripTrailingZeros().toPlainString();
+    }
+
+    /** A change in percent as the page shows it: signed, one decimal. */
+    public String percent(final Object value) {
+        return value instanceof Number n && Double.isFinite(n.doubleValue())
+                ? String.format(java.util.Locale.ROOT, "%+.1f", n.doubleValue()) : value == null ? "" : String.valueOf(value);
+    }
+
     /** The comparison image of one call, relative to this page; encoded, since a '+' in a query is a space. */
     public String compareUrl(final String call) {
         return "compare?call=" + URLEncoder.encode(call, StandardCharsets.UTF_8);
