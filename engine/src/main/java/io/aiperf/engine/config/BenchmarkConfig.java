@@ -29,6 +29,19 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
         return !variations.isEmpty();
     }
 
+    /** Whether a warmup phase runs before the load that is measured. */
+    public boolean hasWarmup() {
+        return phases.stream().anyMatch(p -> p.kind() == PhaseKind.WARMUP);
+    }
+
+    /** The same config with a warmup of {@code requests} requests at the first phase's load before it. */
+    public BenchmarkConfig withWarmup(final int requests) {
+        final List<PhaseConfig> warmed = java.util.stream.Stream.concat(
+                java.util.stream.Stream.of(phases.get(0).asWarmup(requests)), phases.stream()).toList();
+        return new BenchmarkConfig(models, endpoint, dataset, warmed, artifacts, tokenizer, goodputSlos, randomSeed,
+                uiType, multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+    }
+
     /** The same config for one trial: another seed, and optionally without warmup phases. */
     public BenchmarkConfig forTrial(final Long seed, final boolean dropWarmup) {
         final List<PhaseConfig> kept = dropWarmup

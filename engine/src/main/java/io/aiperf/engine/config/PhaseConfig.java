@@ -43,6 +43,15 @@ public record PhaseConfig(String name, PhaseKind kind, LoadType type, Integer co
     }
 
     /**
+     * A warmup of {@code warmupRequests} requests at this phase's load (as {@code --warmup-request-count} makes one):
+     * a count-bounded phase with no ramps, no duration and no schedule.
+     */
+    public PhaseConfig asWarmup(final int warmupRequests) {
+        return new PhaseConfig("warmup", PhaseKind.WARMUP, type, concurrency, rate, smoothness, warmupRequests, null,
+                null, gracePeriodSeconds, false, null, null, null, prefillConcurrency, null, users, null, rateSeries);
+    }
+
+    /**
      * Which timestamps of a trace a fixed-schedule phase replays, and from what zero (AIPerf's fixed schedule docs).
      *
      * @param autoOffset time zero is the first replayed timestamp

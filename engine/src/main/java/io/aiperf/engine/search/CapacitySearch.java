@@ -51,10 +51,21 @@ public final class CapacitySearch {
                 : Planner.of(spec.planner(), spec.min(), spec.max(), spec.maxProbes());
         final List<ProbedPoint> points = new ArrayList<>();
         final List<CellResult> cells = new ArrayList<>();
+        int warmup = 0;
         for (OptionalInt next = planner.next(); next.isPresent() && !ctx.cancellation().isCancelled();
              next = planner.next()) {
-            final ProbedPoint point = probe(spec, points.size() + 1, next.getAsInt(), configAt.apply(next.getAsInt()),
-                    dir, ctx, cells);
+            BenchmarkConfig config = configAt.apply(next.getAsInt());
+            if (points.isEmpty() && !config.hasWarmup()) {
+                // A server just started answers its first requests slowly (its own start, its caches); measured,
+                // that start would be the capacity. The first point warms it, as a sweep's warmup does.
+                warmup = warmupRequests(config);
+                config = config.withWarmup(warmup);
+                ctx.log().log(io.aiperf.engine.log.RunLog.Level.NOTICE, "search: no warmup was asked for; the first "
+                        + "point runs " + warmup + " warmup "
+                        + "requests first, so that the server's start does not decide the capacity "
+                        + "(--warmup-request-count sets one for every point)");
+            }
+            final ProbedPoint point = probe(spec, points.size() + 1, next.getAsInt(), config, dir, ctx, cells);
             if (point == null) {
                 break; // cancelled
             }
@@ -69,7 +80,7 @@ public final class CapacitySearch {
         final boolean cancelled = ctx.cancellation().isCancelled();
         final SearchResult result = new SearchResult(spec, points, planner.capacity(), planner.lowestMissed(),
                 cancelled ? "cancelled" : planner.converged() ? "converged" : "probe_budget_spent",
-                tiered == null ? List.of() : tiered.tiers());
+                tiered == null ? List.of() : tiered.tiers(), warmup);
         result.write(dir.resolve(SearchResult.FILE_NAME));
         result.printTable(ctx.out());
         report(dir, cells, configAt.apply(spec.min()), ctx);
@@ -77,6 +88,14 @@ public final class CapacitySearch {
         return new RunResult(cancelled ? ExitCode.CANCELLED : failed ? ExitCode.FAILED : ExitCode.OK, cells,
                 result.json());
     }
+
+    /** The warmup a search adds before its first point: twice its concurrency, at least 10 requests. */
+    static int warmupRequests(final BenchmarkConfig config) {
+        final Integer concurrency = config.phases().get(0).concurrency();
+        return Math.max(WARMUP_MIN_REQUESTS, 2 * (concurrency == null ? 1 : concurrency));
+    }
+
+    private static final int WARMUP_MIN_REQUESTS = 10;
 
     /**
      * {@code report.html} over every point's cells, from the summaries they returned, with the search's section;

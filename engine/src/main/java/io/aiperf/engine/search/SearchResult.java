@@ -1,5 +1,6 @@
 package io.aiperf.engine.search;
 
+import static io.aiperf.engine.summary.SearchResultCodec.ADDED_WARMUP_REQUESTS;
 import static io.aiperf.engine.summary.SearchResultCodec.ARTIFACT_DIR;
 import static io.aiperf.engine.summary.SearchResultCodec.AT_CAPACITY;
 import static io.aiperf.engine.summary.SearchResultCodec.BOUNDARY_BAND_PCT;
@@ -62,16 +63,17 @@ import java.util.OptionalInt;
  * @param capacity the highest knob value that met every SLO, or empty when none did
  * @param nextMissed the lowest value that did not (missed, invalid or failed), or empty
  * @param status converged, probe_budget_spent or cancelled
+ * @param addedWarmupRequests the warmup the search ran before its first point because none was asked for, or 0
  */
 public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalInt capacity, OptionalInt nextMissed,
-                           String status, List<Planner> tierPlanners) {
+                           String status, List<Planner> tierPlanners, int addedWarmupRequests) {
     public static final String FILE_NAME = io.aiperf.engine.gate.SearchOutcome.FILE_NAME;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** A search without SLA tiers. */
     public SearchResult(final SearchSpec spec, final List<ProbedPoint> points, final OptionalInt capacity,
                         final OptionalInt nextMissed, final String status) {
-        this(spec, points, capacity, nextMissed, status, List.of());
+        this(spec, points, capacity, nextMissed, status, List.of(), 0);
     }
 
     /**
@@ -101,6 +103,9 @@ public record SearchResult(SearchSpec spec, List<ProbedPoint> points, OptionalIn
                 .put(CONFIDENCE, spec.confidence())
                 .put(BOUNDARY_BAND_PCT, 100 * spec.boundaryBand())
                 .put(MAX_CLIENT_LATENESS_MS, spec.maxClientLateness());
+        if (addedWarmupRequests > 0) {
+            search.put(ADDED_WARMUP_REQUESTS, addedWarmupRequests); // before the first point, none having been asked
+        }
         if (spec.recipe() != null) {
             search.put(RECIPE, spec.recipe());
         }

@@ -30,6 +30,7 @@ public final class SearchResultCodec {
     public static final String CONFIDENCE = "confidence";
     public static final String BOUNDARY_BAND_PCT = "boundary_band_pct";
     public static final String MAX_CLIENT_LATENESS_MS = "max_client_lateness_ms";
+    public static final String ADDED_WARMUP_REQUESTS = "added_warmup_requests";
     public static final String RECIPE = "recipe";
     public static final String SLAS = "slas";
     public static final String OBJECTIVE = "objective";

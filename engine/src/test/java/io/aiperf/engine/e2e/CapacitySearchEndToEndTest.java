@@ -19,6 +19,36 @@ class CapacitySearchEndToEndTest {
     @TempDir
     Path tmp;
 
+    /**
+     * A server just started answers its first requests slowly: here the mock's first six answers wait 1.5 s. A search
+     * with no warmup asked for warms the server before its first point, so it finds what it finds on a warm server.
+     */
+    @Test
+    void aSearchAgainstAServerJustStartedFindsWhatItFindsAgainstAWarmOne() throws Exception {
+        final int[] capacity = new int[2];
+        for (final boolean cold : new boolean[] {false, true}) {
+            final MockServerConfig config = MockServerConfig.fast().withLatency(20, 2).withMaxSlots(4);
+            try (MockServer mock = MockServer.start(cold
+                    ? config.withFaults("/v1/chat/completions=delay:1500:6") : config)) {
+                final Path dir = tmp.resolve(cold ? "cold" : "warm");
+                final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--streaming", "--isl", "20",
+                        "--osl", "8", "--request-count", "24", "--tokenizer", "builtin", "--search-recipe",
+                        "max-throughput-ttft-sla", "--ttft-sla-ms", "45", "--concurrency-max", "8",
+                        "--artifact-dir", dir.toString());
+                assertThat(r.exitCode()).as(r.err()).isZero();
+                if (Runs.clientStarved(dir)) {
+                    return; // a starved client decides nothing: the machine's verdict, not the search's
+                }
+                final JsonNode result = Runs.json(dir.resolve("search_result.json"));
+                capacity[cold ? 1 : 0] = result.path("capacity").asInt();
+                assertThat(result.path("search").path("added_warmup_requests").asInt()).isGreaterThanOrEqualTo(10);
+                assertThat(r.err()).contains("no warmup was asked for");
+            }
+        }
+        assertThat(capacity[0]).as("against a warm server").isBetween(3, 5);
+        assertThat(capacity[1]).as("against one just started").isEqualTo(capacity[0]);
+    }
+
     @Test
     void findsTheMocksEightSlotsWithinEightPointsAndWritesEveryPoint() throws Exception {
         try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(20, 2).withMaxSlots(8))) {
