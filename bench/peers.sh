@@ -15,9 +15,9 @@
 # own stamps (cadence points), the share of requests that failed, and the time from the command to the first
 # request (the server's own arrival stamp: cadence server, mock access log) and to the final report (the tool's exit).
 # Writes the table to stdout and to $out/table.md, and with PEERS_WRITE=1 (the default) to the top of
-# bench/RESULTS.md. Every figure is a ratio inside this one run; the machine's load average is in the table.
+# bench/RESULTS.md (its figures to bench/results-peers.json). Every figure is a ratio inside this one run; the machine's load average is in the table.
 #
-# Usage: bench/peers.sh                       (about 12-15 minutes on 2 busy cores)
+# Usage: bench/peers.sh                       (about 19 minutes on 2 busy cores, load 12-24)
 #        PEERS_SCALE=2 bench/peers.sh         (twice the requests per point)
 #        PEERS_POINTS="cadence-c64 mock-max"  (a subset)   PEERS_TOOLS="aiperf-java upstream" (a subset)
 #        PEERS_DIR=/some/dir                  (where the peers' venvs live; default ~/.cache/aiperf-peers)
@@ -304,5 +304,6 @@ python3 bench/lib/peers_report.py "$results" --started "$started" --commit "$com
 cat "$out/table.md"
 if [ "${PEERS_WRITE:-1}" = 1 ]; then
   python3 bench/lib/peers_report.py --insert "$out/table.md" bench/RESULTS.md
-  note "the table is at the top of bench/RESULTS.md ($out holds the runs)"
+  cp "$out/table.json" bench/results-peers.json
+  note "the table is at the top of bench/RESULTS.md, its figures in bench/results-peers.json ($out holds the runs)"
 fi
