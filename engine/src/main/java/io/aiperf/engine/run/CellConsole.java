@@ -82,6 +82,12 @@ final class CellConsole {
         if (quiet && oneOfSeveral()) {
             return; // a quiet sweep prints its sweep table and the exports line, not every cell's table
         }
+        if (oneOfSeveral() && ctx.log().consoleLevel().compareTo(RunLog.Level.INFO) > 0) {
+            // One line a cell in sweeps, trials and searches: their closing table compares the cells; each cell's own
+            // table is in its profile_export_console.txt, and on the console with -v.
+            ctx.out().println(oneLine(metrics, report.wasCancelled()));
+            return;
+        }
         ctx.out().println();
         ctx.out().print(summaryText(report, metrics));
         // What the summary's validity block says, where it is not ok (src-docs/validity.md): on the console for a
@@ -99,6 +105,21 @@ final class CellConsole {
         if (!quiet || !oneOfSeveral()) {
             printUpstreamFooter(report, metrics, names);
         }
+    }
+
+    /** A cell in one line: its id, requests, errors, the latency that matters and throughput, and where it is. */
+    private String oneLine(final MetricsSummary metrics, final boolean cancelled) {
+        final MetricValue valid = metrics.get("request_count");
+        final MetricValue errors = metrics.get("error_request_count");
+        final MetricValue ttft = metrics.get("time_to_first_token");
+        final MetricValue latency = ttft != null ? ttft : metrics.get("request_latency");
+        final MetricValue throughput = metrics.get("request_throughput");
+        return String.format(Locale.ROOT, "cell %s: %d valid, %d errors%s%s%s; %s", identity.id(),
+                valid == null ? 0 : (long) valid.get("avg"), errors == null ? 0 : (long) errors.get("avg"),
+                latency == null ? "" : String.format(Locale.ROOT, ", %s p50 %.1f ms", ttft != null ? "TTFT"
+                        : "latency", latency.get("p50")),
+                throughput == null ? "" : String.format(Locale.ROOT, ", %.2f req/s", throughput.get("avg")),
+                cancelled ? " (cancelled)" : "", dir.toAbsolutePath());
     }
 
     /**

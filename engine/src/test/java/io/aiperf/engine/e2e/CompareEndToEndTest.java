@@ -74,8 +74,8 @@ class CompareEndToEndTest {
             final String trials = html.substring(html.indexOf("<h2 id=\"across-trials\">"),
                     html.indexOf("<h2 id=\"distributions\">"));
             assertThat(trials).contains("data-series=\"A\"").contains("data-series=\"B\"")
-                    .contains("<tr><td>A</td><td>base</td><td align=\"right\">3</td>")
-                    .contains("<tr><td>B</td><td>base</td><td align=\"right\">3</td>");
+                    .contains("<b>A</b></font></td><td>base</td><td align=\"right\">3</td>")
+                    .contains("<b>B</b></font></td><td>base</td><td align=\"right\">3</td>");
             assertThat(Files.readString(dir.resolve("comparison.svg"))).contains("data-series=\"A\"",
                     "data-series=\"B\"", verdict);
 
