@@ -46,8 +46,8 @@ public record OpenLoopHealth(double targetRate, double scheduleRate, double achi
         if (scheduled > 0 && missed > SHORTFALL_LIMIT * scheduled) {
             return true;
         }
-        if (sent < 2 || achievedRate <= 0 || scheduleRate <= 0) {
-            return false;
+        if (sent < 2 || achievedRate <= 0 || scheduleRate <= 0 || late == 0) {
+            return false; // every send on time kept the schedule: whatever the rates' rounding says, none fell short
         }
         final double drawnSeconds = (sent - 1) / scheduleRate;
         final double stretch = (sent - 1) / achievedRate - drawnSeconds;

@@ -16,6 +16,15 @@ class OpenLoopHealthTest {
     }
 
     @Test
+    void aRunWhoseEverySendWasOnTimeIsNeverALimitedRun() {
+        // The report behind this test: 10.01 of 10 req/s delivered, no send late, yet "the client limited the run".
+        final OpenLoopHealth h = new OpenLoopHealth(10, 10.4, 10.01, 100, 100, 0, 0, 0, 0.2, 1.5, 2.0);
+        assertThat(h.rateShort()).isFalse();
+        assertThat(h.clientLimited()).isFalse();
+        assertThat(h.warning()).isNull();
+    }
+
+    @Test
     void aPoissonRunIsJudgedAgainstTheScheduleItDrewNotItsMean() {
         // 50 req/s asked, the draw came out at 42.4, and the loop sent exactly that.
         final OpenLoopHealth h = new OpenLoopHealth(50, 42.4, 42.4, 30, 30, 0, 0, 0, 0.1, 0.5, 0.6);
