@@ -288,7 +288,7 @@ class ProfileEndToEndTest {
         final Runs.Result r = Runs.aiperf("config", "expand", "-f", yaml.toString());
         assertThat(r.exitCode()).isZero();
         // entries: the request count, as upstream 0.13 sizes a synthetic dataset not sized on purpose
-        assertThat(r.out()).contains("http://h:1").contains("timeout: 21600.0").contains("entries: 5")
+        assertThat(r.out()).contains("http://h:1").contains("timeout: 21600\n").contains("entries: 5")
                 .contains("requests: 5").doesNotContain("sk-expand-SECRET").contains("<redacted>");
     }
 
