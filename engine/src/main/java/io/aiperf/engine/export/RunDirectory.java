@@ -220,13 +220,18 @@ public final class RunDirectory implements AutoCloseable {
         return out;
     }
 
-    /** Only relative names inside the directory: never absolute, never "..", no hidden segment, no NUL. */
+    /**
+     * Only relative names inside the directory: never absolute, never "..", no NUL, and no hidden segment but the
+     * engine's own results-ready marker.
+     */
     private static boolean plain(final String entry) {
         if (entry.isBlank() || entry.startsWith("/") || entry.indexOf('\0') >= 0 || entry.contains("\\")) {
             return false;
         }
-        for (final String seg : entry.split("/")) {
-            if (seg.isEmpty() || seg.startsWith(".")) {
+        final String[] segs = entry.split("/");
+        for (int i = 0; i < segs.length; i++) {
+            final boolean ownHiddenFile = i == segs.length - 1 && segs[i].equals(ExportFiles.READY_MARKER);
+            if (segs[i].isEmpty() || (segs[i].startsWith(".") && !ownHiddenFile)) {
                 return false;
             }
         }

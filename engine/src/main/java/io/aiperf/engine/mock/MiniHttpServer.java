@@ -479,12 +479,14 @@ final class MiniHttpServer implements AutoCloseable {
                 final Ending ending = last ? t.response().ending() : null;
                 halfCloseAfterWrite = ending != null && ending.halfClose();
                 closingLater = ending != null && !ending.halfClose();
+                if (last && t.response().onDone() != null) {
+                    // Before the last bytes go: a client that reads them may call an admin route at once (the
+                    // profiler's start after a warmup), and the events must keep the order the client saw.
+                    t.response().onDone().run();
+                }
                 enqueue(step.bytes(), last && closeAfterWrite);
                 if (last) {
                     busy = ending != null; // a connection being ended reads no further request
-                    if (t.response().onDone() != null) {
-                        t.response().onDone().run();
-                    }
                     if (ending != null && !ending.halfClose()) {
                         loop.schedule(this, new Response(List.of(new Step(System.nanoTime() + ending.afterNanos(),
                                 null, true)), true, null), 0);
