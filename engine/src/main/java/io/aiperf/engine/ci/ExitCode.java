@@ -19,6 +19,16 @@ public final class ExitCode {
     /** Stopped by SIGTERM; partial results were written. */
     public static final int TERMINATED = 143;
 
+    /** Whether the code says the user stopped the run (SIGINT or SIGTERM). */
+    public static boolean stopped(final int code) {
+        return code == CANCELLED || code == TERMINATED;
+    }
+
+    /** The code of a run the user stopped: 143 for SIGTERM, 130 for SIGINT. */
+    public static int stopped(final boolean bySigterm) {
+        return bySigterm ? TERMINATED : CANCELLED;
+    }
+
     private ExitCode() {
     }
 }

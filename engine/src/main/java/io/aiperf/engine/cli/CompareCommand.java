@@ -113,8 +113,8 @@ public final class CompareCommand implements Callable<Integer> {
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {
                 final int exit = InterleavedComparison.run(a, b, pairs, dir, ctx);
-                if (exit == ExitCode.CANCELLED && interrupts.terminated()) {
-                    return ExitCode.TERMINATED;
+                if (ExitCode.stopped(exit)) {
+                    return ExitCode.stopped(interrupts.terminated());
                 }
                 if (gateRules == null || exit != ExitCode.OK) {
                     return exit;

@@ -37,8 +37,10 @@ public final class Interrupts {
             }
             if (sig.getName().equals("TERM")) {
                 terminated.set(true);
+                token.terminate();
+            } else {
+                token.cancel();
             }
-            token.cancel();
             err.println();
             err.println("Cancelling (SIG" + sig.getName() + "): waiting for in-flight requests, then writing partial "
                     + "results. Press Ctrl+C again to force quit immediately.");

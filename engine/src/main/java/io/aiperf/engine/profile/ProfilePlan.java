@@ -86,8 +86,8 @@ public final class ProfilePlan {
                     ? CapacitySearch.runCells(search, v -> configs.at(search, v), dir, ctx)
                     : MultiRunner.runCells(config, prepared.cells(), dir, ctx, request.convergence());
             final int exit = ran.exitCode();
-            if (exit == ExitCode.CANCELLED && interrupts.terminated()) {
-                return ExitCode.TERMINATED; // stopped by SIGTERM, as a CI system stops a job
+            if (ExitCode.stopped(exit)) {
+                return ExitCode.stopped(interrupts.terminated()); // SIGTERM, as a CI system stops a job, is 143
             }
             if (request.gate() == null || exit != ExitCode.OK) {
                 return exit;

@@ -11,7 +11,9 @@ public enum CellStatus {
     FAILED("failed", ExitCode.FAILED),
     /** Nothing to send, from the input alone (a shard without conversations). */
     BAD_INPUT("failed", ExitCode.USAGE),
-    CANCELLED("cancelled", ExitCode.CANCELLED);
+    CANCELLED("cancelled", ExitCode.CANCELLED),
+    /** Cancelled by SIGTERM, as a CI system stops a job: the same status, its own exit code. */
+    TERMINATED("cancelled", ExitCode.TERMINATED);
 
     private final String wireName;
     private final int exitCode;
@@ -71,8 +73,9 @@ public enum CellStatus {
         return switch (s) {
             case COMPLETED -> 0;
             case CANCELLED -> 1;
-            case FAILED -> 2;
-            case BAD_INPUT -> 3;
+            case TERMINATED -> 2; // a part stopped by SIGTERM makes the whole exit as SIGTERM does
+            case FAILED -> 3;
+            case BAD_INPUT -> 4;
         };
     }
 }

@@ -131,8 +131,11 @@ final class CellReporting {
     }
 
     /** Writes {@code cell_outcome.json}, prints the control hooks and closes the cell's log. */
-    CellOutcome finish(final CellStatus status, final String error, final long sent, final long valid,
+    CellOutcome finish(final CellStatus stopped, final String error, final long sent, final long valid,
                        final long errors, final ShardRun shardRun) {
+        // a cancel's exit code says which signal asked for it: the outcome files must agree with the process
+        final CellStatus status = stopped == CellStatus.CANCELLED && ctx.cancellation().terminated()
+                ? CellStatus.TERMINATED : stopped;
         final List<String> warnings = hookLog.warnings().stream().map(ctx.redactor()::text).toList();
         final CellOutcome outcome = new CellOutcome(status, dir.toAbsolutePath().toString(), hookLog.calls(), warnings, ctx.redactor().text(error), sent, valid,
                 errors, identity, shardRun);

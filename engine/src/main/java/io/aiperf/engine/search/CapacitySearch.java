@@ -85,7 +85,7 @@ public final class CapacitySearch {
         result.printTable(ctx.out());
         report(dir, cells, configAt.apply(spec.min()), ctx);
         final boolean failed = points.stream().anyMatch(p -> p.decision() == ProbedPoint.Decision.FAILED);
-        return new RunResult(cancelled ? ExitCode.CANCELLED : failed ? ExitCode.FAILED : ExitCode.OK, cells,
+        return new RunResult(cancelled ? ExitCode.stopped(ctx.cancellation().terminated()) : failed ? ExitCode.FAILED : ExitCode.OK, cells,
                 result.json());
     }
 
@@ -145,7 +145,7 @@ public final class CapacitySearch {
             final Path cellDir = dir.resolve(path);
             final CellResult result = new CellRunner(config.forShard(), cellDir, ctx, identity).run();
             cells.add(result);
-            if (result.outcome().exitCode() == ExitCode.CANCELLED) {
+            if (ExitCode.stopped(result.outcome().exitCode())) {
                 return null;
             }
             final Trial trial = trial(spec, t, path, result.outcome(), result.summary(),

@@ -64,25 +64,25 @@ public final class InterleavedComparison {
             final CellOutcome outcome = result.outcome();
             (side.equals(A) ? resultsA : resultsB).add(result);
             (side.equals(A) ? outcomesA : outcomesB).add(outcome);
-            if (outcome.exitCode() == ExitCode.CANCELLED) {
+            if (ExitCode.stopped(outcome.exitCode())) {
                 break;
             }
         }
-        final boolean cancelled = ctx.cancellation().isCancelled();
+        final int stopped = MultiRunner.stopCode(ctx);
         final String summary = ExportNames.of(a.artifacts().prefix()).summaryJson();
         if (ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.WARNING) <= 0) {
             MultiRunner.printValidity(resultsA, "A ", ctx);
             MultiRunner.printValidity(resultsB, "B ", ctx);
         }
         final int exitA = RunAssembler.assemble(dir.resolve(A), outcomesA, RunAssembler.inMemory(resultsA), false,
-                cancelled, summary, ctx.out(), ctx.err(), true, false);
+                stopped, summary, ctx.out(), ctx.err(), true, false);
         final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, RunAssembler.inMemory(resultsB), false,
-                cancelled, summary, ctx.out(), ctx.err(), true, false);
+                stopped, summary, ctx.out(), ctx.err(), true, false);
         if (!outcomesA.isEmpty() || !outcomesB.isEmpty()) {
             writeReport(dir, null, a.artifacts().prefix(), ctx.out(), ctx.err());
         }
-        if (exitA == ExitCode.CANCELLED || exitB == ExitCode.CANCELLED) {
-            return ExitCode.CANCELLED;
+        if (ExitCode.stopped(exitA) || ExitCode.stopped(exitB)) {
+            return ExitCode.stopped(ctx.cancellation().terminated());
         }
         return exitA != ExitCode.OK ? exitA : exitB;
     }

@@ -84,7 +84,7 @@ public final class MultiRunner {
             final CellOutcome outcome = result.outcome();
             results.add(result);
             outcomes.add(outcome);
-            if (outcome.exitCode() == ExitCode.CANCELLED) {
+            if (ExitCode.stopped(outcome.exitCode())) {
                 break;
             }
             if (converging != null && converging.converged(cell.identity().path(), result.summary(), ctx)) {
@@ -100,8 +100,13 @@ public final class MultiRunner {
         }
         final boolean partial = cells.size() < CellPlan.of(config).size();
         return new RunResult(RunAssembler.assemble(dir, outcomes, RunAssembler.inMemory(results), partial,
-                ctx.cancellation().isCancelled(), ExportNames.of(config.artifacts().prefix()).summaryJson(), ctx.out(),
+                stopCode(ctx), ExportNames.of(config.artifacts().prefix()).summaryJson(), ctx.out(),
                 ctx.err(), multi.sweepTable(), true), results, null);
+    }
+
+    /** The run's exit code for a stop by the user (130 or 143), or 0 when nobody stopped it. */
+    static int stopCode(final CellContext ctx) {
+        return !ctx.cancellation().isCancelled() ? ExitCode.OK : ExitCode.stopped(ctx.cancellation().terminated());
     }
 
     /**

@@ -63,17 +63,19 @@ public final class RunAssembler {
     public static int assemble(final Path dir, final List<CellOutcome> cells, final boolean partial,
                                final boolean cancelled, final String summaryName, final PrintStream out,
                                final PrintStream err, final boolean sweepTable, final boolean report) {
-        return assemble(dir, cells, fromDisk(summaryName), partial, cancelled, summaryName, out, err, sweepTable,
-                report);
+        return assemble(dir, cells, fromDisk(summaryName), partial, cancelled ? ExitCode.CANCELLED : ExitCode.OK,
+                summaryName, out, err, sweepTable, report);
     }
 
     /**
      * @param summaries each completed cell's summary: {@link #inMemory} for the cells just run, {@link #fromDisk}
      *                  for cells run elsewhere
+     * @param stopped {@link ExitCode#CANCELLED} or {@link ExitCode#TERMINATED} when the user stopped the run (a
+     *                stop between two cells leaves no cell that says so), else {@link ExitCode#OK}
      */
     public static int assemble(final Path dir, final List<CellOutcome> cells,
                                final Function<CellOutcome, CellSummary> summaries, final boolean partial,
-                               final boolean cancelled, final String summaryName, final PrintStream out,
+                               final int stopped, final String summaryName, final PrintStream out,
                                final PrintStream err, final boolean sweepTable, final boolean report) {
         final List<CellOutcome> ordered = cells.stream()
                 .sorted(Comparator.comparingInt(o -> o.cell().index())).toList();
@@ -83,15 +85,18 @@ public final class RunAssembler {
                 writeReport(dir, ordered, summaries, summaryName, out, err);
             }
         }
-        final int exit = exit(ordered, cancelled);
+        final int exit = exit(ordered, stopped);
         writeRunOutcome(dir, ordered, exit);
         return exit;
     }
 
-    /** 130 if cancelled; the cells' exit code when they all share one (a run of one cell exits as its cell); else 1 if any cell failed, else 0. */
-    private static int exit(final List<CellOutcome> cells, final boolean cancelled) {
+    /** 143 if a cell was stopped by SIGTERM, 130 if cancelled; the cells' exit code when they all share one (a run of one cell exits as its cell); else 1 if any cell failed, else 0. */
+    private static int exit(final List<CellOutcome> cells, final int stopped) {
         final Set<Integer> codes = cells.stream().map(CellOutcome::exitCode).collect(Collectors.toSet());
-        if (cancelled || codes.contains(ExitCode.CANCELLED)) {
+        if (stopped == ExitCode.TERMINATED || codes.contains(ExitCode.TERMINATED)) {
+            return ExitCode.TERMINATED;
+        }
+        if (stopped == ExitCode.CANCELLED || codes.contains(ExitCode.CANCELLED)) {
             return ExitCode.CANCELLED;
         }
         if (codes.size() == 1) {
@@ -237,7 +242,7 @@ public final class RunAssembler {
         root.put(RunOutcomeCodec.SCHEMA_VERSION, "1.0");
         root.put(RunOutcomeCodec.AIPERF_VERSION, Version.VALUE);
         root.put(RunOutcomeCodec.STATUS, exit == ExitCode.OK ? CellStatus.COMPLETED.wireName()
-                : exit == ExitCode.CANCELLED ? CellStatus.CANCELLED.wireName() : CellStatus.FAILED.wireName());
+                : ExitCode.stopped(exit) ? CellStatus.CANCELLED.wireName() : CellStatus.FAILED.wireName());
         root.put(RunOutcomeCodec.EXIT_CODE, exit);
         final ArrayNode cells = root.putArray(RunOutcomeCodec.CELLS);
         for (final CellOutcome o : outcomes) {

@@ -10,6 +10,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class CancellationToken {
     private final List<Runnable> onCancel = new CopyOnWriteArrayList<>();
     private volatile boolean cancelled;
+    private volatile boolean terminated;
+
+    /** Cancels because SIGTERM asked (a CI system stopping a job): the run then exits 143, not 130. */
+    public void terminate() {
+        terminated = true;
+        cancel();
+    }
+
+    /** Whether the cancel came from {@link #terminate()}. */
+    public boolean terminated() {
+        return terminated;
+    }
 
     public void cancel() {
         synchronized (this) {

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Ctrl-C on a real engine process: stop sending, finish in-flight requests, write partial results, exit 130. */
+/** Ctrl-C on a real engine process: stop sending, finish in-flight requests, write partial results, exit 130 (143 for SIGTERM), as the outcome files say. */
 @EnabledOnOs(OS.LINUX)
 class CancelEndToEndTest {
     @TempDir
@@ -58,7 +58,14 @@ class CancelEndToEndTest {
             final int count = summary.path("request_count").path("avg").asInt();
             assertThat(count).isBetween(8, 999);
             assertThat(Files.readAllLines(dir.resolve("profile_export.jsonl"))).hasSize(count);
-            assertThat(Runs.json(dir.resolve("cell_outcome.json")).path("status").asText()).isEqualTo("cancelled");
+            final int code = signal.equals("TERM") ? 143 : 130; // the outcome files say what the process exited with
+            final JsonNode cell = Runs.json(dir.resolve("cell_outcome.json"));
+            assertThat(cell.path("status").asText()).isEqualTo("cancelled");
+            assertThat(cell.path("exit_code").asInt()).isEqualTo(code);
+            final JsonNode run = Runs.json(dir.resolve("run_outcome.json"));
+            assertThat(run.path("status").asText()).isEqualTo("cancelled");
+            assertThat(run.path("exit_code").asInt()).isEqualTo(code);
+            assertThat(run.path("cells").get(0).path("exit_code").asInt()).isEqualTo(code);
             assertThat(Files.readString(tmp.resolve("log.txt"))).contains("cancelled early");
         }
     }

@@ -15,8 +15,9 @@ class CellStatusTest {
         assertThat(CellStatus.FAILED.exitCode()).isEqualTo(ExitCode.FAILED);
         assertThat(CellStatus.BAD_INPUT.exitCode()).isEqualTo(ExitCode.USAGE);
         assertThat(CellStatus.CANCELLED.exitCode()).isEqualTo(ExitCode.CANCELLED);
+        assertThat(CellStatus.TERMINATED.exitCode()).isEqualTo(ExitCode.TERMINATED);
         assertThat(List.of(CellStatus.values()).stream().map(CellStatus::wireName))
-                .containsExactly("completed", "failed", "failed", "cancelled");
+                .containsExactly("completed", "failed", "failed", "cancelled", "cancelled");
     }
 
     @Test
@@ -37,6 +38,8 @@ class CellStatusTest {
                 .isEqualTo(CellStatus.CANCELLED);
         assertThat(CellStatus.worst(List.of(CellStatus.CANCELLED, CellStatus.FAILED, CellStatus.COMPLETED)))
                 .isEqualTo(CellStatus.FAILED);
+        assertThat(CellStatus.worst(List.of(CellStatus.CANCELLED, CellStatus.TERMINATED)))
+                .isEqualTo(CellStatus.TERMINATED);
         assertThat(CellStatus.worst(List.of(CellStatus.FAILED, CellStatus.BAD_INPUT))).isEqualTo(CellStatus.BAD_INPUT);
     }
 

@@ -34,7 +34,7 @@ class RunAssemblerTest {
         final List<CellOutcome> outcomes = results.stream().map(CellResult::outcome).toList();
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
-        final int exit = RunAssembler.assemble(tmp, outcomes, RunAssembler.inMemory(results), false, false,
+        final int exit = RunAssembler.assemble(tmp, outcomes, RunAssembler.inMemory(results), false, ExitCode.OK,
                 ExportFiles.SUMMARY_JSON, print, print, true, false);
         assertThat(exit).isEqualTo(ExitCode.OK);
         final JsonNode agg = JSON.readTree(tmp.resolve(ExportFiles.AGGREGATE_FOLDER).resolve(TrialAggregator.FILE)
@@ -49,7 +49,7 @@ class RunAssemblerTest {
         final List<CellResult> results = List.of(trial(1, 10), trial(2, 14));
         final List<CellOutcome> outcomes = results.stream().map(CellResult::outcome).toList();
         final PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        RunAssembler.assemble(tmp, outcomes, RunAssembler.inMemory(results), false, false, ExportFiles.SUMMARY_JSON,
+        RunAssembler.assemble(tmp, outcomes, RunAssembler.inMemory(results), false, ExitCode.OK, ExportFiles.SUMMARY_JSON,
                 sink, sink, true, true);
         final String page = Files.readString(tmp.resolve(ExportFiles.REPORT_HTML));
         assertThat(page).contains("<td>run_0001</td><td>completed</td>").contains("<td>run_0002</td><td>completed</td>")
@@ -63,7 +63,7 @@ class RunAssemblerTest {
                 List.of(), "shard 2/2 has no conversations", 0, 0, 0, CellIdentity.single(), null);
         final PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         final int exit = RunAssembler.assemble(tmp, List.of(bad), RunAssembler.inMemory(List.of(
-                new CellResult(bad, null))), false, false, ExportFiles.SUMMARY_JSON, sink, sink, true, true);
+                new CellResult(bad, null))), false, ExitCode.OK, ExportFiles.SUMMARY_JSON, sink, sink, true, true);
         assertThat(exit).isEqualTo(ExitCode.USAGE);
         final JsonNode run = JSON.readTree(tmp.resolve(ExportFiles.RUN_OUTCOME).toFile());
         assertThat(run.path("status").asText()).isEqualTo("failed");
@@ -80,10 +80,31 @@ class RunAssemblerTest {
                 2, 2, 0.95, 0), null);
         final PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         assertThat(RunAssembler.assemble(tmp, List.of(ok.outcome(), bad), RunAssembler.inMemory(List.of(ok,
-                new CellResult(bad, null))), false, false, ExportFiles.SUMMARY_JSON, sink, sink, true, false))
+                new CellResult(bad, null))), false, ExitCode.OK, ExportFiles.SUMMARY_JSON, sink, sink, true, false))
                 .isEqualTo(ExitCode.FAILED);
         assertThat(RunAssembler.assemble(tmp, List.of(ok.outcome()), RunAssembler.inMemory(List.of(ok)), false,
-                true, ExportFiles.SUMMARY_JSON, sink, sink, true, false)).isEqualTo(ExitCode.CANCELLED);
+                ExitCode.CANCELLED, ExportFiles.SUMMARY_JSON, sink, sink, true, false)).isEqualTo(ExitCode.CANCELLED);
+    }
+
+    /** SIGTERM (a CI system stopping the job) is 143 in run_outcome.json too, between cells or within one. */
+    @Test
+    void aRunStoppedBySigtermRecords143() throws Exception {
+        final CellResult ok = trial(1, 10);
+        final PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        assertThat(RunAssembler.assemble(tmp, List.of(ok.outcome()), RunAssembler.inMemory(List.of(ok)), false,
+                ExitCode.TERMINATED, ExportFiles.SUMMARY_JSON, sink, sink, true, false)).isEqualTo(ExitCode.TERMINATED);
+        JsonNode run = JSON.readTree(tmp.resolve(RunAssembler.RUN_OUTCOME_FILE).toFile());
+        assertThat(run.path("status").asText()).isEqualTo("cancelled");
+        assertThat(run.path("exit_code").asInt()).isEqualTo(143);
+        final CellOutcome stopped = new CellOutcome(CellStatus.TERMINATED, tmp.resolve("b").toString(), List.of(),
+                List.of(), "cancelled by the user", 3, 3, 0, new CellIdentity(1, "run_0002", "run_0002", null,
+                Map.of(), 2, 2, 0.95, 0), null);
+        assertThat(RunAssembler.assemble(tmp, List.of(ok.outcome(), stopped), RunAssembler.inMemory(List.of(ok,
+                new CellResult(stopped, null))), false, ExitCode.TERMINATED, ExportFiles.SUMMARY_JSON, sink, sink,
+                true, false)).isEqualTo(143);
+        run = JSON.readTree(tmp.resolve(RunAssembler.RUN_OUTCOME_FILE).toFile());
+        assertThat(run.path("cells").get(1).path("exit_code").asInt()).isEqualTo(143);
+        assertThat(run.path("cells").get(1).path("status").asText()).isEqualTo("cancelled");
     }
 
     @Test
