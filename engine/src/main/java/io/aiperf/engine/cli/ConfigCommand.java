@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
         footerHeading = "%nExamples:%n", footer = {
                 "  aiperf config init --template goodput_slo --model my-model -o bench.yaml",
                 "  aiperf config validate -f bench.yaml",
-                "  aiperf config expand -f bench.yaml --format json"},
+                "  aiperf config expand -f bench.yaml --format json",
+                "  aiperf config expand -m my-model --concurrency 8,32 --streaming > bench.yaml"},
         subcommands = {ConfigInitCommand.class, ConfigCommand.Validate.class, ConfigCommand.Expand.class})
 public final class ConfigCommand implements Runnable {
     /** This command in the tree it runs in, so its usage reads "aiperf config", not "config". */
@@ -124,32 +125,80 @@ public final class ConfigCommand implements Runnable {
         }
     }
 
-    @Command(name = "expand", mixinStandardHelpOptions = true, description = "Print the effective config with every default filled in (secrets redacted).")
-    static final class Expand extends FileCommand {
+    /**
+     * {@code aiperf config expand}: the effective config of a YAML file, of profile's options, or of both (the flags
+     * override the file, as in profile), every default filled in and secrets redacted. A dry run: nothing is sent
+     * and no tokenizer is loaded.
+     */
+    @Command(name = "expand", mixinStandardHelpOptions = true, description = "Print the effective config of a YAML "
+            + "file, of profile's options, or of both (the flags override the file), with every default filled in "
+            + "and secrets redacted. A dry run: nothing is sent and no tokenizer is loaded.")
+    static final class Expand implements Callable<Integer> {
+        @picocli.CommandLine.Mixin
+        ProfileOptions options;
+
+        @Option(names = "--config-file", paramLabel = "FILE", description = "The YAML file; the same as -f.")
+        Path configFile;
+
+        @picocli.CommandLine.Parameters(arity = "0..1", paramLabel = "CONFIG", description = "The YAML file, as "
+                + "upstream writes it (aiperf config expand bench.yaml); the same as -f.")
+        Path positional;
+
         @Option(names = "--format", defaultValue = "yaml", paramLabel = "FORMAT", description = "yaml or json. Default: yaml.")
         String format;
 
         @Option(names = "--cells", description = "Print only the config's cell ids, one per line (for `profile --cell`).")
         boolean cells;
 
+        @picocli.CommandLine.Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
         @Override
         public Integer call() throws Exception {
+            final long files = java.util.stream.Stream.of(options.config, configFile, positional)
+                    .filter(java.util.Objects::nonNull).count();
+            if (files > 1) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Give the config file once: "
+                        + "as the argument, with -f or with --config-file");
+            }
+            if (options.config == null) {
+                options.config = configFile != null ? configFile : positional;
+            }
             try {
-                final BenchmarkConfig c = load();
+                final BenchmarkConfig c = new OptionsConfigSource(options).load();
                 if (cells) {
                     CellPlan.ids(c).forEach(System.out::println);
                     return ExitCode.OK;
                 }
-                final ObjectMapper mapper = format.equalsIgnoreCase("json")
-                        ? new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                        : new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
-                System.out.print(mapper.writeValueAsString(io.aiperf.engine.config.WholeNumbers.of(
-                        Redactor.of(c).config(c.effectiveTree()))));
+                final Redactor redactor = Redactor.of(c);
+                final Object tree = io.aiperf.engine.config.WholeNumbers.of(redactor.config(c.effectiveTree()));
+                if (format.equalsIgnoreCase("json")) {
+                    System.out.print(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                            .writeValueAsString(tree));
+                    return ExitCode.OK;
+                }
+                System.out.print(ExpandHeader.of(redactor.command(spec.commandLine().getParseResult().originalArgs()
+                        .toArray(String[]::new))));
+                System.out.print(new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER))
+                        .writeValueAsString(tree));
                 return ExitCode.OK;
             } catch (ConfigException e) {
                 System.err.println("error: invalid configuration: " + e.getMessage());
                 return ExitCode.USAGE;
             }
+        }
+    }
+
+    /** The comment that heads an expanded YAML: what it was expanded from, and how to use it. */
+    static final class ExpandHeader {
+        private ExpandHeader() {
+        }
+
+        /** @param command the command line as typed, its secrets already redacted */
+        static String of(final String command) {
+            return "# The effective config of: " + command.replace('\n', ' ') + "\n"
+                    + "# Every default filled in, secrets redacted; a dry run: nothing was sent.\n"
+                    + "# Check it with: aiperf config validate FILE; run it with: aiperf profile -f FILE\n";
         }
     }
 }

@@ -58,8 +58,11 @@ public final class Main implements Runnable {
         cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, Main::commandList);
         for (final String grouped : List.of("profile", "compare")) {
             if (cl.getSubcommands().containsKey(grouped)) {
-                ProfileHelp.install(cl.getSubcommands().get(grouped));
+                ProfileHelp.install(cl.getSubcommands().get(grouped), "");
             }
+        }
+        if (cl.getSubcommands().containsKey("config")) { // config expand takes profile's options too
+            ProfileHelp.install(cl.getSubcommands().get("config").getSubcommands().get("expand"), " [CONFIG]");
         }
         cl.setExitCodeExceptionMapper(t -> t instanceof io.aiperf.engine.config.ConfigException
                 || t instanceof CommandLine.ParameterException ? ExitCode.USAGE : ExitCode.FAILED);

@@ -35,9 +35,14 @@ final class ProfileHelp {
         return topic == null ? null : topic.value();
     }
 
-    /** Installs the grouped option list and a short synopsis on a command with profile's options. */
-    static void install(final CommandLine command) {
-        command.getCommandSpec().usageMessage().customSynopsis("aiperf " + command.getCommandName() + " [OPTIONS]");
+    /**
+     * Installs the grouped option list and a short synopsis on a command with profile's options.
+     *
+     * @param parameters the synopsis's words after {@code [OPTIONS]} ("" for none)
+     */
+    static void install(final CommandLine command, final String parameters) {
+        command.getCommandSpec().usageMessage().customSynopsis(command.getCommandSpec().qualifiedName(" ")
+                + " [OPTIONS]" + parameters);
         command.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_OPTION_LIST_HEADING, help -> "");
         command.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_OPTION_LIST, ProfileHelp::optionList);
     }

@@ -185,7 +185,8 @@ public final class ConfigBinder {
         if (!(cancelDelay >= 0) || Double.isInfinite(cancelDelay)) {
             throw cancel.error("delay", "Input should be greater than or equal to 0");
         }
-        if (delayGiven && cancelRate == 0) {
+        // a delay needs a rate; an expanded config's "rate: 0, delay: 0" (the defaults written out) asks for nothing
+        if (delayGiven && (!cancel.has("rate") || cancelRate == 0 && cancelDelay != 0)) {
             throw cancel.error("delay", "--request-cancellation-delay requires --request-cancellation-rate");
         }
         final String httpClient = runtime.string("http_client", "lean");

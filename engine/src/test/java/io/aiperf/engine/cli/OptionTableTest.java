@@ -94,7 +94,7 @@ class OptionTableTest {
     @Test
     void aNewOptionShowsInTheHelpWithItsDefault() {
         final CommandLine cl = new CommandLine(new KnobCommand());
-        ProfileHelp.install(cl);
+        ProfileHelp.install(cl, "");
         final StringWriter text = new StringWriter();
         cl.usage(new PrintWriter(text, true));
         assertThat(text.toString()).contains("--new-knob=KNOBS", "A knob no code has heard of. Default: 7.");
