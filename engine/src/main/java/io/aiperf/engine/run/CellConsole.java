@@ -82,7 +82,7 @@ final class CellConsole {
         if (quiet && oneOfSeveral()) {
             return; // a quiet sweep prints its sweep table and the exports line, not every cell's table
         }
-        if (oneOfSeveral() && ctx.log().consoleLevel().compareTo(RunLog.Level.INFO) > 0) {
+        if (oneOfSeveral() && ctx.log().consoleLevel().compareTo(RunLog.Level.DEBUG) > 0) {
             // One line a cell in sweeps, trials and searches: their closing table compares the cells; each cell's own
             // table is in its profile_export_console.txt, and on the console with -v.
             ctx.out().println(oneLine(metrics, report.wasCancelled()));

@@ -96,7 +96,7 @@ final class ProgressReporter implements AutoCloseable {
     }
 
     /** 42s, 3m05s, 1h02m. */
-    static String duration(final double seconds) {
+    public static String duration(final double seconds) {
         final long s = Math.round(seconds);
         if (s < 60) {
             return s + "s";

@@ -52,6 +52,7 @@ public final class CapacitySearch {
         final List<ProbedPoint> points = new ArrayList<>();
         final List<CellResult> cells = new ArrayList<>();
         int warmup = 0;
+        final io.aiperf.engine.run.RunEta eta = new io.aiperf.engine.run.RunEta(ctx.clock());
         for (OptionalInt next = planner.next(); next.isPresent() && !ctx.cancellation().isCancelled();
              next = planner.next()) {
             BenchmarkConfig config = configAt.apply(next.getAsInt());
@@ -65,7 +66,7 @@ public final class CapacitySearch {
                         + "requests first, so that the server's start does not decide the capacity "
                         + "(--warmup-request-count sets one for every point)");
             }
-            final ProbedPoint point = probe(spec, points.size() + 1, next.getAsInt(), config, dir, ctx, cells);
+            final ProbedPoint point = probe(spec, points.size() + 1, next.getAsInt(), config, dir, ctx, cells, eta);
             if (point == null) {
                 break; // cancelled
             }
@@ -119,10 +120,12 @@ public final class CapacitySearch {
      * One point: trials until it is decided or the budget is spent; null when cancelled.
      *
      * @param cells where each trial's cell result is added, for the report
+     * @param eta the search's time left, from the pace of the points before this one and the probe budget
      */
     private static ProbedPoint probe(final SearchSpec spec, final int order, final int value,
                                      final BenchmarkConfig config, final Path dir, final CellContext ctx,
-                                     final List<CellResult> cells) throws InterruptedException {
+                                     final List<CellResult> cells, final io.aiperf.engine.run.RunEta eta)
+            throws InterruptedException {
         final String label = String.format(Locale.ROOT, "%s_%04d", spec.knob(), value);
         final String pointPath = "search/" + label;
         final ExportNames names = ExportNames.of(config.artifacts().prefix());
@@ -140,7 +143,7 @@ public final class CapacitySearch {
                 ctx.err().println("search point " + order + ": " + spec.knob() + " " + value
                         + (t > 1 ? ", trial " + t + " (" + (point.decision() == ProbedPoint.Decision.INVALID
                         ? "the client was short of CPU" : PointDecision.undecided(spec, point) ? "near the SLO"
-                        : "not converged yet") + ")" : ""));
+                        : "not converged yet") + ")" : "") + eta.upTo(order - 1, spec.maxProbes() - (order - 1)));
             }
             final Path cellDir = dir.resolve(path);
             final CellResult result = new CellRunner(config.forShard(), cellDir, ctx, identity).run();

@@ -49,6 +49,7 @@ public final class InterleavedComparison {
         final List<CellResult> resultsA = new ArrayList<>();
         final List<CellResult> resultsB = new ArrayList<>();
         final List<String> order = order(pairs);
+        final io.aiperf.engine.run.RunEta eta = new io.aiperf.engine.run.RunEta(ctx.clock());
         for (int i = 0; i < order.size() && !ctx.cancellation().isCancelled(); i++) {
             final int trial = i / 2 + 1;
             final String side = order.get(i);
@@ -58,7 +59,7 @@ public final class InterleavedComparison {
                     a.multiRun().confidenceLevel(), 0);
             if (ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.INFO) <= 0) {
                 ctx.err().println("cell " + (i + 1) + "/" + order.size() + ": " + side.toUpperCase(Locale.ROOT) + " "
-                        + id + " (" + String.join(",", config.endpoint().urls()) + ")");
+                        + id + " (" + String.join(",", config.endpoint().urls()) + ")" + eta.before(i, order.size() - i));
             }
             final CellResult result = new CellRunner(config, dir.resolve(side).resolve(id), ctx, identity).run();
             final CellOutcome outcome = result.outcome();

@@ -61,6 +61,7 @@ public final class MultiRunner {
         final List<CellResult> results = new ArrayList<>();
         int lastTrial = -1;
         String lastPoint = null;
+        final io.aiperf.engine.run.RunEta eta = new io.aiperf.engine.run.RunEta(ctx.clock());
         for (final CellPlan.Cell cell : cells) {
             if (ctx.cancellation().isCancelled()) {
                 break;
@@ -77,7 +78,8 @@ public final class MultiRunner {
             final boolean dropWarmup = trial > 1 && multi.disableWarmupAfterFirst() && !outcomes.isEmpty();
             lastTrial = trial;
             if (!single && ctx.log().consoleLevel().compareTo(io.aiperf.engine.log.RunLog.Level.INFO) <= 0) {
-                ctx.err().println("cell " + (outcomes.size() + 1) + "/" + cells.size() + ": " + cell.identity().id());
+                ctx.err().println("cell " + (outcomes.size() + 1) + "/" + cells.size() + ": " + cell.identity().id()
+                        + eta.before(outcomes.size(), cells.size() - outcomes.size()));
             }
             final CellResult result = new CellRunner(cellConfig(config, cell, dropWarmup).forShard(),
                     dir.resolve(cell.identity().path()).normalize(), ctx, cell.identity()).run();
