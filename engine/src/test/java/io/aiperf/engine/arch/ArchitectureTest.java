@@ -5,14 +5,11 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /** Pins the dependency directions between the engine's packages (each package-info.java says what it owns). */
 class ArchitectureTest {
-    private static final JavaClasses ENGINE = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("io.aiperf.engine");
+    private static final JavaClasses ENGINE = EngineClasses.ALL;
 
     @Test
     void configDependsOnNoOtherEnginePackage() {

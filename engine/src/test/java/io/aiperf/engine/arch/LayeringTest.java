@@ -9,8 +9,6 @@ import com.tngtech.archunit.core.domain.AccessTarget;
 import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,8 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class LayeringTest {
     private static final String ROOT = "io.aiperf.engine.";
-    private static final JavaClasses ENGINE = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("io.aiperf.engine");
+    private static final JavaClasses ENGINE = EngineClasses.ALL;
 
     /** The engine packages each package may use besides itself. A new package needs a line here. */
     private static final Map<String, List<String>> MAY_USE = Map.ofEntries(

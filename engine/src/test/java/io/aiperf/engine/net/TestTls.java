@@ -14,7 +14,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * Self-signed certificates made for one test with the JDK's keytool: a server certificate for 127.0.0.1 and
+ * Self-signed certificates made with the JDK's keytool (once per JVM, copied into each test's directory): a server certificate for 127.0.0.1 and
  * localhost, and a client certificate for mutual TLS, each also as PEM files (certificate, private key).
  */
 public final class TestTls {
@@ -33,24 +33,58 @@ public final class TestTls {
         clientKeyPem = dir.resolve("client-key.pem");
     }
 
-    public static TestTls create(final Path dir) throws Exception {
+    /** Made once per JVM (keytool starts a JVM of its own, slow on a busy machine) and copied for each caller. */
+    private static TestTls made;
+
+    /** The certificates in {@code dir}: the same keys for every test of this JVM, in files of the test's own. */
+    public static synchronized TestTls create(final Path dir) throws Exception {
+        if (made == null) {
+            final Path home = Files.createTempDirectory("aiperf-test-tls");
+            made = generate(home);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(home)));
+        }
+        final TestTls t = new TestTls(dir);
+        Files.createDirectories(dir);
+        for (final Path[] pair : List.of(new Path[] {made.serverStore, t.serverStore},
+                new Path[] {made.serverCertPem, t.serverCertPem}, new Path[] {made.clientStore, t.clientStore},
+                new Path[] {made.clientCertPem, t.clientCertPem}, new Path[] {made.clientKeyPem, t.clientKeyPem})) {
+            Files.copy(pair[0], pair[1], java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        return t;
+    }
+
+    private static TestTls generate(final Path dir) throws Exception {
         final TestTls t = new TestTls(dir);
         keytool("-genkeypair", "-alias", "server", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
                 "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
                 "-keystore", t.serverStore.toString(), "-storepass", PASSWORD, "-keypass", PASSWORD);
-        keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", t.serverStore.toString(), "-storepass",
-                PASSWORD, "-file", t.serverCertPem.toString());
         keytool("-genkeypair", "-alias", "client", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
                 "-dname", "CN=aiperf-test-client", "-storetype", "PKCS12", "-keystore", t.clientStore.toString(),
                 "-storepass", PASSWORD, "-keypass", PASSWORD);
-        keytool("-exportcert", "-rfc", "-alias", "client", "-keystore", t.clientStore.toString(), "-storepass",
-                PASSWORD, "-file", t.clientCertPem.toString());
+        // the certificates as PEM, here rather than by two more keytool JVMs
+        Files.writeString(t.serverCertPem, pem("CERTIFICATE", load(t.serverStore).getCertificate("server").getEncoded()));
         final KeyStore client = load(t.clientStore);
+        Files.writeString(t.clientCertPem, pem("CERTIFICATE", client.getCertificate("client").getEncoded()));
         final byte[] key = client.getKey("client", PASSWORD.toCharArray()).getEncoded(); // PKCS#8
-        Files.writeString(t.clientKeyPem, "-----BEGIN PRIVATE KEY-----\n"
-                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(key)
-                + "\n-----END PRIVATE KEY-----\n");
+        Files.writeString(t.clientKeyPem, pem("PRIVATE KEY", key));
         return t;
+    }
+
+    private static String pem(final String type, final byte[] der) {
+        return "-----BEGIN " + type + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
+    }
+
+    private static void delete(final Path dir) {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (final Path f : files.toList()) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // a temporary directory left behind; nothing to report at exit
+        }
     }
 
     /** The server's context; with {@code trustClient}, it also trusts the client certificate (for mutual TLS). */
