@@ -22,7 +22,6 @@ import picocli.CommandLine.Option;
         footerHeading = "%nExamples:%n", footer = {
                 "  aiperf config init --template goodput_slo --model my-model -o bench.yaml",
                 "  aiperf config validate -f bench.yaml",
-                "  aiperf config expand -f bench.yaml --format json",
                 "  aiperf config expand -m my-model --concurrency 8,32 --streaming > bench.yaml"},
         subcommands = {ConfigInitCommand.class, ConfigCommand.Validate.class, ConfigCommand.Expand.class})
 public final class ConfigCommand implements Runnable {
