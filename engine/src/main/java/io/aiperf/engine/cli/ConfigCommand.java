@@ -195,7 +195,7 @@ public final class ConfigCommand implements Runnable {
 
         /** @param command the command line as typed, its secrets already redacted */
         static String of(final String command) {
-            return "# The effective config of: " + command.replace('\n', ' ') + "\n"
+            return "# The effective config of: " + command.replaceAll("[\\r\\n]", " ") + "\n"
                     + "# Every default filled in, secrets redacted; a dry run: nothing was sent.\n"
                     + "# Check it with: aiperf config validate FILE; run it with: aiperf profile -f FILE\n";
         }
