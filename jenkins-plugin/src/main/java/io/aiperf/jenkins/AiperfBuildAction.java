@@ -31,8 +31,8 @@ import org.kohsuke.stapler.export.ExportedBean;
 
 /**
  * The build page's "AIPerf" summary: one entry per aiperf call of the build, keyed by its archive folder
- * ({@link CallFolders#prefix}: its id and slot), each the step's small summary (verdict, cells, hooks, key metrics,
- * gate table, archived paths). Large data stays in the archived artifacts. Also served by {@code api/json},
+ * ({@link CallFolders#prefix}: its id and slot), each the step's small summary, typed ({@link CallSummary}: verdict,
+ * cells, hooks, key metrics, gate table, archived paths). Large data stays in the archived artifacts. Also served by {@code api/json},
  * feeds the job's trend ({@link AiperfJobAction.Factory}), and reports the job's health from the last builds' verdicts.
  */
 @ExportedBean
@@ -42,23 +42,27 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
     private static final Object LOCK = new Object();
 
     /** Replaced, never changed in place, so saving the build while a parallel branch records reads a whole map. */
-    private LinkedHashMap<String, LinkedHashMap<String, Object>> calls = new LinkedHashMap<>();
+    private LinkedHashMap<String, CallSummary> summaries = new LinkedHashMap<>();
+    /** How builds recorded before {@link CallSummary} kept their summaries (the step's maps); read, then dropped. */
+    @Deprecated
+    private LinkedHashMap<String, LinkedHashMap<String, Object>> calls;
     private transient Run<?, ?> run;
 
     /**
      * Adds or replaces the summary of one call on the build; the first one adds the action, so a build shows a verdict
-     * only once a call recorded one.
+     * only once a call recorded one. The record is typed and its own: a script that changes the returned map changes
+     * nothing here.
      */
-    static void record(final Run<?, ?> run, final String prefix, final LinkedHashMap<String, Object> summary) {
+    static void record(final Run<?, ?> run, final String prefix, final Map<String, Object> summary) {
         synchronized (LOCK) {
             AiperfBuildAction action = run.getAction(AiperfBuildAction.class);
             if (action == null) {
                 action = new AiperfBuildAction();
                 run.addAction(action);
             }
-            final LinkedHashMap<String, LinkedHashMap<String, Object>> next = new LinkedHashMap<>(action.calls);
-            next.put(prefix, copy(summary)); // the step returns the summary: a script that changes it changes no record
-            action.calls = next;
+            final LinkedHashMap<String, CallSummary> next = new LinkedHashMap<>(action.summaries);
+            next.put(prefix, CallSummary.of(summary));
+            action.summaries = next;
         }
     }
 
@@ -79,8 +83,12 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
     }
 
     private Object readResolve() {
-        if (calls == null) {
-            calls = new LinkedHashMap<>();
+        if (summaries == null) {
+            summaries = new LinkedHashMap<>();
+        }
+        if (calls != null) {
+            calls.forEach((prefix, summary) -> summaries.put(prefix, CallSummary.of(summary)));
+            calls = null;
         }
         return this;
     }
@@ -101,10 +109,17 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
 
     /** Each call's summary, by archive folder, in the order they ran. */
     @Exported
-    public Map<String, LinkedHashMap<String, Object>> getCalls() {
+    public Map<String, CallSummary> getCalls() {
         synchronized (LOCK) {
-            return new LinkedHashMap<>(calls);
+            return new LinkedHashMap<>(summaries);
         }
+    }
+
+    /** The summaries as the step returned them, for the engine's readers of those maps. */
+    private Map<String, LinkedHashMap<String, Object>> asMaps() {
+        final Map<String, LinkedHashMap<String, Object>> out = new LinkedHashMap<>();
+        getCalls().forEach((prefix, summary) -> out.put(prefix, summary.toMap()));
+        return out;
     }
 
     /** The ids of this build's calls, in the order they ran. */
@@ -115,12 +130,12 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
 
     /** The key metrics this build adds to the trend of one id. */
     public Map<String, Double> getTrendMetrics(final String id) {
-        return StepSummary.trendMetrics(getCalls(), id);
+        return StepSummary.trendMetrics(asMaps(), id);
     }
 
     /** The key metrics per sweep point this build adds to the trend of one id. */
     public Map<String, Map<String, Double>> getTrendPoints(final String id) {
-        return StepSummary.trendPoints(getCalls(), id);
+        return StepSummary.trendPoints(asMaps(), id);
     }
 
     /**
@@ -156,9 +171,9 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
     /** The worst verdict over the calls, for the page heading; null before a call recorded one. */
     @Exported(visibility = 2)
     public String getVerdict() {
-        final Map<String, LinkedHashMap<String, Object>> recorded = getCalls();
+        final Map<String, CallSummary> recorded = getCalls();
         return recorded.isEmpty() ? null : Verdict.worst(recorded.values().stream()
-                .map(c -> String.valueOf(c.get(StepSummary.VERDICT))).toList()).name();
+                .map(c -> c.getVerdict().name()).toList()).name();
     }
 
     /**
@@ -173,7 +188,7 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
         if (run != null) {
             run.getParent().checkPermission(Item.READ);
         }
-        final Map<String, Object> summary = call == null ? null : getCalls().get(call);
+        final CallSummary summary = call == null ? null : getCalls().get(call);
         rsp.setContentType("image/svg+xml;charset=UTF-8");
         rsp.setHeader("Content-Security-Policy", "sandbox; default-src 'none'; style-src 'unsafe-inline'");
         rsp.setHeader("X-Content-Type-Options", "nosniff");
@@ -186,9 +201,7 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
             }
             return;
         }
-        @SuppressWarnings("unchecked")
-        final List<Map<String, Object>> rows = summary != null && summary.get(StepSummary.COMPARISON) instanceof List<?> l
-                ? (List<Map<String, Object>>) l : List.of();
+        final List<Map<String, Object>> rows = summary == null ? List.of() : summary.getComparison();
         rsp.getOutputStream().write(Comparison.svg(rows).getBytes(StandardCharsets.UTF_8));
     }
 

@@ -9,7 +9,6 @@ import hudson.model.Run;
 import io.aiperf.engine.ci.ArchivePlanner;
 import io.aiperf.engine.ci.BaselineChoice;
 import io.aiperf.engine.ci.BaselineSelector;
-import io.aiperf.engine.ci.StepSummary;
 import io.aiperf.engine.ci.Verdict;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -89,9 +88,9 @@ final class Baselines {
             dirs.add(target.getRemote());
             builds.add(b.getNumber());
             final AiperfBuildAction action = b.getAction(AiperfBuildAction.class);
-            final Map<String, Object> summary = action == null ? null : action.getCalls().get(prefix);
+            final CallSummary summary = action == null ? null : action.getCalls().get(prefix);
             if (summary != null) {
-                metrics.add(StepSummary.metrics(summary));
+                metrics.add(summary.getMetrics());
             }
         }
         return new Chosen(List.copyOf(dirs), List.copyOf(builds), List.copyOf(metrics), own ? null : job.getFullName());

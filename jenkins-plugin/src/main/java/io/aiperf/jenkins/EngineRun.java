@@ -206,8 +206,8 @@ final class EngineRun implements AutoCloseable {
     private int runEngine(final List<String> argv, final Map<String, String> childEnv, final List<String> secrets)
             throws IOException, InterruptedException {
         // one masking stream per copier thread: a stream buffers the line it masks and has one writer
-        try (OutputStream out = new MaskingOutputStream(new NonClosing(listener.getLogger()), secrets);
-             OutputStream err = new MaskingOutputStream(new NonClosing(listener.getLogger()), secrets)) {
+        try (OutputStream out = MaskingOutputStream.leavingOpen(listener.getLogger(), secrets);
+             OutputStream err = MaskingOutputStream.leavingOpen(listener.getLogger(), secrets)) {
             final Proc proc;
             try {
                 proc = launcher.launch().cmds(argv).envs(childEnv).pwd(workspace).stdout(out).stderr(err).start();
@@ -332,23 +332,6 @@ final class EngineRun implements AutoCloseable {
             scratch.deleteRecursive();
         } catch (IOException e) {
             listener.getLogger().println("aiperf: could not delete " + scratch.getRemote() + ": " + e.getMessage());
-        }
-    }
-
-    /** The build log belongs to Jenkins; closing the masking stream must not close it. */
-    private static final class NonClosing extends java.io.FilterOutputStream {
-        NonClosing(final OutputStream out) {
-            super(out);
-        }
-
-        @Override
-        public void write(final byte[] b, final int off, final int len) throws IOException {
-            out.write(b, off, len);
-        }
-
-        @Override
-        public void close() throws IOException {
-            out.flush();
         }
     }
 }

@@ -4,6 +4,8 @@ import com.cloudbees.plugins.credentials.CredentialsMatchers;
 import com.cloudbees.plugins.credentials.CredentialsProvider;
 import com.cloudbees.plugins.credentials.common.StandardListBoxModel;
 import hudson.model.Item;
+import hudson.model.Queue;
+import hudson.model.queue.Tasks;
 import hudson.security.ACL;
 import hudson.util.FormValidation;
 import hudson.util.ListBoxModel;
@@ -13,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import jenkins.model.Jenkins;
 import org.jenkinsci.plugins.plaincredentials.StringCredentials;
+import org.springframework.security.core.Authentication;
 
 /** What the forms' field checks and the credentials dropdown share. The rules themselves are {@link ProfileSpec}'s. */
 final class FormChecks {
@@ -49,16 +52,23 @@ final class FormChecks {
         }
     }
 
-    /** Secret text credentials the user may use in this item; the current value is kept for everyone else. */
+    /**
+     * Secret text credentials the item may use, listed as it will run (a job runs under the authentication a
+     * {@code QueueItemAuthenticator} gives it; anything else, such as a folder, as SYSTEM), so the list offers only
+     * what the build will find; the current value is kept, and is all a user who may not configure the item sees.
+     */
     static ListBoxModel credentials(final Item item, final String current) {
         final StandardListBoxModel model = new StandardListBoxModel();
+        final String kept = current == null ? "" : current;
         if (item == null ? !Jenkins.get().hasPermission(Jenkins.ADMINISTER)
                 : !item.hasAnyPermission(Item.EXTENDED_READ, CredentialsProvider.USE_ITEM)) {
-            model.includeCurrentValue(current == null ? "" : current);
+            model.includeCurrentValue(kept);
             return model;
         }
-        model.includeEmptyValue().includeMatchingAs(ACL.SYSTEM2, item, StringCredentials.class, List.of(),
+        final Authentication runsAs = item instanceof Queue.Task task ? Tasks.getAuthenticationOf2(task) : ACL.SYSTEM2;
+        model.includeEmptyValue().includeMatchingAs(runsAs, item, StringCredentials.class, List.of(),
                 CredentialsMatchers.always());
+        model.includeCurrentValue(kept);
         return model;
     }
 }

@@ -9,7 +9,9 @@ import java.util.List;
 /**
  * Every setting of an {@code aiperfProfile} call, declared once: the Pipeline step and the freestyle builder both
  * hold one and expose it field by field under the same names and types (an engine test keeps them, the help pages
- * and {@link ProfileSpec} in step). Blanks are unset (null); an unset engine boolean leaves the config file's value.
+ * and {@link ProfileSpec} in step). Each keeps its one-line accessors because Stapler and structs read
+ * {@code @DataBoundSetter}s only on a class and its superclasses, and the two must extend Step and Builder.
+ * Blanks are unset (null); an unset engine boolean leaves the config file's value.
  * Persisted with the freestyle job, so only JDK types.
  */
 final class ProfileSettings implements Serializable {

@@ -89,9 +89,8 @@ class AiperfCallsTest {
             // the archived comparison.svg (the report's chart) marks each run's elements with its series
             assertTrue(compare.contains("data-series=\"baseline\"") && compare.contains("data-series=\"candidate\""),
                     compare);
-            final List<?> rows = (List<?>) action.getCalls().get("aiperf/llama/run/").get("comparison");
-            assertFalse(rows.isEmpty());
-            assertEquals(List.of(1), action.getCalls().get("aiperf/llama/run/").get("baselineBuilds"));
+            assertFalse(action.getCalls().get("aiperf/llama/run/").getComparison().isEmpty());
+            assertEquals(List.of(1), action.getCalls().get("aiperf/llama/run/").getBaselineBuilds());
             // the build page summary, and api/json
             final String page = j.createWebClient().getPage(second).getWebResponse().getContentAsString();
             assertTrue(page.contains("aiperf/llama/run/") && page.contains("aiperf/mistral/run/"), page);

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import hudson.model.Result;
 import hudson.model.Run;
 import hudson.slaves.DumbSlave;
+import io.aiperf.engine.ci.Verdict;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +17,6 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.htmlunit.WebResponse;
 import org.jenkinsci.plugins.workflow.actions.WarningAction;
@@ -99,9 +99,9 @@ class AiperfPipelineTest {
                     + "}", Result.SUCCESS);
             j.assertLogContains("no JDK tool installation named 'no-such-jdk'", r);
             j.assertLogContains("attempts=2", r);
-            final Map<String, Object> recorded = r.getAction(AiperfBuildAction.class).getCalls().get("aiperf/aiperf/run/");
-            assertEquals("SUCCESS", recorded.get("verdict"), "the build's record is not the script's map");
-            assertTrue(((Number) ((Map<?, ?>) recorded.get("metrics")).get("time_to_first_token_p50")).doubleValue() > 0);
+            final CallSummary recorded = r.getAction(AiperfBuildAction.class).getCalls().get("aiperf/aiperf/run/");
+            assertEquals(Verdict.SUCCESS, recorded.getVerdict(), "the build's record is not the script's map");
+            assertTrue(recorded.getMetrics().get("time_to_first_token_p50") > 0);
         }
     }
 

@@ -11,7 +11,6 @@ import hudson.security.ACL;
 import hudson.security.ACLContext;
 import hudson.slaves.DumbSlave;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
@@ -66,8 +65,8 @@ class AiperfReferenceJobTest {
                         () -> Baselines.referenceJob(r, "main"));
                 assertTrue(denied.getMessage().contains("no job 'main' that this build may read"), denied.getMessage());
             }
-            final Map<String, Object> summary = r.getAction(AiperfBuildAction.class).getCalls().get("aiperf/svc/run/");
-            assertEquals(List.of(2), summary.get("baselineBuilds"));
+            final CallSummary summary = r.getAction(AiperfBuildAction.class).getCalls().get("aiperf/svc/run/");
+            assertEquals(List.of(2), summary.getBaselineBuilds());
         }
     }
 }

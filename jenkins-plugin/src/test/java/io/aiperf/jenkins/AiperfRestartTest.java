@@ -6,10 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import hudson.model.FreeStyleBuild;
 import hudson.model.FreeStyleProject;
 import hudson.model.Result;
 import hudson.slaves.DumbSlave;
+import io.aiperf.engine.ci.Verdict;
+import java.io.File;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
 import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
@@ -76,6 +83,62 @@ class AiperfRestartTest {
             assertEquals(Integer.valueOf(4), b.getWarmupRequestCount());
             assertEquals(List.of("--extra-inputs", "a b"), b.getExtraArgs());
             assertEquals(before[1], Agents.configXml(f));
+        });
+    }
+
+    @Test
+    void aSummaryIsStoredTypedInBuildXmlAndAnOlderBuildsMapStillLoads() throws Throwable {
+        sessions.then(j -> {
+            final FreeStyleProject p = j.createFreeStyleProject("recorded");
+            final FreeStyleBuild typed = j.buildAndAssertSuccess(p);
+            final FreeStyleBuild older = j.buildAndAssertSuccess(p);
+            final LinkedHashMap<String, Object> summary = new LinkedHashMap<>();
+            summary.put("verdict", "UNSTABLE");
+            summary.put("exitCode", 0);
+            summary.put("reasons", new ArrayList<>(List.of("slower than #3")));
+            summary.put("metrics", new LinkedHashMap<>(Map.of("time_to_first_token_p50", 12.5)));
+            summary.put("baselineBuilds", new ArrayList<>(List.of(3)));
+            summary.put("id", "svc");
+            AiperfBuildAction.record(typed, "aiperf/svc/run/", summary);
+            typed.save();
+            final String xml = Files.readString(new File(typed.getRootDir(), "build.xml").toPath());
+            assertTrue(xml.contains("<io.aiperf.jenkins.CallSummary>") && xml.contains("<verdict>UNSTABLE</verdict>")
+                    && xml.contains("<exitCode>0</exitCode>"), xml);
+            assertFalse(xml.contains("<string>verdict</string>"), "no untyped map: " + xml);
+            // a build recorded before the summary was typed kept the step's map
+            final File olderXml = new File(older.getRootDir(), "build.xml");
+            Files.writeString(olderXml.toPath(), Files.readString(olderXml.toPath()).replace("</actions>",
+                    "<io.aiperf.jenkins.AiperfBuildAction><calls><entry><string>aiperf/old/run/</string>"
+                            + "<linked-hash-map><entry><string>verdict</string><string>FAILURE</string></entry>"
+                            + "<entry><string>exitCode</string><int>1</int></entry>"
+                            + "<entry><string>metrics</string><linked-hash-map><entry>"
+                            + "<string>time_to_first_token_p50</string><double>7.5</double></entry></linked-hash-map>"
+                            + "</entry><entry><string>id</string><string>old</string></entry></linked-hash-map>"
+                            + "</entry></calls></io.aiperf.jenkins.AiperfBuildAction></actions>"));
+        });
+        sessions.then(j -> {
+            final FreeStyleProject p = j.jenkins.getItemByFullName("recorded", FreeStyleProject.class);
+            final CallSummary typed = p.getBuildByNumber(1).getAction(AiperfBuildAction.class).getCalls()
+                    .get("aiperf/svc/run/");
+            assertEquals(Verdict.UNSTABLE, typed.getVerdict());
+            assertEquals(12.5, typed.getMetrics().get("time_to_first_token_p50"));
+            assertEquals(List.of(3), typed.getBaselineBuilds());
+            assertEquals(List.of("slower than #3"), typed.getReasons());
+            final FreeStyleBuild older = p.getBuildByNumber(2);
+            final AiperfBuildAction action = older.getAction(AiperfBuildAction.class);
+            final CallSummary old = action.getCalls().get("aiperf/old/run/");
+            assertEquals(Verdict.FAILURE, old.getVerdict());
+            assertEquals(1, old.getExitCode());
+            assertEquals(7.5, old.getMetrics().get("time_to_first_token_p50"));
+            assertEquals("FAILURE", action.getVerdict());
+            assertEquals(List.of("old"), action.getIds());
+            // the pages and api/json read the typed record as they read the map
+            assertTrue(j.createWebClient().getPage(older, "aiperf/").getWebResponse().getContentAsString()
+                    .contains("old: FAILURE"));
+            final String json = j.createWebClient().goTo(p.getBuildByNumber(1).getUrl() + "api/json?depth=1",
+                    "application/json").getWebResponse().getContentAsString();
+            assertTrue(json.contains("\"verdict\":\"UNSTABLE\"") && json.contains("\"time_to_first_token_p50\":12.5"),
+                    json);
         });
     }
 

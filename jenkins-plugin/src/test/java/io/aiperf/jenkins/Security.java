@@ -20,15 +20,25 @@ final class Security {
         loggedInAdmin(j, true);
     }
 
-    /** As above; anonymous users may read only when told. */
-    static void loggedInAdmin(final JenkinsRule j, final boolean anonymousRead) throws Exception {
-        final WorkflowJob setup = j.createProject(WorkflowJob.class, "security-setup-" + SETUPS.incrementAndGet());
-        setup.setDefinition(new CpsFlowDefinition("def realm = new hudson.security.HudsonPrivateSecurityRealm(false)\n"
-                + "realm.createAccount('" + ADMIN + "', '" + ADMIN_PASSWORD + "')\n"
+    /** As above; anonymous users may read only when told; more accounts (password: the name) when given. */
+    static void loggedInAdmin(final JenkinsRule j, final boolean anonymousRead, final String... users)
+            throws Exception {
+        final StringBuilder accounts = new StringBuilder();
+        for (final String user : users) {
+            accounts.append("realm.createAccount('").append(user).append("', '").append(user).append("')\n");
+        }
+        trusted(j, "def realm = new hudson.security.HudsonPrivateSecurityRealm(false)\n"
+                + "realm.createAccount('" + ADMIN + "', '" + ADMIN_PASSWORD + "')\n" + accounts
                 + "jenkins.model.Jenkins.get().setSecurityRealm(realm)\n"
                 + "def strategy = new hudson.security.FullControlOnceLoggedInAuthorizationStrategy()\n"
                 + "strategy.setAllowAnonymousRead(" + anonymousRead + ")\n"
-                + "jenkins.model.Jenkins.get().setAuthorizationStrategy(strategy)\n", false));
+                + "jenkins.model.Jenkins.get().setAuthorizationStrategy(strategy)\n");
+    }
+
+    /** Runs a Groovy script as an admin would, in a trusted (unsandboxed) Pipeline of its own, and waits for it. */
+    static void trusted(final JenkinsRule j, final String script) throws Exception {
+        final WorkflowJob setup = j.createProject(WorkflowJob.class, "security-setup-" + SETUPS.incrementAndGet());
+        setup.setDefinition(new CpsFlowDefinition(script, false));
         j.buildAndAssertSuccess(setup);
     }
 }

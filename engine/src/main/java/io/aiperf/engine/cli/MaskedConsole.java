@@ -3,9 +3,6 @@ package io.aiperf.engine.cli;
 import io.aiperf.engine.config.Secret;
 import io.aiperf.engine.redact.CommandLineSecrets;
 import io.aiperf.engine.redact.MaskingOutputStream;
-import java.io.FilterOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -52,24 +49,8 @@ final class MaskedConsole implements AutoCloseable {
     }
 
     private static PrintStream masking(final PrintStream terminal, final List<String> secrets) {
-        return new PrintStream(new MaskingOutputStream(new KeptOpen(terminal), secrets, Secret.REDACTED), true,
+        // the terminal outlives the command: closing the mask only flushes it
+        return new PrintStream(MaskingOutputStream.leavingOpen(terminal, secrets, Secret.REDACTED), true,
                 StandardCharsets.UTF_8);
-    }
-
-    /** The terminal stream, which closing the mask must only flush: it outlives the command. */
-    private static final class KeptOpen extends FilterOutputStream {
-        KeptOpen(final OutputStream out) {
-            super(out);
-        }
-
-        @Override
-        public void write(final byte[] b, final int off, final int len) throws IOException {
-            out.write(b, off, len);
-        }
-
-        @Override
-        public void close() throws IOException {
-            out.flush();
-        }
     }
 }

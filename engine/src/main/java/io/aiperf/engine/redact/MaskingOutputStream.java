@@ -1,6 +1,7 @@
 package io.aiperf.engine.redact;
 
 import java.io.ByteArrayOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +12,8 @@ import java.util.List;
  * API key, but a server may echo it in an error body. Works line by line, a carriage return also ending a line (a
  * secret never spans lines; a progress line shows at once); a line
  * longer than 64 KiB is passed on in pieces that keep enough bytes back to catch a secret across the cut.
- * Not thread-safe: one writer.
+ * Not thread-safe: one writer. The engine's console ({@code MaskedConsole}) and the Jenkins plugin's build log both
+ * mask through {@link #leavingOpen}.
  */
 public final class MaskingOutputStream extends OutputStream {
     private static final int MAX_PENDING = 1 << 16;
@@ -33,6 +35,20 @@ public final class MaskingOutputStream extends OutputStream {
         this.secrets = secrets.stream().filter(s -> s != null && !s.isBlank())
                 .map(s -> s.getBytes(StandardCharsets.UTF_8)).toList();
         this.keepBack = this.secrets.stream().mapToInt(s -> s.length).max().orElse(1) - 1;
+    }
+
+    /**
+     * Masks into a stream this one does not own (a console, a build log): closing it passes on the last line and
+     * flushes {@code out}, which stays open.
+     */
+    public static MaskingOutputStream leavingOpen(final OutputStream out, final List<String> secrets,
+                                                  final String mask) {
+        return new MaskingOutputStream(new KeptOpen(out), secrets, mask);
+    }
+
+    /** As {@link #leavingOpen(OutputStream, List, String)}, each secret shown as {@code ****}. */
+    public static MaskingOutputStream leavingOpen(final OutputStream out, final List<String> secrets) {
+        return leavingOpen(out, secrets, "****");
     }
 
     @Override
@@ -102,5 +118,22 @@ public final class MaskingOutputStream extends OutputStream {
             }
         }
         return null;
+    }
+
+    /** The stream underneath, which closing the mask must only flush. */
+    private static final class KeptOpen extends FilterOutputStream {
+        KeptOpen(final OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(final byte[] b, final int off, final int len) throws IOException {
+            out.write(b, off, len);
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.flush();
+        }
     }
 }

@@ -33,4 +33,24 @@ class MaskingOutputStreamTest {
         final String out = mask(List.of(secret), filler + secret + filler + "\n");
         assertThat(out).doesNotContain("0123456789").hasSize(filler.length() * 2 + 4 + 1);
     }
+
+    @Test
+    void aStreamItDoesNotOwnGetsTheLastLineAndStaysOpen() throws Exception {
+        final boolean[] closed = {false};
+        final ByteArrayOutputStream sink = new ByteArrayOutputStream() {
+            @Override
+            public void close() {
+                closed[0] = true;
+            }
+        };
+        try (MaskingOutputStream m = MaskingOutputStream.leavingOpen(sink, List.of("sk-1"), "<redacted>")) {
+            m.write("key sk-1\nno line end sk-1".getBytes(StandardCharsets.UTF_8));
+        }
+        assertThat(sink.toString(StandardCharsets.UTF_8)).isEqualTo("key <redacted>\nno line end <redacted>");
+        assertThat(closed[0]).as("the console or build log outlives the mask").isFalse();
+        try (MaskingOutputStream m = MaskingOutputStream.leavingOpen(sink, List.of("sk-1"))) {
+            m.write(" sk-1".getBytes(StandardCharsets.UTF_8));
+        }
+        assertThat(sink.toString(StandardCharsets.UTF_8)).endsWith("<redacted> ****");
+    }
 }
