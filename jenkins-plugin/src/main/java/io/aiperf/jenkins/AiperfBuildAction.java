@@ -41,8 +41,11 @@ public final class AiperfBuildAction implements RunAction2, HealthReportingActio
     private static final long serialVersionUID = 1L;
     private static final Object LOCK = new Object();
 
-    /** Replaced, never changed in place, so saving the build while a parallel branch records reads a whole map. */
-    private LinkedHashMap<String, CallSummary> summaries = new LinkedHashMap<>();
+    /**
+     * Replaced whole under the lock, never changed in place, so saving the build while a parallel branch records
+     * reads a whole map; volatile because XStream reads it without the lock.
+     */
+    private volatile LinkedHashMap<String, CallSummary> summaries = new LinkedHashMap<>();
     /** How builds recorded before {@link CallSummary} kept their summaries (the step's maps); read, then dropped. */
     @Deprecated
     private LinkedHashMap<String, LinkedHashMap<String, Object>> calls;

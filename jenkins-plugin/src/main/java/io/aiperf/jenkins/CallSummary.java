@@ -128,15 +128,15 @@ public final class CallSummary implements CustomExportedBean, Serializable {
     }
 
     public List<Map<String, Object>> getGateRules() {
-        return Collections.unmodifiableList(gateRules);
+        return rows(gateRules);
     }
 
     public List<Map<String, Object>> getCells() {
-        return Collections.unmodifiableList(cells);
+        return rows(cells);
     }
 
     public List<Map<String, Object>> getHooks() {
-        return Collections.unmodifiableList(hooks);
+        return rows(hooks);
     }
 
     /** The key metrics, by name. */
@@ -165,7 +165,12 @@ public final class CallSummary implements CustomExportedBean, Serializable {
 
     /** One row per key metric against the baseline. */
     public List<Map<String, Object>> getComparison() {
-        return Collections.unmodifiableList(comparison);
+        return rows(comparison);
+    }
+
+    /** Rows read-only to the pages that show them, each row too. */
+    private static List<Map<String, Object>> rows(final List<? extends Map<String, Object>> rows) {
+        return rows.stream().map(Collections::unmodifiableMap).toList();
     }
 
     private static String text(final Object value) {

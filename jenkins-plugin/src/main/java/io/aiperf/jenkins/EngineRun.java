@@ -175,12 +175,11 @@ final class EngineRun implements AutoCloseable {
         }
         int exitCode;
         try {
-            exitCode = runEngine(argv, childEnv, secrets);
+            exitCode = runEngine(argv, childEnv, secrets, pidFile);
         } catch (InterruptedException aborted) {
             // Proc.join() has asked for the engine's process tree to be killed (SIGTERM); what it wrote is archived
             listener.getLogger().println("aiperf: the build was aborted; Jenkins stopped the engine, archiving what"
                     + " it wrote");
-            awaitExit(pidFile);
             if (jvm != null) {
                 jvm.discardRecording(); // a class-data archive recorded by a stopped JVM is not kept
             }
@@ -203,8 +202,8 @@ final class EngineRun implements AutoCloseable {
     }
 
     /** Runs the engine to its end and returns its exit code; an abort arrives as an {@link InterruptedException}. */
-    private int runEngine(final List<String> argv, final Map<String, String> childEnv, final List<String> secrets)
-            throws IOException, InterruptedException {
+    private int runEngine(final List<String> argv, final Map<String, String> childEnv, final List<String> secrets,
+                          final FilePath pidFile) throws IOException, InterruptedException {
         // one masking stream per copier thread: a stream buffers the line it masks and has one writer
         try (OutputStream out = MaskingOutputStream.leavingOpen(listener.getLogger(), secrets);
              OutputStream err = MaskingOutputStream.leavingOpen(listener.getLogger(), secrets)) {
@@ -214,7 +213,14 @@ final class EngineRun implements AutoCloseable {
             } catch (IOException e) {
                 throw new AbortException("aiperf: cannot start the engine: " + e.getMessage());
             }
-            return proc.join();
+            try {
+                return proc.join();
+            } catch (InterruptedException aborted) {
+                // An interrupted join returns before the engine has stopped (on an agent its output is still on the
+                // way): the masks stay open until it has written its partial results and exited.
+                awaitExit(pidFile);
+                throw aborted;
+            }
         }
     }
 

@@ -55,7 +55,8 @@ final class FormChecks {
     /**
      * Secret text credentials the item may use, listed as it will run (a job runs under the authentication a
      * {@code QueueItemAuthenticator} gives it; anything else, such as a folder, as SYSTEM), so the list offers only
-     * what the build will find; the current value is kept, and is all a user who may not configure the item sees.
+     * what the build will find; the current value is kept, and is all a user without Extended Read or Use Item on the
+     * item (Administer when there is no item) sees.
      */
     static ListBoxModel credentials(final Item item, final String current) {
         final StandardListBoxModel model = new StandardListBoxModel();

@@ -12,8 +12,10 @@ import java.util.List;
  * API key, but a server may echo it in an error body. Works line by line, a carriage return also ending a line (a
  * secret never spans lines; a progress line shows at once); a line
  * longer than 64 KiB is passed on in pieces that keep enough bytes back to catch a secret across the cut.
- * Not thread-safe: one writer. The engine's console ({@code MaskedConsole}) and the Jenkins plugin's build log both
- * mask through {@link #leavingOpen}.
+ * One writer at a time, but closing may race it (a Jenkins abort closes the stream while the agent's output is still
+ * arriving), so every call holds the stream's lock, and bytes written after the close are still masked line by line.
+ * The engine's console ({@code MaskedConsole}) and the Jenkins plugin's build log both mask through
+ * {@link #leavingOpen}.
  */
 public final class MaskingOutputStream extends OutputStream {
     private static final int MAX_PENDING = 1 << 16;
@@ -22,6 +24,7 @@ public final class MaskingOutputStream extends OutputStream {
     private final List<byte[]> secrets;
     private final int keepBack;
     private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+    private boolean closed;
 
     /** @param secrets the values to hide, each shown as {@code ****}; blank ones are ignored */
     public MaskingOutputStream(final OutputStream out, final List<String> secrets) {
@@ -52,7 +55,7 @@ public final class MaskingOutputStream extends OutputStream {
     }
 
     @Override
-    public void write(final int b) throws IOException {
+    public synchronized void write(final int b) throws IOException {
         line.write(b);
         if (b == '\n' || b == '\r') {
             emit(line.size());
@@ -63,7 +66,7 @@ public final class MaskingOutputStream extends OutputStream {
 
     /** The same as writing byte by byte, copying runs of bytes at once up to each line end or the cut. */
     @Override
-    public void write(final byte[] b, final int off, final int len) throws IOException {
+    public synchronized void write(final byte[] b, final int off, final int len) throws IOException {
         int start = off;
         for (int i = off; i < off + len; i++) {
             if (b[i] == '\n' || b[i] == '\r') {
@@ -80,14 +83,35 @@ public final class MaskingOutputStream extends OutputStream {
     }
 
     @Override
-    public void flush() throws IOException {
+    public synchronized void flush() throws IOException {
         out.flush();
     }
 
     @Override
-    public void close() throws IOException {
-        emit(line.size());
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        // A tail that may be the start of a secret stays pending: a late writer (the abort race) completes and masks
+        // it, and without one it is dropped rather than shown as the first piece of a secret.
+        emit(line.size() - secretStartAtEnd());
         out.close();
+    }
+
+    /** The length of the longest proper prefix of a secret that the pending bytes end with. */
+    private int secretStartAtEnd() {
+        final byte[] pending = line.toByteArray();
+        int longest = 0;
+        for (final byte[] s : secrets) {
+            for (int n = Math.min(s.length - 1, pending.length); n > longest; n--) {
+                if (java.util.Arrays.equals(pending, pending.length - n, pending.length, s, 0, n)) {
+                    longest = n;
+                    break;
+                }
+            }
+        }
+        return longest;
     }
 
     /** Masks the pending bytes and passes on the first {@code count} of them, keeping the rest pending. */
@@ -127,7 +151,7 @@ public final class MaskingOutputStream extends OutputStream {
         }
 
         @Override
-        public void write(final byte[] b, final int off, final int len) throws IOException {
+        public synchronized void write(final byte[] b, final int off, final int len) throws IOException {
             out.write(b, off, len);
         }
 

@@ -53,4 +53,44 @@ class MaskingOutputStreamTest {
         }
         assertThat(sink.toString(StandardCharsets.UTF_8)).endsWith("<redacted> ****");
     }
+
+    @Test
+    void aSecretStraddlingTheCloseIsMaskedWhenTheLateWriterCompletesIt() throws Exception {
+        final ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        final MaskingOutputStream m = MaskingOutputStream.leavingOpen(sink, List.of("sk-123456"));
+        m.write("a line sk-12".getBytes(StandardCharsets.UTF_8));
+        m.close(); // a Jenkins abort closes while the agent's output still arrives
+        assertThat(sink.toString(StandardCharsets.UTF_8)).isEqualTo("a line ");
+        m.write("3456 and after\n".getBytes(StandardCharsets.UTF_8));
+        m.close();
+        assertThat(sink.toString(StandardCharsets.UTF_8)).isEqualTo("a line **** and after\n");
+    }
+
+    @Test
+    void writersAndTheCloseDoNotInterleaveInsideALine() throws Exception {
+        final ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        final MaskingOutputStream m = MaskingOutputStream.leavingOpen(sink, List.of("sk-123456"));
+        final byte[] line = "token sk-123456 end\n".getBytes(StandardCharsets.UTF_8);
+        final Thread writer = new Thread(() -> {
+            try {
+                for (int i = 0; i < 2_000; i++) {
+                    for (final byte b : line) {
+                        m.write(b);
+                    }
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        writer.start();
+        for (int i = 0; i < 200; i++) {
+            m.close();
+            m.flush();
+        }
+        writer.join();
+        m.close();
+        final String out = sink.toString(StandardCharsets.UTF_8);
+        assertThat(out).doesNotContain("sk-").doesNotContain("123456");
+        assertThat(out.split("\n", -1)).hasSize(2_001).allMatch(l -> l.isEmpty() || l.equals("token **** end"));
+    }
 }
