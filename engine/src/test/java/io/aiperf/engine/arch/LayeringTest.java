@@ -53,7 +53,7 @@ class LayeringTest {
             Map.entry("convergence", List.of("gate", "math", "summary")),
             Map.entry("client", List.of("config", "dataset", "record", "redact", "time")),
             Map.entry("hooks", List.of("client", "config", "record", "time")),
-            Map.entry("hub", List.of("client", "config", "dataset")),
+            Map.entry("hub", List.of("client", "config", "dataset", "redact")),
             Map.entry("export", List.of("config", "metrics", "record", "summary", "time", "validity")),
             Map.entry("log", List.of("export", "redact", "summary")),
             Map.entry("telemetry", List.of("client", "config", "export", "log", "summary")),
