@@ -790,6 +790,34 @@ class Http1TransportTest {
     }
 
     @Test
+    void onApacheHttpClientAHeadOverTheLimitIsAnErrorThoughEachLineAndTheFieldCountLookNormal() throws Exception {
+        // 200 fields of 8 KiB: 1.6 MiB, over the 1 MiB head limit; each line far under it (256 fields of 1 MiB each
+        // were let through, 256 MiB for one head).
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            head(out, "HTTP/1.1 200 OK\r\n");
+            for (int i = 0; i < 200; i++) {
+                head(out, "X-Field-" + i + ": " + "a".repeat(8 * 1024 - 20) + "\r\n");
+            }
+            head(out, "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+            return false;
+        }); InferenceClient client = new InferenceClient(1, 30, System::nanoTime, RunLimits.defaults(),
+                io.aiperf.engine.config.NetworkConfig.defaults(), false)) {
+            final ResponseData r = sendAndWait(client, request(server.uri()), 0);
+            assertThat(r.error()).isNotNull();
+            assertThat(r.error().message()).containsIgnoringCase("header");
+        }
+    }
+
+    @Test
+    void apacheHeadsStayWithinTheHeadLimit() {
+        for (final int limit : new int[] {1 << 20, 4 << 20, 64 << 10, 16 << 10, 1 << 10}) {
+            assertThat((long) ApacheLimits.maxLineLength(limit) * ApacheLimits.MAX_FIELDS)
+                    .isLessThanOrEqualTo(Math.max(limit, ApacheLimits.MAX_FIELDS * ApacheLimits.MIN_LINE));
+            assertThat(ApacheLimits.maxLineLength(limit)).isGreaterThanOrEqualTo(Math.min(limit, 8 * 1024));
+        }
+    }
+
+    @Test
     void onApacheHttpClientAServerThatClosesAfterEachAnswerLosesNoRequest() throws Exception {
         try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
             ok(out, "");
