@@ -662,6 +662,37 @@ class Http1TransportTest {
         }
     }
 
+    /**
+     * A server seen closing after its answers gets a new connection for every request, sticky conversations too: a
+     * connection kept for a conversation's next turn would race the server's close (and lose the turn's request).
+     */
+    @Test
+    void stickySessionsTakeNewConnectionsOnceTheServerIsSeenClosingAfterItsAnswers() throws Exception {
+        final List<String> seen = new CopyOnWriteArrayList<>();
+        final List<String> warnings = new CopyOnWriteArrayList<>();
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            final String id = head.substring(head.indexOf("X-Request-ID: ") + 14, head.indexOf("X-Request-ID: ") + 16);
+            seen.add(n + " " + id);
+            // Conversation b's server answers and says it closes: the client learns it closes after its answers.
+            ok(out, id.startsWith("b") ? "Connection: close\r\n" : "");
+            return !id.startsWith("b");
+        }); InferenceClient client = client(io.aiperf.engine.config.ConnectionReuse.STICKY_USER_SESSIONS)) {
+            client.onWarning(warnings::add);
+            final Header h = new BasicHeader("X-Any", "1");
+            for (final String[] turn : new String[][] {{"a0", "s1", "false"}, {"b0", "s2", "true"},
+                                                       {"a1", "s1", "true"}}) {
+                final CompletableFuture<ResponseData> done = new CompletableFuture<>();
+                client.send(request(server.uri(), h, Boolean.parseBoolean(turn[2])), turn[0], turn[1], new InFlight(),
+                        done::complete);
+                assertThat(done.get(30, TimeUnit.SECONDS).error()).isNull();
+            }
+            assertThat(warnings).anyMatch(w -> w.contains("every request to it now gets a new connection"));
+            // a1 went on a new connection (its first request), not on the one kept for conversation a.
+            assertThat(seen).containsExactly("0 a0", "0 b0", "0 a1");
+            assertThat(server.connections.get()).isEqualTo(3);
+        }
+    }
+
     @Test
     void a307IsFollowedWithTheSameMethodAndBodyAndCounted() throws Exception {
         final List<String> warnings = new CopyOnWriteArrayList<>();
