@@ -89,7 +89,7 @@ class LayeringTest {
             Map.entry("run.CellExecution", "--start-at waits for a wall-clock instant the shards share"),
             Map.entry("run.ProgressReporter", "console progress lines every few seconds of real time"),
             Map.entry("sweep.MultiRunner", "the cooldown between trials is real time the server gets to settle"),
-            Map.entry("dataset.Datasets", "a real-time budget on one tokenizer call, to stop a backtracking regex"),
+            Map.entry("dataset.TokenizerWatchdog", "a real-time bound on the tokenizer, to stop a backtracking regex"),
             Map.entry("telemetry.ServerMetricsCollector", "the scrape window of the server's own metrics, which "
                     + "the server stamps in real time"),
             Map.entry("telemetry.GpuTelemetry", "epoch timestamps in the GPU export, as upstream's carry"));
