@@ -20,6 +20,8 @@ import java.util.function.BooleanSupplier;
  * so the JVM can still exit. Thread-safe.
  */
 public final class TokenizerWatchdog implements Tokenizer {
+    /** The option a stuck tokenizer's error names. */
+    public static final String FIELD = "--tokenizer";
     /** What the tokenizer may spend whatever it is given: covers loading, warming up and a slow machine. */
     public static final long FLOOR_NANOS = 10_000_000_000L;
     /** The slowest a tokenizer may read; a hundred times slower than real ones at their slowest. */
@@ -55,13 +57,13 @@ public final class TokenizerWatchdog implements Tokenizer {
     }
 
     /** The error to end the work with when the tokenizer has spent more than its bound, or null. */
-    synchronized ConfigException overrun(final String during) {
+    public synchronized ConfigException overrun(final String during) {
         final long spent = finishedNanos + (callStartedNanos == 0 ? 0 : System.nanoTime() - callStartedNanos);
         final long bound = boundNanos();
         if (spent <= bound) {
             return null;
         }
-        return new ConfigException("--tokenizer", "tokenizer " + inner.name() + " spent more than "
+        return new ConfigException(FIELD, "tokenizer " + inner.name() + " spent more than "
                 + seconds(bound) + " s on " + chars + " characters while " + during + " (the bound is "
                 + seconds(floorNanos) + " s plus 1 s per " + String.format(Locale.ROOT, "%,d", MIN_CHARS_PER_SECOND)
                 + " characters): its pre-tokenizer regex likely backtracks on them; use --tokenizer builtin, or fix"
