@@ -61,6 +61,9 @@ public final class ReportCommand implements Callable<Integer> {
                 System.err.println("error: report: " + e.getMessage());
                 return ExitCode.FAILED;
             }
+            // Said on the console too: a killed sweep's report is never read as a complete one.
+            io.aiperf.engine.report.UnfinishedBanner.of(runs).forEach(u ->
+                    System.err.println("warning: report: " + io.aiperf.engine.report.UnfinishedBanner.line(u)));
             System.err.println("Report: " + file.toAbsolutePath());
             return ExitCode.OK;
         }

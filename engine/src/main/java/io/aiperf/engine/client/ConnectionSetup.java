@@ -67,6 +67,11 @@ final class ConnectionSetup {
         return tls == null ? SelectionKey.OP_READ : tls.interest();
     }
 
+    /** Whether the proxy's tunnel is still being opened. */
+    boolean tunnelling() {
+        return answer != null;
+    }
+
     /** The TLS layer of the ready connection, or null for plain HTTP. */
     TlsSession tls() {
         return tls;

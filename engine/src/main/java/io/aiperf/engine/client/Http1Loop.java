@@ -612,6 +612,12 @@ final class Http1Loop implements Runnable {
                 }
             }
         }
+        // Connections kept for a conversation's next turn race the same close: their next turns get new ones.
+        for (final Http1Connection c : List.copyOf(sessions.values())) {
+            if (c.origin.equals(origin)) {
+                close(c);
+            }
+        }
     }
 
     /**
@@ -671,7 +677,7 @@ final class Http1Loop implements Runnable {
             final Http1Connection kept = sessions.remove(next.correlationId);
             if (kept != null) {
                 kept.session = null;
-                if (!stale(kept) && kept.origin.equals(next.origin)) {
+                if (kept.origin.equals(next.origin) && guard.mayReuse(kept.origin.key()) && !stale(kept)) {
                     waiting.poll();
                     start(kept, next);
                     return true;

@@ -91,7 +91,14 @@ public final class ProbeClient {
             }
             final ConnectionSetup setup = new ConnectionSetup(channel, origin);
             while (!setup.step()) {
-                await(selector, key, setup.interest(), deadline, timeoutSeconds);
+                // A proxy's tunnel is part of the connect: a proxy that cannot reach the target (a host that drops
+                // packets) is given up on as soon as a direct connect to it would be.
+                if (!setup.tunnelling()) {
+                    await(selector, key, setup.interest(), deadline, timeoutSeconds);
+                } else if (!waited(selector, key, setup.interest(), connectDeadline)) {
+                    throw new SocketTimeoutException("the proxy " + origin.proxy().display() + " opened no tunnel to "
+                            + origin.authority() + " within " + connectSeconds + " s");
+                }
             }
             final TlsSession session = setup.tls();
             final ByteBuffer request = ByteBuffer.wrap(request(uri, origin, headers, body));
@@ -132,13 +139,22 @@ public final class ProbeClient {
 
     private static void await(final Selector selector, final SelectionKey key, final int ops, final long deadline,
                               final double timeoutSeconds) throws IOException {
+        if (!waited(selector, key, ops, deadline)) {
+            throw timedOut(timeoutSeconds);
+        }
+    }
+
+    /** Waits for {@code ops} until the deadline at most; false when it had already passed. */
+    private static boolean waited(final Selector selector, final SelectionKey key, final int ops, final long deadline)
+            throws IOException {
         final long left = deadline - System.nanoTime();
         if (left <= 0) {
-            throw timedOut(timeoutSeconds);
+            return false;
         }
         key.interestOps(ops);
         selector.select(Math.max(1, left / 1_000_000));
         selector.selectedKeys().clear();
+        return true;
     }
 
     private static SocketTimeoutException timedOut(final double timeoutSeconds) {

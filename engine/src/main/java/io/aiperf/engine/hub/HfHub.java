@@ -2,6 +2,7 @@ package io.aiperf.engine.hub;
 
 import io.aiperf.engine.client.ProbeClient;
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.redact.Redactor;
 import io.aiperf.engine.config.NetworkConfig;
 import io.aiperf.engine.dataset.TokenizerDownloader;
 import io.aiperf.engine.dataset.TokenizerResolver;
@@ -119,8 +120,8 @@ public final class HfHub implements TokenizerDownloader {
                 r = client.get(uri, headers, timeout, CONNECT_TIMEOUT_SECONDS, MAX_BYTES);
             } catch (IOException | java.nio.channels.UnresolvedAddressException e) {
                 final String why = e instanceof java.nio.channels.UnresolvedAddressException
-                        ? "host " + uri.getHost() + " not found" : e.getMessage();
-                throw new TokenizerDownloader.Unreachable("cannot reach the Hugging Face hub at " + endpoint
+                        ? "host " + uri.getHost() + " not found" : Redactor.url(e.getMessage());
+                throw new TokenizerDownloader.Unreachable("cannot reach the Hugging Face hub at " + Redactor.url(endpoint)
                         + " for '" + repo + "' (" + why + "); check the proxy settings, or set HF_HUB_OFFLINE=1 to use the cache only, "
                         + "or use --tokenizer builtin");
             }
@@ -132,12 +133,12 @@ public final class HfHub implements TokenizerDownloader {
             }
             if (r.status() == 200) {
                 if (commit == null || commit.isBlank()) {
-                    throw new ConfigException(FIELD, endpoint + " answered for '" + repo + "' without the hub's "
+                    throw new ConfigException(FIELD, Redactor.url(endpoint) + " answered for '" + repo + "' without the hub's "
                             + "X-Repo-Commit header: it does not look like a Hugging Face hub (check HF_ENDPOINT "
                             + "and the proxy settings)");
                 }
                 if (!COMMIT_ID.matcher(commit.strip()).matches()) {
-                    throw new ConfigException(FIELD, endpoint + " answered for '" + repo + "' with an X-Repo-Commit "
+                    throw new ConfigException(FIELD, Redactor.url(endpoint) + " answered for '" + repo + "' with an X-Repo-Commit "
                             + "that is not a commit id (40 hexadecimal digits): nothing was written (check HF_ENDPOINT "
                             + "and the proxy settings)");
                 }
@@ -149,7 +150,7 @@ public final class HfHub implements TokenizerDownloader {
             }
             throw refused(r.status(), code, endpoint, repo, revision, file, token != null);
         }
-        throw new ConfigException(FIELD, "the Hugging Face hub at " + endpoint + " redirected " + file + " of '" + repo
+        throw new ConfigException(FIELD, "the Hugging Face hub at " + Redactor.url(endpoint) + " redirected " + file + " of '" + repo
                 + "' more than " + MAX_REDIRECTS + " times");
     }
 
@@ -167,7 +168,7 @@ public final class HfHub implements TokenizerDownloader {
                     + "--tokenizer builtin");
         }
         if ("RepoNotFound".equals(code) || status == 404) {
-            return new ConfigException(FIELD, "no model '" + repo + "' on the Hugging Face hub at " + endpoint + " ("
+            return new ConfigException(FIELD, "no model '" + repo + "' on the Hugging Face hub at " + Redactor.url(endpoint) + " ("
                     + answer + (withToken ? "" : "; if it is private, set HF_TOKEN") + "); name the tokenizer with "
                     + "--tokenizer, or use --tokenizer builtin");
         }
@@ -178,7 +179,7 @@ public final class HfHub implements TokenizerDownloader {
                     : "'" + repo + "' on the Hugging Face hub is gated or private (" + answer + "): set HF_TOKEN to a "
                     + "token of an account with access");
         }
-        return new ConfigException(FIELD, "the Hugging Face hub at " + endpoint + " answered " + answer + " for " + file
+        return new ConfigException(FIELD, "the Hugging Face hub at " + Redactor.url(endpoint) + " answered " + answer + " for " + file
                 + " of '" + repo + "'; try again, or set HF_HUB_OFFLINE=1 to use the cache only");
     }
 
@@ -264,7 +265,7 @@ public final class HfHub implements TokenizerDownloader {
         } catch (IllegalArgumentException e) {
             // reported below
         }
-        throw new ConfigException("HF_ENDPOINT", "'" + endpoint + "' is not an http or https URL");
+        throw new ConfigException("HF_ENDPOINT", "'" + Redactor.url(endpoint) + "' is not an http or https URL");
     }
 
     /** {@code HF_TOKEN}, else the token file ({@code HF_TOKEN_PATH}, else {@code HF_HOME/token}); null for none. */

@@ -80,15 +80,19 @@ public final class Redactor {
             }
         });
         for (final String url : urls(config)) {
-            final Matcher m = Pattern.compile("://([^/@\\s]+)@").matcher(url);
-            if (m.find()) {
-                secrets.add(m.group(1));
-                final int colon = m.group(1).indexOf(':');
-                if (colon >= 0 && colon + 1 < m.group(1).length()) {
-                    secrets.add(m.group(1).substring(colon + 1)); // the password alone
-                }
+            urlSecrets(url, envValues, secrets);
+        }
+        // The hub's address and the proxies the environment names (the hub is reached through them too), and the
+        // hub's token: each is printed in a message when the hub or a proxy fails.
+        for (final String variable : ENV_URLS) {
+            final String url = env.get(variable);
+            if (url != null) {
+                urlSecrets(url, envValues, secrets);
             }
-            querySecrets(url, envValues, secrets);
+        }
+        final String hfToken = env.get("HF_TOKEN");
+        if (hfToken != null && hfToken.strip().length() >= MIN_NAMED_SECRET) {
+            secrets.add(hfToken.strip());
         }
         // Proxy credentials, from --proxy or the environment, in every form they are sent in.
         final io.aiperf.engine.config.ProxyConfig proxies = config.endpoint().proxy();
@@ -128,6 +132,36 @@ public final class Redactor {
         }
         urls.removeIf(java.util.Objects::isNull);
         return urls;
+    }
+
+    /** The environment variables that hold a URL the engine may print: the hub's, and the proxies'. */
+    private static final List<String> ENV_URLS = List.of("HF_ENDPOINT", "HTTP_PROXY", "http_proxy", "HTTPS_PROXY",
+            "https_proxy", "ALL_PROXY", "all_proxy");
+
+    /**
+     * A URL as it may be printed, logged or exported: its user-info and the values of its sensitive query parameters
+     * replaced by {@code <redacted>}, whatever redactor is at hand (the hub's address, a proxy's).
+     */
+    public static String url(final String url) {
+        if (url == null) {
+            return null;
+        }
+        final Set<String> secrets = new LinkedHashSet<>();
+        urlSecrets(url, Set.of(), secrets);
+        return new Redactor(secrets).text(url);
+    }
+
+    /** A URL's user-info (and its password alone) and its sensitive or environment-filled query values. */
+    private static void urlSecrets(final String url, final Set<String> envValues, final Set<String> into) {
+        final Matcher m = Pattern.compile("://([^/@\\s]+)@").matcher(url);
+        if (m.find()) {
+            into.add(m.group(1));
+            final int colon = m.group(1).indexOf(':');
+            if (colon >= 0 && colon + 1 < m.group(1).length()) {
+                into.add(m.group(1).substring(colon + 1)); // the password alone
+            }
+        }
+        querySecrets(url, envValues, into);
     }
 
     /** The values of a URL's sensitive or environment-filled query parameters, raw and percent-decoded. */

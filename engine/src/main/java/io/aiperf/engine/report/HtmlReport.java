@@ -182,6 +182,7 @@ public final class HtmlReport {
                 // The reader's own system font for the whole page; nothing is fetched.
                 .append("<font face=\"").append(Palette.FONT).append("\">\n")
                 .append("<h1>AIPerf (Java) report</h1>\n");
+        UnfinishedBanner.append(page, data);
         ValidityBanner.append(page, data);
         page.append("<p>");
         for (int i = 0; i < data.runs().size(); i++) {

@@ -72,6 +72,7 @@ final class CellExecution {
         final List<PhaseResult> results;
         // The phases stop on the user's Ctrl-C and on their own failed-request threshold; only the former ends the run.
         final CancellationToken stop = new CancellationToken();
+        processor.onStuck(stop::cancel); // a tokenizer stuck on the answers ends the phases at once
         double wakeupP99 = 0;
         Environment.Connection connection = Environment.Connection.UNKNOWN;
         // Connections opened while a profiling window was open, and the count when the current one opened.

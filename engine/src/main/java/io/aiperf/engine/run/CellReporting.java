@@ -78,8 +78,17 @@ final class CellReporting {
     }
 
     Reported report(final CellSetup.Prepared p, final CellExecution.Executed e, final WallClock wall,
-                    final long cellStart, final long cpuStartNanos) throws InterruptedException {
-        final RecordProcessor.Result processed = p.processor().finish();
+                    final long cellStart, final long cpuStartNanos) throws InterruptedException, CellStopped {
+        final RecordProcessor.Result processed;
+        try {
+            processed = p.processor().finish();
+        } catch (CellStopped stuck) {
+            if (p.scraper() != null) {
+                p.scraper().shutdown();
+            }
+            p.recordFiles().abort();
+            throw new CellStopped(stuck.status(), stuck.getMessage(), e.sent());
+        }
         if (p.scraper() != null) {
             p.scraper().shutdown();
         }
@@ -145,7 +154,7 @@ final class CellReporting {
             ctx.log().error(x.getMessage());
         }
         console.printHooks(outcome);
-        if (error != null && status == CellStatus.FAILED) {
+        if (error != null && (status == CellStatus.FAILED || status == CellStatus.BAD_INPUT)) {
             ctx.log().error(error);
         }
         outcome.hooks().forEach(h -> ctx.log().debug("hook " + h.describe()));

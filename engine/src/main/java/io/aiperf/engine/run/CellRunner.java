@@ -53,7 +53,13 @@ public final class CellRunner {
                     execution.shardRun());
             return new CellResult(outcome, null);
         }
-        final CellReporting.Reported r = reporting.report(prepared, executed, wall, cellStart, cpuStartNanos);
+        final CellReporting.Reported r;
+        try {
+            r = reporting.report(prepared, executed, wall, cellStart, cpuStartNanos);
+        } catch (CellStopped s) { // the tokenizer got stuck on the answers
+            return new CellResult(reporting.finish(s.status(), s.getMessage(), s.sent(), 0, 0,
+                    execution.shardRun()), null);
+        }
         return new CellResult(reporting.finish(r.status(), r.error(), executed.sent(), r.valid(), r.errors(),
                 execution.shardRun()), r.summary());
     }

@@ -11,6 +11,7 @@ import io.aiperf.engine.dataset.Conversation;
 import io.aiperf.engine.dataset.Datasets;
 import io.aiperf.engine.dataset.Tokenizer;
 import io.aiperf.engine.dataset.TokenizerResolver;
+import io.aiperf.engine.dataset.TokenizerWatchdog;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.export.HttpTraceTable;
 import io.aiperf.engine.export.RecordFiles;
@@ -88,22 +89,21 @@ final class CellSetup {
         // Resolved (and any warning printed) before the run started; here it is the loaded one.
         final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(),
                 System.getenv(), new HfHub(config.endpoint().network())).tokenizer();
-        final ChatTemplateCounter template = ChatTemplateCounter.of(config.tokenizer(), tokenizer);
-        final List<Conversation> conversations;
+        // Every tokenizer call of the setup is watched: a backtracking tokenizer.json ends the cell before traffic.
+        final TokenizerWatchdog watched = new TokenizerWatchdog(tokenizer, TokenizerWatchdog.FLOOR_NANOS);
+        final Built built;
         try {
-            conversations = Datasets.load(config.dataset(), config.randomSeed(), tokenizer,
-                    config.firstProfilingPhase().schedule(), config.endpoint().type().rankings(),
-                    ctx.cancellation()::isCancelled, Datasets.TOKENIZER_BUDGET_NANOS, template);
+            built = watched.run(() -> build(watched), ctx.cancellation()::isCancelled, "building prompts");
         } catch (CancellationException e) {
             throw new CellStopped(CellStatus.CANCELLED, "cancelled by the user while building prompts", 0);
         }
-        final List<Conversation> mine = shardPart(conversations);
-        if (mine.isEmpty()) {
+        if (built.mine().isEmpty()) {
             throw new CellStopped(CellStatus.BAD_INPUT, "shard " + config.shard().label() + " has no "
-                    + "conversation of the " + conversations.size() + " in the dataset", 0);
+                    + "conversation of the " + built.all().size() + " in the dataset", 0);
         }
-        final RequestSource source = new RequestSource(config, mine, Version.VALUE,
-                TemplatedInputTokens.of(template, config.endpoint().type(), mine, ctx.log()::warning));
+        final List<Conversation> conversations = built.all();
+        final List<Conversation> mine = built.mine();
+        final RequestSource source = new RequestSource(config, mine, Version.VALUE, built.templated());
         final Warmup warmup = Warmup.start(source, config, ctx);
         ctx.log().debug(conversations.size() + " conversation(s), " + conversations.stream()
                 .mapToInt(c -> c.turns().size()).sum() + " turn(s); tokenizer " + tokenizer.name() + " ("
@@ -137,6 +137,19 @@ final class CellSetup {
                 ctx.redactor()::file, ctx.log(), probes);
         return new Prepared(tokenizer, source, warmup, origins, profiler, seed, names, recordFiles, traceTable,
                 processor, scraper, gpu);
+    }
+
+    /** What the setup builds with the tokenizer. */
+    private record Built(List<Conversation> all, List<Conversation> mine, TemplatedInputTokens templated) {
+    }
+
+    private Built build(final Tokenizer tokenizer) {
+        final ChatTemplateCounter template = ChatTemplateCounter.of(config.tokenizer(), tokenizer);
+        final List<Conversation> conversations = Datasets.load(config.dataset(), config.randomSeed(), tokenizer,
+                config.firstProfilingPhase().schedule(), config.endpoint().type().rankings(), template);
+        final List<Conversation> mine = shardPart(conversations);
+        return new Built(conversations, mine, mine.isEmpty() ? null
+                : TemplatedInputTokens.of(template, config.endpoint().type(), mine, ctx.log()::warning));
     }
 
     private void resetKvCache(final List<String> origins) throws CellStopped, InterruptedException {

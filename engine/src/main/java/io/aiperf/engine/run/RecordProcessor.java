@@ -1,10 +1,12 @@
 package io.aiperf.engine.run;
 
+
 import io.aiperf.engine.dataset.Tokenizer;
 import io.aiperf.engine.export.RecordsJsonlWriter;
 import io.aiperf.engine.metrics.MetricsAccumulator;
 import io.aiperf.engine.metrics.MetricsSummary;
 import io.aiperf.engine.metrics.RecordMetrics;
+import io.aiperf.engine.record.CellStatus;
 import io.aiperf.engine.record.RequestRecord;
 import io.aiperf.engine.record.TransportHealth;
 import java.io.IOException;
@@ -37,6 +39,12 @@ final class RecordProcessor {
     private final AtomicLong queueFullWaits = new AtomicLong();
     private final AtomicLong lostRecords = new AtomicLong();
     private final Thread worker;
+    private final Thread watcher;
+    private final io.aiperf.engine.dataset.TokenizerWatchdog watchdog;
+    /** Why the tokenizer was given up on (it went over its bound), or null. */
+    private volatile String stuck;
+    private volatile Runnable onStuck = () -> { };
+    private static final long WATCH_NANOS = 100_000_000L;
     private volatile boolean closing;
     private boolean anyWarmup;
     private IOException writeFailure;
@@ -50,13 +58,43 @@ final class RecordProcessor {
         this.streaming = streaming;
         this.serverTokens = serverTokens;
         this.perChunkUsage = perChunkUsage;
-        this.tokenizer = new io.aiperf.engine.dataset.MemoTokenizer(tokenizer);
+        // Answers are counted with the run's tokenizer too: a backtracking one stops the cell (see the watcher).
+        this.watchdog = new io.aiperf.engine.dataset.TokenizerWatchdog(tokenizer,
+                io.aiperf.engine.dataset.TokenizerWatchdog.FLOOR_NANOS);
+        this.tokenizer = new io.aiperf.engine.dataset.MemoTokenizer(watchdog);
         this.jsonl = jsonl;
         this.profiling = new MetricsAccumulator(slos);
         this.warmup = new MetricsAccumulator(slos);
         this.worker = new Thread(this::work, "record-processor");
         this.worker.setDaemon(true);
         this.worker.start();
+        this.watcher = new Thread(this::watch, "tokenizer-watch");
+        this.watcher.setDaemon(true);
+        this.watcher.start();
+    }
+
+    /** Where a tokenizer stuck on the answers is said at once (the cell's stop), besides {@link #finish}. */
+    void onStuck(final Runnable action) {
+        onStuck = action;
+        if (stuck != null) {
+            action.run();
+        }
+    }
+
+    /**
+     * Checks the tokenizer a few times a second, off the I/O threads: one stuck in native code (a regex that
+     * backtracks on an answer) would otherwise fill the queue and stop every I/O thread, and the run with them.
+     */
+    private void watch() {
+        while (worker.isAlive()) {
+            final io.aiperf.engine.config.ConfigException over = watchdog.overrun("counting the answers' tokens");
+            if (over != null) {
+                stuck = over.reason();
+                onStuck.run();
+                return;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(WATCH_NANOS);
+        }
     }
 
     /** Takes a completed request; called on I/O threads. */
@@ -64,12 +102,21 @@ final class RecordProcessor {
         if (queue.offer(record)) {
             return;
         }
+        if (stuck != null) {
+            lostRecords.incrementAndGet(); // nothing takes records any more: the I/O threads must not wait
+            return;
+        }
         queueFullWaits.incrementAndGet();
         boolean interrupted = false;
         while (true) {
             try {
-                queue.put(record);
-                break;
+                if (queue.offer(record, WATCH_NANOS, java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                    break;
+                }
+                if (stuck != null) {
+                    lostRecords.incrementAndGet();
+                    break;
+                }
             } catch (InterruptedException e) {
                 interrupted = true; // the record must not be lost; the interrupt is kept for the caller
             }
@@ -154,10 +201,20 @@ final class RecordProcessor {
                   IOException writeFailure, long lostRecords) {
     }
 
-    /** Processes what is still queued, stops the worker, and returns the summaries. */
-    Result finish() throws InterruptedException {
+    /**
+     * Processes what is still queued, stops the worker, and returns the summaries.
+     *
+     * @throws CellStopped when the tokenizer went over its bound on the answers: the worker is left where it is stuck
+     */
+    Result finish() throws InterruptedException, CellStopped {
         closing = true;
-        worker.join();
+        while (worker.isAlive() && stuck == null) {
+            worker.join(WATCH_NANOS / 1_000_000);
+        }
+        if (stuck != null) {
+            throw new CellStopped(CellStatus.BAD_INPUT, io.aiperf.engine.dataset.TokenizerWatchdog.FIELD + ": "
+                    + stuck, 0);
+        }
         try {
             return new Result(profiling.summary(), anyWarmup ? warmup.summary() : null, transport.health(),
                     queueFullWaits.get(), writeFailure, lostRecords.get());

@@ -13,6 +13,12 @@ import java.util.TreeMap;
  * Hand-written because Maven Central's Prometheus Java client only writes this format. Stateless.
  */
 public final class PrometheusText {
+    /**
+     * The longest line read (real ones are under a few hundred characters, an info metric with many labels under
+     * 2,000); longer ones are skipped, so no one sample, label value or help text is larger.
+     */
+    public static final int MAX_LINE = 4096;
+
     private PrometheusText() {
     }
 
@@ -20,8 +26,11 @@ public final class PrometheusText {
     public record Sample(String name, Map<String, String> labels, double value) {
     }
 
-    /** A parsed page: its samples in order, and the declared type and help of each metric family. */
-    public record Page(List<Sample> samples, Map<String, String> types, Map<String, String> help) {
+    /**
+     * A parsed page: its samples in order, the declared type and help of each metric family, and how many lines were
+     * skipped for being longer than {@link #MAX_LINE}.
+     */
+    public record Page(List<Sample> samples, Map<String, String> types, Map<String, String> help, int overlong) {
         /** The family a sample belongs to: its own name, or the histogram or summary it is a part of. */
         public String family(final String sampleName) {
             if (types.containsKey(sampleName)) {
@@ -47,7 +56,12 @@ public final class PrometheusText {
         final List<Sample> samples = new ArrayList<>();
         final Map<String, String> types = new HashMap<>();
         final Map<String, String> help = new HashMap<>();
+        int skipped = 0;
         for (final String raw : text.split("\n")) {
+            if (raw.length() > MAX_LINE) {
+                skipped++;
+                continue;
+            }
             final String line = raw.strip();
             if (line.isEmpty()) {
                 continue;
@@ -66,7 +80,7 @@ public final class PrometheusText {
                 samples.add(s);
             }
         }
-        return new Page(samples, types, help);
+        return new Page(samples, types, help, skipped);
     }
 
     private static Sample sample(final String line) {

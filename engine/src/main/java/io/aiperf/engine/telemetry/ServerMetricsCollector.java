@@ -32,6 +32,8 @@ public final class ServerMetricsCollector {
      * every scrape (a label per request) would otherwise grow the memory and the export without bound.
      */
     public static final int MAX_SERIES = 50_000;
+    /** The most characters of series names and labels kept per endpoint: many long series would fill memory too. */
+    public static final long MAX_SERIES_CHARS = 16L * 1024 * 1024;
 
     private final List<Target> targets = new ArrayList<>();
     private final Map<String, String> headers;
@@ -59,6 +61,10 @@ public final class ServerMetricsCollector {
         boolean oversized;
         /** Series beyond the cap were seen (and dropped). */
         boolean seriesCapped;
+        /** Characters of the kept series' names and labels. */
+        long seriesChars;
+        /** Lines over the line bound were seen (and skipped). */
+        boolean linesSkipped;
 
         Target(final URI uri) {
             this.uri = uri;
@@ -169,18 +175,24 @@ public final class ServerMetricsCollector {
                 return;
             }
             final PrometheusText.Page page = PrometheusText.parse(response.text());
-            t.types.putAll(page.types());
-            t.help.putAll(page.help());
+            keep(t, t.types, page.types());
+            keep(t, t.help, page.help());
+            if (page.overlong() > 0 && !t.linesSkipped) {
+                t.linesSkipped = true;
+                onWarning.accept("server metrics: " + t.uri.getHost() + ":" + t.uri.getPort() + t.uri.getRawPath()
+                        + " sent lines longer than " + PrometheusText.MAX_LINE + " characters; they are skipped");
+            }
             t.scrapes++;
             onScrape.accept(t.uri, page);
             for (final PrometheusText.Sample s : page.samples()) {
                 final String key = s.name() + s.labels();
                 Series series = t.series.get(key);
                 if (series == null) {
-                    if (t.series.size() >= maxSeries) {
+                    if (t.series.size() >= maxSeries || t.seriesChars + key.length() > MAX_SERIES_CHARS) {
                         capped(t);
                         continue;
                     }
+                    t.seriesChars += key.length();
                     final String family = page.family(s.name());
                     series = new Series(family, s.name(), s.labels(), page.type(family));
                     t.series.put(key, series);
@@ -200,11 +212,23 @@ public final class ServerMetricsCollector {
         }
     }
 
+    /** Families' types and help texts, new ones only while there is room: a family per scrape would grow them. */
+    private void keep(final Target t, final Map<String, String> into, final Map<String, String> from) {
+        for (final Map.Entry<String, String> e : from.entrySet()) {
+            if (into.containsKey(e.getKey()) || into.size() < maxSeries) {
+                into.put(e.getKey(), e.getValue());
+            } else {
+                capped(t);
+            }
+        }
+    }
+
     private void capped(final Target t) {
         if (!t.seriesCapped) {
             t.seriesCapped = true;
             onWarning.accept("server metrics: " + t.uri.getHost() + ":" + t.uri.getPort() + t.uri.getRawPath()
-                    + " exposes more than " + maxSeries + " series; the series after those are not recorded (a server "
+                    + " exposes more than " + maxSeries + " series (or " + MAX_SERIES_CHARS / (1024 * 1024)
+                    + " MiB of their names and labels); the series after those are not recorded (a server "
                     + "that makes new series as it runs, such as a label per request, would fill memory)");
         }
     }

@@ -50,7 +50,7 @@ class LayeringTest {
             Map.entry("convergence", List.of("gate", "math", "summary")),
             Map.entry("client", List.of("config", "dataset", "record", "redact", "time")),
             Map.entry("hooks", List.of("client", "config", "record", "time")),
-            Map.entry("hub", List.of("client", "config", "dataset")),
+            Map.entry("hub", List.of("client", "config", "dataset", "redact")),
             Map.entry("export", List.of("config", "metrics", "record", "summary", "time", "validity")),
             Map.entry("log", List.of("export", "redact", "summary")),
             Map.entry("telemetry", List.of("client", "config", "export", "log", "summary")),
@@ -86,7 +86,7 @@ class LayeringTest {
             Map.entry("run.CellExecution", "--start-at waits for a wall-clock instant the shards share"),
             Map.entry("run.ProgressReporter", "console progress lines every few seconds of real time"),
             Map.entry("sweep.MultiRunner", "the cooldown between trials is real time the server gets to settle"),
-            Map.entry("dataset.Datasets", "a real-time budget on one tokenizer call, to stop a backtracking regex"),
+            Map.entry("dataset.TokenizerWatchdog", "a real-time bound on the tokenizer, to stop a backtracking regex"),
             Map.entry("telemetry.ServerMetricsCollector", "the scrape window of the server's own metrics, which "
                     + "the server stamps in real time"),
             Map.entry("telemetry.GpuTelemetry", "epoch timestamps in the GPU export, as upstream's carry"));

@@ -662,6 +662,37 @@ class Http1TransportTest {
         }
     }
 
+    /**
+     * A server seen closing after its answers gets a new connection for every request, sticky conversations too: a
+     * connection kept for a conversation's next turn would race the server's close (and lose the turn's request).
+     */
+    @Test
+    void stickySessionsTakeNewConnectionsOnceTheServerIsSeenClosingAfterItsAnswers() throws Exception {
+        final List<String> seen = new CopyOnWriteArrayList<>();
+        final List<String> warnings = new CopyOnWriteArrayList<>();
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            final String id = head.substring(head.indexOf("X-Request-ID: ") + 14, head.indexOf("X-Request-ID: ") + 16);
+            seen.add(n + " " + id);
+            // Conversation b's server answers and says it closes: the client learns it closes after its answers.
+            ok(out, id.startsWith("b") ? "Connection: close\r\n" : "");
+            return !id.startsWith("b");
+        }); InferenceClient client = client(io.aiperf.engine.config.ConnectionReuse.STICKY_USER_SESSIONS)) {
+            client.onWarning(warnings::add);
+            final Header h = new BasicHeader("X-Any", "1");
+            for (final String[] turn : new String[][] {{"a0", "s1", "false"}, {"b0", "s2", "true"},
+                                                       {"a1", "s1", "true"}}) {
+                final CompletableFuture<ResponseData> done = new CompletableFuture<>();
+                client.send(request(server.uri(), h, Boolean.parseBoolean(turn[2])), turn[0], turn[1], new InFlight(),
+                        done::complete);
+                assertThat(done.get(30, TimeUnit.SECONDS).error()).isNull();
+            }
+            assertThat(warnings).anyMatch(w -> w.contains("every request to it now gets a new connection"));
+            // a1 went on a new connection (its first request), not on the one kept for conversation a.
+            assertThat(seen).containsExactly("0 a0", "0 b0", "0 a1");
+            assertThat(server.connections.get()).isEqualTo(3);
+        }
+    }
+
     @Test
     void a307IsFollowedWithTheSameMethodAndBodyAndCounted() throws Exception {
         final List<String> warnings = new CopyOnWriteArrayList<>();
@@ -786,6 +817,34 @@ class Http1TransportTest {
             final ResponseData r = sendAndWait(client, request(server.uri()), 0);
             assertThat(r.error()).isNotNull();
             assertThat(r.error().message()).containsIgnoringCase("header");
+        }
+    }
+
+    @Test
+    void onApacheHttpClientAHeadOverTheLimitIsAnErrorThoughEachLineAndTheFieldCountLookNormal() throws Exception {
+        // 200 fields of 8 KiB: 1.6 MiB, over the 1 MiB head limit; each line far under it (256 fields of 1 MiB each
+        // were let through, 256 MiB for one head).
+        try (ScriptedServer server = new ScriptedServer((n, head, out) -> {
+            head(out, "HTTP/1.1 200 OK\r\n");
+            for (int i = 0; i < 200; i++) {
+                head(out, "X-Field-" + i + ": " + "a".repeat(8 * 1024 - 20) + "\r\n");
+            }
+            head(out, "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+            return false;
+        }); InferenceClient client = new InferenceClient(1, 30, System::nanoTime, RunLimits.defaults(),
+                io.aiperf.engine.config.NetworkConfig.defaults(), false)) {
+            final ResponseData r = sendAndWait(client, request(server.uri()), 0);
+            assertThat(r.error()).isNotNull();
+            assertThat(r.error().message()).containsIgnoringCase("header");
+        }
+    }
+
+    @Test
+    void apacheHeadsStayWithinTheHeadLimit() {
+        for (final int limit : new int[] {1 << 20, 4 << 20, 64 << 10, 16 << 10, 1 << 10}) {
+            assertThat((long) ApacheLimits.maxLineLength(limit) * ApacheLimits.MAX_FIELDS)
+                    .isLessThanOrEqualTo(Math.max(limit, ApacheLimits.MAX_FIELDS * ApacheLimits.MIN_LINE));
+            assertThat(ApacheLimits.maxLineLength(limit)).isGreaterThanOrEqualTo(Math.min(limit, 8 * 1024));
         }
     }
 

@@ -247,6 +247,35 @@ class TlsAndProxyTest {
         }
     }
 
+    /**
+     * The hub's short connect bound covers the proxy's tunnel: a proxy that takes the CONNECT and never answers (it
+     * cannot reach the hub) is given up on at the connect bound, not at the download's.
+     */
+    @Test
+    void aProxyThatNeverOpensTheTunnelIsGivenUpOnAtTheConnectBound() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+            final java.util.concurrent.CountDownLatch connectRead = new java.util.concurrent.CountDownLatch(1);
+            final Thread t = new Thread(() -> {
+                try (java.net.Socket s = silent.accept()) {
+                    s.getInputStream().read(new byte[4096]);
+                    connectRead.countDown();
+                    s.getInputStream().read(); // no answer: until the client gives up
+                } catch (java.io.IOException e) {
+                    // closed
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+            final ProxyConfig viaProxy = ProxyConfig.of("127.0.0.1:" + silent.getLocalPort(), Map.of());
+            final ProbeClient probes = new ProbeClient(trusting(viaProxy, false));
+            assertThatThrownBy(() -> probes.get(URI.create("https://hub.example.invalid/x"), Map.of(), 600, 0.5,
+                    1024)).isInstanceOf(java.net.SocketTimeoutException.class)
+                    .hasMessage("the proxy http://127.0.0.1:" + silent.getLocalPort() + " opened no tunnel to "
+                            + "hub.example.invalid:443 within 0.5 s");
+            assertThat(connectRead.getCount()).as("the CONNECT was sent").isZero();
+        }
+    }
+
     @Test
     void aProbeAnswerOverItsLimitIsRefusedWithoutReadingItAll() throws Exception {
         try (TlsTestServer server = new TlsTestServer(tls.serverContext(false), false, 0)) {

@@ -172,7 +172,15 @@ class GateEvaluatorTest {
                 {"successes": {"count": 0, "latency": {"time_to_first_token": {"mean": 0, "median": 0, "p99": 0}},
                   "throughput": {"requests_per_sec": 0}}, "failures": {"count": 40}}
                 """);
-        for (final Path base : List.of(failed, imported.resolve("summary_lifecycle_metrics.json"))) {
+        // vLLM bench serve with every request failed: zero completed, its latencies zeros.
+        final Path vllm = tmp.resolve("vllm-all-failed.json");
+        Files.writeString(vllm, """
+                {"backend": "vllm", "model_id": "m", "num_prompts": 40, "duration": 3.1, "completed": 0,
+                 "failed": 40, "request_throughput": 0.0, "output_throughput": 0.0, "total_token_throughput": 0.0,
+                 "mean_ttft_ms": 0.0, "median_ttft_ms": 0.0, "std_ttft_ms": 0.0, "p99_ttft_ms": 0.0,
+                 "mean_e2el_ms": 0.0, "median_e2el_ms": 0.0, "std_e2el_ms": 0.0, "p99_e2el_ms": 0.0}
+                """);
+        for (final Path base : List.of(failed, imported.resolve("summary_lifecycle_metrics.json"), vllm)) {
             final GateResult r = GateEvaluator.evaluate(rules, RunData.load(List.of(base)),
                     RunData.load(List.of(tmp.resolve("cand"))));
             assertThat(r.results()).as(base.toString()).singleElement().satisfies(result -> {

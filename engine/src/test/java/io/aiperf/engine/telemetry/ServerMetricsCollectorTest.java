@@ -109,4 +109,35 @@ class ServerMetricsCollectorTest {
             assertThat(warnings.get(0)).contains("more than 150 series");
         }
     }
+    @Test
+    void overlongLinesAndANewFamilyAtEveryScrapeAreBoundedWithOneWarningEach() throws Exception {
+        final java.util.concurrent.atomic.AtomicInteger scrape = new java.util.concurrent.atomic.AtomicInteger();
+        try (RecordingServer server = new RecordingServer(out -> {
+            final int n = scrape.getAndIncrement();
+            final StringBuilder page = new StringBuilder("# HELP up " + "h".repeat(10_000) + "\n# TYPE up gauge\n")
+                    .append("up{config=\"").append("x".repeat(10_000)).append("\"} 1\nup 1\n");
+            for (int i = 0; i < 100; i++) { // families no scrape declared before, each with its help
+                page.append("# HELP fam_").append(n).append('_').append(i).append(" new\n# TYPE fam_").append(n)
+                        .append('_').append(i).append(" gauge\n");
+            }
+            final byte[] body = page.toString().getBytes(StandardCharsets.US_ASCII);
+            out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + body.length
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+        })) {
+            final List<String> warnings = new CopyOnWriteArrayList<>();
+            final ServerMetricsCollector c = new ServerMetricsCollector(List.of(uri(server)), Map.of(), 0.05,
+                    new ProbeClient(NetworkConfig.defaults()), BUDGET, 150).onWarning(warnings::add);
+            c.phaseStarted();
+            c.phaseDrained();
+            assertThat(scrape.get()).as("scraped at the start and the end").isGreaterThanOrEqualTo(2);
+            final ServerMetricsCollector.Target target = c.result().targets().get(0);
+            assertThat(target.series.keySet()).containsExactly("up{}"); // the 10,000-character sample is skipped
+            assertThat(target.types).hasSizeLessThanOrEqualTo(150);
+            assertThat(target.help).hasSizeLessThanOrEqualTo(150).doesNotContainKey("up");
+            assertThat(warnings).hasSize(2);
+            assertThat(warnings).anyMatch(w -> w.contains("lines longer than 4096 characters; they are skipped"))
+                    .anyMatch(w -> w.contains("more than 150 series"));
+        }
+    }
 }
