@@ -171,6 +171,9 @@ public final class ConfigCommand implements Runnable {
                 options.config = configFile != null ? configFile : positional;
             }
             try {
+                // the file's search: first, so that whether a search is asked for is known before any load
+                searchOptions.defaults(options.config == null ? null
+                        : YamlLoader.load(options.config, System.getenv()).get(SearchSection.KEY));
                 final OptionsConfigSource source = new OptionsConfigSource(options);
                 final BenchmarkConfig given = source.load();
                 final SearchSpec search = search(given, source);
@@ -199,12 +202,10 @@ public final class ConfigCommand implements Runnable {
         }
 
         /**
-         * The capacity search of the flags and the file's {@code search:} section, checked as profile checks it, or
-         * null when none is asked for.
+         * The capacity search of the flags and the file's {@code search:} section (taken in already), checked as
+         * profile checks it, or null when none is asked for.
          */
         private SearchSpec search(final BenchmarkConfig config, final OptionsConfigSource source) {
-            searchOptions.defaults(options.config == null ? null
-                    : YamlLoader.load(options.config, System.getenv()).get(SearchSection.KEY));
             final SearchSpec search = searchOptions.spec(config.multiRun().confidenceLevel());
             if (search == null) {
                 return null;

@@ -137,8 +137,9 @@ class ConfigExpandEndToEndTest {
     @Test
     void aSearchFromTheFlagsOrTheFileIsTheSearchSection() throws Exception {
         final Runs.Result flags = Runs.aiperf("config", "expand", "-m", "m", "--search-space", "concurrency:2,9",
-                "--search-sla", "time_to_first_token:p95:lt:200");
+                "--search-sla", "time_to_first_token:p95:lt:200", "--api-key", "sk-S3archS3cr3t");
         assertThat(flags.exitCode()).as(flags.err()).isZero();
+        assertThat(flags.all()).as("a search's config keeps its secrets redacted").doesNotContain("S3archS3cr3t");
         assertThat(flags.out()).contains("# A capacity search: profile sets the concurrency of each point");
         final JsonNode tree = YAML.readTree(flags.out());
         assertThat(tree.path("search").toString()).isEqualTo("{\"space\":\"concurrency:2,9\","
