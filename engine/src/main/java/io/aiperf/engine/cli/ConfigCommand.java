@@ -2,6 +2,7 @@ package io.aiperf.engine.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.aiperf.engine.ci.ExitCode;
@@ -9,7 +10,9 @@ import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.CliOverlay;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.ConfigLoader;
+import io.aiperf.engine.config.YamlLoader;
 import io.aiperf.engine.redact.Redactor;
+import io.aiperf.engine.search.SearchSpec;
 import io.aiperf.engine.sweep.CellPlan;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -126,15 +129,19 @@ public final class ConfigCommand implements Runnable {
 
     /**
      * {@code aiperf config expand}: the effective config of a YAML file, of profile's options, or of both (the flags
-     * override the file, as in profile), every default filled in and secrets redacted. A dry run: nothing is sent
-     * and no tokenizer is loaded.
+     * override the file, as in profile), every default filled in and secrets redacted, a capacity search as its
+     * {@code search:} section ({@link SearchExpansion}). A dry run: nothing is sent and no tokenizer is loaded.
      */
     @Command(name = "expand", mixinStandardHelpOptions = true, description = "Print the effective config of a YAML "
             + "file, of profile's options, or of both (the flags override the file), with every default filled in "
-            + "and secrets redacted. A dry run: nothing is sent and no tokenizer is loaded.")
+            + "and secrets redacted; a capacity search (the --search-* options, or the file's search:) as its "
+            + "search: section. A dry run: nothing is sent and no tokenizer is loaded.")
     static final class Expand implements Callable<Integer> {
         @picocli.CommandLine.Mixin
         ProfileOptions options;
+
+        @picocli.CommandLine.Mixin
+        SearchOptions searchOptions;
 
         @Option(names = "--config-file", paramLabel = "FILE", description = "The YAML file; the same as -f.")
         Path configFile;
@@ -164,20 +171,27 @@ public final class ConfigCommand implements Runnable {
                 options.config = configFile != null ? configFile : positional;
             }
             try {
-                final BenchmarkConfig c = new OptionsConfigSource(options).load();
+                // the file's search: first, so that whether a search is asked for is known before any load
+                searchOptions.defaults(options.config == null ? null
+                        : YamlLoader.load(options.config, System.getenv()).get(SearchSection.KEY));
+                final OptionsConfigSource source = new OptionsConfigSource(options);
+                final BenchmarkConfig given = source.load();
+                final SearchSpec search = search(given, source);
                 if (cells) {
-                    CellPlan.ids(c).forEach(System.out::println);
+                    CellPlan.ids(given).forEach(System.out::println);
                     return ExitCode.OK;
                 }
-                final Redactor redactor = Redactor.of(c);
-                final Object tree = io.aiperf.engine.config.WholeNumbers.of(redactor.config(c.effectiveTree()));
+                final ObjectNode effective = search == null ? given.effectiveTree()
+                        : SearchExpansion.tree(source, search, searchOptions);
+                final Redactor redactor = Redactor.of(given);
+                final Object tree = io.aiperf.engine.config.WholeNumbers.of(redactor.config(effective));
                 if (format.equalsIgnoreCase("json")) {
                     System.out.print(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                             .writeValueAsString(tree));
                     return ExitCode.OK;
                 }
                 System.out.print(ExpandHeader.of(redactor.command(spec.commandLine().getParseResult().originalArgs()
-                        .toArray(String[]::new))));
+                        .toArray(String[]::new)), search));
                 System.out.print(new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER))
                         .writeValueAsString(tree));
                 return ExitCode.OK;
@@ -186,6 +200,24 @@ public final class ConfigCommand implements Runnable {
                 return ExitCode.USAGE;
             }
         }
+
+        /**
+         * The capacity search of the flags and the file's {@code search:} section (taken in already), checked as
+         * profile checks it, or null when none is asked for.
+         */
+        private SearchSpec search(final BenchmarkConfig config, final OptionsConfigSource source) {
+            final SearchSpec search = searchOptions.spec(config.multiRun().confidenceLevel());
+            if (search == null) {
+                return null;
+            }
+            final String knobFlag = SearchSection.knobFlag(search, options);
+            if (knobFlag != null) {
+                throw new ConfigException(knobFlag, "a capacity search sets the " + search.knob() + " of each "
+                        + "point; remove " + knobFlag);
+            }
+            io.aiperf.engine.profile.ConfigChecks.searchable(config, search, source);
+            return search;
+        }
     }
 
     /** The comment that heads an expanded YAML: what it was expanded from, and how to use it. */
@@ -193,10 +225,15 @@ public final class ConfigCommand implements Runnable {
         private ExpandHeader() {
         }
 
-        /** @param command the command line as typed, its secrets already redacted */
-        static String of(final String command) {
+        /**
+         * @param command the command line as typed, its secrets already redacted
+         * @param search the capacity search it holds, or null
+         */
+        static String of(final String command, final SearchSpec search) {
             return "# The effective config of: " + command.replaceAll("[\\r\\n]", " ") + "\n"
                     + "# Every default filled in, secrets redacted; a dry run: nothing was sent.\n"
+                    + (search == null ? "" : "# A capacity search: profile sets the " + search.knob() + " of each "
+                    + "point, and what follows from it; the phases show its low end, " + search.min() + ".\n")
                     + "# Check it with: aiperf config validate FILE; run it with: aiperf profile -f FILE\n";
         }
     }

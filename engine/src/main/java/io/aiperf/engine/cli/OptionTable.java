@@ -53,6 +53,10 @@ final class OptionTable {
         }
     }
 
+    /** Turns an option field's value (text, number, list of text) into its YAML node. */
+    private static final com.fasterxml.jackson.databind.ObjectMapper VALUES =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+
     private final List<Entry> entries;
 
     private OptionTable(final List<Entry> entries) {
@@ -156,6 +160,23 @@ final class OptionTable {
             }
             e.set(options, yamlValue(e.row(), v));
         }
+    }
+
+    /**
+     * The mapping {@code prefix} as a config file writes it: the set option fields of its rows (an empty list is
+     * unset), in declaration order; {@link #fill} reads it back to the same fields.
+     */
+    com.fasterxml.jackson.databind.node.ObjectNode tree(final Object options, final String prefix) {
+        final com.fasterxml.jackson.databind.node.ObjectNode out = JsonNodeFactory.instance.objectNode();
+        for (final Entry e : entries) {
+            final String path = e.row().path();
+            final Object value = e.value(options);
+            if (!path.startsWith(prefix + ".") || value == null || value instanceof List<?> l && l.isEmpty()) {
+                continue;
+            }
+            out.set(path.substring(prefix.length() + 1), VALUES.valueToTree(value));
+        }
+        return out;
     }
 
     /** A YAML value as the option field of {@code row}'s kind holds it. */

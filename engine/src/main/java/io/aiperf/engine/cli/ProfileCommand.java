@@ -139,14 +139,12 @@ public final class ProfileCommand implements Callable<Integer> {
         if (search == null) {
             return null;
         }
-        final boolean rateKnob = search.knob().equals(SearchSpec.REQUEST_RATE);
-        final String knobFlag = rateKnob ? options.requestRate : options.concurrency;
+        final String knobFlag = SearchSection.knobFlag(search, options);
         if (knobFlag == null && cells.isEmpty() && !json()) {
             return null;
         }
         return "a capacity search sets the " + search.knob() + " of each point and writes " + SearchResult.FILE_NAME
-                + "; remove " + (knobFlag != null ? rateKnob ? "--request-rate" : "--concurrency"
-                : !cells.isEmpty() ? "--cell" : "--output-format json");
+                + "; remove " + (knobFlag != null ? knobFlag : !cells.isEmpty() ? "--cell" : "--output-format json");
     }
 
     /** Flags that make no sense together, said before anything starts; null when there are none. */

@@ -5,13 +5,16 @@ import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.convergence.ConvergenceSpec;
 import io.aiperf.engine.search.SearchSpec;
 
-/** Combinations of a config with a capacity search or convergence that cannot run, said before any traffic. */
-final class ConfigChecks {
+/**
+ * Combinations of a config with a capacity search or convergence that cannot run, said before any traffic (and by
+ * {@code aiperf config expand}, which prints no config profile would refuse).
+ */
+public final class ConfigChecks {
     private ConfigChecks() {
     }
 
     /** A search runs one cell per point: no sweep, no trials, and every point's config must load. */
-    static void searchable(final BenchmarkConfig config, final SearchSpec search, final ConfigSource configs) {
+    public static void searchable(final BenchmarkConfig config, final SearchSpec search, final ConfigSource configs) {
         if (config.isSweep() || config.multiRun().numRuns() > 1) {
             throw new ConfigException("--search-space", "a capacity search runs one cell per point; remove the "
                     + "sweep and --num-profile-runs");

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 class ExpandHeaderTest {
     @Test
     void everyLineIsAComment() {
-        final String header = ConfigCommand.ExpandHeader.of("aiperf config expand -m 'a\nb' --extra-inputs 'x\r\ny'");
+        final String header = ConfigCommand.ExpandHeader.of("aiperf config expand -m 'a\nb' --extra-inputs 'x\r\ny'", null);
         assertThat(header.lines()).hasSize(3).allMatch(l -> l.startsWith("# "));
         assertThat(header.lines().findFirst().orElseThrow()).contains("-m 'a b'");
     }

@@ -85,7 +85,13 @@ class ConfigExpandEndToEndTest {
      */
     @Test
     void everyExpandedConfigValidatesAndExpandsToItself() throws Exception {
+        final Path searchYaml = tmp.resolve("search.yaml");
+        Files.writeString(searchYaml, SEARCH_YAML);
         final List<List<String>> commands = List.of(
+                List.of("-m", "m", "--search-space", "concurrency:2,9", "--search-sla",
+                        "time_to_first_token:p95:lt:200", "--search-planner", "grid", "--warmup-request-count", "2",
+                        "--request-count", "20"),
+                List.of("-f", searchYaml.toString(), "--osl", "4"),
                 List.of("-m", "m"),
                 List.of("-m", "m", "--concurrency", "8,16", "--num-profile-runs", "2", "--request-count", "20"),
                 List.of("-m", "m", "--request-cancellation-rate", "10", "--request-cancellation-delay", "0.5"),
@@ -106,6 +112,95 @@ class ConfigExpandEndToEndTest {
             final Runs.Result again = Runs.aiperf("config", "expand", file.toString());
             assertThat(again.exitCode()).as("%s: %s", flags, again.err()).isZero();
             assertThat(YAML.readTree(again.out())).as("%s expanded twice", flags).isEqualTo(YAML.readTree(first.out()));
+            assertThat(YAML.readTree(first.out()).has("search")).as("%s: the search section", flags)
+                    .isEqualTo(flags.stream().anyMatch(f -> f.startsWith("--search") || f.equals(searchYaml.toString())));
         }
+    }
+
+    /** A search in a file, by upstream's dotted path, with a recipe's SLO beside its own. */
+    private static final String SEARCH_YAML = """
+            benchmark:
+              models: [m]
+              phases: {requests: 12}
+            search:
+              space: phases.profiling.rate:2,8
+              recipe: max-throughput-ttft-sla
+              ttft_sla_ms: 250
+              slas: [request_latency:p99:lt:2000]
+              max_iterations: 3
+            """;
+
+    /**
+     * A capacity search from the flags and from a file's {@code search:} both become the {@code search:} section
+     * profile reads, every default written out; the phases hold the knob's low end.
+     */
+    @Test
+    void aSearchFromTheFlagsOrTheFileIsTheSearchSection() throws Exception {
+        final Runs.Result flags = Runs.aiperf("config", "expand", "-m", "m", "--search-space", "concurrency:2,9",
+                "--search-sla", "time_to_first_token:p95:lt:200", "--api-key", "sk-S3archS3cr3t");
+        assertThat(flags.exitCode()).as(flags.err()).isZero();
+        assertThat(flags.all()).as("a search's config keeps its secrets redacted").doesNotContain("S3archS3cr3t");
+        assertThat(flags.out()).contains("# A capacity search: profile sets the concurrency of each point");
+        final JsonNode tree = YAML.readTree(flags.out());
+        assertThat(tree.path("search").toString()).isEqualTo("{\"space\":\"concurrency:2,9\","
+                + "\"slas\":[\"time_to_first_token:p95:lt:200\"],\"percentile_pooling\":\"mean\","
+                + "\"max_iterations\":8,\"planner\":\"bisection\",\"trials_max\":3,\"boundary_band_pct\":10,"
+                + "\"max_client_lateness_ms\":20}");
+        final JsonNode profiling = tree.path("benchmark").path("phases").get(0);
+        assertThat(profiling.path("concurrency").asInt()).isEqualTo(2);
+        assertThat(profiling.has("requests")).as("twice each point's concurrency, left to profile: %s", profiling)
+                .isFalse();
+        final Path yaml = tmp.resolve("search.yaml");
+        Files.writeString(yaml, SEARCH_YAML);
+        final JsonNode fromFile = YAML.readTree(Runs.aiperf("config", "expand", yaml.toString()).out());
+        assertThat(fromFile.path("search").path("space").asText()).isEqualTo("request_rate:2,8");
+        assertThat(fromFile.path("search").path("recipe").asText()).isEqualTo("max-throughput-ttft-sla");
+        assertThat(fromFile.path("search").path("slas").toString()).isEqualTo("[\"request_latency:p99:lt:2000\"]");
+        assertThat(fromFile.path("benchmark").path("phases").get(0).path("rate").asInt()).isEqualTo(2);
+        assertThat(fromFile.path("benchmark").path("phases").get(0).path("requests").asInt()).isEqualTo(12);
+        final Runs.Result json = Runs.aiperf("config", "expand", yaml.toString(), "--format", "json");
+        assertThat(Runs.JSON.readTree(json.out()).path("search")).isEqualTo(fromFile.path("search"));
+    }
+
+    /** What profile refuses with a search, expand refuses too: it prints no config that cannot run. */
+    @Test
+    void aSearchProfileWouldRefuseIsAUsageError() {
+        final Runs.Result knob = Runs.aiperf("config", "expand", "-m", "m", "--search-sla",
+                "time_to_first_token:p95:lt:200", "--concurrency", "4");
+        assertThat(knob.exitCode()).isEqualTo(2);
+        assertThat(knob.out()).isEmpty();
+        assertThat(knob.err()).contains("--concurrency: a capacity search sets the concurrency of each point");
+        final Runs.Result trials = Runs.aiperf("config", "expand", "-m", "m", "--search-sla",
+                "time_to_first_token:p95:lt:200", "--num-profile-runs", "2");
+        assertThat(trials.exitCode()).isEqualTo(2);
+        assertThat(trials.err()).contains("a capacity search runs one cell per point");
+        final Runs.Result noSlo = Runs.aiperf("config", "expand", "-m", "m", "--search-space", "concurrency:1,4");
+        assertThat(noSlo.exitCode()).isEqualTo(2);
+        assertThat(noSlo.err()).contains("--search-sla");
+    }
+
+    /**
+     * The expanded file of a search runs: profile with the embedded mock finds a capacity, each point with the
+     * request count profile derives from its concurrency (twice it, at least 10), as from the flags.
+     */
+    @Test
+    void theExpandedSearchRunsAndFindsACapacity() throws Exception {
+        final Runs.Result expanded = Runs.aiperf("config", "expand", "-m", "m", "--streaming", "--isl", "8", "--osl",
+                "2", "--tokenizer", "builtin", "--search-space", "concurrency:1,6", "--search-planner", "grid",
+                "--search-max-iterations", "2", "--search-trials-max", "1", "--search-sla",
+                "time_to_first_token:p50:lt:1000000");
+        assertThat(expanded.exitCode()).as(expanded.err()).isZero();
+        final Path file = tmp.resolve("expanded.yaml");
+        Files.writeString(file, expanded.out());
+        final Path dir = tmp.resolve("run");
+        final Runs.Result run = Runs.aiperf("profile", "--mock", "-f", file.toString(), "--artifact-dir",
+                dir.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        final JsonNode result = Runs.json(dir.resolve("search_result.json"));
+        assertThat(result.path("path").toString()).isEqualTo("[1,6]");
+        assertThat(result.path("capacity").asInt()).isEqualTo(6);
+        assertThat(result.path("search").path("planner").asText()).isEqualTo("grid");
+        final JsonNode top = Runs.json(dir.resolve("search/concurrency_0006/trial_0001/profile_export_aiperf.json"));
+        assertThat(top.path("request_count").path("avg").asInt()).as("2 x 6 requests at concurrency 6").isEqualTo(12);
     }
 }
