@@ -1,6 +1,7 @@
 package io.aiperf.engine.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
@@ -48,6 +49,7 @@ public final class ConfigLoader {
     private static BenchmarkConfig merge(final ObjectNode base, final CliOverlay cli) {
         ConfigMerger.merge(base, cli.tree());
         if (cli.addsWarmup()) {
+            addProfilingAfterAWarmupAlone(base);
             inheritIntoWarmup(base);
         }
         base.remove("search"); // the capacity search's settings: aiperf profile reads them (src-docs/capacity.md)
@@ -68,6 +70,18 @@ public final class ConfigLoader {
         final ObjectNode root = JsonNodeFactory.instance.objectNode();
         root.putObject("benchmark");
         return root;
+    }
+
+    /**
+     * Warmup flags alone ({@code --warmup-request-count 5}) warm up before the default profiling phase, as upstream's
+     * command line does; only a file that names its phases says which profiling phase there is.
+     */
+    private static void addProfilingAfterAWarmupAlone(final ObjectNode root) {
+        if (root.path("benchmark").path("phases") instanceof ArrayNode phases && phases.size() == 1
+                && phases.get(0).path("name").asText().equals("warmup")
+                && phases.get(0).path("kind").asText("warmup").equals("warmup")) {
+            phases.addObject().put("name", "profiling");
+        }
     }
 
     /** A CLI-created warmup phase inherits the profiling load settings it does not set (AIPerf's timing and load docs). */

@@ -44,6 +44,23 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void warmupFlagsAloneWarmUpBeforeTheDefaultProfilingPhase() {
+        final CliOverlay cli = new CliOverlay().set("models", java.util.List.of("m"), "--model")
+                .phase("warmup", "kind", "warmup", "--warmup-request-count")
+                .phase("warmup", "requests", 2, "--warmup-request-count");
+        final BenchmarkConfig c = ConfigLoader.load(null, cli, java.util.Map.of());
+        assertThat(c.phases()).extracting(PhaseConfig::kind).containsExactly(PhaseKind.WARMUP, PhaseKind.PROFILING);
+        assertThat(c.phases().get(0).requests()).isEqualTo(2);
+        // a file that names its phases still says which profiling phase there is
+        assertThatThrownBy(() -> ConfigLoader.fromYaml("""
+                benchmark:
+                  model: m
+                  phases:
+                    - {name: warmup, kind: warmup, requests: 2}
+                """, new CliOverlay())).hasMessageContaining("at least one phase of kind profiling");
+    }
+
+    @Test
     void typedFlagsBeatYamlAndBareHookFlagsKeepYamlFields() {
         final CliOverlay cli = new CliOverlay()
                 .set("endpoint.reset_kv_cache", true, "--reset-kv-cache")
