@@ -1,5 +1,6 @@
 package io.aiperf.engine.report;
 
+import io.aiperf.engine.summary.GateResultCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.math.SpecialFunctions;
 import java.util.ArrayList;
@@ -36,9 +37,9 @@ final class ComparisonCharts {
      */
     static List<String> gateCharts(final JsonNode gate, final List<String> runNames) {
         final Map<String, List<JsonNode>> byMetric = new LinkedHashMap<>();
-        for (final JsonNode r : gate.path("rules")) {
-            if (r.path("baseline").isNumber() || r.path("candidate").isNumber()) {
-                byMetric.computeIfAbsent(r.path("metric").asText() + " " + r.path("stat").asText(),
+        for (final JsonNode r : gate.path(GateResultCodec.RULES)) {
+            if (r.path(GateResultCodec.BASELINE).isNumber() || r.path(GateResultCodec.CANDIDATE).isNumber()) {
+                byMetric.computeIfAbsent(r.path(GateResultCodec.METRIC).asText() + " " + r.path(GateResultCodec.STAT).asText(),
                         k -> new ArrayList<>()).add(r);
             }
         }
@@ -47,33 +48,33 @@ final class ComparisonCharts {
         final List<String> out = new ArrayList<>();
         int n = 0;
         for (final Map.Entry<String, List<JsonNode>> m : byMetric.entrySet()) {
-            final List<String> cells = m.getValue().stream().map(r -> r.path("cell").asText()).distinct()
+            final List<String> cells = m.getValue().stream().map(r -> r.path(GateResultCodec.CELL).asText()).distinct()
                     .sorted(ReportData::natural).toList();
-            final String unit = m.getValue().get(0).path("unit").asText("");
+            final String unit = m.getValue().get(0).path(GateResultCodec.UNIT).asText("");
             final Chart chart = new Chart("gate-metric-" + n++, "Gate: " + m.getKey() + " per cell, with the limit",
                     "cell", m.getKey() + (unit.isEmpty() ? "" : " (" + unit + ")")).categories(cells);
             for (final JsonNode r : m.getValue()) {
-                chart.fit(new double[0], new double[] {num(r, "baseline"), num(r, "candidate"), num(r, "limit_value"),
-                    candidateBound(r, "change_ci_low_pct"), candidateBound(r, "change_ci_high_pct")});
+                chart.fit(new double[0], new double[] {num(r, GateResultCodec.BASELINE), num(r, GateResultCodec.CANDIDATE), num(r, GateResultCodec.LIMIT_VALUE),
+                    candidateBound(r, GateResultCodec.CHANGE_CI_LOW_PCT), candidateBound(r, GateResultCodec.CHANGE_CI_HIGH_PCT)});
             }
             for (final JsonNode r : m.getValue()) {
-                final int x = cells.indexOf(r.path("cell").asText());
-                final double b = num(r, "baseline");
-                final double c = num(r, "candidate");
+                final int x = cells.indexOf(r.path(GateResultCodec.CELL).asText());
+                final double b = num(r, GateResultCodec.BASELINE);
+                final double c = num(r, GateResultCodec.CANDIDATE);
                 if (Double.isFinite(b)) {
                     chart.series(baseName).point(x - 0.12, b, color(0), "gate-baseline",
-                            baseName + " " + r.path("cell").asText() + ": " + Chart.num(b) + " " + unit, "");
+                            baseName + " " + r.path(GateResultCodec.CELL).asText() + ": " + Chart.num(b) + " " + unit, "");
                 }
                 if (Double.isFinite(c)) {
-                    final String change = r.path("delta_pct").isNumber()
-                            ? String.format(java.util.Locale.ROOT, " (%+.1f%%)", r.path("delta_pct").asDouble()) : "";
-                    chart.series(candName).interval(x + 0.12, candidateBound(r, "change_ci_low_pct"), c,
-                            candidateBound(r, "change_ci_high_pct"), color(1), candName + " " + r.path("cell").asText()
-                                    + ": " + Chart.num(c) + " " + unit + change + ", " + r.path("status").asText());
+                    final String change = r.path(GateResultCodec.DELTA_PCT).isNumber()
+                            ? String.format(java.util.Locale.ROOT, " (%+.1f%%)", r.path(GateResultCodec.DELTA_PCT).asDouble()) : "";
+                    chart.series(candName).interval(x + 0.12, candidateBound(r, GateResultCodec.CHANGE_CI_LOW_PCT), c,
+                            candidateBound(r, GateResultCodec.CHANGE_CI_HIGH_PCT), color(1), candName + " " + r.path(GateResultCodec.CELL).asText()
+                                    + ": " + Chart.num(c) + " " + unit + change + ", " + r.path(GateResultCodec.STATUS).asText());
                 }
-                final double limit = num(r, "limit_value");
+                final double limit = num(r, GateResultCodec.LIMIT_VALUE);
                 if (Double.isFinite(limit)) {
-                    chart.series("limit").limit(x, 0.3, limit, "limit " + r.path("limit").asText() + ": "
+                    chart.series("limit").limit(x, 0.3, limit, "limit " + r.path(GateResultCodec.LIMIT).asText() + ": "
                             + Chart.num(limit) + " " + unit);
                 }
             }
@@ -86,7 +87,7 @@ final class ComparisonCharts {
 
     /** The baseline value moved by one end of the change's interval: where the candidate could be. */
     private static double candidateBound(final JsonNode r, final String pctField) {
-        final double b = num(r, "baseline");
+        final double b = num(r, GateResultCodec.BASELINE);
         final double pct = num(r, pctField);
         return Math.max(0, b + Math.abs(b) * pct / 100); // no gated statistic is negative
     }

@@ -1,5 +1,6 @@
 package io.aiperf.engine.report;
 
+import io.aiperf.engine.summary.GateResultCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.record.CellOutcome;
@@ -156,11 +157,11 @@ public final class HtmlReport {
     /** The baselines a gate's result names, when it gated {@code dir} and they still exist. */
     private static List<Path> recordedBaselines(final Path gateFile, final Path dir) {
         final JsonNode gate = ReportData.read(gateFile);
-        if (gate == null || !dir.toString().equals(gate.path("candidate").asText())) {
+        if (gate == null || !dir.toString().equals(gate.path(GateResultCodec.CANDIDATE).asText())) {
             return List.of();
         }
         final List<Path> out = new ArrayList<>();
-        for (final JsonNode b : gate.path("baselines")) {
+        for (final JsonNode b : gate.path(GateResultCodec.BASELINES)) {
             final Path p = Path.of(b.asText());
             if (Files.exists(p)) {
                 out.add(p);

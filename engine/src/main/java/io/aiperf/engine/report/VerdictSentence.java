@@ -1,5 +1,6 @@
 package io.aiperf.engine.report;
 
+import io.aiperf.engine.summary.GateResultCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,27 +21,27 @@ final class VerdictSentence {
     /** The sentence, or an empty string when the gate has no rule result. */
     static String of(final JsonNode gate) {
         final List<JsonNode> rules = new ArrayList<>();
-        gate.path("rules").forEach(rules::add);
+        gate.path(GateResultCodec.RULES).forEach(rules::add);
         final JsonNode lead = rules.stream().min(Comparator.<JsonNode>comparingInt(r -> severity(r))
-                .thenComparing(r -> -Math.abs(r.path("delta_pct").asDouble(0)))).orElse(null);
+                .thenComparing(r -> -Math.abs(r.path(GateResultCodec.DELTA_PCT).asDouble(0)))).orElse(null);
         if (lead == null) {
             return "";
         }
-        final String what = Metrics.label(lead.path("metric").asText()) + " " + lead.path("stat").asText();
-        final String unit = lead.path("unit").asText("").isEmpty() ? "" : " " + lead.path("unit").asText();
-        final String where = "in cell " + lead.path("cell").asText();
-        final String limit = lead.path("limit").asText("").isEmpty() ? "" : " (limit " + lead.path("limit").asText()
+        final String what = Metrics.label(lead.path(GateResultCodec.METRIC).asText()) + " " + lead.path(GateResultCodec.STAT).asText();
+        final String unit = lead.path(GateResultCodec.UNIT).asText("").isEmpty() ? "" : " " + lead.path(GateResultCodec.UNIT).asText();
+        final String where = "in cell " + lead.path(GateResultCodec.CELL).asText();
+        final String limit = lead.path(GateResultCodec.LIMIT).asText("").isEmpty() ? "" : " (limit " + lead.path(GateResultCodec.LIMIT).asText()
                 + ")";
-        if (!lead.path("delta_pct").isNumber() || !lead.path("baseline").isNumber()
-                || !lead.path("candidate").isNumber()) {
+        if (!lead.path(GateResultCodec.DELTA_PCT).isNumber() || !lead.path(GateResultCodec.BASELINE).isNumber()
+                || !lead.path(GateResultCodec.CANDIDATE).isNumber()) {
             // No change to state (a first build, a metric missing on a side): the gate's own words say why.
-            return what + " " + where + ": " + lead.path("message").asText() + sentenceEnd(lead.path("message"));
+            return what + " " + where + ": " + lead.path(GateResultCodec.MESSAGE).asText() + sentenceEnd(lead.path(GateResultCodec.MESSAGE));
         }
-        final double pct = lead.path("delta_pct").asDouble();
+        final double pct = lead.path(GateResultCodec.DELTA_PCT).asDouble();
         final String moved = Math.abs(pct) < 0.05 ? "did not change" : (pct > 0 ? "rose " : "fell ")
                 + String.format(Locale.ROOT, "%.1f%%", Math.abs(pct));
-        return what + " " + moved + ", from " + Chart.num(lead.path("baseline").asDouble()) + unit + " to "
-                + Chart.num(lead.path("candidate").asDouble()) + unit + ", " + where + limit + ".";
+        return what + " " + moved + ", from " + Chart.num(lead.path(GateResultCodec.BASELINE).asDouble()) + unit + " to "
+                + Chart.num(lead.path(GateResultCodec.CANDIDATE).asDouble()) + unit + ", " + where + limit + ".";
     }
 
     private static String sentenceEnd(final JsonNode message) {
@@ -48,7 +49,7 @@ final class VerdictSentence {
     }
 
     private static int severity(final JsonNode rule) {
-        final int i = SEVERITY.indexOf(rule.path("status").asText());
+        final int i = SEVERITY.indexOf(rule.path(GateResultCodec.STATUS).asText());
         return i < 0 ? SEVERITY.size() : i;
     }
 

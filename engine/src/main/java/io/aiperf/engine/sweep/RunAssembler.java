@@ -1,5 +1,6 @@
 package io.aiperf.engine.sweep;
 
+import io.aiperf.engine.summary.AggregateCodec;
 import io.aiperf.engine.summary.RunOutcomeCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -139,7 +140,7 @@ public final class RunAssembler {
             final ObjectNode agg = id.numTrials() > 1 ? aggregate(trials, id, aggDir, out, err) : null;
             if (sweep) {
                 points.add(new SweepAggregator.Point(id.variation(), id.parameters(),
-                        agg != null ? agg.path("metrics") : singleTrialMetrics(trials.get(0))));
+                        agg != null ? agg.path(AggregateCodec.METRICS) : singleTrialMetrics(trials.get(0))));
             }
         }
         if (sweep) {
@@ -189,7 +190,7 @@ public final class RunAssembler {
             return out;
         }
         t.summary().metrics().forEach((tag, metric) -> metric.stats().forEach((stat, v) ->
-                out.putObject(tag + "_" + stat).put("mean", v).put("unit", metric.unit())));
+                out.putObject(tag + "_" + stat).put(AggregateCodec.MEAN, v).put(AggregateCodec.UNIT, metric.unit())));
         return out;
     }
 
@@ -212,17 +213,17 @@ public final class RunAssembler {
                                         final PrintStream out) {
         out.println();
         out.printf(Locale.ROOT, "Across %d trials%s (%.0f%% confidence):%n",
-                agg.path("metadata").path("num_successful_runs").asInt(),
+                agg.path(AggregateCodec.METADATA).path(AggregateCodec.NUM_SUCCESSFUL_RUNS).asInt(),
                 id.variation() == null ? "" : " of " + id.variation(),
-                agg.path("metadata").path("confidence_level").asDouble() * 100);
+                agg.path(AggregateCodec.METADATA).path(AggregateCodec.CONFIDENCE_LEVEL).asDouble() * 100);
         boolean belowZero = false;
         for (final String key : List.of("time_to_first_token_p50", "inter_token_latency_avg", "request_latency_p50",
                 "request_throughput_avg", "output_token_throughput_avg")) {
-            final JsonNode m = agg.path("metrics").path(key);
+            final JsonNode m = agg.path(AggregateCodec.METRICS).path(key);
             if (m.isObject()) {
-                out.printf(Locale.ROOT, "  %-30s %10.2f %-14s [%.2f, %.2f]%n", key, m.path("mean").asDouble(),
-                        m.path("unit").asText(), m.path("ci_low").asDouble(), m.path("ci_high").asDouble());
-                belowZero |= m.path("ci_low").asDouble() < 0;
+                out.printf(Locale.ROOT, "  %-30s %10.2f %-14s [%.2f, %.2f]%n", key, m.path(AggregateCodec.MEAN).asDouble(),
+                        m.path(AggregateCodec.UNIT).asText(), m.path(AggregateCodec.CI_LOW).asDouble(), m.path(AggregateCodec.CI_HIGH).asDouble());
+                belowZero |= m.path(AggregateCodec.CI_LOW).asDouble() < 0;
             }
         }
         if (belowZero) {
