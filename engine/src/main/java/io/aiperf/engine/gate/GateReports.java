@@ -33,6 +33,16 @@ public final class GateReports {
      */
     public static byte[] json(final GateResult result, final java.util.List<java.nio.file.Path> baselines,
                               final java.nio.file.Path candidate) {
+        try {
+            return JSON.writeValueAsBytes(tree(result, baselines, candidate));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code gate_result.json} as a tree: what {@link #json} writes, for a reader in the same process. */
+    public static ObjectNode tree(final GateResult result, final java.util.List<java.nio.file.Path> baselines,
+                                  final java.nio.file.Path candidate) {
         final ObjectNode root = JSON.createObjectNode();
         root.put(GateResultCodec.VERDICT, result.verdict().wireName());
         root.put(GateResultCodec.EXIT_CODE, result.exitCode());
@@ -66,11 +76,7 @@ public final class GateReports {
             o.put(GateResultCodec.STATUS, r.status().wireName());
             o.put(GateResultCodec.MESSAGE, r.message());
         }
-        try {
-            return JSON.writeValueAsBytes(root);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return root;
     }
 
     private static void number(final ObjectNode o, final String key, final double v) {

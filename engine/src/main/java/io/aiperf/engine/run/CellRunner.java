@@ -55,6 +55,6 @@ public final class CellRunner {
         }
         final CellReporting.Reported r = reporting.report(prepared, executed, wall, cellStart, cpuStartNanos);
         return new CellResult(reporting.finish(r.status(), r.error(), executed.sent(), r.valid(), r.errors(),
-                execution.shardRun()), r.summary());
+                execution.shardRun()), r.summary(), r.summaryJson());
     }
 }

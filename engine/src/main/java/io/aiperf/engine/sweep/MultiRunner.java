@@ -99,9 +99,11 @@ public final class MultiRunner {
             printValidity(results, "", ctx);
         }
         final boolean partial = cells.size() < CellPlan.of(config).size();
-        return new RunResult(RunAssembler.assemble(dir, outcomes, RunAssembler.inMemory(results), partial,
-                ctx.cancellation().isCancelled(), ExportNames.of(config.artifacts().prefix()).summaryJson(), ctx.out(),
-                ctx.err(), multi.sweepTable(), true), results, null);
+        final RunAssembler.Assembled assembled = RunAssembler.assembleRun(dir, outcomes,
+                RunAssembler.inMemory(results), partial, ctx.cancellation().isCancelled(),
+                ExportNames.of(config.artifacts().prefix()).summaryJson(), ctx.out(), ctx.err(), multi.sweepTable(),
+                true);
+        return new RunResult(assembled.exitCode(), results, null, assembled.sweep());
     }
 
     /**

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.export.AtomicFiles;
+import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.report.ReportFiles;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.CellStatus;
@@ -64,29 +66,63 @@ public final class RunAssembler {
     public static int assemble(final Path dir, final List<CellOutcome> cells, final boolean partial,
                                final boolean cancelled, final String summaryName, final PrintStream out,
                                final PrintStream err, final boolean sweepTable, final boolean report) {
+        // cells run elsewhere: their summaries, and a gate's result already in dir, are on disk
         return assemble(dir, cells, fromDisk(summaryName), partial, cancelled, summaryName, out, err, sweepTable,
-                report);
+                report ? (ordered, summaries, names) -> ReportFiles.writeMerged(dir, ordered, summaries, names)
+                        : null).exitCode();
     }
 
     /**
-     * @param summaries each completed cell's summary: {@link #inMemory} for the cells just run, {@link #fromDisk}
-     *                  for cells run elsewhere
+     * @param summaries each completed cell's summary as its run returned it ({@link #inMemory}): nothing of the
+     *                  cells is read back
      */
     public static int assemble(final Path dir, final List<CellOutcome> cells,
                                final Function<CellOutcome, CellSummary> summaries, final boolean partial,
                                final boolean cancelled, final String summaryName, final PrintStream out,
                                final PrintStream err, final boolean sweepTable, final boolean report) {
+        return assembleRun(dir, cells, summaries, partial, cancelled, summaryName, out, err, sweepTable, report)
+                .exitCode();
+    }
+
+    /** As {@link #assemble(Path, List, Function, boolean, boolean, String, PrintStream, PrintStream, boolean,
+     * boolean)}, with the sweep aggregate it wrote, for a reader in this process. */
+    public static Assembled assembleRun(final Path dir, final List<CellOutcome> cells,
+                                        final Function<CellOutcome, CellSummary> summaries, final boolean partial,
+                                        final boolean cancelled, final String summaryName, final PrintStream out,
+                                        final PrintStream err, final boolean sweepTable, final boolean report) {
+        return assemble(dir, cells, summaries, partial, cancelled, summaryName, out, err, sweepTable,
+                report ? (ordered, s, names) -> ReportFiles.write(dir, ordered, s, names) : null);
+    }
+
+    /**
+     * A run's files as written.
+     *
+     * @param sweep the tree the sweep aggregate was written from, or null when the run swept nothing
+     */
+    public record Assembled(int exitCode, JsonNode sweep) {
+    }
+
+    /** Draws a run's report from its cells and their summaries; returns the report's path. */
+    private interface ReportWriter {
+        Path write(List<CellOutcome> cells, Function<CellOutcome, CellSummary> summaries, ExportNames names);
+    }
+
+    private static Assembled assemble(final Path dir, final List<CellOutcome> cells,
+                                final Function<CellOutcome, CellSummary> summaries, final boolean partial,
+                                final boolean cancelled, final String summaryName, final PrintStream out,
+                                final PrintStream err, final boolean sweepTable, final ReportWriter report) {
         final List<CellOutcome> ordered = cells.stream()
                 .sorted(Comparator.comparingInt(o -> o.cell().index())).toList();
+        JsonNode sweep = null;
         if (!partial && !ordered.isEmpty()) {
-            writeAggregates(dir, ordered, summaries, sweepTable, out, err);
-            if (report) {
-                writeReport(dir, ordered, summaries, summaryName, out, err);
+            sweep = writeAggregates(dir, ordered, summaries, sweepTable, out, err);
+            if (report != null) {
+                writeReport(report, ordered, summaries, summaryName, out, err);
             }
         }
         final int exit = exit(ordered, cancelled);
         writeRunOutcome(dir, ordered, exit);
-        return exit;
+        return new Assembled(exit, sweep);
     }
 
     /** 130 if cancelled; the cells' exit code when they all share one (a run of one cell exits as its cell); else 1 if any cell failed, else 0. */
@@ -124,7 +160,8 @@ public final class RunAssembler {
         });
     }
 
-    private static void writeAggregates(final Path dir, final List<CellOutcome> cells,
+    /** Writes the trial aggregates and the sweep aggregate; returns the sweep aggregate, or null. */
+    private static JsonNode writeAggregates(final Path dir, final List<CellOutcome> cells,
                                         final Function<CellOutcome, CellSummary> summaries, final boolean sweepTable,
                                         final PrintStream out, final PrintStream err) {
         final CellIdentity first = cells.get(0).cell();
@@ -143,34 +180,37 @@ public final class RunAssembler {
                         agg != null ? agg.path(AggregateCodec.METRICS) : singleTrialMetrics(trials.get(0))));
             }
         }
-        if (sweep) {
-            final Path file = dir.resolve(ExportFiles.SWEEP_FOLDER).resolve(SweepAggregator.FILE);
-            try {
-                AtomicFiles.write(file, JSON.writeValueAsBytes(
-                        SweepAggregator.aggregate(points, first.numTrials(), first.confidenceLevel())));
-                if (sweepTable) {
-                    out.println();
-                    out.print(SweepTable.render(points));
-                }
-                out.println("Sweep aggregate: " + file.toAbsolutePath());
-            } catch (IOException e) {
-                err.println("warning: no sweep aggregate: " + e.getMessage());
-            }
+        if (!sweep) {
+            return null;
         }
+        final Path file = dir.resolve(ExportFiles.SWEEP_FOLDER).resolve(SweepAggregator.FILE);
+        final ObjectNode aggregate = SweepAggregator.aggregate(points, first.numTrials(), first.confidenceLevel());
+        try {
+            AtomicFiles.write(file, JSON.writeValueAsBytes(aggregate));
+        } catch (IOException e) {
+            err.println("warning: no sweep aggregate: " + e.getMessage());
+            return null;
+        }
+        if (sweepTable) {
+            out.println();
+            out.print(SweepTable.render(points));
+        }
+        out.println("Sweep aggregate: " + file.toAbsolutePath());
+        return aggregate;
     }
 
     /**
      * {@code report.html} and {@code comparison.svg} beside the aggregates, from the summaries the aggregates were
      * computed from; a report that cannot be drawn is a warning, never a failure.
      */
-    private static void writeReport(final Path dir, final List<CellOutcome> cells,
+    private static void writeReport(final ReportWriter report, final List<CellOutcome> cells,
                                     final Function<CellOutcome, CellSummary> summaries, final String summaryName,
                                     final PrintStream out, final PrintStream err) {
         final String defaultName = ExportFiles.SUMMARY_JSON;
-        final io.aiperf.engine.export.ExportNames names = io.aiperf.engine.export.ExportNames.of(
+        final ExportNames names = ExportNames.of(
                 summaryName.equals(defaultName) ? null : summaryName.substring(0, summaryName.length() - 5));
         try {
-            final Path file = io.aiperf.engine.report.ReportFiles.write(dir, cells, summaries, names);
+            final Path file = report.write(cells, summaries, names);
             out.println("Report: " + file.toAbsolutePath());
         } catch (RuntimeException e) {
             err.println("warning: no report.html: " + e.getMessage());
