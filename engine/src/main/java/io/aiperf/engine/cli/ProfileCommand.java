@@ -107,11 +107,11 @@ public final class ProfileCommand implements Callable<Integer> {
         if (searchMisuse != null) {
             return usage(searchMisuse);
         }
-        return new ProfilePlan(request, new OptionsConfigSource(options)).run();
+        return new ProfilePlan(request, new OptionsConfigSource(options, request.search() != null)).run();
     }
 
     /** What the command line asks besides the config; the YAML file's search and convergence settings too. */
-    private ProfileRequest request() {
+    ProfileRequest request() {
         final JsonNode file = options.config == null ? null : YamlLoader.load(options.config, System.getenv());
         searchOptions.defaults(file == null ? null : file.get("search"));
         convergenceOptions.defaults(file);
