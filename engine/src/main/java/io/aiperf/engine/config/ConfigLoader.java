@@ -59,9 +59,7 @@ public final class ConfigLoader {
         final java.util.List<Variation> variations = SweepExpander.expand(base, sweep, cli.flags());
         final BenchmarkConfig config = variations.get(0).config();
         config.effectiveTree().set("sweep", sweep);
-        return new BenchmarkConfig(config.models(), config.endpoint(), config.dataset(), config.phases(),
-                config.artifacts(), config.tokenizer(), config.goodputSlos(), config.randomSeed(), config.uiType(),
-                config.multiRun(), config.warnings(), config.effectiveTree(), config.givenTree(), variations, config.limits(), config.shard());
+        return config.withVariations(variations);
     }
 
     private static ObjectNode emptyEnvelope() {
