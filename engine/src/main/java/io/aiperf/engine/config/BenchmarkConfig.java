@@ -52,6 +52,12 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
                 uiType, multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
     }
 
+    /** The same config with this effective tree ({@code config expand}'s, the config hash's). */
+    public BenchmarkConfig withEffectiveTree(final ObjectNode effectiveTree) {
+        return new BenchmarkConfig(models, endpoint, dataset, phases, artifacts, tokenizer, goodputSlos, randomSeed,
+                uiType, multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+    }
+
     /** The same config expanded into these sweep points. */
     public BenchmarkConfig withVariations(final List<Variation> variations) {
         return new BenchmarkConfig(models, endpoint, dataset, phases, artifacts, tokenizer, goodputSlos, randomSeed,

@@ -56,10 +56,15 @@ public final class ConfigLoader {
             return ConfigBinder.bind(base, cli.flags());
         }
         // Each point is bound (and validated) on its own; the first stands for the run as a whole.
-        final java.util.List<Variation> variations = SweepExpander.expand(base, sweep, cli.flags());
-        final BenchmarkConfig config = variations.get(0).config();
-        config.effectiveTree().set("sweep", sweep);
-        return config.withVariations(variations);
+        final java.util.List<Variation> variations = new java.util.ArrayList<>(
+                SweepExpander.expand(base, sweep, cli.flags()));
+        final Variation first = variations.get(0);
+        final ObjectNode tree = first.config().effectiveTree().deepCopy(); // a bound config is never changed
+        tree.set("sweep", sweep);
+        // The first point's effective tree has always carried the sweep (its config hash with it); kept, by value.
+        variations.set(0, new Variation(first.label(), first.index(), first.values(),
+                first.config().withEffectiveTree(tree)));
+        return first.config().withEffectiveTree(tree).withVariations(List.copyOf(variations));
     }
 
     private static ObjectNode emptyEnvelope() {
