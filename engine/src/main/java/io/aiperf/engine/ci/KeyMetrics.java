@@ -1,8 +1,8 @@
 package io.aiperf.engine.ci;
 
-import io.aiperf.engine.summary.AggregateCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.aiperf.engine.summary.AggregateCodec;
 import io.aiperf.engine.summary.CellOutcomeCodec;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
@@ -50,7 +50,8 @@ public final class KeyMetrics {
         final JsonNode aggregate = summary == null ? read(runDir.resolve(AGGREGATE)) : null;
         for (final String key : KEYS.subList(0, KEYS.indexOf("error_rate"))) {
             final int cut = key.lastIndexOf('_');
-            final JsonNode mean = aggregate == null ? null : aggregate.path(AggregateCodec.METRICS).path(key).path(AggregateCodec.MEAN);
+            final JsonNode mean = aggregate == null ? null
+                    : aggregate.path(AggregateCodec.METRICS).path(key).path(AggregateCodec.MEAN);
             final double v = summary != null ? summary.stat(key.substring(0, cut), key.substring(cut + 1))
                     : mean != null && mean.isNumber() ? mean.doubleValue() : Double.NaN;
             if (!Double.isNaN(v)) {

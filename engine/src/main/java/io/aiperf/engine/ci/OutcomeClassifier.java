@@ -1,9 +1,9 @@
 package io.aiperf.engine.ci;
 
-import io.aiperf.engine.summary.GateResultCodec;
-import io.aiperf.engine.summary.CellOutcomeCodec;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.CellOutcomeCodec;
 import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.GateResultCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package io.aiperf.engine.ci;
 
-import io.aiperf.engine.summary.GateResultCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.summary.CellOutcomeCodec;
 import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.GateResultCodec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,8 +65,9 @@ public final class StepSummary {
             gate.path(GateResultCodec.RULES).forEach(r -> {
                 final LinkedHashMap<String, Object> rule = new LinkedHashMap<>();
                 // a capacity rule's metric is the capacity itself, as in the key metrics
-                rule.put("metric", r.path(GateResultCodec.METRIC).asText().equals(SearchCapacity.KEY) ? SearchCapacity.KEY
-                        : r.path(GateResultCodec.METRIC).asText() + "_" + r.path(GateResultCodec.STAT).asText());
+                final String metric = r.path(GateResultCodec.METRIC).asText();
+                rule.put("metric", metric.equals(SearchCapacity.KEY) ? SearchCapacity.KEY
+                        : metric + "_" + r.path(GateResultCodec.STAT).asText());
                 rule.put("cell", r.path(GateResultCodec.CELL).asText());
                 rule.put("status", r.path(GateResultCodec.STATUS).asText());
                 rule.put("limit", r.path(GateResultCodec.LIMIT).asText(""));

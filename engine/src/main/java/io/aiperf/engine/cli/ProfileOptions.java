@@ -1006,7 +1006,8 @@ public final class ProfileOptions {
         if (reserve && concurrency == null) {
             o.slot("profiling", "concurrency", "--concurrency");
         }
-        magic(o, "--concurrency", concurrency, true, "concurrency", v -> o.phase("profiling", "concurrency", v, "--concurrency"));
+        magic(o, "--concurrency", concurrency, true, "concurrency",
+                v -> o.phase("profiling", "concurrency", v, "--concurrency"));
         if (reserve && requestRate == null) {
             o.slot("profiling", "rate", "--request-rate");
         }

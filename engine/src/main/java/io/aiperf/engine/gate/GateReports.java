@@ -1,11 +1,11 @@
 package io.aiperf.engine.gate;
 
-import io.aiperf.engine.summary.GateResultCodec;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.GateResultCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 

@@ -1,12 +1,12 @@
 package io.aiperf.engine.gate;
 
-import io.aiperf.engine.summary.AggregateCodec;
-import io.aiperf.engine.summary.CellOutcomeCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.summary.AggregateCodec;
+import io.aiperf.engine.summary.CellOutcomeCodec;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
 import io.aiperf.engine.summary.SummaryCodec;
@@ -301,7 +301,8 @@ public final class RunData {
             return;
         }
         final Map<String, List<Double>> values = cells.computeIfAbsent(cell, c -> new TreeMap<>());
-        if (root.has(AggregateCodec.METRICS) && root.path(AggregateCodec.METADATA).has(AggregateCodec.AGGREGATION_TYPE)) {
+        if (root.has(AggregateCodec.METRICS)
+                && root.path(AggregateCodec.METADATA).has(AggregateCodec.AGGREGATION_TYPE)) {
             final Iterator<Map.Entry<String, JsonNode>> it = root.get(AggregateCodec.METRICS).properties().iterator();
             while (it.hasNext()) {
                 final Map.Entry<String, JsonNode> e = it.next();

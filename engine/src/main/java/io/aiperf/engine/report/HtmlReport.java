@@ -1,12 +1,12 @@
 package io.aiperf.engine.report;
 
-import io.aiperf.engine.summary.GateResultCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.HookCall;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.GateResultCodec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

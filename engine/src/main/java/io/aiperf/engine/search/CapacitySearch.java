@@ -109,7 +109,8 @@ public final class CapacitySearch {
         try {
             final Path file = dir.resolve(HtmlReport.FILE);
             AtomicFiles.write(file, HtmlReport.html(dir, cells.stream().map(CellResult::outcome).toList(),
-                    summaries::get, search, ExportNames.of(config.artifacts().prefix())).getBytes(StandardCharsets.UTF_8));
+                    summaries::get, search, ExportNames.of(config.artifacts().prefix()))
+                    .getBytes(StandardCharsets.UTF_8));
             ctx.out().println("Report: " + file.toAbsolutePath());
         } catch (RuntimeException e) {
             ctx.err().println("warning: no report.html: " + e.getMessage());

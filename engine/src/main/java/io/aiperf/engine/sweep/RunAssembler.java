@@ -1,7 +1,5 @@
 package io.aiperf.engine.sweep;
 
-import io.aiperf.engine.summary.AggregateCodec;
-import io.aiperf.engine.summary.RunOutcomeCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -10,14 +8,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.export.AtomicFiles;
 import io.aiperf.engine.export.ExportNames;
-import io.aiperf.engine.report.ReportFiles;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.CellStatus;
+import io.aiperf.engine.report.ReportFiles;
 import io.aiperf.engine.run.CellResult;
 import io.aiperf.engine.run.Version;
+import io.aiperf.engine.summary.AggregateCodec;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.RunOutcomeCodec;
 import io.aiperf.engine.summary.SummaryCodec;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -261,8 +261,9 @@ public final class RunAssembler {
                 "request_throughput_avg", "output_token_throughput_avg")) {
             final JsonNode m = agg.path(AggregateCodec.METRICS).path(key);
             if (m.isObject()) {
-                out.printf(Locale.ROOT, "  %-30s %10.2f %-14s [%.2f, %.2f]%n", key, m.path(AggregateCodec.MEAN).asDouble(),
-                        m.path(AggregateCodec.UNIT).asText(), m.path(AggregateCodec.CI_LOW).asDouble(), m.path(AggregateCodec.CI_HIGH).asDouble());
+                out.printf(Locale.ROOT, "  %-30s %10.2f %-14s [%.2f, %.2f]%n", key,
+                        m.path(AggregateCodec.MEAN).asDouble(), m.path(AggregateCodec.UNIT).asText(),
+                        m.path(AggregateCodec.CI_LOW).asDouble(), m.path(AggregateCodec.CI_HIGH).asDouble());
                 belowZero |= m.path(AggregateCodec.CI_LOW).asDouble() < 0;
             }
         }

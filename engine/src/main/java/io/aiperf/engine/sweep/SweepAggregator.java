@@ -1,10 +1,10 @@
 package io.aiperf.engine.sweep;
 
-import io.aiperf.engine.summary.AggregateCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.summary.AggregateCodec;
 import io.aiperf.engine.summary.ExportFiles;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +33,8 @@ public final class SweepAggregator {
         final ArrayNode params = meta.putArray(AggregateCodec.SWEEP_PARAMETERS);
         if (!points.isEmpty()) {
             for (final String name : points.get(0).parameters().keySet()) {
-                final ArrayNode values = params.addObject().put(AggregateCodec.NAME, name).putArray(AggregateCodec.VALUES);
+                final ArrayNode values = params.addObject().put(AggregateCodec.NAME, name)
+                        .putArray(AggregateCodec.VALUES);
                 points.stream().map(p -> p.parameters().get(name)).distinct()
                         .forEach(v -> values.addPOJO(v));
             }

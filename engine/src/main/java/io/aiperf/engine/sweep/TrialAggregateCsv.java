@@ -1,7 +1,7 @@
 package io.aiperf.engine.sweep;
 
-import io.aiperf.engine.summary.AggregateCodec;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.AggregateCodec;
 import io.aiperf.engine.summary.ExportFiles;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;

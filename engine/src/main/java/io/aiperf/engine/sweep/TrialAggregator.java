@@ -1,10 +1,10 @@
 package io.aiperf.engine.sweep;
 
-import io.aiperf.engine.summary.AggregateCodec;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.math.SpecialFunctions;
+import io.aiperf.engine.summary.AggregateCodec;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
 import java.util.ArrayList;
@@ -47,7 +47,8 @@ public final class TrialAggregator {
         meta.put(AggregateCodec.NUM_SUCCESSFUL_RUNS, ok.size());
         final ArrayNode failed = meta.putArray(AggregateCodec.FAILED_RUNS);
         trials.stream().filter(t -> t.summary() == null)
-                .forEach(t -> failed.addObject().put(AggregateCodec.LABEL, t.label()).put(AggregateCodec.ERROR, t.error()));
+                .forEach(t -> failed.addObject().put(AggregateCodec.LABEL, t.label())
+                        .put(AggregateCodec.ERROR, t.error()));
         meta.put(AggregateCodec.CONFIDENCE_LEVEL, confidenceLevel);
         final ArrayNode labels = meta.putArray(AggregateCodec.RUN_LABELS);
         ok.forEach(t -> labels.add(t.label()));

@@ -22,7 +22,8 @@ class ArchitecturePageTest {
     void everyPackageHasItsRowAndItsPlaceInThePicture() throws IOException {
         final String page = Files.readString(PAGE);
         final String picture = page.substring(page.indexOf("## Dependencies and data flow"));
-        final String layers = picture.substring(picture.indexOf("```") + 3, picture.indexOf("```", picture.indexOf("```") + 3));
+        final int fence = picture.indexOf("```") + 3;
+        final String layers = picture.substring(fence, picture.indexOf("```", fence));
         final List<String> packages;
         try (Stream<Path> dirs = Files.list(PACKAGES)) {
             packages = dirs.filter(Files::isDirectory).map(d -> d.getFileName().toString()).sorted().toList();
