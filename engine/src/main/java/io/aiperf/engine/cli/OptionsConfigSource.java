@@ -16,16 +16,21 @@ import java.util.List;
 final class OptionsConfigSource implements ConfigSource {
     private final ProfileOptions options;
     private final boolean searching;
+    private final ObjectNode loadedFile;
     private ObjectNode file;
     private CliOverlay given;
     private String model;
     private String mockUrl;
     private int parses;
 
-    /** @param searching whether a capacity search will ask for its points ({@link #at}) */
-    OptionsConfigSource(final ProfileOptions options, final boolean searching) {
+    /**
+     * @param searching whether a capacity search will ask for its points ({@link #at})
+     * @param loadedFile the {@code -f} file as the command read it (null without one): it is not read again
+     */
+    OptionsConfigSource(final ProfileOptions options, final boolean searching, final ObjectNode loadedFile) {
         this.options = options;
         this.searching = searching;
+        this.loadedFile = loadedFile;
     }
 
     @Override
@@ -60,7 +65,7 @@ final class OptionsConfigSource implements ConfigSource {
             parses++;
         }
         if (file == null) {
-            file = ConfigLoader.read(options.config, System.getenv());
+            file = ConfigLoader.canonical(loadedFile);
         }
         return file;
     }

@@ -35,6 +35,15 @@ public final class ConfigLoader {
         return yamlFile == null ? emptyEnvelope() : ConfigShapes.canonical(YamlLoader.load(yamlFile, env));
     }
 
+    /**
+     * The {@code -f} file as {@link YamlLoader#load} read it (null without one), in the canonical shape, as
+     * {@link #read} gives it: a command that looked into the file first does not read it again. The tree given
+     * stays as it was.
+     */
+    public static ObjectNode canonical(final ObjectNode loaded) {
+        return loaded == null ? emptyEnvelope() : ConfigShapes.canonical(loaded.deepCopy());
+    }
+
     /** Same as {@link #load} for a file {@link #read} already; the tree read stays as it was. */
     public static BenchmarkConfig bind(final ObjectNode read, final CliOverlay cliOverlay) {
         return merge(read.deepCopy(), cliOverlay);

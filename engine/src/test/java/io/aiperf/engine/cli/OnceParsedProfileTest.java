@@ -46,7 +46,8 @@ class OnceParsedProfileTest {
         final ProfileCommand command = new ProfileCommand();
         new CommandLine(command).parseArgs(args);
         final ProfileRequest request = command.request();
-        final OptionsConfigSource configs = new OptionsConfigSource(command.options, request.search() != null);
+        final OptionsConfigSource configs = new OptionsConfigSource(command.options, request.search() != null,
+                command.loadedFile);
         assertThat(new ProfilePlan(request, configs).run()).isZero();
         return configs;
     }

@@ -28,7 +28,7 @@ class OptionsConfigSourceTest {
         final Path yaml = Files.writeString(tmp.resolve("bench.yaml"), YAML);
         final String[] args = {"-f", yaml.toString(), "--search-space", "concurrency:1,8", "--search-sla",
                 "time_to_first_token:p50:lt:100"};
-        final OptionsConfigSource configs = new OptionsConfigSource(parse(args).options, true);
+        final OptionsConfigSource configs = source(parse(args), true);
         final SearchSpec search = parse(args).searchOptions.spec(null);
 
         final BenchmarkConfig first = configs.load();
@@ -65,7 +65,7 @@ class OptionsConfigSourceTest {
     /** The model found and the mock are set by value too: the options are turned into a tree once. */
     @Test
     void theModelAndTheMockAreSetByValue() {
-        final OptionsConfigSource configs = new OptionsConfigSource(parse("--request-count", "5").options, false);
+        final OptionsConfigSource configs = source(parse("--request-count", "5"), false);
         assertThat(configs.namesModel()).isFalse();
         configs.useModel("model-to-be-asked"); // as the model's discovery does, before it asks the server
         configs.load();
@@ -76,7 +76,7 @@ class OptionsConfigSourceTest {
                 parse("--request-count", "5", "-m", "found").options.overlay(), System.getenv()).effectiveTree()
                 .toString());
         assertThat(configs.parses()).isEqualTo(1);
-        final OptionsConfigSource mocked = new OptionsConfigSource(parse("--request-count", "5").options, false);
+        final OptionsConfigSource mocked = source(parse("--request-count", "5"), false);
         mocked.useMock("http://127.0.0.1:1234");
         assertThat(mocked.namesModel()).isTrue();
         final BenchmarkConfig config = mocked.load();
@@ -92,7 +92,7 @@ class OptionsConfigSourceTest {
 
     private static void assertSamePoint(final int value, final String... args) {
         final ProfileCommand command = parse(args);
-        final OptionsConfigSource configs = new OptionsConfigSource(command.options, true);
+        final OptionsConfigSource configs = source(command, true);
         final SearchSpec search = command.searchOptions.spec(null);
         configs.load();
         final BenchmarkConfig base = configs.load();
@@ -120,6 +120,28 @@ class OptionsConfigSourceTest {
         final ProfileCommand asGiven = parse(args);
         assertThat(base.effectiveTree().toString()).isEqualTo(ConfigLoader.load(asGiven.options.config,
                 asGiven.options.overlay(), System.getenv()).effectiveTree().toString());
+    }
+
+    /** The source {@code aiperf profile} builds: the file as the command read it. */
+    private static OptionsConfigSource source(final ProfileCommand command, final boolean searching) {
+        command.request();
+        return new OptionsConfigSource(command.options, searching, command.loadedFile);
+    }
+
+    /** The YAML file is read once: by the command, which hands it to the config source. */
+    @Test
+    void theFileIsReadOnceByTheCommand() throws Exception {
+        final Path yaml = Files.writeString(tmp.resolve("once.yaml"), YAML);
+        final ProfileCommand command = parse("-f", yaml.toString());
+        command.request();
+        Files.delete(yaml); // from here on only the tree the command read can be bound
+        final OptionsConfigSource configs = new OptionsConfigSource(command.options, false, command.loadedFile);
+        final BenchmarkConfig config = configs.load();
+        assertThat(config.models()).containsExactly("m");
+        assertThat(config.firstProfilingPhase().requests()).isEqualTo(20);
+        Files.writeString(yaml, YAML);
+        assertThat(config.effectiveTree()).isEqualTo(ConfigLoader.load(yaml, parse("-f", yaml.toString())
+                .options.overlay(), System.getenv()).effectiveTree());
     }
 
     private static ProfileCommand parse(final String... args) {
