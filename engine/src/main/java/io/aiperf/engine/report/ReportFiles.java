@@ -73,6 +73,22 @@ public final class ReportFiles {
                 gate, search, names));
     }
 
+    /**
+     * The comparison of two runs just made side by side ({@code aiperf compare}), both from their outcomes and
+     * summaries in memory, with the gate's result when there is one, written into {@code dir}.
+     *
+     * @param gate the gate's result as the gate made it, or null
+     */
+    public static Path write(final Path dir, final String nameA, final Path dirA, final List<CellOutcome> cellsA,
+                             final Function<CellOutcome, CellSummary> summariesA, final String nameB, final Path dirB,
+                             final List<CellOutcome> cellsB, final Function<CellOutcome, CellSummary> summariesB,
+                             final JsonNode gate, final ExportNames names) {
+        final ReportData b = ReportData.of(nameB, dirB.toAbsolutePath().normalize(), cellsB, summariesB, gate, null,
+                names);
+        return write(dir, cellsA.isEmpty() ? b : ReportData.of(nameA, dirA.toAbsolutePath().normalize(), cellsA,
+                summariesA, null, null, names).then(b));
+    }
+
     private static Path write(final Path dir, final ReportData data) {
         final Path html = dir.resolve(HtmlReport.FILE);
         AtomicFiles.write(html, HtmlReport.page(data).getBytes(StandardCharsets.UTF_8));

@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
  * No JSON document the engine writes is read back from disk by the process that wrote it: what one
  * {@code aiperf profile} made (summaries, cell and run outcomes, aggregates, the search's and the gate's results) is
  * passed on in memory. Every method that reads a file is listed, as a reader of one of the engine's documents or of
- * another file (the user's inputs); then no method a profile can reach from {@code ProfilePlan.run} is a document
- * reader, except through the genuine disk sources listed in {@link #DISK_SOURCES}. The other genuine disk sources
+ * another file (the user's inputs); then no method a profile can reach from {@code ProfilePlan.run}, nor one
+ * {@code aiperf compare} can reach, is a document reader, except through the genuine disk sources listed in
+ * {@link #DISK_SOURCES}. The other genuine disk sources
  * ({@code aiperf aggregate}, {@code aiperf gate}, {@code aiperf report DIR}, the Jenkins plugin) are not reachable
  * from a profile at all. Calls are followed through lambdas, method references and every override of an interface
  * method, so a read behind a {@code Function} or a {@code ConfigSource} is found too.
@@ -103,11 +104,23 @@ class NoReadBackTest {
 
     @Test
     void aProfileReadsBackNothingItWrote() {
-        final Map<String, String> reached = reachable("profile.ProfilePlan.run()");
+        assertThat(readBacks("profile.ProfilePlan.run()")).as("document readers a profile reaches, with the calls "
+                + "that reach them").isEmpty();
+    }
+
+    /** {@code aiperf compare} gates and draws its two runs as their cells returned them. */
+    @Test
+    void aComparisonReadsBackNothingItWrote() {
+        assertThat(readBacks("cli.CompareCommand.call()")).as("document readers aiperf compare reaches, with the "
+                + "calls that reach them").isEmpty();
+    }
+
+    private static Map<String, String> readBacks(final String start) {
+        final Map<String, String> reached = reachable(start);
         final Map<String, String> readBacks = new TreeMap<>();
         reached.keySet().stream().filter(DOCUMENT_READERS::containsKey).filter(m -> !DISK_SOURCES.containsKey(m))
                 .forEach(m -> readBacks.put(m, path(reached, m)));
-        assertThat(readBacks).as("document readers a profile reaches, with the calls that reach them").isEmpty();
+        return readBacks;
     }
 
     /** The search finds a read-back where there is one: {@code aiperf report DIR} reads the run's files. */
