@@ -105,8 +105,8 @@ public final class InterleavedComparison {
                                    final PrintStream out, final PrintStream err) {
         try {
             final Path file = io.aiperf.engine.report.ReportFiles.write(dir, "A", dir.resolve(A),
-                    outcomes(compared.a()), RunAssembler.inMemory(compared.a()), "B", dir.resolve(B), outcomes(compared.b()),
-                    RunAssembler.inMemory(compared.b()), gate, ExportNames.of(prefix));
+                    outcomes(compared.a()), RunAssembler.inMemory(compared.a()), "B", dir.resolve(B),
+                    outcomes(compared.b()), RunAssembler.inMemory(compared.b()), gate, ExportNames.of(prefix));
             out.println("Report: " + file.toAbsolutePath());
         } catch (RuntimeException e) {
             err.println("warning: no report.html: " + e.getMessage());
