@@ -2,6 +2,7 @@ package io.aiperf.engine.ci;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.aiperf.engine.summary.AggregateCodec;
 import io.aiperf.engine.summary.CellOutcomeCodec;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
@@ -49,7 +50,8 @@ public final class KeyMetrics {
         final JsonNode aggregate = summary == null ? read(runDir.resolve(AGGREGATE)) : null;
         for (final String key : KEYS.subList(0, KEYS.indexOf("error_rate"))) {
             final int cut = key.lastIndexOf('_');
-            final JsonNode mean = aggregate == null ? null : aggregate.path("metrics").path(key).path("mean");
+            final JsonNode mean = aggregate == null ? null
+                    : aggregate.path(AggregateCodec.METRICS).path(key).path(AggregateCodec.MEAN);
             final double v = summary != null ? summary.stat(key.substring(0, cut), key.substring(cut + 1))
                     : mean != null && mean.isNumber() ? mean.doubleValue() : Double.NaN;
             if (!Double.isNaN(v)) {
@@ -106,20 +108,20 @@ public final class KeyMetrics {
                 c[1] += o.path(CellOutcomeCodec.COUNTS).path(CellOutcomeCodec.ERRORS).asLong();
             }
         }
-        for (final JsonNode point : sweep.path("per_combination_metrics")) {
+        for (final JsonNode point : sweep.path(AggregateCodec.PER_COMBINATION_METRICS)) {
             final Map<String, Double> m = new LinkedHashMap<>();
             for (final String key : KEYS.subList(0, KEYS.indexOf("error_rate"))) {
-                final JsonNode v = point.path("metrics").path(key).path("mean");
+                final JsonNode v = point.path(AggregateCodec.METRICS).path(key).path(AggregateCodec.MEAN);
                 if (v.isNumber()) {
                     m.put(key, v.doubleValue());
                 }
             }
-            final long[] c = counts.get(point.path("label").asText());
+            final long[] c = counts.get(point.path(AggregateCodec.LABEL).asText());
             if (!m.isEmpty() && c != null && Double.isFinite(errorRate(c[0], c[1]))) {
                 m.put("error_rate", errorRate(c[0], c[1]));
             }
             if (!m.isEmpty()) {
-                out.put(point.path("label").asText(), m);
+                out.put(point.path(AggregateCodec.LABEL).asText(), m);
             }
         }
         return out;

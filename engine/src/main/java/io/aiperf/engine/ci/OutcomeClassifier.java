@@ -1,8 +1,9 @@
 package io.aiperf.engine.ci;
 
-import io.aiperf.engine.summary.CellOutcomeCodec;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.CellOutcomeCodec;
 import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.GateResultCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,10 +32,10 @@ public final class OutcomeClassifier {
         }
         final JsonNode gate = KeyMetrics.read(exportDir.resolve(ExportFiles.GATE_JSON));
         if (gate != null) {
-            gate.path("rules").forEach(r -> {
-                final String status = r.path("status").asText();
+            gate.path(GateResultCodec.RULES).forEach(r -> {
+                final String status = r.path(GateResultCodec.STATUS).asText();
                 if (status.equals("failed") || status.equals("unstable") || status.equals("inconclusive")) {
-                    reasons.add("gate " + status + ": " + r.path("message").asText());
+                    reasons.add("gate " + status + ": " + r.path(GateResultCodec.MESSAGE).asText());
                 }
             });
         }

@@ -3,6 +3,7 @@ package io.aiperf.engine.ci;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.summary.CellOutcomeCodec;
 import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.GateResultCodec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,18 +59,19 @@ public final class StepSummary {
         out.put(REASONS, new ArrayList<>(c.reasons()));
         out.put(WARNINGS, new ArrayList<>(c.warnings()));
         final JsonNode gate = KeyMetrics.read(exportDir.resolve(ExportFiles.GATE_JSON));
-        out.put(GATE, gate == null ? NO_GATE : gate.path("verdict").asText());
+        out.put(GATE, gate == null ? NO_GATE : gate.path(GateResultCodec.VERDICT).asText());
         final ArrayList<LinkedHashMap<String, Object>> rules = new ArrayList<>();
         if (gate != null) {
-            gate.path("rules").forEach(r -> {
+            gate.path(GateResultCodec.RULES).forEach(r -> {
                 final LinkedHashMap<String, Object> rule = new LinkedHashMap<>();
                 // a capacity rule's metric is the capacity itself, as in the key metrics
-                rule.put("metric", r.path("metric").asText().equals(SearchCapacity.KEY) ? SearchCapacity.KEY
-                        : r.path("metric").asText() + "_" + r.path("stat").asText());
-                rule.put("cell", r.path("cell").asText());
-                rule.put("status", r.path("status").asText());
-                rule.put("limit", r.path("limit").asText(""));
-                rule.put("message", r.path("message").asText());
+                final String metric = r.path(GateResultCodec.METRIC).asText();
+                rule.put("metric", metric.equals(SearchCapacity.KEY) ? SearchCapacity.KEY
+                        : metric + "_" + r.path(GateResultCodec.STAT).asText());
+                rule.put("cell", r.path(GateResultCodec.CELL).asText());
+                rule.put("status", r.path(GateResultCodec.STATUS).asText());
+                rule.put("limit", r.path(GateResultCodec.LIMIT).asText(""));
+                rule.put("message", r.path(GateResultCodec.MESSAGE).asText());
                 rules.add(rule);
             });
         }

@@ -4,13 +4,22 @@ import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.ConfigLoader;
+import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.export.RunDirectory;
+import io.aiperf.engine.gate.GateReports;
+import io.aiperf.engine.gate.GateResult;
+import io.aiperf.engine.gate.GateRunner;
+import io.aiperf.engine.gate.RunData;
 import io.aiperf.engine.profile.ArtifactDirs;
 import io.aiperf.engine.profile.CellContexts;
 import io.aiperf.engine.profile.Interrupts;
 import io.aiperf.engine.redact.Redactor;
+import io.aiperf.engine.report.HtmlReport;
+import io.aiperf.engine.report.ReportFiles;
 import io.aiperf.engine.run.CellContext;
+import io.aiperf.engine.run.CellResult;
 import io.aiperf.engine.sweep.InterleavedComparison;
+import io.aiperf.engine.sweep.RunAssembler;
 import io.aiperf.engine.time.CancellationToken;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -112,22 +121,46 @@ public final class CompareCommand implements Callable<Integer> {
                     spec.commandLine().getParseResult().originalArgs(), options.logLevel());
             final Interrupts interrupts = Interrupts.install(cancellation, err);
             try {
-                final int exit = InterleavedComparison.run(a, b, pairs, dir, ctx);
+                final InterleavedComparison.Compared compared = InterleavedComparison.run(a, b, pairs, dir, ctx);
+                final int exit = compared.exitCode();
                 if (ExitCode.stopped(exit)) {
                     return ExitCode.stopped(interrupts.terminated());
                 }
                 if (gateRules == null || exit != ExitCode.OK) {
                     return exit;
                 }
-                final int gated = GateCommand.run(gateRules, List.of(dir.resolve(InterleavedComparison.A)),
-                        dir.resolve(InterleavedComparison.B), dir, true); // A ran in this very command
-                InterleavedComparison.writeReport(dir, dir.resolve(io.aiperf.engine.gate.GateReports.JSON_FILE),
-                        a.artifacts().prefix(), out, err);
-                return gated;
+                return gate(dir, compared, a.artifacts().prefix(), out, err);
             } finally {
                 interrupts.uninstall();
             }
         }
+    }
+
+    /**
+     * {@code --gate}: B judged against A, both as their cells returned them (nothing read back), then the report with
+     * the verdict.
+     */
+    private int gate(final Path dir, final InterleavedComparison.Compared compared, final String prefix,
+                     final PrintStream out, final PrintStream err) {
+        final ExportNames names = ExportNames.of(prefix);
+        final Path dirA = dir.resolve(InterleavedComparison.A);
+        final Path dirB = dir.resolve(InterleavedComparison.B);
+        try {
+            final GateResult result = GateRunner.run(gateRules, dirA, side(dirA, compared.a(), names), side(dirB,
+                    compared.b(), names), dirB, dir, System.out);
+            InterleavedComparison.writeReport(dir, compared, GateReports.tree(result, List.of(dirA), dirB), prefix,
+                    out, err);
+            RunDirectory.adopt(dir, List.of(dir.resolve(HtmlReport.FILE), dir.resolve(ReportFiles.SVG_FILE)));
+            return result.exitCode();
+        } catch (ConfigException e) {
+            System.err.println("error: gate: " + e.getMessage());
+            return ExitCode.USAGE;
+        }
+    }
+
+    private static RunData side(final Path dir, final List<CellResult> cells, final ExportNames names) {
+        return RunData.of(dir, cells.stream().map(CellResult::outcome).toList(), RunAssembler.inMemory(cells), null,
+                names);
     }
 
     /** One side's config: the shared options with that side's URL. */

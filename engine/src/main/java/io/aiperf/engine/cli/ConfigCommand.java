@@ -172,9 +172,10 @@ public final class ConfigCommand implements Runnable {
             }
             try {
                 // the file's search: first, so that whether a search is asked for is known before any load
-                searchOptions.defaults(options.config == null ? null
-                        : YamlLoader.load(options.config, System.getenv()).get(SearchSection.KEY));
-                final OptionsConfigSource source = new OptionsConfigSource(options);
+                final com.fasterxml.jackson.databind.node.ObjectNode file = options.config == null ? null
+                        : YamlLoader.load(options.config, System.getenv());
+                searchOptions.defaults(file == null ? null : file.get(SearchSection.KEY));
+                final OptionsConfigSource source = new OptionsConfigSource(options, searchOptions.active(), file);
                 final BenchmarkConfig given = source.load();
                 final SearchSpec search = search(given, source);
                 if (cells) {

@@ -9,45 +9,92 @@ import io.aiperf.engine.search.SearchSpec;
 import java.util.List;
 
 /**
- * A profile's config from its parsed options and their YAML file: each load binds them anew, the file as it was read
- * at the first load (a search's points and the model's discovery do not read it again).
+ * A profile's config from its parsed options and their YAML file, each turned into a tree once, at the first load
+ * (with the embedded mock and the model named so far as inputs): the model found later and a search's points vary
+ * those trees by value, never by writing the options' fields and parsing them again, and each load binds the result.
  */
 final class OptionsConfigSource implements ConfigSource {
     private final ProfileOptions options;
+    private final boolean searching;
+    private final ObjectNode loadedFile;
     private ObjectNode file;
+    private CliOverlay given;
+    private String model;
+    private String mockUrl;
+    private int parses;
 
-    OptionsConfigSource(final ProfileOptions options) {
+    /**
+     * @param searching whether a capacity search will ask for its points ({@link #at})
+     * @param loadedFile the {@code -f} file as the command read it (null without one): it is not read again
+     */
+    OptionsConfigSource(final ProfileOptions options, final boolean searching, final ObjectNode loadedFile) {
         this.options = options;
+        this.searching = searching;
+        this.loadedFile = loadedFile;
     }
 
     @Override
     public BenchmarkConfig load() {
-        final CliOverlay overlay = options.overlay(); // a bad flag is said before a bad file, as ConfigLoader.load does
-        if (file == null) {
-            file = ConfigLoader.read(options.config, System.getenv());
+        return ConfigLoader.bind(file(), current());
+    }
+
+    /** How many times the options were turned into a tree: once per run. */
+    int parses() {
+        return parses;
+    }
+
+    /**
+     * The YAML file as read at the first load, and the options turned into a tree then; a bad flag is said before a
+     * bad file, as ConfigLoader.load does. The mock and the model named before it are inputs of that one parse.
+     */
+    private ObjectNode file() {
+        if (given == null) {
+            if (mockUrl != null) {
+                options.urls = List.of(mockUrl);
+                if (options.tokenizer == null) {
+                    options.tokenizer = "builtin"; // the mock's words are counted with o200k_base
+                }
+                if (options.model == null && options.config == null) {
+                    options.model = "mock-model";
+                }
+            }
+            if (model != null) {
+                options.model = model;
+            }
+            given = options.overlay(searching);
+            parses++;
         }
-        return ConfigLoader.bind(file, overlay);
+        if (file == null) {
+            file = ConfigLoader.canonical(loadedFile);
+        }
+        return file;
+    }
+
+    /** The options as given, with the model found since the parse (in the place the parse gave the one named). */
+    private CliOverlay current() {
+        final CliOverlay o = given.copy();
+        if (model != null) {
+            o.set("models", List.of(model.split("\\s*,\\s*")), "--model");
+        }
+        return o;
     }
 
     @Override
     public boolean namesModel() {
-        return options.model != null;
+        return options.model != null || model != null || mockUrl != null && options.config == null;
     }
 
     @Override
     public void useModel(final String model) {
-        options.model = model;
+        this.model = model;
     }
 
     @Override
     public void useMock(final String url) {
-        options.urls = List.of(url);
-        if (options.tokenizer == null) {
-            options.tokenizer = "builtin"; // the mock's words are counted with o200k_base
+        if (given != null) {
+            throw new IllegalStateException("the mock is started before the config is first loaded");
         }
-        if (options.model == null && options.config == null) {
-            options.model = "mock-model";
-        }
+        this.mockUrl = url;
     }
 
     @Override
@@ -57,26 +104,15 @@ final class OptionsConfigSource implements ConfigSource {
 
     @Override
     public BenchmarkConfig at(final SearchSpec search, final int value) {
+        final ObjectNode read = file();
+        final CliOverlay o = current();
         final boolean rate = search.knob().equals(SearchSpec.REQUEST_RATE);
-        final String given = rate ? options.requestRate : options.concurrency;
-        final List<String> givenGoodput = options.goodput;
+        options.load(o, rate ? options.concurrency : Integer.toString(value),
+                rate ? Integer.toString(value) : options.requestRate, false);
         if (!search.goodput().isEmpty()) {
-            options.goodput = search.goodput(); // the goodput recipe's per-request SLOs, counted in every cell
+            // the goodput recipe's per-request SLOs, counted in every cell
+            o.set("slos", ProfileOptions.goodput(search.goodput()), "--goodput");
         }
-        if (rate) {
-            options.requestRate = Integer.toString(value);
-        } else {
-            options.concurrency = Integer.toString(value);
-        }
-        try {
-            return load();
-        } finally {
-            options.goodput = givenGoodput;
-            if (rate) {
-                options.requestRate = given;
-            } else {
-                options.concurrency = given;
-            }
-        }
+        return ConfigLoader.bind(read, o);
     }
 }

@@ -3,6 +3,7 @@ package io.aiperf.engine.cli;
 import static io.aiperf.engine.cli.HelpTopic.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.YamlLoader;
@@ -107,12 +108,16 @@ public final class ProfileCommand implements Callable<Integer> {
         if (searchMisuse != null) {
             return usage(searchMisuse);
         }
-        return new ProfilePlan(request, new OptionsConfigSource(options)).run();
+        return new ProfilePlan(request, new OptionsConfigSource(options, request.search() != null, loadedFile)).run();
     }
 
+    /** The {@code -f} file as {@link #request} read it, handed to the config source: read once per run. */
+    ObjectNode loadedFile;
+
     /** What the command line asks besides the config; the YAML file's search and convergence settings too. */
-    private ProfileRequest request() {
-        final JsonNode file = options.config == null ? null : YamlLoader.load(options.config, System.getenv());
+    ProfileRequest request() {
+        final ObjectNode file = options.config == null ? null : YamlLoader.load(options.config, System.getenv());
+        loadedFile = file;
         searchOptions.defaults(file == null ? null : file.get("search"));
         convergenceOptions.defaults(file);
         final ConvergenceSpec convergence = convergenceOptions.spec();

@@ -783,6 +783,14 @@ public final class ProfileOptions {
 
     /** The typed values as a canonical config tree. */
     CliOverlay overlay() {
+        return overlay(false);
+    }
+
+    /**
+     * @param searching whether a capacity search varies the load by value: the keys of its knob are reserved where a
+     *                  typed value goes, so each point's tree is the one its value typed would give
+     */
+    CliOverlay overlay(final boolean searching) {
         final CliOverlay o = new CliOverlay();
         OptionTable.PROFILE.overlay(this, o); // the fields with a plain @Yaml key; the code below sets the rest
         outputExtras.apply(o);
@@ -823,24 +831,7 @@ public final class ProfileOptions {
         o.set("endpoint.headers", headers == null ? null : pairs("--header", headers, false), "--header");
         o.set("endpoint.extra", extraInputs == null ? null : pairs("--extra-inputs", extraInputs, true), "--extra-inputs");
         hooks(o);
-        magic(o, "--concurrency", concurrency, true, "concurrency", v -> o.phase("profiling", "concurrency", v, "--concurrency"));
-        magic(o, "--request-rate", requestRate, false, "rate", v -> o.phase("profiling", "rate", v, "--request-rate"));
-        final String type = arrivalPattern != null ? arrivalPattern
-                : requestRate != null ? (arrivalSmoothness != null ? "gamma" : "poisson") : null;
-        if (userCentricRate != null) {
-            if (requestRate != null || arrivalPattern != null) {
-                throw new ConfigException("--user-centric-rate", "--user-centric-rate cannot be used together with "
-                        + "--request-rate or --arrival-pattern");
-            }
-            if (numUsers == null) {
-                throw new ConfigException("--user-centric-rate", "--user-centric-rate requires --num-users to be set");
-            }
-            o.phase("profiling", "type", "user_centric", "--user-centric-rate");
-            o.phase("profiling", "rate", userCentricRate, "--user-centric-rate");
-        } else if (numUsers != null) {
-            throw new ConfigException("--num-users", "--num-users can only be used with --user-centric-rate");
-        }
-        o.phase("profiling", "type", type, "--arrival-pattern");
+        final String type = load(o, concurrency, requestRate, searching);
         magic(o, "--request-count", requestCount, true, "requests", v -> o.phase("profiling", "requests", v, "--request-count"));
         magic(o, "--benchmark-duration", benchmarkDuration, false, "duration",
                 v -> o.phase("profiling", "duration", v, "--benchmark-duration"));
@@ -1002,6 +993,45 @@ public final class ProfileOptions {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(flag, e.getMessage());
         }
+    }
+
+    /**
+     * The profiling load: {@code --concurrency}, {@code --request-rate} and the arrival they imply. A capacity
+     * search's point passes its own value of its knob, over the overlay of the options as given.
+     *
+     * @param reserve whether to reserve the keys a point sets where its typed value would go
+     * @return the profiling phase's arrival type the flags name, or null
+     */
+    String load(final CliOverlay o, final String concurrency, final String requestRate, final boolean reserve) {
+        if (reserve && concurrency == null) {
+            o.slot("profiling", "concurrency", "--concurrency");
+        }
+        magic(o, "--concurrency", concurrency, true, "concurrency",
+                v -> o.phase("profiling", "concurrency", v, "--concurrency"));
+        if (reserve && requestRate == null) {
+            o.slot("profiling", "rate", "--request-rate");
+        }
+        magic(o, "--request-rate", requestRate, false, "rate", v -> o.phase("profiling", "rate", v, "--request-rate"));
+        final String type = arrivalPattern != null ? arrivalPattern
+                : requestRate != null ? (arrivalSmoothness != null ? "gamma" : "poisson") : null;
+        if (userCentricRate != null) {
+            if (requestRate != null || arrivalPattern != null) {
+                throw new ConfigException("--user-centric-rate", "--user-centric-rate cannot be used together with "
+                        + "--request-rate or --arrival-pattern");
+            }
+            if (numUsers == null) {
+                throw new ConfigException("--user-centric-rate", "--user-centric-rate requires --num-users to be set");
+            }
+            o.phase("profiling", "type", "user_centric", "--user-centric-rate");
+            o.phase("profiling", "rate", userCentricRate, "--user-centric-rate");
+        } else if (numUsers != null) {
+            throw new ConfigException("--num-users", "--num-users can only be used with --user-centric-rate");
+        }
+        if (reserve && type == null) {
+            o.slot("profiling", "type", "--arrival-pattern");
+        }
+        o.phase("profiling", "type", type, "--arrival-pattern");
+        return type;
     }
 
     private static void magic(final CliOverlay o, final String flag, final String text, final boolean integer,

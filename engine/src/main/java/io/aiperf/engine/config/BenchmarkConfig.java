@@ -34,12 +34,40 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
         return phases.stream().anyMatch(p -> p.kind() == PhaseKind.WARMUP);
     }
 
+    /** The same config with these phases. */
+    public BenchmarkConfig withPhases(final List<PhaseConfig> phases) {
+        return new BenchmarkConfig(models, endpoint, dataset, phases, artifacts, tokenizer, goodputSlos, randomSeed,
+                uiType, multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+    }
+
+    /** The same config against this endpoint. */
+    public BenchmarkConfig withEndpoint(final EndpointConfig endpoint) {
+        return new BenchmarkConfig(models, endpoint, dataset, phases, artifacts, tokenizer, goodputSlos, randomSeed,
+                uiType, multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+    }
+
+    /** The same config with this seed (null for entropy). */
+    public BenchmarkConfig withRandomSeed(final Long randomSeed) {
+        return new BenchmarkConfig(models, endpoint, dataset, phases, artifacts, tokenizer, goodputSlos, randomSeed,
+                uiType, multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+    }
+
+    /** The same config with this effective tree ({@code config expand}'s, the config hash's). */
+    public BenchmarkConfig withEffectiveTree(final ObjectNode effectiveTree) {
+        return new BenchmarkConfig(models, endpoint, dataset, phases, artifacts, tokenizer, goodputSlos, randomSeed,
+                uiType, multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+    }
+
+    /** The same config expanded into these sweep points. */
+    public BenchmarkConfig withVariations(final List<Variation> variations) {
+        return new BenchmarkConfig(models, endpoint, dataset, phases, artifacts, tokenizer, goodputSlos, randomSeed,
+                uiType, multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+    }
+
     /** The same config with a warmup of {@code requests} requests at the first phase's load before it. */
     public BenchmarkConfig withWarmup(final int requests) {
-        final List<PhaseConfig> warmed = java.util.stream.Stream.concat(
-                java.util.stream.Stream.of(phases.get(0).asWarmup(requests)), phases.stream()).toList();
-        return new BenchmarkConfig(models, endpoint, dataset, warmed, artifacts, tokenizer, goodputSlos, randomSeed,
-                uiType, multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+        return withPhases(java.util.stream.Stream.concat(
+                java.util.stream.Stream.of(phases.get(0).asWarmup(requests)), phases.stream()).toList());
     }
 
     /** The same config for one trial: another seed, and optionally without warmup phases. */
@@ -47,10 +75,9 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
         final List<PhaseConfig> kept = dropWarmup
                 ? phases.stream().filter(p -> p.kind() != PhaseKind.WARMUP).toList() : phases;
         final List<PhaseConfig> fixed = kept.isEmpty() || !kept.get(0).seamless() ? kept
-                : java.util.stream.Stream.concat(java.util.stream.Stream.of(unseamless(kept.get(0))),
+                : java.util.stream.Stream.concat(java.util.stream.Stream.of(kept.get(0).with(d -> d.seamless = false)),
                         kept.stream().skip(1)).toList();
-        return new BenchmarkConfig(models, endpoint, dataset, fixed, artifacts, tokenizer, goodputSlos, seed, uiType,
-                multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+        return withPhases(fixed).withRandomSeed(seed);
     }
 
     /**
@@ -61,26 +88,18 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
         if (shard == null || shard.count() == 1) {
             return this;
         }
-        final List<PhaseConfig> mine = phases.stream().map(p -> new PhaseConfig(p.name(), p.kind(), p.type(),
-                p.concurrency() == null ? null : shareOf(p.concurrency(), p.name() + " concurrency"),
-                p.rate() == null ? null : p.rate() / shard.count(), p.smoothness(),
-                p.requests() == null ? null : shareOf(p.requests(), p.name() + " requests"),
-                p.sessions() == null ? null : shareOf(p.sessions(), p.name() + " sessions"), p.durationSeconds(),
-                p.gracePeriodSeconds(), p.seamless(), p.schedule(), p.concurrencyRampSeconds(),
-                p.rateRampSeconds(), p.prefillConcurrency() == null ? null
-                : shareOf(p.prefillConcurrency(), p.name() + " prefill concurrency"),
-                p.failedRequestThreshold(), p.users() == null ? null : shareOf(p.users(), p.name() + " users"),
-                p.prefillRampSeconds(), p.rateSeries() == null ? null : p.rateSeries().scaled(1.0 / shard.count())))
-                .toList();
-        final EndpointConfig e = endpoint;
-        final EndpointConfig hooks = shard.runsHooks() ? e : new EndpointConfig(e.urls(), e.type(), e.customPath(),
-                e.streaming(), e.apiKey(), e.headers(), e.extra(), e.timeoutSeconds(), e.useServerTokenCount(),
-                e.useLegacyMaxTokens(), null, null, e.tls(), e.serverMetrics(), e.modelSelection(), e.sessionHeader(),
-                e.template(), e.gpuTelemetry(), e.proxy(), e.http2(), e.connectionReuse(), e.waitForModel(),
-                e.perChunkUsage());
+        final List<PhaseConfig> mine = phases.stream().map(p -> p.with(d -> {
+            d.concurrency = p.concurrency() == null ? null : shareOf(p.concurrency(), p.name() + " concurrency");
+            d.rate = p.rate() == null ? null : p.rate() / shard.count();
+            d.requests = p.requests() == null ? null : shareOf(p.requests(), p.name() + " requests");
+            d.sessions = p.sessions() == null ? null : shareOf(p.sessions(), p.name() + " sessions");
+            d.prefillConcurrency = p.prefillConcurrency() == null ? null
+                    : shareOf(p.prefillConcurrency(), p.name() + " prefill concurrency");
+            d.users = p.users() == null ? null : shareOf(p.users(), p.name() + " users");
+            d.rateSeries = p.rateSeries() == null ? null : p.rateSeries().scaled(1.0 / shard.count());
+        })).toList();
         // The seed stays: every shard builds the same dataset and takes its own part of it (CellRunner).
-        return new BenchmarkConfig(models, hooks, dataset, mine, artifacts, tokenizer, goodputSlos, randomSeed, uiType,
-                multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+        return withPhases(mine).withEndpoint(shard.runsHooks() ? endpoint : endpoint.withHooks(null, null));
     }
 
     private int shareOf(final int total, final String what) {
@@ -90,13 +109,6 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
                     + shard.count() + " shards: each needs at least 1");
         }
         return part;
-    }
-
-    private static PhaseConfig unseamless(final PhaseConfig p) {
-        return new PhaseConfig(p.name(), p.kind(), p.type(), p.concurrency(), p.rate(), p.smoothness(), p.requests(), p.sessions(),
-                p.durationSeconds(), p.gracePeriodSeconds(), false, p.schedule(), p.concurrencyRampSeconds(),
-                p.rateRampSeconds(), p.prefillConcurrency(), p.failedRequestThreshold(), p.users(),
-                p.prefillRampSeconds(), p.rateSeries());
     }
 
     public String primaryModel() {

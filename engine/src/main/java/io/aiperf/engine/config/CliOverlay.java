@@ -14,10 +14,64 @@ import java.util.Map;
 public final class CliOverlay {
     private final ObjectNode root = JsonNodeFactory.instance.objectNode();
     private final Map<String, String> flags = new HashMap<>();
+    /** Phase keys reserved where the parse sets them ("profiling.concurrency"), to the flag that fills them. */
+    private final Map<String, String> slots = new HashMap<>();
     private boolean addsWarmup;
 
+    /** A copy to vary by value (a capacity search's point, the model found): this overlay stays as it is. */
+    public CliOverlay copy() {
+        final CliOverlay out = new CliOverlay();
+        out.root.setAll(root.deepCopy());
+        out.flags.putAll(flags);
+        out.slots.putAll(slots);
+        out.addsWarmup = addsWarmup;
+        return out;
+    }
+
+    /** The typed values; a reserved key no flag filled is not in it. */
     public ObjectNode tree() {
-        return root;
+        if (slots.isEmpty()) {
+            return root;
+        }
+        final ObjectNode out = root.deepCopy();
+        final JsonNode phases = out.path("benchmark").path("phases");
+        for (final String slot : slots.keySet()) {
+            final String[] parts = slot.split("\\.");
+            for (final JsonNode p : phases) {
+                if (p.path("name").asText().equals(parts[0])) {
+                    ((ObjectNode) p).remove(parts[1]);
+                }
+            }
+        }
+        if (phases.isArray()) {
+            // a phase only reserved (its name alone) was never set, nor were phases only reserved
+            for (int i = phases.size() - 1; i >= 0; i--) {
+                if (phases.get(i).size() == 1) {
+                    ((ArrayNode) phases).remove(i);
+                }
+            }
+            if (phases.isEmpty()) {
+                ((ObjectNode) out.get("benchmark")).remove("phases");
+            }
+            if (out.get("benchmark").isEmpty()) {
+                out.remove("benchmark");
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Reserves a key of a phase where the parse would set it, so that a value set later by the same flag (a capacity
+     * search's point, varied by value) takes the place a typed value would have; set by another flag, it goes last,
+     * as it would.
+     */
+    public CliOverlay slot(final String phaseName, final String key, final String flag) {
+        final ObjectNode target = phaseNode(phaseName);
+        if (!target.has(key)) {
+            target.putNull(key);
+            slots.put(phaseName + "." + key, flag);
+        }
+        return this;
     }
 
     public Map<String, String> flags() {
@@ -49,20 +103,10 @@ public final class CliOverlay {
         if (value == null) {
             return this;
         }
-        final ArrayNode phases = benchmark().has("phases") ? (ArrayNode) benchmark().get("phases")
-                : benchmark().putArray("phases");
-        ObjectNode target = null;
-        for (final JsonNode p : phases) {
-            if (p.path("name").asText().equals(phaseName)) {
-                target = (ObjectNode) p;
-            }
-        }
-        if (target == null) {
-            target = phases.addObject();
-            target.put("name", phaseName);
-            if (phaseName.equals("warmup")) {
-                addsWarmup = true;
-            }
+        final ObjectNode target = phaseNode(phaseName);
+        final String reservedFor = slots.remove(phaseName + "." + key);
+        if (reservedFor != null && !reservedFor.equals(flag)) {
+            target.remove(key); // another flag's value: where it would go without the reservation
         }
         target.set(key, toNode(value));
         flags.put("benchmark.phases." + phaseName + "." + key, flag);
@@ -112,6 +156,22 @@ public final class CliOverlay {
             flags.put("random_seed", "--random-seed");
         }
         return this;
+    }
+
+    private ObjectNode phaseNode(final String phaseName) {
+        final ArrayNode phases = benchmark().has("phases") ? (ArrayNode) benchmark().get("phases")
+                : benchmark().putArray("phases");
+        for (final JsonNode p : phases) {
+            if (p.path("name").asText().equals(phaseName)) {
+                return (ObjectNode) p;
+            }
+        }
+        final ObjectNode target = phases.addObject();
+        target.put("name", phaseName);
+        if (phaseName.equals("warmup")) {
+            addsWarmup = true;
+        }
+        return target;
     }
 
     private ObjectNode benchmark() {

@@ -36,6 +36,15 @@ public final class ConfigLoader {
         return yamlFile == null ? emptyEnvelope() : ConfigShapes.canonical(YamlLoader.load(yamlFile, env));
     }
 
+    /**
+     * The {@code -f} file as {@link YamlLoader#load} read it (null without one), in the canonical shape, as
+     * {@link #read} gives it: a command that looked into the file first does not read it again. The tree given
+     * stays as it was.
+     */
+    public static ObjectNode canonical(final ObjectNode loaded) {
+        return loaded == null ? emptyEnvelope() : ConfigShapes.canonical(loaded.deepCopy());
+    }
+
     /** Same as {@link #load} for a file {@link #read} already; the tree read stays as it was. */
     public static BenchmarkConfig bind(final ObjectNode read, final CliOverlay cliOverlay) {
         return merge(read.deepCopy(), cliOverlay);
@@ -58,12 +67,15 @@ public final class ConfigLoader {
             return ConfigBinder.bind(base, cli.flags());
         }
         // Each point is bound (and validated) on its own; the first stands for the run as a whole.
-        final java.util.List<Variation> variations = SweepExpander.expand(base, sweep, cli.flags());
-        final BenchmarkConfig config = variations.get(0).config();
-        config.effectiveTree().set("sweep", sweep);
-        return new BenchmarkConfig(config.models(), config.endpoint(), config.dataset(), config.phases(),
-                config.artifacts(), config.tokenizer(), config.goodputSlos(), config.randomSeed(), config.uiType(),
-                config.multiRun(), config.warnings(), config.effectiveTree(), config.givenTree(), variations, config.limits(), config.shard());
+        final java.util.List<Variation> variations = new java.util.ArrayList<>(
+                SweepExpander.expand(base, sweep, cli.flags()));
+        final Variation first = variations.get(0);
+        final ObjectNode tree = first.config().effectiveTree().deepCopy(); // a bound config is never changed
+        tree.set("sweep", sweep);
+        // The first point's effective tree has always carried the sweep (its config hash with it); kept, by value.
+        variations.set(0, new Variation(first.label(), first.index(), first.values(),
+                first.config().withEffectiveTree(tree)));
+        return first.config().withEffectiveTree(tree).withVariations(List.copyOf(variations));
     }
 
     private static ObjectNode emptyEnvelope() {

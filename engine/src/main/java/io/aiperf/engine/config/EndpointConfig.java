@@ -30,6 +30,14 @@ public record EndpointConfig(List<String> urls, EndpointType type, String custom
                              boolean http2, ConnectionReuse connectionReuse, WaitForModel waitForModel,
                              boolean perChunkUsage) {
 
+    /** This endpoint with other control hooks (null for none): a shard but the first runs none. */
+    public EndpointConfig withHooks(final ResetKvCacheConfig resetKvCache, final ServerProfilerConfig serverProfiler) {
+        return new EndpointConfig(urls, type, customPath, streaming, apiKey, headers, extra, timeoutSeconds,
+                useServerTokenCount, useLegacyMaxTokens, resetKvCache, serverProfiler, tls, serverMetrics,
+                modelSelection, sessionHeader, template, gpuTelemetry, proxy, http2, connectionReuse, waitForModel,
+                perChunkUsage);
+    }
+
     /** Without per-chunk usage ({@code --per-chunk-usage}). */
     public EndpointConfig(final List<String> urls, final EndpointType type, final String customPath,
                           final boolean streaming, final Secret apiKey, final Map<String, String> headers,

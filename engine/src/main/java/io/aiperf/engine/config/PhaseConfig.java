@@ -42,6 +42,46 @@ public record PhaseConfig(String name, PhaseKind kind, LoadType type, Integer co
                 users, prefillRampSeconds, null);
     }
 
+    /** The phase's fields, to vary some by value ({@link #with}); a draft, never a config. */
+    public static final class Draft {
+        public Integer concurrency;
+        public Double rate;
+        public Integer requests;
+        public Integer sessions;
+        public boolean seamless;
+        public Integer prefillConcurrency;
+        public Integer users;
+        public RateSeries rateSeries;
+        private final PhaseConfig from;
+
+        private Draft(final PhaseConfig from) {
+            this.from = from;
+            concurrency = from.concurrency;
+            rate = from.rate;
+            requests = from.requests;
+            sessions = from.sessions;
+            seamless = from.seamless;
+            prefillConcurrency = from.prefillConcurrency;
+            users = from.users;
+            rateSeries = from.rateSeries;
+        }
+
+        private PhaseConfig build() {
+            final PhaseConfig p = from;
+            return new PhaseConfig(p.name, p.kind, p.type, concurrency, rate, p.smoothness, requests, sessions,
+                    p.durationSeconds, p.gracePeriodSeconds, seamless, p.schedule, p.concurrencyRampSeconds,
+                    p.rateRampSeconds, prefillConcurrency, p.failedRequestThreshold, users, p.prefillRampSeconds,
+                    rateSeries);
+        }
+    }
+
+    /** This phase with the fields {@code change} sets on its draft (the load's sizes, seamless); the rest kept. */
+    public PhaseConfig with(final java.util.function.Consumer<Draft> change) {
+        final Draft draft = new Draft(this);
+        change.accept(draft);
+        return draft.build();
+    }
+
     /**
      * A warmup of {@code warmupRequests} requests at this phase's load (as {@code --warmup-request-count} makes one):
      * a count-bounded phase with no ramps, no duration and no schedule.

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.GateResultCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
@@ -32,44 +33,50 @@ public final class GateReports {
      */
     public static byte[] json(final GateResult result, final java.util.List<java.nio.file.Path> baselines,
                               final java.nio.file.Path candidate) {
-        final ObjectNode root = JSON.createObjectNode();
-        root.put("verdict", result.verdict().wireName());
-        root.put("exit_code", result.exitCode());
-        if (candidate != null) {
-            root.put("candidate", candidate.toAbsolutePath().normalize().toString());
-            final ArrayNode b = root.putArray("baselines");
-            baselines.forEach(p -> b.add(p.toAbsolutePath().normalize().toString()));
-        }
-        final ArrayNode rules = root.putArray("rules");
-        for (final RuleResult r : result.results()) {
-            final ObjectNode o = rules.addObject();
-            o.put("metric", r.rule().metric());
-            o.put("stat", r.rule().stat());
-            o.put("cell", r.cell());
-            o.put("unit", r.unit());
-            o.put("direction", r.rule().direction().name().toLowerCase(Locale.ROOT));
-            o.put("criticality", r.rule().criticality().name().toLowerCase(Locale.ROOT));
-            number(o, "baseline", r.baseline());
-            o.put("baseline_trials", r.baselineTrials());
-            number(o, "candidate", r.candidate());
-            o.put("candidate_trials", r.candidateTrials());
-            number(o, "delta", r.delta());
-            number(o, "delta_pct", r.deltaPct());
-            o.put("limit", r.rule().limitText());
-            number(o, "limit_value", r.limitValue());
-            number(o, "change_ci_low_pct", r.changeLowPct());
-            number(o, "change_ci_high_pct", r.changeHighPct());
-            number(o, "noise_floor", r.rule().noiseFloor() == null ? Double.NaN : r.rule().noiseFloor());
-            number(o, "p_value", r.pValue());
-            number(o, "effect_size", r.effectSize());
-            o.put("status", r.status().wireName());
-            o.put("message", r.message());
-        }
         try {
-            return JSON.writeValueAsBytes(root);
+            return JSON.writeValueAsBytes(tree(result, baselines, candidate));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** {@code gate_result.json} as a tree: what {@link #json} writes, for a reader in the same process. */
+    public static ObjectNode tree(final GateResult result, final java.util.List<java.nio.file.Path> baselines,
+                                  final java.nio.file.Path candidate) {
+        final ObjectNode root = JSON.createObjectNode();
+        root.put(GateResultCodec.VERDICT, result.verdict().wireName());
+        root.put(GateResultCodec.EXIT_CODE, result.exitCode());
+        if (candidate != null) {
+            root.put(GateResultCodec.CANDIDATE, candidate.toAbsolutePath().normalize().toString());
+            final ArrayNode b = root.putArray(GateResultCodec.BASELINES);
+            baselines.forEach(p -> b.add(p.toAbsolutePath().normalize().toString()));
+        }
+        final ArrayNode rules = root.putArray(GateResultCodec.RULES);
+        for (final RuleResult r : result.results()) {
+            final ObjectNode o = rules.addObject();
+            o.put(GateResultCodec.METRIC, r.rule().metric());
+            o.put(GateResultCodec.STAT, r.rule().stat());
+            o.put(GateResultCodec.CELL, r.cell());
+            o.put(GateResultCodec.UNIT, r.unit());
+            o.put(GateResultCodec.DIRECTION, r.rule().direction().name().toLowerCase(Locale.ROOT));
+            o.put(GateResultCodec.CRITICALITY, r.rule().criticality().name().toLowerCase(Locale.ROOT));
+            number(o, GateResultCodec.BASELINE, r.baseline());
+            o.put(GateResultCodec.BASELINE_TRIALS, r.baselineTrials());
+            number(o, GateResultCodec.CANDIDATE, r.candidate());
+            o.put(GateResultCodec.CANDIDATE_TRIALS, r.candidateTrials());
+            number(o, GateResultCodec.DELTA, r.delta());
+            number(o, GateResultCodec.DELTA_PCT, r.deltaPct());
+            o.put(GateResultCodec.LIMIT, r.rule().limitText());
+            number(o, GateResultCodec.LIMIT_VALUE, r.limitValue());
+            number(o, GateResultCodec.CHANGE_CI_LOW_PCT, r.changeLowPct());
+            number(o, GateResultCodec.CHANGE_CI_HIGH_PCT, r.changeHighPct());
+            number(o, GateResultCodec.NOISE_FLOOR, r.rule().noiseFloor() == null ? Double.NaN : r.rule().noiseFloor());
+            number(o, GateResultCodec.P_VALUE, r.pValue());
+            number(o, GateResultCodec.EFFECT_SIZE, r.effectSize());
+            o.put(GateResultCodec.STATUS, r.status().wireName());
+            o.put(GateResultCodec.MESSAGE, r.message());
+        }
+        return root;
     }
 
     private static void number(final ObjectNode o, final String key, final double v) {

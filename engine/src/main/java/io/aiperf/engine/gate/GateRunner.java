@@ -39,18 +39,29 @@ public final class GateRunner {
         return run(rules, baselines, () -> candidate, candidateDir, outputDir, out, requireBaseline);
     }
 
+    /**
+     * A comparison's two runs, both just made in this process ({@code aiperf compare}): the baseline and the candidate
+     * as their cells returned them, nothing read back.
+     *
+     * @param baselineDir where the baseline's files are, as the gate's result names it
+     */
+    public static GateResult run(final Path rules, final Path baselineDir, final RunData baseline,
+                                 final RunData candidate, final Path candidateDir, final Path outputDir,
+                                 final PrintStream out) {
+        removePreviousReports(outputDir);
+        final GateRules parsed = GateRulesLoader.read(rules);
+        if (baseline != null) {
+            baseline.notes().forEach(n -> out.println("Gate: baseline " + n));
+        }
+        candidate.notes().forEach(n -> out.println("Gate: candidate " + n));
+        return judged(GateEvaluator.evaluate(parsed, baseline, candidate), List.of(baselineDir), candidateDir,
+                outputDir, out);
+    }
+
     private static GateResult run(final Path rules, final List<Path> baselines, final Supplier<RunData> candidate,
                                   final Path candidatePath, final Path outputDir, final PrintStream out,
                                   final boolean requireBaseline) {
-        // The previous verdict goes first: a gate killed or refused from here on leaves no report, never an old PASS.
-        for (final String report : List.of(GateReports.JSON_FILE, GateReports.JUNIT_FILE, GateReports.MARKDOWN_FILE)) {
-            try {
-                java.nio.file.Files.deleteIfExists(outputDir.resolve(report));
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException("cannot remove the previous gate report " + outputDir.resolve(
-                        report) + ": " + e.getMessage(), e);
-            }
-        }
+        removePreviousReports(outputDir);
         final GateRules parsed = GateRulesLoader.read(rules);
         final boolean required = requireBaseline || parsed.requireBaseline();
         final List<Path> usable = new java.util.ArrayList<>();
@@ -75,6 +86,24 @@ public final class GateRunner {
         cand.notes().forEach(n -> out.println("Gate: candidate " + n));
         final GateResult evaluated = GateEvaluator.evaluate(parsed, base, cand);
         final GateResult result = required && base == null ? BaselineRequirement.missing(evaluated, baselines) : evaluated;
+        return judged(result, baselines, candidatePath, outputDir, out);
+    }
+
+    /** The previous verdict goes first: a gate killed or refused from here on leaves no report, never an old PASS. */
+    private static void removePreviousReports(final Path outputDir) {
+        for (final String report : List.of(GateReports.JSON_FILE, GateReports.JUNIT_FILE, GateReports.MARKDOWN_FILE)) {
+            try {
+                java.nio.file.Files.deleteIfExists(outputDir.resolve(report));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot remove the previous gate report " + outputDir.resolve(
+                        report) + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Writes the gate's reports and prints its verdict. */
+    private static GateResult judged(final GateResult result, final List<Path> baselines, final Path candidatePath,
+                                     final Path outputDir, final PrintStream out) {
         AtomicFiles.write(outputDir.resolve(GateReports.JSON_FILE), GateReports.json(result, baselines, candidatePath));
         AtomicFiles.write(outputDir.resolve(GateReports.JUNIT_FILE), GateReports.junit(result));
         AtomicFiles.write(outputDir.resolve(GateReports.MARKDOWN_FILE), GateReports.markdown(result));

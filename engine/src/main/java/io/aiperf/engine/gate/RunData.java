@@ -1,11 +1,12 @@
 package io.aiperf.engine.gate;
 
-import io.aiperf.engine.summary.CellOutcomeCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.record.CellOutcome;
+import io.aiperf.engine.summary.AggregateCodec;
+import io.aiperf.engine.summary.CellOutcomeCodec;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
 import io.aiperf.engine.summary.SummaryCodec;
@@ -300,11 +301,12 @@ public final class RunData {
             return;
         }
         final Map<String, List<Double>> values = cells.computeIfAbsent(cell, c -> new TreeMap<>());
-        if (root.has("metrics") && root.path("metadata").has("aggregation_type")) {
-            final Iterator<Map.Entry<String, JsonNode>> it = root.get("metrics").properties().iterator();
+        if (root.has(AggregateCodec.METRICS)
+                && root.path(AggregateCodec.METADATA).has(AggregateCodec.AGGREGATION_TYPE)) {
+            final Iterator<Map.Entry<String, JsonNode>> it = root.get(AggregateCodec.METRICS).properties().iterator();
             while (it.hasNext()) {
                 final Map.Entry<String, JsonNode> e = it.next();
-                final JsonNode mean = e.getValue().get("mean");
+                final JsonNode mean = e.getValue().get(AggregateCodec.MEAN);
                 if (mean != null && mean.isNumber()) {
                     values.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(mean.doubleValue());
                 }

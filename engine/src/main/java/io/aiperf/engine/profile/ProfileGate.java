@@ -5,6 +5,7 @@ import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.export.RunDirectory;
 import io.aiperf.engine.gate.GateReports;
+import io.aiperf.engine.gate.GateResult;
 import io.aiperf.engine.gate.GateRulesLoader;
 import io.aiperf.engine.gate.GateRunner;
 import io.aiperf.engine.gate.RunData;
@@ -61,13 +62,13 @@ public record ProfileGate(Path rules, List<Path> baselines, boolean requireBasel
             final Function<CellOutcome, CellSummary> summaries = RunAssembler.inMemory(ran.cells());
             final RunData candidate = RunData.of(dir, outcomes, summaries, ran.search() == null ? null
                     : SearchOutcome.of(ran.search(), dir.resolve(SearchOutcome.FILE_NAME).toString()), names);
-            final int exit = GateRunner.run(rules, baselines, candidate, dir, dir, System.out, requireBaseline)
-                    .exitCode();
+            final GateResult result = GateRunner.run(rules, baselines, candidate, dir, dir, System.out,
+                    requireBaseline);
             final List<Path> found = baselines.stream().filter(RunData::hasResults).toList();
             final Path report = ReportFiles.write(dir, "baseline", found, "candidate", outcomes, summaries,
-                    dir.resolve(GateReports.JSON_FILE), names);
+                    GateReports.tree(result, baselines, dir), ran.search(), names);
             RunDirectory.adopt(dir, List.of(report, dir.resolve(ReportFiles.SVG_FILE)));
-            return exit;
+            return result.exitCode();
         } catch (ConfigException e) {
             System.err.println("error: gate: " + e.getMessage());
             return ExitCode.USAGE;

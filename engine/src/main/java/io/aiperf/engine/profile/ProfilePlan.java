@@ -27,6 +27,8 @@ public final class ProfilePlan {
     private final ProfileRequest request;
     private final ConfigSource configs;
     private final CancellationToken cancellation = new CancellationToken();
+    /** What the cells or the search returned: the JSON output and the OTel push take it from here. */
+    private RunResult ran = new RunResult(ExitCode.OK, java.util.List.of(), null);
 
     public ProfilePlan(final ProfileRequest request, final ConfigSource configs) {
         this.request = request;
@@ -57,10 +59,11 @@ public final class ProfilePlan {
                 mock.loadBegins();
                 final int exit = PlotRequired.after(prepared.config(), prepared.dir(), measure(prepared, consoles),
                         consoles.log());
-                OtelPush.after(prepared.config(), prepared.dir(), consoles.log());
+                OtelPush.after(prepared.config(), prepared.dir(), ran, consoles.log());
                 mock.warnIfSaturated(consoles.log());
                 if (request.json()) {
-                    SummaryOutput.print(prepared.config(), prepared.cells(), prepared.dir(), consoles.json(),
+                    SummaryOutput.print(prepared.cells(), ran, prepared.dir(),
+                            ExportNames.of(prepared.config().artifacts().prefix()).summaryJson(), consoles.json(),
                             consoles.err());
                 }
                 return exit;
@@ -82,7 +85,7 @@ public final class ProfilePlan {
                 writeLabel(dir);
             }
             final SearchSpec search = request.search();
-            final RunResult ran = search != null
+            ran = search != null
                     ? CapacitySearch.runCells(search, v -> configs.at(search, v), dir, ctx)
                     : MultiRunner.runCells(config, prepared.cells(), dir, ctx, request.convergence());
             final int exit = ran.exitCode();

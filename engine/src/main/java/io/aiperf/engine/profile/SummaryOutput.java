@@ -1,23 +1,21 @@
 package io.aiperf.engine.profile;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.aiperf.engine.config.BenchmarkConfig;
-import io.aiperf.engine.export.ExportNames;
-import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.run.CellResult;
+import io.aiperf.engine.run.RunResult;
 import io.aiperf.engine.sweep.CellPlan;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * {@code --output-format json}: the run's summary on stdout, read back from the exports it wrote (so it is what
- * the files say, redacted as they are). One cell: its {@code profile_export_aiperf.json}. Several: an object with
- * {@code cells} (each cell's summary by id) and, for a sweep, {@code sweep} (the sweep aggregate).
+ * {@code --output-format json}: the run's summary on stdout, as its exports hold it (redacted as they are), taken
+ * from the run in memory: nothing is read back. One cell: its {@code profile_export_aiperf.json}. Several: an object
+ * with {@code cells} (each cell's summary by id) and, for a sweep, {@code sweep} (the sweep aggregate).
  */
 final class SummaryOutput {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -25,34 +23,38 @@ final class SummaryOutput {
     private SummaryOutput() {
     }
 
-    static void print(final BenchmarkConfig config, final List<CellPlan.Cell> cells, final Path dir,
+    static void print(final List<CellPlan.Cell> cells, final RunResult ran, final Path dir, final String summaryName,
                       final PrintStream out, final PrintStream err) {
-        final String summaryName = ExportNames.of(config.artifacts().prefix()).summaryJson();
-        try {
-            final JsonNode doc;
-            if (cells.size() == 1 && cells.get(0).identity().path().equals(".")) {
-                doc = read(dir.resolve(summaryName));
-            } else {
-                final ObjectNode root = JSON.createObjectNode();
-                final ObjectNode byId = root.putObject("cells");
-                for (final CellPlan.Cell c : cells) {
-                    final Path summary = dir.resolve(c.identity().path()).resolve(summaryName);
-                    byId.set(c.identity().id(), Files.isRegularFile(summary) ? read(summary) : null);
-                }
-                final Path sweep = dir.resolve(ExportFiles.SWEEP_FOLDER).resolve(io.aiperf.engine.sweep.SweepAggregator.FILE);
-                if (Files.isRegularFile(sweep)) {
-                    root.set("sweep", read(sweep));
-                }
-                doc = root;
+        final JsonNode doc;
+        if (cells.size() == 1 && cells.get(0).identity().path().equals(".")) {
+            doc = summaryOf(cells.get(0), ran);
+            if (doc == null) {
+                err.println("error: no JSON summary: " + dir.resolve(summaryName) + " was not written");
+                return;
             }
-            out.println(JSON.writeValueAsString(doc));
-            out.flush();
-        } catch (IOException e) {
-            err.println("error: no JSON summary: " + e.getMessage());
+        } else {
+            final ObjectNode root = JSON.createObjectNode();
+            final ObjectNode byId = root.putObject("cells");
+            for (final CellPlan.Cell c : cells) {
+                byId.set(c.identity().id(), summaryOf(c, ran));
+            }
+            if (ran.sweep() != null) {
+                root.set("sweep", ran.sweep());
+            }
+            doc = root;
         }
+        try {
+            out.println(JSON.writeValueAsString(doc));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e); // a tree in memory: not expected
+        }
+        out.flush();
     }
 
-    private static JsonNode read(final Path file) throws IOException {
-        return JSON.readTree(file.toFile());
+    /** The summary the planned cell wrote, or null when it wrote none. */
+    private static JsonNode summaryOf(final CellPlan.Cell cell, final RunResult ran) {
+        return ran.cells().stream().filter(r -> r.outcome().cell() != null
+                        && r.outcome().cell().path().equals(cell.identity().path()))
+                .map(CellResult::summaryJson).filter(java.util.Objects::nonNull).findFirst().orElse(null);
     }
 }

@@ -40,24 +40,46 @@ final class CapacitySection {
     private CapacitySection() {
     }
 
-    /** Appends the section for every run directory that holds a search result; nothing for the others. */
-    static void append(final StringBuilder page, final List<Path> dirs) {
-        for (final Path dir : dirs) {
+    /**
+     * A run directory's capacity search: the result a search just assembled, or one read from its file (or why it
+     * could not be).
+     *
+     * @param error why the file cannot be read, or null
+     */
+    record Found(JsonNode root, SearchOutcome outcome, String error) {
+        /** The search a run just made, as it holds it: nothing is read. */
+        static Found of(final JsonNode root, final Path dir) {
+            try {
+                return new Found(root, SearchOutcome.of(root, dir.resolve(SearchOutcome.FILE_NAME).toString()), null);
+            } catch (RuntimeException e) {
+                return new Found(null, null, dir.resolve(SearchOutcome.FILE_NAME) + " cannot be read: "
+                        + e.getMessage());
+            }
+        }
+
+        /** The {@code search_result.json} of a run on disk, or null when it has none. */
+        static Found read(final Path dir) {
             final Path file = dir.resolve(SearchOutcome.FILE_NAME);
             if (!Files.isRegularFile(file)) {
-                continue;
+                return null;
             }
-            final JsonNode root;
-            final SearchOutcome outcome;
             try {
-                root = JSON.readTree(file.toFile());
-                outcome = SearchOutcome.read(file);
+                final JsonNode root = JSON.readTree(file.toFile());
+                return new Found(root, SearchOutcome.of(root, file.toString()), null);
             } catch (IOException | RuntimeException e) {
-                page.append("<h2>Capacity search</h2>\n<p>").append(Html.escape(file + " cannot be read: "
-                        + e.getMessage())).append("</p>\n");
+                return new Found(null, null, file + " cannot be read: " + e.getMessage());
+            }
+        }
+    }
+
+    /** Appends the section for every search found; nothing when there is none. */
+    static void append(final StringBuilder page, final List<Found> searches) {
+        for (final Found found : searches) {
+            if (found.error() != null) {
+                page.append("<h2>Capacity search</h2>\n<p>").append(Html.escape(found.error())).append("</p>\n");
                 continue;
             }
-            section(page, root, outcome);
+            section(page, found.root(), found.outcome());
         }
     }
 

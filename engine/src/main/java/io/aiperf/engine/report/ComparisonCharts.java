@@ -1,5 +1,19 @@
 package io.aiperf.engine.report;
 
+import static io.aiperf.engine.summary.GateResultCodec.BASELINE;
+import static io.aiperf.engine.summary.GateResultCodec.CANDIDATE;
+import static io.aiperf.engine.summary.GateResultCodec.CELL;
+import static io.aiperf.engine.summary.GateResultCodec.CHANGE_CI_HIGH_PCT;
+import static io.aiperf.engine.summary.GateResultCodec.CHANGE_CI_LOW_PCT;
+import static io.aiperf.engine.summary.GateResultCodec.DELTA_PCT;
+import static io.aiperf.engine.summary.GateResultCodec.LIMIT;
+import static io.aiperf.engine.summary.GateResultCodec.LIMIT_VALUE;
+import static io.aiperf.engine.summary.GateResultCodec.METRIC;
+import static io.aiperf.engine.summary.GateResultCodec.RULES;
+import static io.aiperf.engine.summary.GateResultCodec.STAT;
+import static io.aiperf.engine.summary.GateResultCodec.STATUS;
+import static io.aiperf.engine.summary.GateResultCodec.UNIT;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.math.SpecialFunctions;
 import java.util.ArrayList;
@@ -36,9 +50,9 @@ final class ComparisonCharts {
      */
     static List<String> gateCharts(final JsonNode gate, final List<String> runNames) {
         final Map<String, List<JsonNode>> byMetric = new LinkedHashMap<>();
-        for (final JsonNode r : gate.path("rules")) {
-            if (r.path("baseline").isNumber() || r.path("candidate").isNumber()) {
-                byMetric.computeIfAbsent(r.path("metric").asText() + " " + r.path("stat").asText(),
+        for (final JsonNode r : gate.path(RULES)) {
+            if (r.path(BASELINE).isNumber() || r.path(CANDIDATE).isNumber()) {
+                byMetric.computeIfAbsent(r.path(METRIC).asText() + " " + r.path(STAT).asText(),
                         k -> new ArrayList<>()).add(r);
             }
         }
@@ -47,33 +61,33 @@ final class ComparisonCharts {
         final List<String> out = new ArrayList<>();
         int n = 0;
         for (final Map.Entry<String, List<JsonNode>> m : byMetric.entrySet()) {
-            final List<String> cells = m.getValue().stream().map(r -> r.path("cell").asText()).distinct()
+            final List<String> cells = m.getValue().stream().map(r -> r.path(CELL).asText()).distinct()
                     .sorted(ReportData::natural).toList();
-            final String unit = m.getValue().get(0).path("unit").asText("");
+            final String unit = m.getValue().get(0).path(UNIT).asText("");
             final Chart chart = new Chart("gate-metric-" + n++, "Gate: " + m.getKey() + " per cell, with the limit",
                     "cell", m.getKey() + (unit.isEmpty() ? "" : " (" + unit + ")")).categories(cells);
             for (final JsonNode r : m.getValue()) {
-                chart.fit(new double[0], new double[] {num(r, "baseline"), num(r, "candidate"), num(r, "limit_value"),
-                    candidateBound(r, "change_ci_low_pct"), candidateBound(r, "change_ci_high_pct")});
+                chart.fit(new double[0], new double[] {num(r, BASELINE), num(r, CANDIDATE), num(r, LIMIT_VALUE),
+                    candidateBound(r, CHANGE_CI_LOW_PCT), candidateBound(r, CHANGE_CI_HIGH_PCT)});
             }
             for (final JsonNode r : m.getValue()) {
-                final int x = cells.indexOf(r.path("cell").asText());
-                final double b = num(r, "baseline");
-                final double c = num(r, "candidate");
+                final int x = cells.indexOf(r.path(CELL).asText());
+                final double b = num(r, BASELINE);
+                final double c = num(r, CANDIDATE);
                 if (Double.isFinite(b)) {
                     chart.series(baseName).point(x - 0.12, b, color(0), "gate-baseline",
-                            baseName + " " + r.path("cell").asText() + ": " + Chart.num(b) + " " + unit, "");
+                            baseName + " " + r.path(CELL).asText() + ": " + Chart.num(b) + " " + unit, "");
                 }
                 if (Double.isFinite(c)) {
-                    final String change = r.path("delta_pct").isNumber()
-                            ? String.format(java.util.Locale.ROOT, " (%+.1f%%)", r.path("delta_pct").asDouble()) : "";
-                    chart.series(candName).interval(x + 0.12, candidateBound(r, "change_ci_low_pct"), c,
-                            candidateBound(r, "change_ci_high_pct"), color(1), candName + " " + r.path("cell").asText()
-                                    + ": " + Chart.num(c) + " " + unit + change + ", " + r.path("status").asText());
+                    final String change = r.path(DELTA_PCT).isNumber()
+                            ? String.format(java.util.Locale.ROOT, " (%+.1f%%)", r.path(DELTA_PCT).asDouble()) : "";
+                    chart.series(candName).interval(x + 0.12, candidateBound(r, CHANGE_CI_LOW_PCT), c,
+                            candidateBound(r, CHANGE_CI_HIGH_PCT), color(1), candName + " " + r.path(CELL).asText()
+                                    + ": " + Chart.num(c) + " " + unit + change + ", " + r.path(STATUS).asText());
                 }
-                final double limit = num(r, "limit_value");
+                final double limit = num(r, LIMIT_VALUE);
                 if (Double.isFinite(limit)) {
-                    chart.series("limit").limit(x, 0.3, limit, "limit " + r.path("limit").asText() + ": "
+                    chart.series("limit").limit(x, 0.3, limit, "limit " + r.path(LIMIT).asText() + ": "
                             + Chart.num(limit) + " " + unit);
                 }
             }
@@ -86,7 +100,7 @@ final class ComparisonCharts {
 
     /** The baseline value moved by one end of the change's interval: where the candidate could be. */
     private static double candidateBound(final JsonNode r, final String pctField) {
-        final double b = num(r, "baseline");
+        final double b = num(r, BASELINE);
         final double pct = num(r, pctField);
         return Math.max(0, b + Math.abs(b) * pct / 100); // no gated statistic is negative
     }

@@ -1,5 +1,6 @@
 package io.aiperf.engine.report;
 
+import io.aiperf.engine.summary.GateResultCodec;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,7 +35,7 @@ final class ComparisonSvg {
                 .append(Html.escape(String.join(" against ", data.runs().stream().map(ReportData.Run::name).toList())))
                 .append("</title>\n<text x=\"8\" y=\"16\" font-size=\"13\" font-weight=\"bold\" fill=\"currentColor\">");
         if (data.gate() != null) {
-            sb.append("Verdict: ").append(Html.escape(data.gate().path("verdict").asText().toUpperCase(
+            sb.append("Verdict: ").append(Html.escape(data.gate().path(GateResultCodec.VERDICT).asText().toUpperCase(
                     java.util.Locale.ROOT))).append(" &#8212; ");
         }
         sb.append(Html.escape(String.join(" against ", data.runs().stream().map(ReportData.Run::name).toList())))

@@ -1,5 +1,22 @@
 package io.aiperf.engine.report;
 
+import static io.aiperf.engine.summary.GateResultCodec.BASELINE;
+import static io.aiperf.engine.summary.GateResultCodec.CANDIDATE;
+import static io.aiperf.engine.summary.GateResultCodec.CELL;
+import static io.aiperf.engine.summary.GateResultCodec.CHANGE_CI_HIGH_PCT;
+import static io.aiperf.engine.summary.GateResultCodec.CHANGE_CI_LOW_PCT;
+import static io.aiperf.engine.summary.GateResultCodec.DELTA_PCT;
+import static io.aiperf.engine.summary.GateResultCodec.EXIT_CODE;
+import static io.aiperf.engine.summary.GateResultCodec.LIMIT;
+import static io.aiperf.engine.summary.GateResultCodec.MESSAGE;
+import static io.aiperf.engine.summary.GateResultCodec.METRIC;
+import static io.aiperf.engine.summary.GateResultCodec.P_VALUE;
+import static io.aiperf.engine.summary.GateResultCodec.RULES;
+import static io.aiperf.engine.summary.GateResultCodec.STAT;
+import static io.aiperf.engine.summary.GateResultCodec.STATUS;
+import static io.aiperf.engine.summary.GateResultCodec.UNIT;
+import static io.aiperf.engine.summary.GateResultCodec.VERDICT;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,12 +32,12 @@ final class GateSection {
     }
 
     static void verdict(final StringBuilder page, final JsonNode gate) {
-        final String verdict = gate.path("verdict").asText("unknown");
+        final String verdict = gate.path(VERDICT).asText("unknown");
         final List<JsonNode> reasons = new ArrayList<>();
         int passed = 0;
         int inactive = 0;
-        for (final JsonNode r : gate.path("rules")) {
-            switch (r.path("status").asText()) {
+        for (final JsonNode r : gate.path(RULES)) {
+            switch (r.path(STATUS).asText()) {
                 case "passed" -> passed++;
                 case "inactive" -> {
                     inactive++;
@@ -37,16 +54,16 @@ final class GateSection {
                 .append(Html.escape(verdict.toUpperCase(Locale.ROOT))).append("</h2>\n<p class=\"verdict-change\">")
                 .append(Html.escape(VerdictSentence.of(gate))).append("</p>\n</font></td></tr></table>\n")
                 .append("<p class=\"verdict-summary\">").append(passed).append(" of ")
-                .append(gate.path("rules").size()).append(" rule result(s) passed");
+                .append(gate.path(RULES).size()).append(" rule result(s) passed");
         if (inactive > 0) {
             page.append(", ").append(inactive).append(" inactive");
         }
-        page.append(" (exit code ").append(gate.path("exit_code").asInt()).append(").</p>\n");
+        page.append(" (exit code ").append(gate.path(EXIT_CODE).asInt()).append(").</p>\n");
         if (!reasons.isEmpty()) {
             page.append("<ul class=\"reasons\">\n");
             for (final JsonNode r : reasons) {
-                page.append("<li><b>").append(Html.escape(r.path("status").asText())).append("</b> ")
-                        .append(Html.escape(r.path("cell").asText())).append(": ")
+                page.append("<li><b>").append(Html.escape(r.path(STATUS).asText())).append("</b> ")
+                        .append(Html.escape(r.path(CELL).asText())).append(": ")
                         .append(Html.escape(withoutStatus(r))).append("</li>\n");
             }
             page.append("</ul>\n");
@@ -67,20 +84,20 @@ final class GateSection {
         page.append("<h2 id=\"gate\">Gated metrics</h2>\n<table class=\"gate\" " + Html.TABLE
                 + ">\n<tr><th>status</th><th>metric</th><th>stat</th><th>cell</th><th>baseline</th>"
                 + "<th>candidate</th><th>change</th><th>interval of the change</th><th>limit</th><th>p</th></tr>\n");
-        for (final JsonNode r : gate.path("rules")) {
-            final String unit = r.path("unit").asText("").isEmpty() ? "" : " " + r.path("unit").asText();
-            page.append("<tr><td><b>").append(Html.escape(r.path("status").asText())).append("</b></td><td>")
-                    .append(Html.escape(r.path("metric").asText())).append("</td><td>")
-                    .append(Html.escape(r.path("stat").asText())).append("</td><td>")
-                    .append(Html.escape(r.path("cell").asText())).append("</td>");
-            number(page, r.path("baseline"), unit);
-            number(page, r.path("candidate"), unit);
-            page.append("<td align=\"right\">").append(pct(r.path("delta_pct"))).append("</td><td align=\"right\">")
-                    .append(r.path("change_ci_low_pct").isNumber() ? "[" + pct(r.path("change_ci_low_pct")) + ", "
-                            + pct(r.path("change_ci_high_pct")) + "]" : "&ndash;")
+        for (final JsonNode r : gate.path(RULES)) {
+            final String unit = r.path(UNIT).asText("").isEmpty() ? "" : " " + r.path(UNIT).asText();
+            page.append("<tr><td><b>").append(Html.escape(r.path(STATUS).asText())).append("</b></td><td>")
+                    .append(Html.escape(r.path(METRIC).asText())).append("</td><td>")
+                    .append(Html.escape(r.path(STAT).asText())).append("</td><td>")
+                    .append(Html.escape(r.path(CELL).asText())).append("</td>");
+            number(page, r.path(BASELINE), unit);
+            number(page, r.path(CANDIDATE), unit);
+            page.append("<td align=\"right\">").append(pct(r.path(DELTA_PCT))).append("</td><td align=\"right\">")
+                    .append(r.path(CHANGE_CI_LOW_PCT).isNumber() ? "[" + pct(r.path(CHANGE_CI_LOW_PCT)) + ", "
+                            + pct(r.path(CHANGE_CI_HIGH_PCT)) + "]" : "&ndash;")
                     .append("</td><td>").append(Html.escape(limitWithUnit(r))).append("</td><td align=\"right\">")
-                    .append(r.path("p_value").isNumber()
-                            ? String.format(Locale.ROOT, "%.3g", r.path("p_value").asDouble()) : "&ndash;")
+                    .append(r.path(P_VALUE).isNumber()
+                            ? String.format(Locale.ROOT, "%.3g", r.path(P_VALUE).asDouble()) : "&ndash;")
                     .append("</td></tr>\n");
         }
         page.append("</table>\n");
@@ -89,15 +106,15 @@ final class GateSection {
 
     /** The gate's message without its leading "inconclusive: " when the bold status before it says so. */
     private static String withoutStatus(final JsonNode rule) {
-        final String message = rule.path("message").asText();
-        final String prefix = rule.path("status").asText() + ": ";
+        final String message = rule.path(MESSAGE).asText();
+        final String prefix = rule.path(STATUS).asText() + ": ";
         return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
     }
 
     /** The rule's limits with the metric's unit on the absolute ones ({@code <= 2000 ms}); percentages keep theirs. */
     static String limitWithUnit(final JsonNode rule) {
-        final String unit = rule.path("unit").asText("");
-        final String limit = rule.path("limit").asText("");
+        final String unit = rule.path(UNIT).asText("");
+        final String limit = rule.path(LIMIT).asText("");
         return unit.isEmpty() ? limit : limit.replaceAll("([<>]= -?[0-9.]+)", "$1 " + java.util.regex.Matcher
                 .quoteReplacement(unit));
     }

@@ -6,6 +6,7 @@ import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.HookCall;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.GateResultCodec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -31,13 +32,9 @@ public final class HtmlReport {
     public static final String FILE = ExportFiles.REPORT_HTML;
 
     /** A section of the page that another part of the engine draws (a capacity search's, say). */
-    public interface Section {
-        /**
-         * Appends the section's HTML (an {@code <h2 id=...>} and its content, inline SVG only), or nothing.
-         *
-         * @param runs each run's directories, in the page's order (a comparison's baseline first)
-         */
-        void append(StringBuilder page, List<List<Path>> runs);
+    interface Section {
+        /** Appends the section's HTML (an {@code <h2 id=...>} and its content, inline SVG only), or nothing. */
+        void append(StringBuilder page, ReportData data);
     }
 
     /**
@@ -45,7 +42,7 @@ public final class HtmlReport {
      * here, one line each.
      */
     private static final List<Section> EXTRA_SECTIONS = List.of(
-            (page, runs) -> CapacitySection.append(page, runs.stream().flatMap(List::stream).distinct().toList()));
+            (page, data) -> CapacitySection.append(page, data.searches()));
 
     private HtmlReport() {
     }
@@ -59,24 +56,41 @@ public final class HtmlReport {
     }
 
     /**
-     * The page of the run in {@code dir} whose cells were just run or merged, from their outcomes and summaries in
-     * memory: the same page {@link #html(List, ExportNames)} draws from the run's files.
+     * The page of the run in {@code dir} whose cells were just run, from their outcomes and summaries and its search
+     * in memory: nothing of the run is read back.
      *
      * @param summaries each cell's summary, or null when it wrote none
+     * @param search the capacity search's result as the search assembled it, or null
      */
     public static String html(final Path dir, final List<CellOutcome> cells,
-                              final Function<CellOutcome, CellSummary> summaries, final ExportNames names) {
-        return page(data(dir, cells, summaries, names));
+                              final Function<CellOutcome, CellSummary> summaries, final JsonNode search,
+                              final ExportNames names) {
+        return page(data(dir, cells, summaries, null, search, names));
     }
 
+    /** The run just made, all of it in memory; with a gate's result, the run is its candidate. */
     static ReportData data(final Path dir, final List<CellOutcome> cells,
-                           final Function<CellOutcome, CellSummary> summaries, final ExportNames names) {
+                           final Function<CellOutcome, CellSummary> summaries, final JsonNode gate,
+                           final JsonNode search, final ExportNames names) {
+        final Path run = dir.toAbsolutePath().normalize();
+        return ReportData.of(gate != null ? "candidate" : name(run), run, cells, summaries, gate, search, names);
+    }
+
+    /**
+     * The run in {@code dir} whose cells {@code aiperf aggregate} merged, from their outcomes and summaries; a gate's
+     * result already in {@code dir} (and the baselines it names) are read from disk, where they are.
+     */
+    static ReportData merged(final Path dir, final List<CellOutcome> cells,
+                             final Function<CellOutcome, CellSummary> summaries, final ExportNames names) {
         final Path run = dir.toAbsolutePath().normalize();
         final Path gate = ReportData.gateFile(run);
         if (gate != null && !recordedBaselines(gate, run).isEmpty()) {
             return data(List.of(run), names); // a comparison with baselines, which only their files hold
         }
-        return ReportData.of(gate != null ? "candidate" : name(run), run, cells, summaries, gate, names);
+        final ReportData memory = ReportData.of(gate != null ? "candidate" : name(run), run, cells, summaries,
+                gate == null ? null : ReportData.read(gate), null, names);
+        final CapacitySection.Found search = CapacitySection.Found.read(run);
+        return search == null ? memory : new ReportData(memory.runs(), memory.gate(), List.of(search));
     }
 
     static ReportData data(final List<Path> dirs, final ExportNames names) {
@@ -135,17 +149,20 @@ public final class HtmlReport {
 
     /**
      * As {@link #comparisonData(String, List, String, Path, Path, ExportNames)} for a candidate whose cells were just
-     * run, from their outcomes and summaries in memory; the baselines are read from their files.
+     * run, from their outcomes, summaries and the gate's result in memory; the baselines are read from their files.
+     *
+     * @param gate the gate's result as the gate made it, or null
+     * @param search the candidate's capacity search as it assembled it, or null
      */
     static ReportData comparisonData(final String baselineName, final List<Path> baselines,
                                      final String candidateName, final Path candidate, final List<CellOutcome> cells,
-                                     final Function<CellOutcome, CellSummary> summaries, final Path gateFile,
-                                     final ExportNames names) {
+                                     final Function<CellOutcome, CellSummary> summaries, final JsonNode gate,
+                                     final JsonNode search, final ExportNames names) {
         final List<Path> base = baselineDirs(baselines);
         final ReportData cand = ReportData.of(candidateName, candidate.toAbsolutePath().normalize(), cells, summaries,
-                gateFile, names);
+                gate, search, names);
         return base.isEmpty() ? cand // a first build: the candidate alone, with the gate's verdict
-                : ReportData.load(List.of(new ReportData.Side(baselineName, base)), gateFile, names).then(cand);
+                : ReportData.baselines(new ReportData.Side(baselineName, base), names).then(cand);
     }
 
     private static List<Path> baselineDirs(final List<Path> baselines) {
@@ -156,11 +173,11 @@ public final class HtmlReport {
     /** The baselines a gate's result names, when it gated {@code dir} and they still exist. */
     private static List<Path> recordedBaselines(final Path gateFile, final Path dir) {
         final JsonNode gate = ReportData.read(gateFile);
-        if (gate == null || !dir.toString().equals(gate.path("candidate").asText())) {
+        if (gate == null || !dir.toString().equals(gate.path(GateResultCodec.CANDIDATE).asText())) {
             return List.of();
         }
         final List<Path> out = new ArrayList<>();
-        for (final JsonNode b : gate.path("baselines")) {
+        for (final JsonNode b : gate.path(GateResultCodec.BASELINES)) {
             final Path p = Path.of(b.asText());
             if (Files.exists(p)) {
                 out.add(p);
@@ -197,8 +214,7 @@ public final class HtmlReport {
             GateSection.metrics(page, data.gate(), data.runs().stream().map(ReportData.Run::name).toList());
         }
         sweepPoints(page, data);
-        final List<List<Path>> runDirs = data.runs().stream().map(ReportData.Run::dirs).toList();
-        EXTRA_SECTIONS.forEach(s -> s.append(page, runDirs));
+        EXTRA_SECTIONS.forEach(s -> s.append(page, data));
         distributions(page, data);
         cells(page, data);
         TimelineSection.append(page, data);

@@ -33,8 +33,9 @@ import java.util.stream.Stream;
  *
  * @param runs the runs, in the order given: a comparison's baseline first
  * @param gate {@code gate_result.json}, or null
+ * @param searches the capacity searches of the runs' directories ({@code search_result.json}), in their order
  */
-record ReportData(List<Run> runs, JsonNode gate) {
+record ReportData(List<Run> runs, JsonNode gate, List<CapacitySection.Found> searches) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One run of a report: a name (its series' label), its directories and cells (by sweep point and trial). */
@@ -81,7 +82,14 @@ record ReportData(List<Run> runs, JsonNode gate) {
             }
             runs.add(run(side.name(), side.dirs(), cells));
         }
-        return new ReportData(List.copyOf(runs), gateFile == null ? null : read(gateFile));
+        final List<CapacitySection.Found> searches = runs.stream().flatMap(r -> r.dirs().stream()).distinct()
+                .map(CapacitySection.Found::read).filter(java.util.Objects::nonNull).toList();
+        return new ReportData(List.copyOf(runs), gateFile == null ? null : read(gateFile), searches);
+    }
+
+    /** The baselines of a comparison whose candidate is in memory: an earlier run, on disk. */
+    static ReportData baselines(final Side baselines, final ExportNames names) {
+        return load(List.of(baselines), null, names);
     }
 
     /**
@@ -89,22 +97,27 @@ record ReportData(List<Run> runs, JsonNode gate) {
      * neither {@code cell_outcome.json} nor a summary is read back (the records still are, when a section draws them).
      *
      * @param summaries each cell's summary, or null when it has none
+     * @param gate the gate's result as the gate just made it, or null
+     * @param search the capacity search's result as the search just assembled it, or null
      */
     static ReportData of(final String name, final Path dir, final List<CellOutcome> outcomes,
-                         final Function<CellOutcome, CellSummary> summaries, final Path gateFile,
-                         final ExportNames names) {
+                         final Function<CellOutcome, CellSummary> summaries, final JsonNode gate,
+                         final JsonNode search, final ExportNames names) {
         final List<Cell> cells = new ArrayList<>();
         for (final CellOutcome o : outcomes) {
             cells.add(cell(name, o, summaries.apply(o), Path.of(o.artifactDir()), names));
         }
-        return new ReportData(List.of(run(name, List.of(dir), cells)), gateFile == null ? null : read(gateFile));
+        return new ReportData(List.of(run(name, List.of(dir), cells)), gate,
+                search == null ? List.of() : List.of(CapacitySection.Found.of(search, dir)));
     }
 
     /** These runs and then those of {@code next} (a candidate in memory after baselines read from disk). */
     ReportData then(final ReportData next) {
         final List<Run> both = new ArrayList<>(runs);
         both.addAll(next.runs());
-        return new ReportData(List.copyOf(both), gate != null ? gate : next.gate());
+        final List<CapacitySection.Found> found = new ArrayList<>(searches);
+        found.addAll(next.searches());
+        return new ReportData(List.copyOf(both), gate != null ? gate : next.gate(), List.copyOf(found));
     }
 
     private static Run run(final String name, final List<Path> dirs, final List<Cell> cells) {

@@ -1,5 +1,17 @@
 package io.aiperf.engine.report;
 
+import static io.aiperf.engine.summary.GateResultCodec.BASELINE;
+import static io.aiperf.engine.summary.GateResultCodec.CANDIDATE;
+import static io.aiperf.engine.summary.GateResultCodec.CELL;
+import static io.aiperf.engine.summary.GateResultCodec.DELTA_PCT;
+import static io.aiperf.engine.summary.GateResultCodec.LIMIT;
+import static io.aiperf.engine.summary.GateResultCodec.MESSAGE;
+import static io.aiperf.engine.summary.GateResultCodec.METRIC;
+import static io.aiperf.engine.summary.GateResultCodec.RULES;
+import static io.aiperf.engine.summary.GateResultCodec.STAT;
+import static io.aiperf.engine.summary.GateResultCodec.STATUS;
+import static io.aiperf.engine.summary.GateResultCodec.UNIT;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,27 +32,27 @@ final class VerdictSentence {
     /** The sentence, or an empty string when the gate has no rule result. */
     static String of(final JsonNode gate) {
         final List<JsonNode> rules = new ArrayList<>();
-        gate.path("rules").forEach(rules::add);
+        gate.path(RULES).forEach(rules::add);
         final JsonNode lead = rules.stream().min(Comparator.<JsonNode>comparingInt(r -> severity(r))
-                .thenComparing(r -> -Math.abs(r.path("delta_pct").asDouble(0)))).orElse(null);
+                .thenComparing(r -> -Math.abs(r.path(DELTA_PCT).asDouble(0)))).orElse(null);
         if (lead == null) {
             return "";
         }
-        final String what = Metrics.label(lead.path("metric").asText()) + " " + lead.path("stat").asText();
-        final String unit = lead.path("unit").asText("").isEmpty() ? "" : " " + lead.path("unit").asText();
-        final String where = "in cell " + lead.path("cell").asText();
-        final String limit = lead.path("limit").asText("").isEmpty() ? "" : " (limit " + lead.path("limit").asText()
+        final String what = Metrics.label(lead.path(METRIC).asText()) + " " + lead.path(STAT).asText();
+        final String unit = lead.path(UNIT).asText("").isEmpty() ? "" : " " + lead.path(UNIT).asText();
+        final String where = "in cell " + lead.path(CELL).asText();
+        final String limit = lead.path(LIMIT).asText("").isEmpty() ? "" : " (limit " + lead.path(LIMIT).asText()
                 + ")";
-        if (!lead.path("delta_pct").isNumber() || !lead.path("baseline").isNumber()
-                || !lead.path("candidate").isNumber()) {
+        if (!lead.path(DELTA_PCT).isNumber() || !lead.path(BASELINE).isNumber()
+                || !lead.path(CANDIDATE).isNumber()) {
             // No change to state (a first build, a metric missing on a side): the gate's own words say why.
-            return what + " " + where + ": " + lead.path("message").asText() + sentenceEnd(lead.path("message"));
+            return what + " " + where + ": " + lead.path(MESSAGE).asText() + sentenceEnd(lead.path(MESSAGE));
         }
-        final double pct = lead.path("delta_pct").asDouble();
+        final double pct = lead.path(DELTA_PCT).asDouble();
         final String moved = Math.abs(pct) < 0.05 ? "did not change" : (pct > 0 ? "rose " : "fell ")
                 + String.format(Locale.ROOT, "%.1f%%", Math.abs(pct));
-        return what + " " + moved + ", from " + Chart.num(lead.path("baseline").asDouble()) + unit + " to "
-                + Chart.num(lead.path("candidate").asDouble()) + unit + ", " + where + limit + ".";
+        return what + " " + moved + ", from " + Chart.num(lead.path(BASELINE).asDouble()) + unit + " to "
+                + Chart.num(lead.path(CANDIDATE).asDouble()) + unit + ", " + where + limit + ".";
     }
 
     private static String sentenceEnd(final JsonNode message) {
@@ -48,7 +60,7 @@ final class VerdictSentence {
     }
 
     private static int severity(final JsonNode rule) {
-        final int i = SEVERITY.indexOf(rule.path("status").asText());
+        final int i = SEVERITY.indexOf(rule.path(STATUS).asText());
         return i < 0 ? SEVERITY.size() : i;
     }
 

@@ -58,7 +58,8 @@ final class CellReporting {
     private final CellConsole console;
 
     /** How a cell that ran its phases ended, and what it measured. */
-    record Reported(CellStatus status, String error, long valid, long errors, CellSummary summary) {
+    record Reported(CellStatus status, String error, long valid, long errors, CellSummary summary,
+                    JsonNode summaryJson) {
     }
 
     CellReporting(final BenchmarkConfig config, final CellContext ctx, final Path dir, final CellIdentity identity,
@@ -123,20 +124,22 @@ final class CellReporting {
         }
         final long valid = metrics.validCount();
         final long errors = metrics.errorCount();
-        final CellSummary cellSummary = SummaryCodec.read(asWritten(summary));
+        final JsonNode written = asWritten(summary);
+        final CellSummary cellSummary = SummaryCodec.read(written);
         if (writeError != null) {
-            return new Reported(CellStatus.FAILED, "exports not written: " + writeError, valid, errors, cellSummary);
+            return new Reported(CellStatus.FAILED, "exports not written: " + writeError, valid, errors, cellSummary,
+                    null);
         }
         if (e.aborted() != null && !ctx.cancellation().isCancelled()) {
             return new Reported(CellStatus.FAILED, e.aborted() + CellVerdict.mostFrequentError(metrics), valid,
-                    errors, cellSummary);
+                    errors, cellSummary, written);
         }
         if (e.cancelled()) {
-            return new Reported(CellStatus.CANCELLED, "cancelled by the user", valid, errors, cellSummary);
+            return new Reported(CellStatus.CANCELLED, "cancelled by the user", valid, errors, cellSummary, written);
         }
         final String failure = CellVerdict.failure(valid, errors, config.limits().maxErrorRatePct(), metrics);
         return new Reported(failure != null ? CellStatus.FAILED : CellStatus.COMPLETED, failure, valid, errors,
-                cellSummary);
+                cellSummary, written);
     }
 
     /** Writes {@code cell_outcome.json}, prints the control hooks and closes the cell's log. */

@@ -61,6 +61,6 @@ public final class CellRunner {
                     execution.shardRun()), null);
         }
         return new CellResult(reporting.finish(r.status(), r.error(), executed.sent(), r.valid(), r.errors(),
-                execution.shardRun()), r.summary());
+                execution.shardRun()), r.summary(), r.summaryJson());
     }
 }

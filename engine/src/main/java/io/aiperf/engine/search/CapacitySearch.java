@@ -1,5 +1,6 @@
 package io.aiperf.engine.search;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.export.AtomicFiles;
@@ -84,7 +85,7 @@ public final class CapacitySearch {
                 tiered == null ? List.of() : tiered.tiers(), warmup);
         result.write(dir.resolve(SearchResult.FILE_NAME));
         result.printTable(ctx.out());
-        report(dir, cells, configAt.apply(spec.min()), ctx);
+        report(dir, cells, result.json(), configAt.apply(spec.min()), ctx);
         final boolean failed = points.stream().anyMatch(p -> p.decision() == ProbedPoint.Decision.FAILED);
         return new RunResult(cancelled ? ExitCode.stopped(ctx.cancellation().terminated()) : failed ? ExitCode.FAILED : ExitCode.OK, cells,
                 result.json());
@@ -102,14 +103,15 @@ public final class CapacitySearch {
      * {@code report.html} over every point's cells, from the summaries they returned, with the search's section;
      * one that cannot be drawn is a warning.
      */
-    private static void report(final Path dir, final List<CellResult> cells, final BenchmarkConfig config,
-                               final CellContext ctx) {
+    private static void report(final Path dir, final List<CellResult> cells, final JsonNode search,
+                               final BenchmarkConfig config, final CellContext ctx) {
         final Map<CellOutcome, CellSummary> summaries = new IdentityHashMap<>();
         cells.forEach(c -> summaries.put(c.outcome(), c.summary()));
         try {
             final Path file = dir.resolve(HtmlReport.FILE);
             AtomicFiles.write(file, HtmlReport.html(dir, cells.stream().map(CellResult::outcome).toList(),
-                    summaries::get, ExportNames.of(config.artifacts().prefix())).getBytes(StandardCharsets.UTF_8));
+                    summaries::get, search, ExportNames.of(config.artifacts().prefix()))
+                    .getBytes(StandardCharsets.UTF_8));
             ctx.out().println("Report: " + file.toAbsolutePath());
         } catch (RuntimeException e) {
             ctx.err().println("warning: no report.html: " + e.getMessage());

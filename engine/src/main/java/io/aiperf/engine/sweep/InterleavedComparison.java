@@ -1,5 +1,6 @@
 package io.aiperf.engine.sweep;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.export.ExportNames;
@@ -40,9 +41,16 @@ public final class InterleavedComparison {
     }
 
     /**
-     * @return 130 if cancelled, 1 if any cell failed, else 0
+     * A comparison's cells as they ran.
+     *
+     * @param exitCode 130 if cancelled, 1 if any cell failed, else 0
+     * @param a side A's cells, in the order they ran
+     * @param b side B's cells, in the order they ran
      */
-    public static int run(final BenchmarkConfig a, final BenchmarkConfig b, final int pairs, final Path dir,
+    public record Compared(int exitCode, List<CellResult> a, List<CellResult> b) {
+    }
+
+    public static Compared run(final BenchmarkConfig a, final BenchmarkConfig b, final int pairs, final Path dir,
                           final CellContext ctx) throws InterruptedException {
         final List<CellOutcome> outcomesA = new ArrayList<>();
         final List<CellOutcome> outcomesB = new ArrayList<>();
@@ -79,29 +87,36 @@ public final class InterleavedComparison {
                 stopped, summary, ctx.out(), ctx.err(), true, false);
         final int exitB = RunAssembler.assemble(dir.resolve(B), outcomesB, RunAssembler.inMemory(resultsB), false,
                 stopped, summary, ctx.out(), ctx.err(), true, false);
+        final int exit = ExitCode.stopped(exitA) || ExitCode.stopped(exitB)
+                ? ExitCode.stopped(ctx.cancellation().terminated()) : exitA != ExitCode.OK ? exitA : exitB;
+        final Compared compared = new Compared(exit, resultsA, resultsB);
         if (!outcomesA.isEmpty() || !outcomesB.isEmpty()) {
-            writeReport(dir, null, a.artifacts().prefix(), ctx.out(), ctx.err());
+            writeReport(dir, compared, null, a.artifacts().prefix(), ctx.out(), ctx.err());
         }
-        if (ExitCode.stopped(exitA) || ExitCode.stopped(exitB)) {
-            return ExitCode.stopped(ctx.cancellation().terminated());
-        }
-        return exitA != ExitCode.OK ? exitA : exitB;
+        return compared;
     }
 
     /**
-     * The comparison's one {@code report.html} (and {@code comparison.svg}), A against B side by side (with the gate's result when there is one);
-     * a report that cannot be drawn is a warning, never a failure.
+     * The comparison's one {@code report.html} (and {@code comparison.svg}), A against B side by side (with the gate's
+     * result when there is one), from the cells as they ran: nothing is read back. A report that cannot be drawn is
+     * a warning, never a failure.
      *
-     * @param gateFile the gate's {@code gate_result.json}, or null
+     * @param gate the gate's result as the gate made it, or null
      */
-    public static void writeReport(final Path dir, final Path gateFile, final String prefix, final PrintStream out,
-                                   final PrintStream err) {
+    public static void writeReport(final Path dir, final Compared compared, final JsonNode gate, final String prefix,
+                                   final PrintStream out, final PrintStream err) {
         try {
-            final Path file = io.aiperf.engine.report.ReportFiles.write(dir, "A", List.of(dir.resolve(A)), "B",
-                    dir.resolve(B), gateFile, ExportNames.of(prefix));
+            final Path file = io.aiperf.engine.report.ReportFiles.write(dir, "A", dir.resolve(A),
+                    outcomes(compared.a()), RunAssembler.inMemory(compared.a()), "B", dir.resolve(B),
+                    outcomes(compared.b()), RunAssembler.inMemory(compared.b()), gate, ExportNames.of(prefix));
             out.println("Report: " + file.toAbsolutePath());
         } catch (RuntimeException e) {
             err.println("warning: no report.html: " + e.getMessage());
         }
     }
+
+    private static List<CellOutcome> outcomes(final List<CellResult> results) {
+        return results.stream().map(CellResult::outcome).toList();
+    }
+
 }

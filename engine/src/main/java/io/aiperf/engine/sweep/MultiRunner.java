@@ -101,9 +101,11 @@ public final class MultiRunner {
             printValidity(results, "", ctx);
         }
         final boolean partial = cells.size() < CellPlan.of(config).size();
-        return new RunResult(RunAssembler.assemble(dir, outcomes, RunAssembler.inMemory(results), partial,
-                stopCode(ctx), ExportNames.of(config.artifacts().prefix()).summaryJson(), ctx.out(),
-                ctx.err(), multi.sweepTable(), true), results, null);
+        final RunAssembler.Assembled assembled = RunAssembler.assembleRun(dir, outcomes,
+                RunAssembler.inMemory(results), partial, stopCode(ctx),
+                ExportNames.of(config.artifacts().prefix()).summaryJson(), ctx.out(), ctx.err(), multi.sweepTable(),
+                true);
+        return new RunResult(assembled.exitCode(), results, null, assembled.sweep());
     }
 
     /** The run's exit code for a stop by the user (130 or 143), or 0 when nobody stopped it. */

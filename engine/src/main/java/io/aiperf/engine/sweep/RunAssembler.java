@@ -1,6 +1,5 @@
 package io.aiperf.engine.sweep;
 
-import io.aiperf.engine.summary.RunOutcomeCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -8,13 +7,17 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.ci.ExitCode;
 import io.aiperf.engine.export.AtomicFiles;
+import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.CellStatus;
+import io.aiperf.engine.report.ReportFiles;
 import io.aiperf.engine.run.CellResult;
 import io.aiperf.engine.run.Version;
+import io.aiperf.engine.summary.AggregateCodec;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
+import io.aiperf.engine.summary.RunOutcomeCodec;
 import io.aiperf.engine.summary.SummaryCodec;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -63,13 +66,16 @@ public final class RunAssembler {
     public static int assemble(final Path dir, final List<CellOutcome> cells, final boolean partial,
                                final boolean cancelled, final String summaryName, final PrintStream out,
                                final PrintStream err, final boolean sweepTable, final boolean report) {
+        // cells run elsewhere: their summaries, and a gate's result already in dir, are on disk
         return assemble(dir, cells, fromDisk(summaryName), partial, cancelled ? ExitCode.CANCELLED : ExitCode.OK,
-                summaryName, out, err, sweepTable, report);
+                summaryName, out, err, sweepTable,
+                report ? (ordered, summaries, names) -> ReportFiles.writeMerged(dir, ordered, summaries, names)
+                        : null).exitCode();
     }
 
     /**
-     * @param summaries each completed cell's summary: {@link #inMemory} for the cells just run, {@link #fromDisk}
-     *                  for cells run elsewhere
+     * @param summaries each completed cell's summary as its run returned it ({@link #inMemory}): nothing of the
+     *                  cells is read back
      * @param stopped {@link ExitCode#CANCELLED} or {@link ExitCode#TERMINATED} when the user stopped the run (a
      *                stop between two cells leaves no cell that says so), else {@link ExitCode#OK}
      */
@@ -77,17 +83,49 @@ public final class RunAssembler {
                                final Function<CellOutcome, CellSummary> summaries, final boolean partial,
                                final int stopped, final String summaryName, final PrintStream out,
                                final PrintStream err, final boolean sweepTable, final boolean report) {
+        return assembleRun(dir, cells, summaries, partial, stopped, summaryName, out, err, sweepTable, report)
+                .exitCode();
+    }
+
+    /** As {@link #assemble(Path, List, Function, boolean, int, String, PrintStream, PrintStream, boolean,
+     * boolean)}, with the sweep aggregate it wrote, for a reader in this process. */
+    public static Assembled assembleRun(final Path dir, final List<CellOutcome> cells,
+                                        final Function<CellOutcome, CellSummary> summaries, final boolean partial,
+                                        final int stopped, final String summaryName, final PrintStream out,
+                                        final PrintStream err, final boolean sweepTable, final boolean report) {
+        return assemble(dir, cells, summaries, partial, stopped, summaryName, out, err, sweepTable,
+                report ? (ordered, s, names) -> ReportFiles.write(dir, ordered, s, names) : null);
+    }
+
+    /**
+     * A run's files as written.
+     *
+     * @param sweep the tree the sweep aggregate was written from, or null when the run swept nothing
+     */
+    public record Assembled(int exitCode, JsonNode sweep) {
+    }
+
+    /** Draws a run's report from its cells and their summaries; returns the report's path. */
+    private interface ReportWriter {
+        Path write(List<CellOutcome> cells, Function<CellOutcome, CellSummary> summaries, ExportNames names);
+    }
+
+    private static Assembled assemble(final Path dir, final List<CellOutcome> cells,
+                                final Function<CellOutcome, CellSummary> summaries, final boolean partial,
+                                final int stopped, final String summaryName, final PrintStream out,
+                                final PrintStream err, final boolean sweepTable, final ReportWriter report) {
         final List<CellOutcome> ordered = cells.stream()
                 .sorted(Comparator.comparingInt(o -> o.cell().index())).toList();
+        JsonNode sweep = null;
         if (!partial && !ordered.isEmpty()) {
-            writeAggregates(dir, ordered, summaries, sweepTable, out, err);
-            if (report) {
-                writeReport(dir, ordered, summaries, summaryName, out, err);
+            sweep = writeAggregates(dir, ordered, summaries, sweepTable, out, err);
+            if (report != null) {
+                writeReport(report, ordered, summaries, summaryName, out, err);
             }
         }
         final int exit = exit(ordered, stopped);
         writeRunOutcome(dir, ordered, exit);
-        return exit;
+        return new Assembled(exit, sweep);
     }
 
     /** 143 if a cell was stopped by SIGTERM, 130 if cancelled; the cells' exit code when they all share one (a run of one cell exits as its cell); else 1 if any cell failed, else 0. */
@@ -128,7 +166,8 @@ public final class RunAssembler {
         });
     }
 
-    private static void writeAggregates(final Path dir, final List<CellOutcome> cells,
+    /** Writes the trial aggregates and the sweep aggregate; returns the sweep aggregate, or null. */
+    private static JsonNode writeAggregates(final Path dir, final List<CellOutcome> cells,
                                         final Function<CellOutcome, CellSummary> summaries, final boolean sweepTable,
                                         final PrintStream out, final PrintStream err) {
         final CellIdentity first = cells.get(0).cell();
@@ -144,37 +183,40 @@ public final class RunAssembler {
             final ObjectNode agg = id.numTrials() > 1 ? aggregate(trials, id, aggDir, out, err) : null;
             if (sweep) {
                 points.add(new SweepAggregator.Point(id.variation(), id.parameters(),
-                        agg != null ? agg.path("metrics") : singleTrialMetrics(trials.get(0))));
+                        agg != null ? agg.path(AggregateCodec.METRICS) : singleTrialMetrics(trials.get(0))));
             }
         }
-        if (sweep) {
-            final Path file = dir.resolve(ExportFiles.SWEEP_FOLDER).resolve(SweepAggregator.FILE);
-            try {
-                AtomicFiles.write(file, JSON.writeValueAsBytes(
-                        SweepAggregator.aggregate(points, first.numTrials(), first.confidenceLevel())));
-                if (sweepTable) {
-                    out.println();
-                    out.print(SweepTable.render(points));
-                }
-                out.println("Sweep aggregate: " + file.toAbsolutePath());
-            } catch (IOException e) {
-                err.println("warning: no sweep aggregate: " + e.getMessage());
-            }
+        if (!sweep) {
+            return null;
         }
+        final Path file = dir.resolve(ExportFiles.SWEEP_FOLDER).resolve(SweepAggregator.FILE);
+        final ObjectNode aggregate = SweepAggregator.aggregate(points, first.numTrials(), first.confidenceLevel());
+        try {
+            AtomicFiles.write(file, JSON.writeValueAsBytes(aggregate));
+        } catch (IOException e) {
+            err.println("warning: no sweep aggregate: " + e.getMessage());
+            return null;
+        }
+        if (sweepTable) {
+            out.println();
+            out.print(SweepTable.render(points));
+        }
+        out.println("Sweep aggregate: " + file.toAbsolutePath());
+        return aggregate;
     }
 
     /**
      * {@code report.html} and {@code comparison.svg} beside the aggregates, from the summaries the aggregates were
      * computed from; a report that cannot be drawn is a warning, never a failure.
      */
-    private static void writeReport(final Path dir, final List<CellOutcome> cells,
+    private static void writeReport(final ReportWriter report, final List<CellOutcome> cells,
                                     final Function<CellOutcome, CellSummary> summaries, final String summaryName,
                                     final PrintStream out, final PrintStream err) {
         final String defaultName = ExportFiles.SUMMARY_JSON;
-        final io.aiperf.engine.export.ExportNames names = io.aiperf.engine.export.ExportNames.of(
+        final ExportNames names = ExportNames.of(
                 summaryName.equals(defaultName) ? null : summaryName.substring(0, summaryName.length() - 5));
         try {
-            final Path file = io.aiperf.engine.report.ReportFiles.write(dir, cells, summaries, names);
+            final Path file = report.write(cells, summaries, names);
             out.println("Report: " + file.toAbsolutePath());
         } catch (RuntimeException e) {
             err.println("warning: no report.html: " + e.getMessage());
@@ -194,7 +236,7 @@ public final class RunAssembler {
             return out;
         }
         t.summary().metrics().forEach((tag, metric) -> metric.stats().forEach((stat, v) ->
-                out.putObject(tag + "_" + stat).put("mean", v).put("unit", metric.unit())));
+                out.putObject(tag + "_" + stat).put(AggregateCodec.MEAN, v).put(AggregateCodec.UNIT, metric.unit())));
         return out;
     }
 
@@ -217,17 +259,18 @@ public final class RunAssembler {
                                         final PrintStream out) {
         out.println();
         out.printf(Locale.ROOT, "Across %d trials%s (%.0f%% confidence):%n",
-                agg.path("metadata").path("num_successful_runs").asInt(),
+                agg.path(AggregateCodec.METADATA).path(AggregateCodec.NUM_SUCCESSFUL_RUNS).asInt(),
                 id.variation() == null ? "" : " of " + id.variation(),
-                agg.path("metadata").path("confidence_level").asDouble() * 100);
+                agg.path(AggregateCodec.METADATA).path(AggregateCodec.CONFIDENCE_LEVEL).asDouble() * 100);
         boolean belowZero = false;
         for (final String key : List.of("time_to_first_token_p50", "inter_token_latency_avg", "request_latency_p50",
                 "request_throughput_avg", "output_token_throughput_avg")) {
-            final JsonNode m = agg.path("metrics").path(key);
+            final JsonNode m = agg.path(AggregateCodec.METRICS).path(key);
             if (m.isObject()) {
-                out.printf(Locale.ROOT, "  %-30s %10.2f %-14s [%.2f, %.2f]%n", key, m.path("mean").asDouble(),
-                        m.path("unit").asText(), m.path("ci_low").asDouble(), m.path("ci_high").asDouble());
-                belowZero |= m.path("ci_low").asDouble() < 0;
+                out.printf(Locale.ROOT, "  %-30s %10.2f %-14s [%.2f, %.2f]%n", key,
+                        m.path(AggregateCodec.MEAN).asDouble(), m.path(AggregateCodec.UNIT).asText(),
+                        m.path(AggregateCodec.CI_LOW).asDouble(), m.path(AggregateCodec.CI_HIGH).asDouble());
+                belowZero |= m.path(AggregateCodec.CI_LOW).asDouble() < 0;
             }
         }
         if (belowZero) {

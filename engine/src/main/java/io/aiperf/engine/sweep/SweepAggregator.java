@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.summary.AggregateCodec;
 import io.aiperf.engine.summary.ExportFiles;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,31 +28,32 @@ public final class SweepAggregator {
 
     public static ObjectNode aggregate(final List<Point> points, final int trialsPerValue, final double confidenceLevel) {
         final ObjectNode root = JSON.createObjectNode();
-        final ObjectNode meta = root.putObject("metadata");
-        meta.put("aggregation_type", "sweep");
-        final ArrayNode params = meta.putArray("sweep_parameters");
+        final ObjectNode meta = root.putObject(AggregateCodec.METADATA);
+        meta.put(AggregateCodec.AGGREGATION_TYPE, AggregateCodec.TYPE_SWEEP);
+        final ArrayNode params = meta.putArray(AggregateCodec.SWEEP_PARAMETERS);
         if (!points.isEmpty()) {
             for (final String name : points.get(0).parameters().keySet()) {
-                final ArrayNode values = params.addObject().put("name", name).putArray("values");
+                final ArrayNode values = params.addObject().put(AggregateCodec.NAME, name)
+                        .putArray(AggregateCodec.VALUES);
                 points.stream().map(p -> p.parameters().get(name)).distinct()
                         .forEach(v -> values.addPOJO(v));
             }
         }
-        meta.put("num_combinations", points.size());
-        meta.put("num_trials_per_value", trialsPerValue);
-        meta.put("sweep_mode", "repeated");
-        meta.put("confidence_level", confidenceLevel);
-        final ArrayNode per = root.putArray("per_combination_metrics");
+        meta.put(AggregateCodec.NUM_COMBINATIONS, points.size());
+        meta.put(AggregateCodec.NUM_TRIALS_PER_VALUE, trialsPerValue);
+        meta.put(AggregateCodec.SWEEP_MODE, AggregateCodec.MODE_REPEATED);
+        meta.put(AggregateCodec.CONFIDENCE_LEVEL, confidenceLevel);
+        final ArrayNode per = root.putArray(AggregateCodec.PER_COMBINATION_METRICS);
         for (final Point p : points) {
             final ObjectNode item = per.addObject();
-            item.set("parameters", parameters(p));
-            item.put("label", p.label());
-            item.set("metrics", p.metrics());
+            item.set(AggregateCodec.PARAMETERS, parameters(p));
+            item.put(AggregateCodec.LABEL, p.label());
+            item.set(AggregateCodec.METRICS, p.metrics());
         }
-        final ObjectNode best = root.putObject("best_configurations");
-        best(best, "best_throughput", points, "request_throughput_avg", true);
-        best(best, "best_latency_p99", points, latencyKey(points), false);
-        final ArrayNode pareto = root.putArray("pareto_optimal");
+        final ObjectNode best = root.putObject(AggregateCodec.BEST_CONFIGURATIONS);
+        best(best, AggregateCodec.BEST_THROUGHPUT, points, "request_throughput_avg", true);
+        best(best, AggregateCodec.BEST_LATENCY_P99, points, latencyKey(points), false);
+        final ArrayNode pareto = root.putArray(AggregateCodec.PARETO_OPTIMAL);
         for (final Point p : pareto(points, latencyKey(points))) {
             pareto.add(parameters(p));
         }
@@ -72,7 +74,7 @@ public final class SweepAggregator {
     }
 
     private static double mean(final Point p, final String key) {
-        final JsonNode m = p.metrics().path(key).path("mean");
+        final JsonNode m = p.metrics().path(key).path(AggregateCodec.MEAN);
         return m.isNumber() ? m.doubleValue() : Double.NaN;
     }
 
@@ -87,10 +89,10 @@ public final class SweepAggregator {
         }
         if (best != null) {
             final ObjectNode o = into.putObject(name);
-            o.set("parameters", parameters(best));
-            o.put("metric", key);
-            o.put("value", mean(best, key));
-            o.put("unit", best.metrics().path(key).path("unit").asText());
+            o.set(AggregateCodec.PARAMETERS, parameters(best));
+            o.put(AggregateCodec.METRIC, key);
+            o.put(AggregateCodec.VALUE, mean(best, key));
+            o.put(AggregateCodec.UNIT, best.metrics().path(key).path(AggregateCodec.UNIT).asText());
         }
     }
 

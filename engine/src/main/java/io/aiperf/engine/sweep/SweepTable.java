@@ -1,6 +1,7 @@
 package io.aiperf.engine.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.AggregateCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,7 +46,8 @@ public final class SweepTable {
                 points.stream().anyMatch(p -> p.metrics().has("time_to_first_token_p99"))
                         ? "time_to_first_token_p99" : "request_latency_p99");
         final List<Column> shown = COLUMNS.stream()
-                .filter(c -> points.stream().anyMatch(p -> p.metrics().path(c.key()).path("mean").isNumber()))
+                .filter(c -> points.stream()
+                        .anyMatch(p -> p.metrics().path(c.key()).path(AggregateCodec.MEAN).isNumber()))
                 .toList();
         final List<List<String>> rows = new ArrayList<>();
         final List<String> head = new ArrayList<>(List.of("  point"));
@@ -54,7 +56,7 @@ public final class SweepTable {
         for (final SweepAggregator.Point p : points) {
             final List<String> row = new ArrayList<>(List.of((pareto.contains(p) ? "* " : "  ") + p.label()));
             for (final Column c : shown) {
-                final JsonNode v = p.metrics().path(c.key()).path("mean");
+                final JsonNode v = p.metrics().path(c.key()).path(AggregateCodec.MEAN);
                 row.add(v.isNumber() ? c.format(v.doubleValue()) : "-");
             }
             rows.add(row);

@@ -1,6 +1,7 @@
 package io.aiperf.engine.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.aiperf.engine.summary.AggregateCodec;
 import io.aiperf.engine.summary.ExportFiles;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -13,29 +14,32 @@ import java.util.Locale;
  */
 public final class TrialAggregateCsv {
     public static final String FILE = ExportFiles.AGGREGATE_CSV;
-    private static final String[] STATS = {"mean", "std", "min", "max", "cv", "se", "ci_low", "ci_high", "t_critical"};
+    private static final String[] STATS = {AggregateCodec.MEAN, AggregateCodec.STD,
+        AggregateCodec.MIN, AggregateCodec.MAX, AggregateCodec.CV, AggregateCodec.SE, AggregateCodec.CI_LOW,
+        AggregateCodec.CI_HIGH, AggregateCodec.T_CRITICAL};
 
     private TrialAggregateCsv() {
     }
 
     public static byte[] bytes(final JsonNode aggregate) {
         final StringBuilder out = new StringBuilder("metric,").append(String.join(",", STATS)).append(",unit\r\n");
-        aggregate.path("metrics").properties().forEach(e -> {
+        aggregate.path(AggregateCodec.METRICS).properties().forEach(e -> {
             out.append(e.getKey());
             for (final String stat : STATS) {
                 final JsonNode v = e.getValue().get(stat);
-                final boolean fine = stat.equals("cv") || stat.equals("se") || stat.equals("t_critical");
+                final boolean fine = stat.equals(AggregateCodec.CV) || stat.equals(AggregateCodec.SE)
+                        || stat.equals(AggregateCodec.T_CRITICAL);
                 out.append(',').append(v == null || !v.isNumber() ? "" : format(v.doubleValue(), fine ? 4 : 2));
             }
-            out.append(',').append(e.getValue().path("unit").asText("")).append("\r\n");
+            out.append(',').append(e.getValue().path(AggregateCodec.UNIT).asText("")).append("\r\n");
         });
-        final JsonNode meta = aggregate.path("metadata");
+        final JsonNode meta = aggregate.path(AggregateCodec.METADATA);
         out.append("\r\n");
-        out.append("Aggregation Type,").append(meta.path("aggregation_type").asText()).append("\r\n");
-        out.append("Total Runs,").append(meta.path("num_profile_runs").asInt()).append("\r\n");
-        out.append("Successful Runs,").append(meta.path("num_successful_runs").asInt()).append("\r\n");
-        out.append("Confidence Level,").append(meta.path("confidence_level").asDouble()).append("\r\n");
-        out.append("Cooldown Seconds,").append(meta.path("cooldown_seconds").asDouble()).append("\r\n");
+        out.append("Aggregation Type,").append(meta.path(AggregateCodec.AGGREGATION_TYPE).asText()).append("\r\n");
+        out.append("Total Runs,").append(meta.path(AggregateCodec.NUM_PROFILE_RUNS).asInt()).append("\r\n");
+        out.append("Successful Runs,").append(meta.path(AggregateCodec.NUM_SUCCESSFUL_RUNS).asInt()).append("\r\n");
+        out.append("Confidence Level,").append(meta.path(AggregateCodec.CONFIDENCE_LEVEL).asDouble()).append("\r\n");
+        out.append("Cooldown Seconds,").append(meta.path(AggregateCodec.COOLDOWN_SECONDS).asDouble()).append("\r\n");
         return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 

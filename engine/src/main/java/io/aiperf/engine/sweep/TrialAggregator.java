@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.math.SpecialFunctions;
+import io.aiperf.engine.summary.AggregateCodec;
 import io.aiperf.engine.summary.CellSummary;
 import io.aiperf.engine.summary.ExportFiles;
 import java.util.ArrayList;
@@ -38,19 +39,20 @@ public final class TrialAggregator {
                     + ok.size() + " successful run(s), but need at least 2.");
         }
         final ObjectNode root = JSON.createObjectNode();
-        root.put("schema_version", SCHEMA_VERSION); // as upstream 0.13 heads its aggregate
-        root.put("aiperf_version", io.aiperf.engine.run.Version.VALUE);
-        final ObjectNode meta = root.putObject("metadata");
-        meta.put("aggregation_type", "confidence");
-        meta.put("num_profile_runs", trials.size());
-        meta.put("num_successful_runs", ok.size());
-        final ArrayNode failed = meta.putArray("failed_runs");
+        root.put(AggregateCodec.SCHEMA_VERSION, SCHEMA_VERSION); // as upstream 0.13 heads its aggregate
+        root.put(AggregateCodec.AIPERF_VERSION, io.aiperf.engine.run.Version.VALUE);
+        final ObjectNode meta = root.putObject(AggregateCodec.METADATA);
+        meta.put(AggregateCodec.AGGREGATION_TYPE, AggregateCodec.TYPE_CONFIDENCE);
+        meta.put(AggregateCodec.NUM_PROFILE_RUNS, trials.size());
+        meta.put(AggregateCodec.NUM_SUCCESSFUL_RUNS, ok.size());
+        final ArrayNode failed = meta.putArray(AggregateCodec.FAILED_RUNS);
         trials.stream().filter(t -> t.summary() == null)
-                .forEach(t -> failed.addObject().put("label", t.label()).put("error", t.error()));
-        meta.put("confidence_level", confidenceLevel);
-        final ArrayNode labels = meta.putArray("run_labels");
+                .forEach(t -> failed.addObject().put(AggregateCodec.LABEL, t.label())
+                        .put(AggregateCodec.ERROR, t.error()));
+        meta.put(AggregateCodec.CONFIDENCE_LEVEL, confidenceLevel);
+        final ArrayNode labels = meta.putArray(AggregateCodec.RUN_LABELS);
         ok.forEach(t -> labels.add(t.label()));
-        meta.put("cooldown_seconds", cooldownSeconds);
+        meta.put(AggregateCodec.COOLDOWN_SECONDS, cooldownSeconds);
 
         final Map<String, List<Double>> values = new LinkedHashMap<>();
         final Map<String, String> units = new LinkedHashMap<>();
@@ -61,7 +63,7 @@ public final class TrialAggregator {
                 units.put(key, metric.unit());
             }));
         }
-        final ObjectNode metrics = root.putObject("metrics");
+        final ObjectNode metrics = root.putObject(AggregateCodec.METRICS);
         values.forEach((key, v) -> {
             if (v.size() >= 2) {
                 metrics.set(key, confidence(v, confidenceLevel, units.get(key)));
@@ -89,20 +91,20 @@ public final class TrialAggregator {
         final double se = std / Math.sqrt(n);
         final double t = SpecialFunctions.studentTQuantile(1 - (1 - level) / 2, n - 1);
         final ObjectNode o = JSON.createObjectNode();
-        o.put("mean", mean);
-        o.put("std", std);
-        o.put("min", min);
-        o.put("max", max);
+        o.put(AggregateCodec.MEAN, mean);
+        o.put(AggregateCodec.STD, std);
+        o.put(AggregateCodec.MIN, min);
+        o.put(AggregateCodec.MAX, max);
         if (mean != 0) {
-            o.put("cv", std / Math.abs(mean));
+            o.put(AggregateCodec.CV, std / Math.abs(mean));
         } else {
-            o.putNull("cv");
+            o.putNull(AggregateCodec.CV);
         }
-        o.put("se", se);
-        o.put("t_critical", t);
-        o.put("ci_low", mean - t * se);
-        o.put("ci_high", mean + t * se);
-        o.put("unit", unit);
+        o.put(AggregateCodec.SE, se);
+        o.put(AggregateCodec.T_CRITICAL, t);
+        o.put(AggregateCodec.CI_LOW, mean - t * se);
+        o.put(AggregateCodec.CI_HIGH, mean + t * se);
+        o.put(AggregateCodec.UNIT, unit);
         return o;
     }
 }

@@ -28,7 +28,7 @@ class OptionsConfigSourceTest {
         final Path yaml = Files.writeString(tmp.resolve("bench.yaml"), YAML);
         final String[] args = {"-f", yaml.toString(), "--search-space", "concurrency:1,8", "--search-sla",
                 "time_to_first_token:p50:lt:100"};
-        final OptionsConfigSource configs = new OptionsConfigSource(parse(args).options);
+        final OptionsConfigSource configs = source(parse(args), true);
         final SearchSpec search = parse(args).searchOptions.spec(null);
 
         final BenchmarkConfig first = configs.load();
@@ -45,6 +45,103 @@ class OptionsConfigSourceTest {
         assertThat(point.effectiveTree().toString()).isEqualTo(reread.effectiveTree().toString());
         assertThat(point.givenTree().toString()).isEqualTo(reread.givenTree().toString());
         assertThat(point.phases()).isEqualTo(reread.phases());
+    }
+
+    /**
+     * A point varied by value is the config the options would give with the knob's value typed: for a concurrency
+     * with other profiling flags around it, for a rate (whose arrival is Poisson), and with a goodput recipe.
+     */
+    @Test
+    void aPointVariedByValueIsThePointParsedAfresh() throws Exception {
+        final Path yaml = Files.writeString(tmp.resolve("bench.yaml"), YAML);
+        assertSamePoint(4, "-f", yaml.toString(), "--request-count", "30", "--warmup-request-count", "5",
+                "--search-space", "concurrency:1,8", "--search-sla", "time_to_first_token:p50:lt:100");
+        assertSamePoint(6, "-f", yaml.toString(), "--concurrency", "3", "--search-space", "request_rate:2,10",
+                "--search-sla", "time_to_first_token:p50:lt:100");
+        assertSamePoint(2, "-m", "m", "-u", "http://127.0.0.1:9", "--request-count", "12", "--search-recipe",
+                "max-goodput-under-slo", "--search-space", "concurrency:1,4", "--e2e-sla-ms", "250");
+    }
+
+    /** The model found and the mock are set by value too: the options are turned into a tree once. */
+    @Test
+    void theModelAndTheMockAreSetByValue() {
+        final OptionsConfigSource configs = source(parse("--request-count", "5"), false);
+        assertThat(configs.namesModel()).isFalse();
+        configs.useModel("model-to-be-asked"); // as the model's discovery does, before it asks the server
+        configs.load();
+        configs.useModel("found");
+        final BenchmarkConfig found = configs.load();
+        assertThat(found.models()).containsExactly("found");
+        assertThat(found.effectiveTree().toString()).isEqualTo(ConfigLoader.load(null,
+                parse("--request-count", "5", "-m", "found").options.overlay(), System.getenv()).effectiveTree()
+                .toString());
+        assertThat(configs.parses()).isEqualTo(1);
+        final OptionsConfigSource mocked = source(parse("--request-count", "5"), false);
+        mocked.useMock("http://127.0.0.1:1234");
+        assertThat(mocked.namesModel()).isTrue();
+        final BenchmarkConfig config = mocked.load();
+        assertThat(config.models()).containsExactly("mock-model");
+        assertThat(config.endpoint().urls()).containsExactly("http://127.0.0.1:1234");
+        assertThat(config.tokenizer().name()).isEqualTo("builtin");
+        final ProfileCommand typed = parse("--request-count", "5", "-m", "mock-model", "-u",
+                "http://127.0.0.1:1234", "--tokenizer", "builtin");
+        assertThat(config.effectiveTree().toString()).isEqualTo(ConfigLoader.load(null, typed.options.overlay(),
+                System.getenv()).effectiveTree().toString());
+        assertThat(mocked.parses()).isEqualTo(1);
+    }
+
+    private static void assertSamePoint(final int value, final String... args) {
+        final ProfileCommand command = parse(args);
+        final OptionsConfigSource configs = source(command, true);
+        final SearchSpec search = command.searchOptions.spec(null);
+        configs.load();
+        final BenchmarkConfig base = configs.load();
+        final BenchmarkConfig point = configs.at(search, value);
+        configs.at(search, search.min());
+        configs.at(search, search.max());
+        assertThat(configs.parses()).isEqualTo(1);
+
+        final ProfileCommand fresh = parse(args);
+        if (search.knob().equals(SearchSpec.REQUEST_RATE)) {
+            fresh.options.requestRate = Integer.toString(value);
+        } else {
+            fresh.options.concurrency = Integer.toString(value);
+        }
+        if (!search.goodput().isEmpty()) {
+            fresh.options.goodput = search.goodput();
+        }
+        final BenchmarkConfig reread = ConfigLoader.load(fresh.options.config, fresh.options.overlay(),
+                System.getenv());
+        assertThat(point.effectiveTree().toString()).isEqualTo(reread.effectiveTree().toString());
+        assertThat(point.givenTree().toString()).isEqualTo(reread.givenTree().toString());
+        assertThat(point.phases()).isEqualTo(reread.phases());
+        assertThat(point.goodputSlos()).isEqualTo(reread.goodputSlos());
+        // the run's own config, its knob's keys reserved for the points, is the one the options give
+        final ProfileCommand asGiven = parse(args);
+        assertThat(base.effectiveTree().toString()).isEqualTo(ConfigLoader.load(asGiven.options.config,
+                asGiven.options.overlay(), System.getenv()).effectiveTree().toString());
+    }
+
+    /** The source {@code aiperf profile} builds: the file as the command read it. */
+    private static OptionsConfigSource source(final ProfileCommand command, final boolean searching) {
+        command.request();
+        return new OptionsConfigSource(command.options, searching, command.loadedFile);
+    }
+
+    /** The YAML file is read once: by the command, which hands it to the config source. */
+    @Test
+    void theFileIsReadOnceByTheCommand() throws Exception {
+        final Path yaml = Files.writeString(tmp.resolve("once.yaml"), YAML);
+        final ProfileCommand command = parse("-f", yaml.toString());
+        command.request();
+        Files.delete(yaml); // from here on only the tree the command read can be bound
+        final OptionsConfigSource configs = new OptionsConfigSource(command.options, false, command.loadedFile);
+        final BenchmarkConfig config = configs.load();
+        assertThat(config.models()).containsExactly("m");
+        assertThat(config.firstProfilingPhase().requests()).isEqualTo(20);
+        Files.writeString(yaml, YAML);
+        assertThat(config.effectiveTree()).isEqualTo(ConfigLoader.load(yaml, parse("-f", yaml.toString())
+                .options.overlay(), System.getenv()).effectiveTree());
     }
 
     private static ProfileCommand parse(final String... args) {

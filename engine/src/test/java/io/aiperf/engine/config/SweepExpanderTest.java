@@ -55,6 +55,25 @@ class SweepExpanderTest {
         assertThat(v.get(0).config().dataset().oslMean()).isEqualTo(3);
     }
 
+    /**
+     * The run's config is a value of its own, its tree with the sweep; no config is changed once bound. The first
+     * point's tree has always held the sweep too (its config hash with it), and keeps it; the others do not.
+     */
+    @Test
+    void theRunsConfigIsBuiltByValue() {
+        final BenchmarkConfig run = ConfigLoader.fromYaml("""
+                benchmark:
+                  model: m
+                  endpoint: {urls: ["http://127.0.0.1:9"]}
+                  phases: [{name: profiling, concurrency: 1, requests: 4}]
+                sweep: {parameters: {concurrency: [1, 2]}}
+                """, new CliOverlay());
+        assertThat(run.effectiveTree().has("sweep")).isTrue();
+        assertThat(run.variations().get(0).config()).isNotSameAs(run);
+        assertThat(run.variations().get(0).config().effectiveTree()).isEqualTo(run.effectiveTree());
+        assertThat(run.variations().get(1).config().effectiveTree().has("sweep")).isFalse();
+    }
+
     @Test
     void badSweepsNameTheirField() {
         assertThatThrownBy(() -> expand("sweep: {type: random, parameters: {concurrency: [1]}}\n"))

@@ -66,6 +66,10 @@ class CompareEndToEndTest {
             assertThat(dir.resolve("a/report.html")).doesNotExist();
             assertThat(dir.resolve("b/report.html")).doesNotExist();
             final String html = Files.readString(dir.resolve("report.html"));
+            // drawn from the runs in memory, it is the page their files give (aiperf report would draw)
+            assertThat(undated(html)).isEqualTo(undated(io.aiperf.engine.report.HtmlReport.comparison("A",
+                    List.of(dir.resolve("a")), "B", dir.resolve("b"), dir.resolve("gate_result.json"),
+                    io.aiperf.engine.export.ExportNames.of(null))));
             final String verdict = "Verdict: " + Runs.json(dir.resolve("gate_result.json")).path("verdict").asText()
                     .toUpperCase(java.util.Locale.ROOT); // FAILED, unless a starved client made it inconclusive
             assertThat(html).contains("<b>A</b>: 3 cell(s) in 1 sweep point(s) against <b>B</b>: 3 cell(s)");
@@ -103,5 +107,9 @@ class CompareEndToEndTest {
                 "-m", "m", "--concurrency", "1,2");
         assertThat(sweep.exitCode()).isEqualTo(2);
         assertThat(sweep.err()).contains("compare runs one load point");
+    }
+
+    private static String undated(final String page) {
+        return page.replaceAll("; generated [^<]*</p>", "</p>");
     }
 }

@@ -54,7 +54,7 @@ class SingleCellRunFilesEndToEndTest {
             // the page drawn from the run's outcome and summary in memory is the one its files give
             final CellOutcome o = OutcomeJsonReader.read(dir.resolve("cell_outcome.json"), dir);
             final CellSummary s = SummaryCodec.read(dir.resolve("profile_export_aiperf.json"));
-            assertThat(undated(HtmlReport.html(dir, List.of(o), x -> s, ExportNames.of(null))))
+            assertThat(undated(HtmlReport.html(dir, List.of(o), x -> s, null, ExportNames.of(null))))
                     .isEqualTo(undated(HtmlReport.html(List.of(dir), ExportNames.of(null))))
                     .isEqualTo(undated(page));
             // the Jenkins step still finds and judges what it looks for

@@ -103,7 +103,8 @@ class RunDataInMemoryTest {
         assertThat(result.results()).singleElement().satisfies(r -> assertThat(r.message()).contains("6"));
 
         final Path page = io.aiperf.engine.report.ReportFiles.write(dir, "baseline", List.of(), "candidate", outcomes,
-                RunAssembler.inMemory(ran.cells()), dir.resolve(GateReports.JSON_FILE), ExportNames.of(null));
+                RunAssembler.inMemory(ran.cells()), GateReports.tree(result, List.of(), dir), ran.search(),
+                ExportNames.of(null));
         final String html = Files.readString(page);
         final int start = html.indexOf("<h2 id=\"cells\">");
         assertThat(start).as(html).isNotNegative();

@@ -17,7 +17,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Export file names, summary keys and record keys are spelled in one file each: a literal
+ * Export file names and the keys of the seven documents the engine writes and reads back (the summary, the
+ * records, cell_outcome.json, run_outcome.json, search_result.json, gate_result.json and the trial and sweep
+ * aggregates) are spelled in one file each: a literal
  * {@code "profile_export.jsonl"}, {@code "client_health"} or {@code "request_start_ns"} anywhere else in the engine's
  * main sources is a second spelling that drifts. Words that are also another file's vocabulary are listed with the
  * reason.
@@ -131,6 +133,44 @@ class SpelledOnceTest {
         return m;
     }
 
+    /** gate_result.json keys that are also another file's keys or another thing's name. */
+    private static final Map<String, String> SHARED_GATE_KEYS = sharedGateKeys();
+
+    private static Map<String, String> sharedGateKeys() {
+        final Map<String, String> m = new LinkedHashMap<>();
+        final String generic = "a generic word other files' keys use too";
+        for (final String k : List.of("metric", "stat", "unit", "status", "message", "limit", "delta", "cell",
+                "exit_code")) {
+            m.put(k, generic);
+        }
+        m.put("verdict", "also a key of search_result.json and of the CI step's result");
+        for (final String k : List.of("candidate", "baseline", "baselines")) {
+            m.put(k, "also the name of a side of a comparison and of the gate's options");
+        }
+        for (final String k : List.of("rules", "direction", "criticality", "noise_floor")) {
+            m.put(k, "also a key of the gate's rules file, which a rule's result repeats");
+        }
+        return m;
+    }
+
+    /** Aggregate keys that are also another file's keys or another thing's name. */
+    private static final Map<String, String> SHARED_AGGREGATE_KEYS = sharedAggregateKeys();
+
+    private static Map<String, String> sharedAggregateKeys() {
+        final Map<String, String> m = new LinkedHashMap<>();
+        final String generic = "a generic word other files' keys use too";
+        for (final String k : List.of("metadata", "metrics", "label", "unit", "error", "name", "values", "metric",
+                "value", "parameters", "mean", "std", "min", "max", "cv", "schema_version", "aiperf_version",
+                "confidence", "sweep")) {
+            m.put(k, generic);
+        }
+        for (final String k : List.of("confidence_level", "cooldown_seconds", "sweep_mode")) {
+            m.put(k, "also a key of the YAML config (multi_run, sweep) and of cell_outcome.json");
+        }
+        m.put("repeated", "also a value of the YAML config's sweep mode");
+        return m;
+    }
+
     @Test
     void everyExportFileNameIsSpelledInExportFilesOnly() throws IOException {
         assertThat(secondSpellings(ExportFiles.class, SHARED_NAMES.keySet())).isEmpty();
@@ -157,6 +197,16 @@ class SpelledOnceTest {
         assertThat(secondSpellings(RunOutcomeCodec.class, SHARED_OUTCOME_KEYS.keySet())).isEmpty();
     }
 
+    @Test
+    void everyGateResultKeyIsSpelledInGateResultCodecOnly() throws IOException {
+        assertThat(secondSpellings(GateResultCodec.class, SHARED_GATE_KEYS.keySet())).isEmpty();
+    }
+
+    @Test
+    void everyAggregateKeyIsSpelledInAggregateCodecOnly() throws IOException {
+        assertThat(secondSpellings(AggregateCodec.class, SHARED_AGGREGATE_KEYS.keySet())).isEmpty();
+    }
+
     /** The exceptions are real: each is a constant of its class, so a renamed constant cannot hide behind one. */
     @Test
     void theExceptionsNameRealConstants() {
@@ -165,6 +215,8 @@ class SpelledOnceTest {
         assertThat(constants(RecordCodec.class)).containsAll(SHARED_RECORD_KEYS.keySet());
         assertThat(constants(SearchResultCodec.class)).containsAll(SHARED_SEARCH_KEYS.keySet());
         assertThat(constants(CellOutcomeCodec.class, RunOutcomeCodec.class)).containsAll(SHARED_OUTCOME_KEYS.keySet());
+        assertThat(constants(GateResultCodec.class)).containsAll(SHARED_GATE_KEYS.keySet());
+        assertThat(constants(AggregateCodec.class)).containsAll(SHARED_AGGREGATE_KEYS.keySet());
     }
 
     /** The scan finds a spelling where there is one. */
