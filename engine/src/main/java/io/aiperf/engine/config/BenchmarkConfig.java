@@ -70,7 +70,8 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
                 p.rateRampSeconds(), p.prefillConcurrency() == null ? null
                 : shareOf(p.prefillConcurrency(), p.name() + " prefill concurrency"),
                 p.failedRequestThreshold(), p.users() == null ? null : shareOf(p.users(), p.name() + " users"),
-                p.prefillRampSeconds(), p.rateSeries() == null ? null : p.rateSeries().scaled(1.0 / shard.count())))
+                p.prefillRampSeconds(), p.rateSeries() == null ? null : p.rateSeries().scaled(1.0 / shard.count()),
+                p.cancellation()))
                 .toList();
         final EndpointConfig e = endpoint;
         final EndpointConfig hooks = shard.runsHooks() ? e : new EndpointConfig(e.urls(), e.type(), e.customPath(),
@@ -96,7 +97,7 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
         return new PhaseConfig(p.name(), p.kind(), p.type(), p.concurrency(), p.rate(), p.smoothness(), p.requests(), p.sessions(),
                 p.durationSeconds(), p.gracePeriodSeconds(), false, p.schedule(), p.concurrencyRampSeconds(),
                 p.rateRampSeconds(), p.prefillConcurrency(), p.failedRequestThreshold(), p.users(),
-                p.prefillRampSeconds(), p.rateSeries());
+                p.prefillRampSeconds(), p.rateSeries(), p.cancellation());
     }
 
     public String primaryModel() {
