@@ -862,8 +862,7 @@ public final class ConfigBinder {
         if (d.has("random_seed")) {
             d.longValue("random_seed");
         }
-        final String seqText = prompts.string("sequence_distribution", null);
-        final SequenceDistribution sequences = seqText == null ? null : SequenceDistribution.parse(seqText);
+        final SequenceDistribution sequences = sequences(prompts);
         final DatasetConfig.Turns turns = turns(d);
         final DatasetConfig.Prefixes prefixes = prefixes(prompts);
         final boolean synthetic = type.equals("synthetic");
@@ -1031,6 +1030,18 @@ public final class ConfigBinder {
         }
         return size == 0 && system == 0 && context == 0 ? DatasetConfig.Prefixes.NONE
                 : new DatasetConfig.Prefixes(size, length, system, context);
+    }
+
+    /** {@code sequence_distribution}: the {@code --seq-dist} text, or upstream's YAML list of entries. */
+    private static SequenceDistribution sequences(final Section prompts) {
+        final JsonNode raw = prompts.raw("sequence_distribution");
+        if (raw == null || raw.isNull()) {
+            return null;
+        }
+        if (raw.isArray()) {
+            return SequenceDistribution.fromEntries(raw, prompts.field("sequence_distribution"));
+        }
+        return SequenceDistribution.parse(prompts.string("sequence_distribution", null));
     }
 
     private List<PhaseConfig> phases(final Section b) {
