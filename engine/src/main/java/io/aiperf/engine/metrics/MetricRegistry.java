@@ -47,6 +47,12 @@ public final class MetricRegistry {
     public static final MetricSpec IMAGE_LATENCY = MetricSpec.record("image_latency", "Image Latency", "ms/image", false, 1, m -> m.latencyNanos() / 1e6 / m.imagesOrNaN(), false, true);
     /** Input tokens of the requests that failed (a distribution over failed requests only). */
     public static final MetricSpec ERROR_ISL = new MetricSpec("error_isl", "Error Input Sequence Length", "tokens", true, false, 1, null, false, false);
+    /**
+     * Upstream 0.13's queue metrics over every request, failed ones too: credit to start, and credit to end (its
+     * coordinated-omission-aware latency). Summary only; the records carry the stamps they derive from.
+     */
+    public static final MetricSpec CREDIT_TO_START = new MetricSpec("credit_to_start_latency", "Credit-to-Start Latency", "ms", true, false, NS_TO_MS, null, false, false);
+    public static final MetricSpec EFFECTIVE_LATENCY = new MetricSpec("effective_latency", "Effective Latency (CO-aware)", "ms", true, false, NS_TO_MS, null, false, false);
     public static final MetricSpec REQUEST_THROUGHPUT = MetricSpec.scalar("request_throughput", "Request Throughput", "requests/sec", true);
     public static final MetricSpec OUTPUT_THROUGHPUT = MetricSpec.scalar("output_token_throughput", "Output Token Throughput", "tokens/sec", true);
     public static final MetricSpec INPUT_THROUGHPUT = hidden("input_token_throughput", "Input Token Throughput", "tokens/sec", true);
@@ -79,7 +85,7 @@ public final class MetricRegistry {
     public static final List<MetricSpec> ALL = List.of(REQUEST_LATENCY, TTFT, TTST, TTFO, ITL, ICL, DECODE_DURATION,
             LATENCY_FROM_INTENDED, TTFT_FROM_INTENDED, OTPS_USER, PREFILL_USER, E2E_OUTPUT, ISL, OSL, OUTPUT_TOKENS,
             REASONING_TOKENS, USAGE_PROMPT, USAGE_COMPLETION, USAGE_TOTAL, USAGE_REASONING, USAGE_PROMPT_DIFF,
-            USAGE_COMPLETION_DIFF, USAGE_REASONING_DIFF, OSL_MISMATCH_DIFF, NUM_IMAGES, IMAGE_THROUGHPUT, IMAGE_LATENCY, ERROR_ISL, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
+            USAGE_COMPLETION_DIFF, USAGE_REASONING_DIFF, OSL_MISMATCH_DIFF, NUM_IMAGES, IMAGE_THROUGHPUT, IMAGE_LATENCY, ERROR_ISL, CREDIT_TO_START, EFFECTIVE_LATENCY, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
             TOTAL_THROUGHPUT, REQUEST_COUNT, ERROR_COUNT, ERROR_RATE, COMPLETED_COUNT, DURATION, TOTAL_ISL, TOTAL_OSL,
             TOTAL_OUTPUT_TOKENS, TOTAL_REASONING_TOKENS, TOTAL_ERROR_ISL, TOTAL_USAGE_PROMPT, TOTAL_USAGE_COMPLETION,
             TOTAL_USAGE_TOTAL, USAGE_DISCREPANCY, OSL_MISMATCH_COUNT, GOOD_COUNT, GOODPUT);

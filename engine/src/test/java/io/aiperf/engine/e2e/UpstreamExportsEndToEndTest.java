@@ -65,4 +65,43 @@ class UpstreamExportsEndToEndTest {
             }
         }
     }
+
+    @Test
+    void creditToStartAndEffectiveLatencyComeFromEveryRecordsStamps() throws Exception {
+        // a third of the answers fail: upstream 0.13 derives both from every record's stamps, failed ones too
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withErrorRate(30))) {
+            final Path dir = tmp.resolve("queue");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "16",
+                    "--concurrency", "3", "--streaming", "--isl", "16", "--osl", "4", "--tokenizer", "builtin",
+                    "--random-seed", "5", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            final List<JsonNode> records = Runs.jsonl(dir.resolve("profile_export.jsonl"));
+            assertThat(records).hasSize(16);
+            assertThat(records).anyMatch(l -> !l.path("error").isNull());
+            final double[] toStart = records.stream().mapToDouble(l -> ms(l, "request_start_ns")).toArray();
+            final double[] toEnd = records.stream().mapToDouble(l -> ms(l, "request_end_ns")).toArray();
+            for (final Object[] metric : new Object[][] {{"credit_to_start_latency", toStart},
+                    {"effective_latency", toEnd}}) {
+                final JsonNode m = s.path((String) metric[0]);
+                final java.util.DoubleSummaryStatistics stats = java.util.Arrays.stream((double[]) metric[1])
+                        .summaryStatistics();
+                assertThat(m.path("unit").asText()).isEqualTo("ms");
+                // the stamps are written in whole nanoseconds: a microsecond covers their rounding
+                assertThat(m.path("avg").asDouble()).as((String) metric[0])
+                        .isCloseTo(stats.getAverage(), org.assertj.core.data.Offset.offset(1e-3));
+                assertThat(m.path("max").asDouble()).isCloseTo(stats.getMax(), org.assertj.core.data.Offset.offset(1e-3));
+            }
+            assertThat(s.path("effective_latency").path("min").asDouble())
+                    .isGreaterThanOrEqualTo(s.path("credit_to_start_latency").path("min").asDouble());
+            final String csv = Files.readString(dir.resolve("profile_export_aiperf.csv"));
+            assertThat(csv).contains("Credit-to-Start Latency (ms),", "Effective Latency (CO-aware) (ms),");
+        }
+    }
+
+    /** From the record's credit to one of its stamps, in ms. */
+    private static double ms(final JsonNode line, final String stamp) {
+        final JsonNode meta = line.path("metadata");
+        return Math.max(0, meta.path(stamp).asLong() - meta.path("credit_issued_ns").asLong()) / 1e6;
+    }
 }
