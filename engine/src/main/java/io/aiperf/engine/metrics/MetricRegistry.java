@@ -36,10 +36,10 @@ public final class MetricRegistry {
     public static final MetricSpec USAGE_COMPLETION = MetricSpec.record("usage_completion_tokens", "Usage Completion Tokens", "tokens", true, 1, tokens(RecordMetrics::serverOutputTokens), false, false);
     public static final MetricSpec USAGE_TOTAL = MetricSpec.record("usage_total_tokens", "Usage Total Tokens", "tokens", true, 1, tokens(RecordMetrics::usageTotalTokens), false, false);
     public static final MetricSpec USAGE_REASONING = MetricSpec.record("usage_reasoning_tokens", "Usage Reasoning Tokens", "tokens", true, 1, tokens(RecordMetrics::usageReasoningTokens), false, false);
-    public static final MetricSpec USAGE_PROMPT_DIFF = MetricSpec.record("usage_prompt_tokens_diff_pct", "Usage Prompt Diff", "%", false, 1, m -> diffPct(m.usagePromptTokens(), m.clientInputTokens()), false, false);
-    public static final MetricSpec USAGE_COMPLETION_DIFF = MetricSpec.record("usage_completion_tokens_diff_pct", "Usage Completion Diff", "%", false, 1, m -> diffPct(m.serverOutputTokens(), m.clientOutputTokens()), false, false);
+    public static final MetricSpec USAGE_PROMPT_DIFF = MetricSpec.record("usage_prompt_tokens_diff_pct", "Usage Prompt Diff %", "%", false, 1, m -> diffPct(m.usagePromptTokens(), m.clientInputTokens()), false, false);
+    public static final MetricSpec USAGE_COMPLETION_DIFF = MetricSpec.record("usage_completion_tokens_diff_pct", "Usage Completion Diff %", "%", false, 1, m -> diffPct(m.serverOutputTokens(), m.clientOutputTokens()), false, false);
     /** Server against client reasoning tokens, when the client counted the reasoning text itself. */
-    public static final MetricSpec USAGE_REASONING_DIFF = MetricSpec.record("usage_reasoning_tokens_diff_pct", "Usage Reasoning Diff", "%", false, 1, m -> m.clientOutputTokens() < 0 ? Double.NaN : diffPct(m.usageReasoningTokens(), m.reasoningTokens()), false, false);
+    public static final MetricSpec USAGE_REASONING_DIFF = MetricSpec.record("usage_reasoning_tokens_diff_pct", "Usage Reasoning Diff %", "%", false, 1, m -> m.clientOutputTokens() < 0 ? Double.NaN : diffPct(m.usageReasoningTokens(), m.reasoningTokens()), false, false);
     /** Upstream 0.13's signed difference of the output from the length asked for, percent of the latter. */
     public static final MetricSpec OSL_MISMATCH_DIFF = MetricSpec.record("osl_mismatch_diff_pct", "OSL Mismatch Diff %", "%", false, 1, m -> m.requestedOsl() > 0 && m.osl() >= 0 ? (m.osl() - m.requestedOsl()) * 100.0 / m.requestedOsl() : Double.NaN, false, false);
     public static final MetricSpec NUM_IMAGES = MetricSpec.record("num_images", "Number of Images", "images", true, 1, RecordMetrics::imagesOrNaN, false, true);

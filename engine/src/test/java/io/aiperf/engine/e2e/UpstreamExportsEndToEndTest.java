@@ -45,8 +45,14 @@ class UpstreamExportsEndToEndTest {
             assertThat(s.path("runtime_submission_invalid_reasons").isArray()).isTrue();
             assertThat(s.path("runtime_submission_invalid_reasons")).isEmpty();
             assertThat(s.path("e2e_output_token_throughput").path("unit").asText()).isEqualTo("tokens/sec/user");
+            // upstream 0.13's GPU telemetry block and CSV section, empty without GPU telemetry
+            assertThat(s.path("telemetry_data").path("endpoints").isObject()).isTrue();
+            assertThat(s.path("telemetry_data").path("endpoints")).isEmpty();
+            assertThat(s.path("telemetry_data").path("summary").path("endpoints_configured")).isEmpty();
             final String csv = Files.readString(dir.resolve("profile_export_aiperf.csv"));
-            assertThat(csv).contains("E2E Output Token Throughput (tokens/sec/user),", "Usage Prompt Diff (%),");
+            assertThat(csv).endsWith("\r\n\r\n\r\nEndpoint,GPU_Index,GPU_Name,GPU_UUID,Platform,Metric,avg,min,max,sum,"
+                    + "p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n");
+            assertThat(csv).contains("E2E Output Token Throughput (tokens/sec/user),", "Usage Prompt Diff % (%),", "Usage Completion Diff % (%),");
             // outputs.json: profiling answers in data, the warmup's apart, sorted by session and turn
             final JsonNode outputs = Runs.json(dir.resolve("outputs.json"));
             assertThat(outputs.path("schema_version").asText()).isEqualTo("1.1");
