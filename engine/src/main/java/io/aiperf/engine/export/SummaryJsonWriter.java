@@ -51,14 +51,9 @@ public final class SummaryJsonWriter {
         t.putArray(SummaryCodec.ERROR_SUMMARY);
     }
 
-    /** Whether the configuration echo turns GPU telemetry on (true, URLs, or a mapping not disabled). */
+    /** Whether the configuration echo turns GPU telemetry on ({@code input_config.gpu_telemetry.enabled}). */
     private static boolean gpuTelemetryAsked(final ObjectNode inputConfig) {
-        final com.fasterxml.jackson.databind.JsonNode g = inputConfig == null ? null
-                : inputConfig.path("endpoint").get("gpu_telemetry");
-        if (g == null || g.isNull() || g.isBoolean() && !g.booleanValue()) {
-            return false;
-        }
-        return !(g.isObject() && g.path("enabled").isBoolean() && !g.path("enabled").booleanValue());
+        return inputConfig != null && inputConfig.path("gpu_telemetry").path("enabled").asBoolean(false);
     }
 
     public static ObjectNode toJson(final RunReport r) {

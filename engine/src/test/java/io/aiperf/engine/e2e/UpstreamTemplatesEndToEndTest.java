@@ -437,7 +437,7 @@ class UpstreamTemplatesEndToEndTest {
         final JsonNode s = validateAndRun("time_based_soak", TIME_BASED_SOAK);
         assertThat(s.path("request_count").path("avg").asInt()).isPositive();
         // {enabled: true} without URLs: DCGM's default ports on this host, as upstream's default
-        assertThat(s.path("input_config").path("endpoint").path("gpu_telemetry").path("enabled").asBoolean()).isTrue();
+        assertThat(s.path("input_config").path("gpu_telemetry").path("enabled").asBoolean()).isTrue();
     }
 
     @Test
