@@ -105,4 +105,48 @@ class UpstreamTemplateShapesTest {
         assertThat(warmup.requests()).isEqualTo(4);
         assertThat(warmup.concurrency()).isEqualTo(5);
     }
+
+    @Test
+    void theDatasetsPrefixPromptsAreUpstreamsPlace() {
+        final DatasetConfig pool = load("""
+                dataset: {prompts: {isl: 64}, prefixPrompts: {poolSize: 10, length: 512}}
+                phases: {requests: 2}
+                """).dataset();
+        assertThat(pool.prefixes()).isEqualTo(new DatasetConfig.Prefixes(10, 512, 0, 0));
+        final DatasetConfig system = load("""
+                dataset: {prefix_prompts: {shared_system_length: 100, user_context_length: 30}}
+                phases: {requests: 2}
+                """).dataset();
+        assertThat(system.prefixes()).isEqualTo(new DatasetConfig.Prefixes(0, 0, 100, 30));
+        assertThatThrownBy(() -> load("dataset: {prefix_prompts: {pool_size: 2, length: 8, "
+                + "shared_system_length: 10}}\nphases: {requests: 2}"))
+                .hasMessageContaining("benchmark.dataset.prefix_prompts: pool_size/length and "
+                        + "shared_system_length/user_context_length are mutually exclusive");
+        assertThatThrownBy(() -> load("dataset: {prefix_prompts: {pool: 2}}\nphases: {requests: 2}"))
+                .hasMessageContaining("benchmark.dataset.prefix_prompts.pool: Extra inputs are not permitted");
+    }
+
+    @Test
+    void mediaSizesMayBeNumbersAndTheAudiosChannelsAreUpstreams() {
+        final SyntheticMedia media = load("""
+                dataset:
+                  images: {width: 512, height: 256, format: jpeg}
+                  audio: {length: 5, channels: 2}
+                phases: {requests: 2}
+                """).dataset().media();
+        assertThat(media.images().widthMean()).isEqualTo(512.0);
+        assertThat(media.images().heightMean()).isEqualTo(256.0);
+        assertThat(media.audio().lengthMean()).isEqualTo(5.0);
+        assertThat(media.audio().channels()).isEqualTo(2);
+    }
+
+    @Test
+    void upstreamsTraceAndPublicDatasetSpellings() {
+        assertThat(load("artifacts: {trace: true}\nphases: {requests: 2}").artifacts().exportHttpTrace()).isTrue();
+        assertThatThrownBy(() -> load("artifacts: {trace: true, exportHttpTrace: false}\nphases: {requests: 2}"))
+                .hasMessageContaining("benchmark.artifacts.trace: give either 'trace' or 'export_http_trace'");
+        // upstream's public_dataset template names the dataset in `dataset:`; here it is public_dataset
+        assertThatThrownBy(() -> load("dataset: {type: public, dataset: no-such-set}\nphases: {requests: 2}"))
+                .hasMessageContaining("benchmark.dataset.public_dataset");
+    }
 }
