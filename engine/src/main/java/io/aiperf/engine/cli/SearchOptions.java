@@ -195,6 +195,13 @@ public final class SearchOptions {
             parsed.add(Sla.parse("--search-sla", s));
         }
         final List<SearchSpec.SlaTier> tierList = SearchRecipes.tiers(tiers);
+        if (parsed.isEmpty() && tierList.isEmpty() && recipe == null && (metric != null || direction != null)) {
+            // upstream 0.13 optimises the metric with Optuna (TPE, or BoTorch's GP); no library for that fits here
+            throw new ConfigException("--search-metric", "a search without an SLO (upstream's Bayesian optimisation "
+                    + "of the metric) is not implemented: no maintained Java library that this project may ship does "
+                    + "Bayesian optimisation (capacity.md in the docs); give an SLO with --search-sla, or sweep the "
+                    + "knob (--concurrency 1,2,4,8) and compare the metric");
+        }
         if (parsed.isEmpty() && tierList.isEmpty()) {
             throw new ConfigException("--search-sla", "a capacity search needs at least one SLO, e.g. "
                     + "--search-sla time_to_first_token:p95:lt:200, or --search-recipe " + RECIPE);

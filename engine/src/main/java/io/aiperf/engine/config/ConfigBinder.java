@@ -60,7 +60,7 @@ public final class ConfigBinder {
     static final List<String> PHASE_KEYS = List.of("name", "kind", "type", "concurrency", "rate", "smoothness",
             "requests", "sessions", "duration", "grace_period", "seamless", "exclude_from_results", "auto_offset",
             "start_offset", "end_offset", "concurrency_ramp_duration", "rate_ramp_duration", "prefill_concurrency",
-            "failed_request_threshold", "users", "prefill_concurrency_ramp_duration", "rate_series");
+            "failed_request_threshold", "users", "prefill_concurrency_ramp_duration", "rate_series", "cancellation");
     static final List<String> ARTIFACT_KEYS = List.of("dir", "prefix", "export_level", "slice_duration", "summary",
             "records", "raw", "export_outputs_json", "export_http_trace", "show_trace_timing", "auto_plot", "plot_required", "otel");
     static final List<String> RESET_KEYS = List.of("path", "timeout_seconds", "max_retry_seconds");
@@ -333,7 +333,10 @@ public final class ConfigBinder {
         return r;
     }
 
-    /** {@code gpu_telemetry}: false (the default), true (DCGM's default ports on localhost), or a list of URLs. */
+    /**
+     * {@code gpu_telemetry}: false (the default), true (DCGM's default ports on localhost), a list of URLs, or
+     * upstream's mapping {@code {enabled, urls, collector, mode}} (enabled by default; no URLs: DCGM's default ports).
+     */
     private static List<String> gpuTelemetry(final Section e) {
         final JsonNode raw = e.raw("gpu_telemetry");
         if (raw == null || raw.isNull() || raw.isBoolean() && !raw.asBoolean()) {
@@ -342,10 +345,41 @@ public final class ConfigBinder {
         if (raw.isBoolean()) {
             return List.of("http://localhost:9400/metrics", "http://localhost:9401/metrics");
         }
+        final List<String> given;
+        final Section where;
+        if (raw.isObject()) {
+            where = e.section("gpu_telemetry");
+            where.allowOnly(List.of("enabled", "url", "urls", "collector", "mode", "metrics_file"));
+            if (where.has("metrics_file")) {
+                throw where.error("metrics_file", "GPU metrics recorded in a file are not replayed here; give the "
+                        + "DCGM exporter's URLs (urls)");
+            }
+            final String collector = where.string("collector", "dcgm");
+            if (!collector.equals("dcgm")) {
+                throw where.error("collector", collector.equals("pynvml") || collector.equals("amdsmi")
+                        ? "'" + collector + "' reads GPUs through a local library, which this engine does not; give "
+                        + "the DCGM exporter's URLs (urls)" : "expected dcgm, got '" + collector + "'");
+            }
+            final String mode = where.string("mode", "summary"); // the live view is upstream's console only
+            if (!List.of("summary", "realtime_dashboard").contains(mode)) {
+                throw where.error("mode", "expected summary or realtime_dashboard, got '" + mode + "'");
+            }
+            if (where.has("url") && where.has("urls")) {
+                throw where.error("url", "give either 'url' or 'urls', not both");
+            }
+            if (!where.bool("enabled", true)) {
+                return List.of();
+            }
+            given = where.stringList(where.has("url") ? "url" : "urls");
+        } else {
+            where = e;
+            given = e.stringList("gpu_telemetry");
+        }
+        final String key = where == e ? "gpu_telemetry" : "urls";
         final List<String> out = new ArrayList<>();
-        for (final String u : e.stringList("gpu_telemetry")) {
+        for (final String u : given) {
             if (u.equals("pynvml") || u.equals("amdsmi")) {
-                throw e.error("gpu_telemetry", "'" + u + "' reads GPUs through a local library, which this engine "
+                throw where.error(key, "'" + u + "' reads GPUs through a local library, which this engine "
                         + "does not; give the DCGM exporter's URL");
             }
             if (u.equals("dashboard")) {
@@ -355,11 +389,11 @@ public final class ConfigBinder {
             try {
                 final URI uri = new URI(withScheme);
                 if (uri.getHost() == null) {
-                    throw e.error("gpu_telemetry", "'" + u + "' has no host");
+                    throw where.error(key, "'" + u + "' has no host");
                 }
                 out.add(uri.getPath() == null || uri.getPath().isEmpty() ? withScheme + "/metrics" : withScheme);
             } catch (URISyntaxException ex) {
-                throw e.error("gpu_telemetry", "'" + u + "' is not a URL: " + ex.getMessage());
+                throw where.error(key, "'" + u + "' is not a URL: " + ex.getMessage());
             }
         }
         return out.isEmpty() ? List.of("http://localhost:9400/metrics", "http://localhost:9401/metrics")
@@ -829,8 +863,7 @@ public final class ConfigBinder {
         if (d.has("random_seed")) {
             d.longValue("random_seed");
         }
-        final String seqText = prompts.string("sequence_distribution", null);
-        final SequenceDistribution sequences = seqText == null ? null : SequenceDistribution.parse(seqText);
+        final SequenceDistribution sequences = sequences(prompts);
         final DatasetConfig.Turns turns = turns(d);
         final DatasetConfig.Prefixes prefixes = prefixes(prompts);
         final boolean synthetic = type.equals("synthetic");
@@ -998,6 +1031,18 @@ public final class ConfigBinder {
         }
         return size == 0 && system == 0 && context == 0 ? DatasetConfig.Prefixes.NONE
                 : new DatasetConfig.Prefixes(size, length, system, context);
+    }
+
+    /** {@code sequence_distribution}: the {@code --seq-dist} text, or upstream's YAML list of entries. */
+    private static SequenceDistribution sequences(final Section prompts) {
+        final JsonNode raw = prompts.raw("sequence_distribution");
+        if (raw == null || raw.isNull()) {
+            return null;
+        }
+        if (raw.isArray()) {
+            return SequenceDistribution.fromEntries(raw, prompts.field("sequence_distribution"));
+        }
+        return SequenceDistribution.parse(prompts.string("sequence_distribution", null));
     }
 
     private List<PhaseConfig> phases(final Section b) {
@@ -1220,10 +1265,15 @@ public final class ConfigBinder {
                         + "token");
             }
         }
-        final Double prefillRamp = s.seconds("prefill_concurrency_ramp_duration");
-        if (prefillRamp != null && (!(prefillRamp > 0) || prefill == null)) {
-            throw s.error("prefill_concurrency_ramp_duration", prefillRamp > 0 ? "a prefill ramp needs a prefill "
-                    + "concurrency (--prefill-concurrency)" : "Input should be greater than 0");
+        Double prefillRamp = s.seconds("prefill_concurrency_ramp_duration");
+        if (prefillRamp != null && !(prefillRamp > 0)) {
+            throw s.error("prefill_concurrency_ramp_duration", "Input should be greater than 0");
+        }
+        if (prefillRamp != null && prefill == null) {
+            // upstream ramps only a prefill cap that is set, and ignores the ramp otherwise (its ramping template)
+            warnings.add(s.field("prefill_concurrency_ramp_duration") + " has no effect without a prefill "
+                    + "concurrency (--prefill-concurrency): there is no prefill cap to ramp");
+            prefillRamp = null;
         }
         final Double failedThreshold = s.number("failed_request_threshold", null);
         if (failedThreshold != null && !(failedThreshold >= 0 && failedThreshold <= 1)) {
@@ -1244,7 +1294,36 @@ public final class ConfigBinder {
                     + type.wireName());
         }
         return new PhaseConfig(name, kind, type, width, rate, shape, requests, sessions, duration, grace, seamless,
-                schedule, concurrencyRamp, rateRamp, prefill, failedThreshold, users, prefillRamp, series);
+                schedule, concurrencyRamp, rateRamp, prefill, failedThreshold, users, prefillRamp, series,
+                cancellation(s, kind));
+    }
+
+    /**
+     * A phase's own {@code cancellation: {rate, delay}} (upstream's per-phase form; {@code runtime.request_cancellation}
+     * is the run's). {@code --request-cancellation-rate} on the command line wins for the profiling phases, as
+     * upstream's flag overrides its profiling phase.
+     */
+    private PhaseConfig.Cancellation cancellation(final Section s, final PhaseKind kind) {
+        if (!s.has("cancellation")) {
+            return null;
+        }
+        final Section c = s.section("cancellation");
+        c.allowOnly(List.of("rate", "delay"));
+        if (!c.has("rate")) {
+            throw c.error("rate", "Field required: the percentage of requests to cancel (0-100)");
+        }
+        final double rate = c.number("rate", 0.0);
+        final double delay = c.number("delay", 0.0);
+        if (!(rate >= 0 && rate <= 100)) {
+            throw c.error("rate", "Input should be a percentage between 0 and 100");
+        }
+        if (!(delay >= 0) || Double.isInfinite(delay)) {
+            throw c.error("delay", "Input should be greater than or equal to 0");
+        }
+        if (kind == PhaseKind.PROFILING && cliFlags.containsKey("benchmark.runtime.request_cancellation.rate")) {
+            return null;
+        }
+        return new PhaseConfig.Cancellation(rate, delay);
     }
 
     /** AIPerf's user-centric rules: N users and a rate, over multi-turn conversations. */

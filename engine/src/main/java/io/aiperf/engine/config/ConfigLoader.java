@@ -15,6 +15,7 @@ public final class ConfigLoader {
     private static final List<String> INHERITED_BY_WARMUP = List.of("type", "concurrency", "rate", "smoothness",
             "concurrency_ramp_duration", "rate_ramp_duration", "prefill_concurrency", "users",
             "prefill_concurrency_ramp_duration");
+    private static final List<String> RATE_SETTINGS = List.of("rate", "smoothness", "rate_ramp_duration");
 
     private ConfigLoader() {
     }
@@ -112,10 +113,23 @@ public final class ConfigLoader {
         if (warmup == null || profiling == null) {
             return;
         }
+        // a warmup the file made closed-loop stays so: a rate phase's rate is no setting of it
+        final boolean closedLoop = warmup.has("type") && isConcurrency(warmup.get("type").asText());
         for (final String key : INHERITED_BY_WARMUP) {
+            if (closedLoop && RATE_SETTINGS.contains(key)) {
+                continue;
+            }
             if (!warmup.has(key) && profiling.has(key)) {
                 warmup.set(key, profiling.get(key).deepCopy());
             }
+        }
+    }
+
+    private static boolean isConcurrency(final String type) {
+        try {
+            return LoadType.parse("type", type) == LoadType.CONCURRENCY;
+        } catch (ConfigException unknown) {
+            return false; // the binder names the phase's field
         }
     }
 }

@@ -70,6 +70,10 @@ final class ConfigShapes {
         if (b.has("dataset") && b.get("dataset").isObject()) {
             shapeDataset((ObjectNode) b.get("dataset"));
         }
+        if (b.get("artifacts") instanceof ObjectNode artifacts) {
+            // upstream's trace: true embeds each request's HTTP trace in its record, as export_http_trace does here
+            rename(artifacts, "trace", "export_http_trace", "benchmark.artifacts");
+        }
         if (b.has("goodput") && !b.has("slos")) {
             b.set("slos", b.remove("goodput"));
         }
@@ -144,6 +148,10 @@ final class ConfigShapes {
     }
 
     private static void shapeDataset(final ObjectNode ds) {
+        // upstream's public dataset names its dataset in `dataset:` (public_dataset here)
+        rename(ds, "dataset", "public_dataset", "benchmark.dataset");
+        prefixPrompts(ds);
+        media(ds);
         if (ds.has("turn_delay_ratio")) { // upstream's flat spelling of turn_delay.ratio
             final JsonNode delay = ds.get("turn_delay");
             final ObjectNode d = delay != null && delay.isObject() ? (ObjectNode) delay : ds.putObject("turn_delay");
@@ -186,6 +194,66 @@ final class ConfigShapes {
                     ((ObjectNode) v).remove("type");
                 }
             }
+        }
+    }
+
+    /**
+     * Upstream's {@code dataset.prefix_prompts}: {@code pool_size}/{@code length} are this engine's
+     * {@code prompts.prefix_prompts}; {@code shared_system_length} and {@code user_context_length} its
+     * {@code prompts.shared_system_prompt_length} and {@code prompts.user_context_prompt_length}.
+     */
+    private static void prefixPrompts(final ObjectNode ds) {
+        final JsonNode given = ds.get("prefix_prompts");
+        if (given == null || !given.isObject()) {
+            return;
+        }
+        final ObjectNode p = (ObjectNode) ds.remove("prefix_prompts");
+        final String path = "benchmark.dataset.prefix_prompts";
+        new Section(p, path, Map.of()).allowOnly(List.of("pool_size", "length", "shared_system_length",
+                "user_context_length"));
+        if ((p.has("pool_size") || p.has("length")) && (p.has("shared_system_length") || p.has("user_context_length"))) {
+            throw new ConfigException(path, "pool_size/length and shared_system_length/user_context_length are "
+                    + "mutually exclusive");
+        }
+        final ObjectNode prompts = ds.has("prompts") && ds.get("prompts").isObject() ? (ObjectNode) ds.get("prompts")
+                : ds.putObject("prompts");
+        final String[][] moves = {{"shared_system_length", "shared_system_prompt_length"},
+            {"user_context_length", "user_context_prompt_length"}};
+        for (final String[] m : moves) {
+            if (p.has(m[0])) {
+                if (prompts.has(m[1])) {
+                    throw new ConfigException(path + "." + m[0], "given both here and as prompts." + m[1]);
+                }
+                prompts.set(m[1], p.remove(m[0]));
+            }
+        }
+        if (p.has("pool_size") || p.has("length")) {
+            if (prompts.has("prefix_prompts")) {
+                throw new ConfigException(path, "given both here and as prompts.prefix_prompts");
+            }
+            prompts.set("prefix_prompts", p);
+        }
+    }
+
+    /**
+     * Upstream's media shorthands: an image's {@code width}/{@code height} and an audio clip's {@code length} as a
+     * number ({@code {mean: n}}), and the audio's {@code channels} ({@code num_channels} here).
+     */
+    private static void media(final ObjectNode ds) {
+        if (ds.get("images") instanceof ObjectNode images) {
+            meanOf(images, "width");
+            meanOf(images, "height");
+        }
+        if (ds.get("audio") instanceof ObjectNode audio) {
+            meanOf(audio, "length");
+            rename(audio, "channels", "num_channels", "benchmark.dataset.audio");
+        }
+    }
+
+    private static void meanOf(final ObjectNode node, final String key) {
+        final JsonNode v = node.get(key);
+        if (v != null && v.isNumber()) {
+            node.putObject(key).set("mean", v);
         }
     }
 

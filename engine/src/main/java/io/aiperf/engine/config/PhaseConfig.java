@@ -22,13 +22,27 @@ package io.aiperf.engine.config;
  * @param prefillRampSeconds the prefill cap rises from 1 to {@code prefillConcurrency} over this long, or null
  * @param rateSeries the rate follows this piecewise-linear series ({@code --request-rate-series}; {@code rate} is
  *                   then its peak), or null
+ * @param cancellation the phase's own request cancellation (upstream's per-phase {@code cancellation:}), or null:
+ *                     a profiling phase then follows {@code runtime.request_cancellation}, a warmup cancels none
  */
 public record PhaseConfig(String name, PhaseKind kind, LoadType type, Integer concurrency, Double rate,
                           Double smoothness, Integer requests, Integer sessions, Double durationSeconds,
                           Double gracePeriodSeconds, boolean seamless, Schedule schedule,
                           Double concurrencyRampSeconds, Double rateRampSeconds, Integer prefillConcurrency,
                           Double failedRequestThreshold, Integer users, Double prefillRampSeconds,
-                          RateSeries rateSeries) {
+                          RateSeries rateSeries, Cancellation cancellation) {
+
+    /** A phase without a cancellation of its own. */
+    public PhaseConfig(final String name, final PhaseKind kind, final LoadType type, final Integer concurrency,
+                       final Double rate, final Double smoothness, final Integer requests, final Integer sessions,
+                       final Double durationSeconds, final Double gracePeriodSeconds, final boolean seamless,
+                       final Schedule schedule, final Double concurrencyRampSeconds, final Double rateRampSeconds,
+                       final Integer prefillConcurrency, final Double failedRequestThreshold, final Integer users,
+                       final Double prefillRampSeconds, final RateSeries rateSeries) {
+        this(name, kind, type, concurrency, rate, smoothness, requests, sessions, durationSeconds, gracePeriodSeconds,
+                seamless, schedule, concurrencyRampSeconds, rateRampSeconds, prefillConcurrency, failedRequestThreshold,
+                users, prefillRampSeconds, rateSeries, null);
+    }
 
     /** A phase without a rate series. */
     public PhaseConfig(final String name, final PhaseKind kind, final LoadType type, final Integer concurrency,
@@ -39,7 +53,17 @@ public record PhaseConfig(String name, PhaseKind kind, LoadType type, Integer co
                        final Double prefillRampSeconds) {
         this(name, kind, type, concurrency, rate, smoothness, requests, sessions, durationSeconds, gracePeriodSeconds,
                 seamless, schedule, concurrencyRampSeconds, rateRampSeconds, prefillConcurrency, failedRequestThreshold,
-                users, prefillRampSeconds, null);
+                users, prefillRampSeconds, (RateSeries) null);
+    }
+
+    /**
+     * Cancelling a share of a phase's requests on purpose, a delay after each is fully sent (AIPerf's request
+     * cancellation).
+     *
+     * @param ratePct the share cancelled, in percent (0 to 100)
+     * @param delaySeconds how long after being sent
+     */
+    public record Cancellation(double ratePct, double delaySeconds) {
     }
 
     /** The phase's fields, to vary some by value ({@link #with}); a draft, never a config. */
@@ -71,7 +95,7 @@ public record PhaseConfig(String name, PhaseKind kind, LoadType type, Integer co
             return new PhaseConfig(p.name, p.kind, p.type, concurrency, rate, p.smoothness, requests, sessions,
                     p.durationSeconds, p.gracePeriodSeconds, seamless, p.schedule, p.concurrencyRampSeconds,
                     p.rateRampSeconds, prefillConcurrency, p.failedRequestThreshold, users, p.prefillRampSeconds,
-                    rateSeries);
+                    rateSeries, p.cancellation);
         }
     }
 

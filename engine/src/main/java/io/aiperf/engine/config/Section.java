@@ -57,7 +57,8 @@ final class Section {
      * mapping, with AIPerf's wording plus a did-you-mean hint; then binds the table's other keys here.
      */
     void allowOnly(final List<String> hand) {
-        final String section = path.startsWith("benchmark.phases.") ? "benchmark.phases" : path;
+        // every phase's own mapping shares the declared phase keys; a mapping inside a phase has its own
+        final String section = path.matches("benchmark\\.phases\\.[^.]+") ? "benchmark.phases" : path;
         final List<String> allowed = declared.allowed(section, hand);
         final Iterator<String> names = node.fieldNames();
         while (names.hasNext()) {

@@ -11,7 +11,8 @@ import java.util.Map;
  * The {@code input_config} block of the summary JSON in upstream AIPerf's shape (its JSON export schema): the
  * benchmark body as the user gave it, without the defaults the engine filled in and without nulls; models as
  * {@code models.items[].name} (with {@code strategy} when one was chosen), the dataset as a one-element
- * {@code datasets} list, and the run's {@code random_seed} at the top. Exports of earlier builds held the resolved
+ * {@code datasets} list, upstream 0.13's six service sections ({@link InputConfigSections}), and the run's
+ * {@code random_seed}. Exports of earlier builds held the resolved
  * config with {@code models} as names and a single {@code dataset}; readers take both shapes.
  */
 public final class InputConfigEcho {
@@ -55,6 +56,7 @@ public final class InputConfigEcho {
             out.put("random_seed", randomSeed);
         }
         dropNulls(out);
+        InputConfigSections.add(out);
         return reorder(out);
     }
 
@@ -74,7 +76,10 @@ public final class InputConfigEcho {
         }
     }
 
-    /** Upstream's section order: models, endpoint, datasets, then the rest as given, random_seed last. */
+    /**
+     * Upstream's section order: models, endpoint, datasets, then the rest as given, the service sections, random_seed
+     * last.
+     */
     private static ObjectNode reorder(final ObjectNode in) {
         final ObjectNode out = JsonNodeFactory.instance.objectNode();
         for (final String key : java.util.List.of("models", "endpoint", "datasets")) {
@@ -83,7 +88,10 @@ public final class InputConfigEcho {
             }
         }
         final JsonNode seed = in.remove("random_seed");
+        final ObjectNode sections = JsonNodeFactory.instance.objectNode();
+        InputConfigSections.ORDER.stream().filter(in::has).forEach(k -> sections.set(k, in.remove(k)));
         out.setAll(in);
+        out.setAll(sections);
         if (seed != null) {
             out.set("random_seed", seed);
         }

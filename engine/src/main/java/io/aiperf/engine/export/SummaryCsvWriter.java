@@ -10,7 +10,8 @@ import java.util.TreeMap;
 
 /**
  * {@code profile_export_aiperf.csv} (AIPerf's export docs): CRLF lines; distributions sorted by tag under
- * {@code Metric,avg,min,max,sum,p1,...,p99,std}; a blank line; then {@code Metric,Value} for single values.
+ * {@code Metric,avg,min,max,sum,p1,...,p99,std}; a blank line; then {@code Metric,Value} for single values; two blank
+ * lines and the GPU section's header (no rows: GPU samples go to their own files).
  * Numbers as upstream AIPerf 0.13 prints them: every number has two decimals, sums and single values too (an ISL
  * of 550 reads {@code 550.00}, a request count of 100 {@code 100.00}).
  */
@@ -18,6 +19,9 @@ public final class SummaryCsvWriter {
     private static final String CRLF = "\r\n";
     private static final List<String> COLUMNS = List.of("avg", "min", "max", "sum", "p1", "p5", "p10", "p25", "p50",
             "p75", "p90", "p95", "p99", "std");
+
+    static final String GPU_HEADER = "Endpoint,GPU_Index,GPU_Name,GPU_UUID,Platform,Metric,"
+            + String.join(",", COLUMNS);
 
     private SummaryCsvWriter() {
     }
@@ -56,6 +60,9 @@ public final class SummaryCsvWriter {
                 sb.append(escape(name(m))).append(',').append(Numbers.twoDecimals(m.value())).append(CRLF);
             }
         }
+        // upstream 0.13's GPU section, its header even with no GPU rows; this engine's GPU samples are in
+        // gpu_telemetry_export.json (src-docs/migrating.md)
+        sb.append(CRLF).append(CRLF).append(GPU_HEADER).append(CRLF);
         return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 

@@ -37,6 +37,25 @@ public final class SummaryJsonWriter {
         }
     }
 
+    /**
+     * Upstream 0.13's {@code telemetry_data} of a run without GPU telemetry: no endpoints. With GPU telemetry asked
+     * for, the samples are in gpu_telemetry_export.json and this block is left out (src-docs/migrating.md).
+     */
+    private static void emptyTelemetry(final ObjectNode t, final RunReport r) {
+        final ObjectNode summary = t.putObject(SummaryCodec.TELEMETRY_SUMMARY);
+        summary.putArray(SummaryCodec.ENDPOINTS_CONFIGURED);
+        summary.putArray(SummaryCodec.ENDPOINTS_SUCCESSFUL);
+        summary.put(SummaryCodec.START_TIME, Instant.ofEpochSecond(0, r.startEpochNanos()).toString());
+        summary.put(SummaryCodec.END_TIME, Instant.ofEpochSecond(0, r.endEpochNanos()).toString());
+        t.putObject(SummaryCodec.ENDPOINTS);
+        t.putArray(SummaryCodec.ERROR_SUMMARY);
+    }
+
+    /** Whether the configuration echo turns GPU telemetry on ({@code input_config.gpu_telemetry.enabled}). */
+    private static boolean gpuTelemetryAsked(final ObjectNode inputConfig) {
+        return inputConfig != null && inputConfig.path("gpu_telemetry").path("enabled").asBoolean(false);
+    }
+
     public static ObjectNode toJson(final RunReport r) {
         return write(r).json();
     }
@@ -48,7 +67,10 @@ public final class SummaryJsonWriter {
         root.put(SummaryCodec.AIPERF_VERSION, r.version());
         root.put(SummaryCodec.BENCHMARK_ID, r.benchmarkId());
         metrics(root, r.profiling());
-        // As upstream writes it: no empty telemetry_data (no GPU telemetry here), no null run_info fields.
+        if (!gpuTelemetryAsked(r.inputConfig())) {
+            emptyTelemetry(root.putObject(SummaryCodec.TELEMETRY_DATA), r);
+        }
+        // As upstream writes it: no null run_info fields.
         root.set(SummaryCodec.INPUT_CONFIG, r.inputConfig());
         final ObjectNode info = root.putObject(SummaryCodec.RUN_INFO);
         info.put(SummaryCodec.BENCHMARK_ID, r.benchmarkId());

@@ -36,10 +36,10 @@ public final class MetricRegistry {
     public static final MetricSpec USAGE_COMPLETION = MetricSpec.record("usage_completion_tokens", "Usage Completion Tokens", "tokens", true, 1, tokens(RecordMetrics::serverOutputTokens), false, false);
     public static final MetricSpec USAGE_TOTAL = MetricSpec.record("usage_total_tokens", "Usage Total Tokens", "tokens", true, 1, tokens(RecordMetrics::usageTotalTokens), false, false);
     public static final MetricSpec USAGE_REASONING = MetricSpec.record("usage_reasoning_tokens", "Usage Reasoning Tokens", "tokens", true, 1, tokens(RecordMetrics::usageReasoningTokens), false, false);
-    public static final MetricSpec USAGE_PROMPT_DIFF = MetricSpec.record("usage_prompt_tokens_diff_pct", "Usage Prompt Diff", "%", false, 1, m -> diffPct(m.usagePromptTokens(), m.clientInputTokens()), false, false);
-    public static final MetricSpec USAGE_COMPLETION_DIFF = MetricSpec.record("usage_completion_tokens_diff_pct", "Usage Completion Diff", "%", false, 1, m -> diffPct(m.serverOutputTokens(), m.clientOutputTokens()), false, false);
+    public static final MetricSpec USAGE_PROMPT_DIFF = MetricSpec.record("usage_prompt_tokens_diff_pct", "Usage Prompt Diff %", "%", false, 1, m -> diffPct(m.usagePromptTokens(), m.clientInputTokens()), false, false);
+    public static final MetricSpec USAGE_COMPLETION_DIFF = MetricSpec.record("usage_completion_tokens_diff_pct", "Usage Completion Diff %", "%", false, 1, m -> diffPct(m.serverOutputTokens(), m.clientOutputTokens()), false, false);
     /** Server against client reasoning tokens, when the client counted the reasoning text itself. */
-    public static final MetricSpec USAGE_REASONING_DIFF = MetricSpec.record("usage_reasoning_tokens_diff_pct", "Usage Reasoning Diff", "%", false, 1, m -> m.clientOutputTokens() < 0 ? Double.NaN : diffPct(m.usageReasoningTokens(), m.reasoningTokens()), false, false);
+    public static final MetricSpec USAGE_REASONING_DIFF = MetricSpec.record("usage_reasoning_tokens_diff_pct", "Usage Reasoning Diff %", "%", false, 1, m -> m.clientOutputTokens() < 0 ? Double.NaN : diffPct(m.usageReasoningTokens(), m.reasoningTokens()), false, false);
     /** Upstream 0.13's signed difference of the output from the length asked for, percent of the latter. */
     public static final MetricSpec OSL_MISMATCH_DIFF = MetricSpec.record("osl_mismatch_diff_pct", "OSL Mismatch Diff %", "%", false, 1, m -> m.requestedOsl() > 0 && m.osl() >= 0 ? (m.osl() - m.requestedOsl()) * 100.0 / m.requestedOsl() : Double.NaN, false, false);
     public static final MetricSpec NUM_IMAGES = MetricSpec.record("num_images", "Number of Images", "images", true, 1, RecordMetrics::imagesOrNaN, false, true);
@@ -47,6 +47,12 @@ public final class MetricRegistry {
     public static final MetricSpec IMAGE_LATENCY = MetricSpec.record("image_latency", "Image Latency", "ms/image", false, 1, m -> m.latencyNanos() / 1e6 / m.imagesOrNaN(), false, true);
     /** Input tokens of the requests that failed (a distribution over failed requests only). */
     public static final MetricSpec ERROR_ISL = new MetricSpec("error_isl", "Error Input Sequence Length", "tokens", true, false, 1, null, false, false);
+    /**
+     * Upstream 0.13's queue metrics over every request, failed ones too: credit to start, and credit to end (its
+     * coordinated-omission-aware latency). Summary only; the records carry the stamps they derive from.
+     */
+    public static final MetricSpec CREDIT_TO_START = new MetricSpec("credit_to_start_latency", "Credit-to-Start Latency", "ms", true, false, NS_TO_MS, null, false, false);
+    public static final MetricSpec EFFECTIVE_LATENCY = new MetricSpec("effective_latency", "Effective Latency (CO-aware)", "ms", true, false, NS_TO_MS, null, false, false);
     public static final MetricSpec REQUEST_THROUGHPUT = MetricSpec.scalar("request_throughput", "Request Throughput", "requests/sec", true);
     public static final MetricSpec OUTPUT_THROUGHPUT = MetricSpec.scalar("output_token_throughput", "Output Token Throughput", "tokens/sec", true);
     public static final MetricSpec INPUT_THROUGHPUT = hidden("input_token_throughput", "Input Token Throughput", "tokens/sec", true);
@@ -79,7 +85,7 @@ public final class MetricRegistry {
     public static final List<MetricSpec> ALL = List.of(REQUEST_LATENCY, TTFT, TTST, TTFO, ITL, ICL, DECODE_DURATION,
             LATENCY_FROM_INTENDED, TTFT_FROM_INTENDED, OTPS_USER, PREFILL_USER, E2E_OUTPUT, ISL, OSL, OUTPUT_TOKENS,
             REASONING_TOKENS, USAGE_PROMPT, USAGE_COMPLETION, USAGE_TOTAL, USAGE_REASONING, USAGE_PROMPT_DIFF,
-            USAGE_COMPLETION_DIFF, USAGE_REASONING_DIFF, OSL_MISMATCH_DIFF, NUM_IMAGES, IMAGE_THROUGHPUT, IMAGE_LATENCY, ERROR_ISL, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
+            USAGE_COMPLETION_DIFF, USAGE_REASONING_DIFF, OSL_MISMATCH_DIFF, NUM_IMAGES, IMAGE_THROUGHPUT, IMAGE_LATENCY, ERROR_ISL, CREDIT_TO_START, EFFECTIVE_LATENCY, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
             TOTAL_THROUGHPUT, REQUEST_COUNT, ERROR_COUNT, ERROR_RATE, COMPLETED_COUNT, DURATION, TOTAL_ISL, TOTAL_OSL,
             TOTAL_OUTPUT_TOKENS, TOTAL_REASONING_TOKENS, TOTAL_ERROR_ISL, TOTAL_USAGE_PROMPT, TOTAL_USAGE_COMPLETION,
             TOTAL_USAGE_TOTAL, USAGE_DISCREPANCY, OSL_MISMATCH_COUNT, GOOD_COUNT, GOODPUT);

@@ -26,6 +26,8 @@ public final class MetricsAccumulator implements AutoCloseable {
     private final List<Column> columns = new ArrayList<>();
     private final Distribution icl = new Distribution();
     private final Distribution errorIsl = new Distribution();
+    private final Distribution creditToStart = new Distribution();
+    private final Distribution effectiveLatency = new Distribution();
     private final Map<ErrorDetails, Long> errorCounts = new LinkedHashMap<>();
     private long valid;
     private long errors;
@@ -58,6 +60,7 @@ public final class MetricsAccumulator implements AutoCloseable {
     }
 
     public void add(final RecordMetrics m) {
+        addQueueTimes(m);
         if (!m.valid()) {
             errors++;
             if (m.isl() >= 0) {
@@ -124,6 +127,16 @@ public final class MetricsAccumulator implements AutoCloseable {
         }
     }
 
+    /** Upstream 0.13 derives these from every record's stamps, failed or not. */
+    private void addQueueTimes(final RecordMetrics m) {
+        if (!Double.isNaN(m.creditToStartNanos())) {
+            creditToStart.add(m.creditToStartNanos() / MetricRegistry.CREDIT_TO_START.nanosToDisplay());
+        }
+        if (!Double.isNaN(m.effectiveLatencyNanos())) {
+            effectiveLatency.add(m.effectiveLatencyNanos() / MetricRegistry.EFFECTIVE_LATENCY.nanosToDisplay());
+        }
+    }
+
     public long validCount() {
         return valid;
     }
@@ -149,6 +162,8 @@ public final class MetricsAccumulator implements AutoCloseable {
             }
         }
         put(out, MetricRegistry.ERROR_ISL, errorIsl);
+        put(out, MetricRegistry.CREDIT_TO_START, creditToStart);
+        put(out, MetricRegistry.EFFECTIVE_LATENCY, effectiveLatency);
         if (valid > 0 && minStart < maxEnd) {
             final double duration = Double.isNaN(windowSeconds) ? (maxEnd - minStart) / 1e9 : windowSeconds;
             scalar(out, MetricRegistry.REQUEST_THROUGHPUT, valid / duration);
@@ -253,6 +268,8 @@ public final class MetricsAccumulator implements AutoCloseable {
         columns.forEach(c -> c.values().close());
         icl.close();
         errorIsl.close();
+        creditToStart.close();
+        effectiveLatency.close();
     }
 
     /** Every SLO met, inclusive: {@code >=} for larger-is-better metrics, {@code <=} otherwise; a missing value fails. */

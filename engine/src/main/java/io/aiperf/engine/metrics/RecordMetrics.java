@@ -4,6 +4,7 @@ import io.aiperf.engine.dataset.Tokenizer;
 import io.aiperf.engine.record.ErrorDetails;
 import io.aiperf.engine.record.RequestRecord;
 import io.aiperf.engine.record.ResponseData;
+import io.aiperf.engine.record.TransportTimes;
 import io.aiperf.engine.record.Usage;
 
 /**
@@ -22,13 +23,18 @@ import io.aiperf.engine.record.Usage;
  *                           concurrency ceiling, the connection pool), NaN in a closed loop; added to a latency it
  *                           gives the latency from the intended start, free of coordinated omission
  * @param images the images the request carried, 0 for none
+ * @param creditToStartNanos from the request's credit (its intended start in an open loop, else its hand-off to the
+ *                           transport) to its start, NaN when unknown; upstream 0.13's credit_to_start_latency
+ * @param effectiveLatencyNanos from the credit to the request's end, NaN when unknown; upstream 0.13's
+ *                              coordinated-omission-aware effective_latency
  */
 public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos, ErrorDetails error,
                             double latencyNanos, double ttftNanos, double ttstNanos, double ttfoNanos,
                             double itlNanos, double[] iclNanos, double outputTokensPerSecondPerUser, int isl,
                             int osl, int outputTokens, int reasoningTokens, double scheduleDelayNanos,
                             int serverOutputTokens, int clientOutputTokens, int requestedOsl, int usagePromptTokens,
-                            int usageTotalTokens, int usageReasoningTokens, int clientInputTokens, int images) {
+                            int usageTotalTokens, int usageReasoningTokens, int clientInputTokens, int images,
+                            double creditToStartNanos, double effectiveLatencyNanos) {
 
     private static final ErrorDetails INVALID = new ErrorDetails(null, "InvalidInferenceResultError",
             "Invalid inference result");
@@ -50,9 +56,24 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
 
     /** A request counted as failed with the given error, whatever its response said. */
     public static RecordMetrics failed(final RequestRecord r, final ErrorDetails error) {
+        final long issued = creditNanos(r);
         return new RecordMetrics(false, r.sessionNum(), r.startEpochNanos(), error, Double.NaN, Double.NaN, Double.NaN,
                 Double.NaN, Double.NaN, null, Double.NaN, r.inputTokens(), -1, -1, -1, Double.NaN, -1, -1, -1, -1, -1,
-                -1, -1, r.images());
+                -1, -1, r.images(), since(issued, r.response().startPerfNanos()), since(issued, r.endNanos()));
+    }
+
+    /** When the request's credit was issued (monotonic ns): its intended start in an open loop, else its hand-off. */
+    private static long creditNanos(final RequestRecord r) {
+        if (r.intendedStartPerfNanos() >= 0) {
+            return r.intendedStartPerfNanos();
+        }
+        final TransportTimes t = r.response().transport();
+        return t == null ? -1 : t.issuedNanos();
+    }
+
+    /** {@code to - from}, at least 0 (as upstream clamps), NaN when either is unknown. */
+    private static double since(final long from, final long to) {
+        return from < 0 || to < 0 ? Double.NaN : Math.max(0, to - from);
     }
 
     /**
@@ -140,7 +161,8 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
                 perUser, isl, osl, output, reasoning, delay, server, client,
                 r.requestedOsl() == null ? -1 : r.requestedOsl(), orAbsent(u == null ? null : u.promptTokens()),
                 orAbsent(u == null ? null : u.totalTokens()), orAbsent(u == null ? null : u.reasoningTokens()),
-                serverTokens ? -1 : r.inputTokens(), r.images());
+                serverTokens ? -1 : r.inputTokens(), r.images(), since(creditNanos(r), d.startPerfNanos()),
+                since(creditNanos(r), r.endNanos()));
     }
 
     private static int orAbsent(final Integer v) {

@@ -20,7 +20,8 @@ public final class RecordMetricsJsonl {
         if (error != null) {
             return new RecordMetrics(false, session, start, new ErrorDetails(error.code(), error.type(),
                     error.message()), Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, Double.NaN,
-                    whole(line, MetricRegistry.ERROR_ISL), -1, -1, -1, Double.NaN, -1, -1, -1, -1, -1, -1, -1, 0);
+                    whole(line, MetricRegistry.ERROR_ISL), -1, -1, -1, Double.NaN, -1, -1, -1, -1, -1, -1, -1, 0,
+                    since(meta.creditIssuedNs(), meta.requestStartNs()), since(meta.creditIssuedNs(), meta.requestEndNs()));
         }
         final double latency = nanos(line, MetricRegistry.REQUEST_LATENCY);
         double[] icl = null;
@@ -41,7 +42,13 @@ public final class RecordMetricsJsonl {
                 whole(line, MetricRegistry.REASONING_TOKENS), Double.isNaN(fromIntended) ? Double.NaN
                 : fromIntended - latency, server, server >= 0 ? osl : -1, meta.requestedOutputTokens(),
                 whole(line, MetricRegistry.USAGE_PROMPT), whole(line, MetricRegistry.USAGE_TOTAL),
-                whole(line, MetricRegistry.USAGE_REASONING), isl, Math.max(0, whole(line, MetricRegistry.NUM_IMAGES)));
+                whole(line, MetricRegistry.USAGE_REASONING), isl, Math.max(0, whole(line, MetricRegistry.NUM_IMAGES)),
+                since(meta.creditIssuedNs(), start), since(meta.creditIssuedNs(), meta.requestEndNs()));
+    }
+
+    /** The metadata's {@code to - from} in ns, at least 0, NaN when either stamp is missing (written as -1 or 0). */
+    private static double since(final long from, final long to) {
+        return from <= 0 || to <= 0 ? Double.NaN : Math.max(0, to - from);
     }
 
     private static double nanos(final RecordLine line, final MetricSpec spec) {

@@ -47,6 +47,7 @@ public final class PhaseRunner implements Phase {
      */
     private final boolean profiling;
     private final double cancelRatePct;
+    private final long cancelDelayNanos;
     private final RequestSource source;
     private final RequestTransport transport;
     private final Clock clock;
@@ -97,7 +98,10 @@ public final class PhaseRunner implements Phase {
                 ? DatasetConfig.Sampling.SEQUENTIAL : sampling, source.size(), seed ^ 0x5DEECE66DL);
         this.tokenizer = tokenizer;
         this.profiling = phase.kind() == PhaseKind.PROFILING;
-        this.cancelRatePct = profiling ? source.cancelRatePct() : 0; // warmup requests are never cancelled
+        // the phase's own cancellation, else the run's for a profiling phase; a warmup cancels none unless it asks
+        final PhaseConfig.Cancellation own = phase.cancellation();
+        this.cancelRatePct = own != null ? own.ratePct() : profiling ? source.cancelRatePct() : 0;
+        this.cancelDelayNanos = own != null ? (long) (own.delaySeconds() * 1e9) : source.cancelDelayNanos();
         this.prefill = phase.prefillConcurrency() == null ? null
                 : new java.util.concurrent.Semaphore(phase.prefillRampSeconds() == null ? phase.prefillConcurrency() : 1);
         this.prefillRamp = phase.prefillRampSeconds() == null ? null
@@ -353,7 +357,8 @@ public final class PhaseRunner implements Phase {
         final int inputTokens = source.inputTokens(session.conversationIndex, turn, session.replies(),
                 session.inputTokens());
         final InFlight handle = inFlight.handle(index);
-        handle.cancelAfterSent(source.cancelAfterSentNanos(phase.name(), index, cancelRatePct));
+        handle.cancelAfterSent(source.cancelAfterSentNanos(phase.name(), index, cancelRatePct,
+                cancelDelayNanos));
         if (freePrefill != null) {
             handle.onFirstContent(freePrefill);
         }

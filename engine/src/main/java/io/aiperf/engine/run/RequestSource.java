@@ -85,11 +85,22 @@ public final class RequestSource {
      * phases and the compiled code of the request path does not change course when the profiling phase begins.
      */
     public long cancelAfterSentNanos(final String phase, final int index, final double ratePct) {
+        return cancelAfterSentNanos(phase, index, ratePct, cancelDelayNanos);
+    }
+
+    /** The same draw at {@code ratePct}, cancelled {@code delayNanos} after sending (a phase's own cancellation). */
+    public long cancelAfterSentNanos(final String phase, final int index, final double ratePct,
+                                     final long delayNanos) {
         if (ratePct <= 0) {
             return -1;
         }
         final double u = (mix(seed ^ phase.hashCode(), index) >>> 11) * 0x1.0p-53;
-        return u * 100 < ratePct ? cancelDelayNanos : -1;
+        return u * 100 < ratePct ? delayNanos : -1;
+    }
+
+    /** {@code --request-cancellation-delay}, in ns. */
+    public long cancelDelayNanos() {
+        return cancelDelayNanos;
     }
 
     /** SplitMix64 of (seed, n): a well-mixed, reproducible draw. */

@@ -33,6 +33,12 @@ public final class SummaryCodec {
     public static final String WARMUP_METRICS = "warmup_metrics";
     public static final String START_TIME = "start_time";
     public static final String END_TIME = "end_time";
+    /** Upstream 0.13's GPU telemetry block; written empty here when no GPU telemetry was asked for. */
+    public static final String TELEMETRY_DATA = "telemetry_data";
+    public static final String TELEMETRY_SUMMARY = "summary";
+    public static final String ENDPOINTS_CONFIGURED = "endpoints_configured";
+    public static final String ENDPOINTS_SUCCESSFUL = "endpoints_successful";
+    public static final String ENDPOINTS = "endpoints";
     public static final String CLIENT_HEALTH = "client_health";
     public static final String TOKEN_ACCOUNTING = "token_accounting";
     public static final String ENVIRONMENT = "environment";

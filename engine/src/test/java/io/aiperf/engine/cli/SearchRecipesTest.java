@@ -134,4 +134,16 @@ class SearchRecipesTest {
         assertThat(s.initialPoints()).isEqualTo(2);
         assertThat(s.randomSeed()).isEqualTo(11L);
     }
+
+    @Test
+    void upstreamsAdaptiveSearchWithoutAnSloIsRefusedInOneLineThatSaysWhy() {
+        assertThatThrownBy(() -> spec("--search-space", "phases.profiling.concurrency:1,64:int", "--search-metric",
+                "output_token_throughput", "--search-direction", "maximize", "--search-max-iterations", "10"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("--search-metric: a search without an SLO (upstream's Bayesian optimisation")
+                .hasMessageContaining("no maintained Java library").hasMessageContaining("--search-sla")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        // a search space alone still asks for its SLO
+        assertThatThrownBy(() -> spec("--search-space", "concurrency:1,8")).hasMessageContaining("at least one SLO");
+    }
 }

@@ -61,6 +61,8 @@ class ServerMetricsEndToEndTest {
                     .allMatch(m -> m.startsWith("DCGM_FI_"));
             final JsonNode json = Runs.json(dir.resolve("gpu_telemetry_export.json"));
             assertThat(json.path("highlights").path("gpu_power_w_max").asDouble()).isGreaterThanOrEqualTo(60.0);
+            // the samples are in their own files, so the summary carries no (empty) telemetry_data block
+            assertThat(Runs.json(dir.resolve("profile_export_aiperf.json")).has("telemetry_data")).isFalse();
             // Off by default.
             final Path off = tmp.resolve("gpu-off");
             assertThat(Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "2", "--tokenizer",

@@ -45,8 +45,14 @@ class UpstreamExportsEndToEndTest {
             assertThat(s.path("runtime_submission_invalid_reasons").isArray()).isTrue();
             assertThat(s.path("runtime_submission_invalid_reasons")).isEmpty();
             assertThat(s.path("e2e_output_token_throughput").path("unit").asText()).isEqualTo("tokens/sec/user");
+            // upstream 0.13's GPU telemetry block and CSV section, empty without GPU telemetry
+            assertThat(s.path("telemetry_data").path("endpoints").isObject()).isTrue();
+            assertThat(s.path("telemetry_data").path("endpoints")).isEmpty();
+            assertThat(s.path("telemetry_data").path("summary").path("endpoints_configured")).isEmpty();
             final String csv = Files.readString(dir.resolve("profile_export_aiperf.csv"));
-            assertThat(csv).contains("E2E Output Token Throughput (tokens/sec/user),", "Usage Prompt Diff (%),");
+            assertThat(csv).endsWith("\r\n\r\n\r\nEndpoint,GPU_Index,GPU_Name,GPU_UUID,Platform,Metric,avg,min,max,sum,"
+                    + "p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n");
+            assertThat(csv).contains("E2E Output Token Throughput (tokens/sec/user),", "Usage Prompt Diff % (%),", "Usage Completion Diff % (%),");
             // outputs.json: profiling answers in data, the warmup's apart, sorted by session and turn
             final JsonNode outputs = Runs.json(dir.resolve("outputs.json"));
             assertThat(outputs.path("schema_version").asText()).isEqualTo("1.1");
@@ -64,5 +70,44 @@ class UpstreamExportsEndToEndTest {
                         .isGreaterThanOrEqualTo(outputs.path("data").get(i - 1).path("session_num").asInt());
             }
         }
+    }
+
+    @Test
+    void creditToStartAndEffectiveLatencyComeFromEveryRecordsStamps() throws Exception {
+        // a third of the answers fail: upstream 0.13 derives both from every record's stamps, failed ones too
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withErrorRate(30))) {
+            final Path dir = tmp.resolve("queue");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "16",
+                    "--concurrency", "3", "--streaming", "--isl", "16", "--osl", "4", "--tokenizer", "builtin",
+                    "--random-seed", "5", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            final List<JsonNode> records = Runs.jsonl(dir.resolve("profile_export.jsonl"));
+            assertThat(records).hasSize(16);
+            assertThat(records).anyMatch(l -> !l.path("error").isNull());
+            final double[] toStart = records.stream().mapToDouble(l -> ms(l, "request_start_ns")).toArray();
+            final double[] toEnd = records.stream().mapToDouble(l -> ms(l, "request_end_ns")).toArray();
+            for (final Object[] metric : new Object[][] {{"credit_to_start_latency", toStart},
+                    {"effective_latency", toEnd}}) {
+                final JsonNode m = s.path((String) metric[0]);
+                final java.util.DoubleSummaryStatistics stats = java.util.Arrays.stream((double[]) metric[1])
+                        .summaryStatistics();
+                assertThat(m.path("unit").asText()).isEqualTo("ms");
+                // the stamps are written in whole nanoseconds: a microsecond covers their rounding
+                assertThat(m.path("avg").asDouble()).as((String) metric[0])
+                        .isCloseTo(stats.getAverage(), org.assertj.core.data.Offset.offset(1e-3));
+                assertThat(m.path("max").asDouble()).isCloseTo(stats.getMax(), org.assertj.core.data.Offset.offset(1e-3));
+            }
+            assertThat(s.path("effective_latency").path("min").asDouble())
+                    .isGreaterThanOrEqualTo(s.path("credit_to_start_latency").path("min").asDouble());
+            final String csv = Files.readString(dir.resolve("profile_export_aiperf.csv"));
+            assertThat(csv).contains("Credit-to-Start Latency (ms),", "Effective Latency (CO-aware) (ms),");
+        }
+    }
+
+    /** From the record's credit to one of its stamps, in ms. */
+    private static double ms(final JsonNode line, final String stamp) {
+        final JsonNode meta = line.path("metadata");
+        return Math.max(0, meta.path(stamp).asLong() - meta.path("credit_issued_ns").asLong()) / 1e6;
     }
 }

@@ -7,13 +7,15 @@ import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The shapes of upstream AIPerf's five bundled config templates (minimal, goodput_slo, warmup_profiling,
- * multi_turn_conversation, trace_replay), written here with the same keys and nesting and smaller numbers so each
- * runs in seconds: each passes {@code config validate} and runs a short {@code profile} against the mock.
+ * The shapes of upstream AIPerf's bundled config templates (minimal, goodput_slo, warmup_profiling,
+ * multi_turn_conversation, trace_replay, ramping, request_cancellation, time_based_soak), written here with the same
+ * keys and nesting and smaller numbers so each runs in seconds: each passes {@code config validate} and runs a short
+ * {@code profile} against the mock.
  */
 class UpstreamTemplatesEndToEndTest {
     @TempDir
@@ -191,6 +193,128 @@ class UpstreamTemplatesEndToEndTest {
               formats: [json, csv, parquet]
             """;
 
+    /** Ramps on both phases; the profiling phase's prefillRamp has no prefill concurrency to ramp. */
+    private static final String RAMPING = """
+            schemaVersion: "2.0"
+            randomSeed: 42
+            benchmark:
+              model: demo-model
+              endpoint:
+                url: {URL}/v1/chat/completions
+                type: chat
+                streaming: true
+                timeout: 60.0
+              dataset:
+                type: synthetic
+                entries: 40
+                isl: {mean: 32, stddev: 4}
+                osl: {mean: 8, stddev: 2}
+              phases:
+                - name: warmup
+                  type: concurrency
+                  excludeFromResults: true
+                  requests: 6
+                  concurrency: 3
+                  concurrencyRamp: 0.2s
+                - name: profiling
+                  type: poisson
+                  duration: 1
+                  rate: 30.0
+                  concurrency: 4
+                  concurrencyRamp: 0.5s
+                  rateRamp: 0.5s
+                  prefillRamp: 0.5s
+                  gracePeriod: 10s
+              artifacts:
+                dir: {DIR}
+                summary: [json]
+                records: [jsonl]
+                sliceDuration: 1s
+            """;
+
+    /** Phases named warmup and profiling without kind, a per-phase cancellation, requests and duration together. */
+    private static final String REQUEST_CANCELLATION = """
+            schemaVersion: "2.0"
+            randomSeed: 42
+            benchmark:
+              model: demo-model
+              endpoint:
+                url: {URL}/v1/chat/completions
+                type: chat
+                streaming: true
+                timeout: 60.0
+              dataset:
+                type: synthetic
+                entries: 40
+                prompts:
+                  isl: {mean: 32, stddev: 4}
+                  osl: {mean: 40, stddev: 2}
+              phases:
+                - name: warmup
+                  type: concurrency
+                  excludeFromResults: true
+                  requests: 4
+                  concurrency: 2
+                - name: profiling
+                  type: poisson
+                  requests: 20
+                  concurrency: 4
+                  rate: 40.0
+                  cancellation:
+                    rate: 50.0
+                    delay: 0.05
+                  duration: 60
+                  gracePeriod: 30
+              artifacts:
+                dir: {DIR}
+                summary: [json]
+                records: [jsonl]
+              serverMetrics:
+                enabled: true
+                urls:
+                  - {URL}/metrics
+                formats: [json, csv]
+            """;
+
+    /** warmup:/profiling: bounded by duration only, serverMetrics and gpuTelemetry as {enabled: true} mappings. */
+    private static final String TIME_BASED_SOAK = """
+            schemaVersion: "2.0"
+            randomSeed: 42
+            benchmark:
+              model: demo-model
+              endpoint:
+                url: {URL}/v1/chat/completions
+                type: chat
+                streaming: true
+                timeout: 60.0
+              dataset:
+                type: synthetic
+                entries: 20
+                isl: {mean: 32, stddev: 4}
+                osl: {mean: 8, stddev: 2}
+              warmup:
+                type: concurrency
+                duration: 0.5s
+                concurrency: 2
+              profiling:
+                type: concurrency
+                duration: 1s
+                concurrency: 3
+                gracePeriod: 10s
+              artifacts:
+                dir: {DIR}
+                summary: [json]
+                records: [jsonl]
+                sliceDuration: 1s
+              serverMetrics:
+                enabled: true
+                urls:
+                  - {URL}/metrics
+                formats: [json, csv]
+              gpuTelemetry:
+                enabled: true
+            """;
+
     private Path write(final String name, final String template, final MockServer mock) throws Exception {
         final Path trace = Files.writeString(tmp.resolve("production_trace.jsonl"), """
                 {"timestamp": 0, "input_length": 40, "output_length": 12}
@@ -257,6 +381,63 @@ class UpstreamTemplatesEndToEndTest {
                 .map(l -> l.path("metadata").path("credit_issued_ns").asLong()).sorted().toList();
         // speedupRatio 2 halves the gaps: the rows at 0 and 100 ms replay 50 ms apart
         assertThat((credits.get(1) - credits.get(0)) / 1e6).isCloseTo(50.0, org.assertj.core.data.Offset.offset(0.01));
+    }
+
+    @Test
+    void ramping() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path yaml = write("ramping", RAMPING, mock);
+            final Runs.Result v = Runs.aiperf("config", "validate", "-f", yaml.toString());
+            assertThat(v.exitCode()).as(v.err()).isZero();
+            // upstream ramps only a prefill cap that is set: the ramp alone is accepted and said to do nothing
+            assertThat(v.err()).contains("benchmark.phases.profiling.prefill_concurrency_ramp_duration has no effect "
+                    + "without a prefill concurrency");
+            final Path dir = tmp.resolve("art-ramping");
+            // shortened by flags: a smaller warmup, which stays closed-loop though the profiling phase has a rate
+            final Runs.Result r = Runs.aiperf("profile", "-f", yaml.toString(), "--tokenizer", "builtin",
+                    "--warmup-request-count", "4", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(s.path("request_count").path("avg").asInt()).isPositive();
+            final JsonNode phases = s.path("input_config").path("phases");
+            assertThat(phases.get(0).path("type").asText()).isEqualTo("concurrency");
+            assertThat(phases.get(0).has("rate")).isFalse();
+            assertThat(phases.get(0).path("requests").asInt()).isEqualTo(4);
+            assertThat(phases.get(1).path("concurrency_ramp_duration").asText()).isEqualTo("0.5s");
+        }
+    }
+
+    @Test
+    void requestCancellation() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(200, 5))) {
+            final Path yaml = write("request_cancellation", REQUEST_CANCELLATION, mock);
+            assertThat(Runs.aiperf("config", "validate", "-f", yaml.toString()).exitCode()).isZero();
+            final Path dir = tmp.resolve("art-request_cancellation");
+            final Runs.Result r = Runs.aiperf("profile", "-f", yaml.toString(), "--tokenizer", "builtin",
+                    "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final List<JsonNode> lines = Runs.jsonl(dir.resolve("profile_export.jsonl"));
+            assertThat(lines).hasSize(20);
+            // replies take over 200 ms; the profiling phase's own cancellation cuts about half 50 ms after sending
+            final List<JsonNode> cancelled = lines.stream()
+                    .filter(l -> l.path("metadata").path("was_cancelled").asBoolean()).toList();
+            assertThat(cancelled).isNotEmpty().hasSizeLessThan(20);
+            assertThat(cancelled).allSatisfy(c -> assertThat(c.path("metadata").path("cancellation_time_ns").asLong()
+                    - c.path("metadata").path("request_start_ns").asLong()).isGreaterThanOrEqualTo(50_000_000L));
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            assertThat(s.path("warmup_metrics").path("request_count").path("avg").asInt()).isEqualTo(4);
+            assertThat(s.path("warmup_metrics").path("error_request_count").path("avg").asInt(0))
+                    .as("the warmup phase has no cancellation of its own").isZero();
+            assertThat(dir.resolve("server_metrics_export.json")).exists();
+        }
+    }
+
+    @Test
+    void timeBasedSoak() throws Exception {
+        final JsonNode s = validateAndRun("time_based_soak", TIME_BASED_SOAK);
+        assertThat(s.path("request_count").path("avg").asInt()).isPositive();
+        // {enabled: true} without URLs: DCGM's default ports on this host, as upstream's default
+        assertThat(s.path("input_config").path("gpu_telemetry").path("enabled").asBoolean()).isTrue();
     }
 
     @Test

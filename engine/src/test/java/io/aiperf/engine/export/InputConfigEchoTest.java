@@ -52,6 +52,15 @@ class InputConfigEchoTest {
         assertThat(e.path("phases").get(0).has("grace_period")).isFalse();
         assertThat(e.path("random_seed").asLong()).isEqualTo(7);
         assertThat(e.has("artifacts")).isFalse();
+        // upstream 0.13's service sections, saying what this engine did when not given
+        assertThat(e.path("server_metrics")).isEqualTo(JSON.readTree(
+                "{\"enabled\": true, \"urls\": [], \"formats\": [\"json\", \"csv\"]}"));
+        assertThat(e.path("gpu_telemetry")).isEqualTo(JSON.readTree("{\"enabled\": false}"));
+        assertThat(e.path("network_latency")).isEqualTo(JSON.readTree("{\"enabled\": false}"));
+        for (final String off : List.of("otel", "mlflow", "wandb")) {
+            assertThat(e.path(off).isObject()).as(off).isTrue();
+            assertThat(e.path(off)).as(off).isEmpty();
+        }
         final List<String> order = new java.util.ArrayList<>();
         e.fieldNames().forEachRemaining(order::add);
         assertThat(order).startsWith("models", "endpoint", "datasets").endsWith("random_seed");
@@ -71,5 +80,31 @@ class InputConfigEchoTest {
         assertThat(e.path("endpoint").has("headers")).isFalse();
         assertThat(e.has("random_seed")).isFalse();
         assertThat(e.has("datasets")).isFalse();
+    }
+
+    @Test
+    void gpuTelemetryAndServerMetricsGivenMoveBesideTheEndpointInUpstreamsForm() throws Exception {
+        final ObjectNode e = echo("""
+                benchmark:
+                  model: m
+                  endpoint:
+                    url: http://127.0.0.1:9
+                    gpu_telemetry: [http://gpu:9400/metrics]
+                    server_metrics: false
+                """, new CliOverlay());
+        assertThat(e.path("endpoint").has("gpu_telemetry")).isFalse();
+        assertThat(e.path("endpoint").has("server_metrics")).isFalse();
+        assertThat(e.path("gpu_telemetry")).isEqualTo(JSON.readTree(
+                "{\"enabled\": true, \"urls\": [\"http://gpu:9400/metrics\"]}"));
+        assertThat(e.path("server_metrics")).isEqualTo(JSON.readTree("{\"enabled\": false}"));
+        final ObjectNode mapping = echo("""
+                benchmark:
+                  model: m
+                  gpuTelemetry: {enabled: true}
+                  serverMetrics: {urls: [http://127.0.0.1:9/metrics], formats: [json]}
+                """, new CliOverlay());
+        assertThat(mapping.path("gpu_telemetry")).isEqualTo(JSON.readTree("{\"enabled\": true}"));
+        assertThat(mapping.path("server_metrics")).isEqualTo(JSON.readTree(
+                "{\"urls\": [\"http://127.0.0.1:9/metrics\"], \"formats\": [\"json\"], \"enabled\": true}"));
     }
 }

@@ -45,6 +45,8 @@ class SpelledOnceTest {
             m.put(k, generic);
         }
         m.put("source", "also the key of an image block's data in Anthropic's Messages API");
+        m.put("summary", "also an export level, a YAML artifacts key and GPU telemetry's display mode");
+        m.put("endpoints", "also the list of scraped endpoints in server_metrics_export.json");
         m.put("schema_version", "every export of this engine carries a schema_version");
         m.put("aiperf_version", "cell_outcome.json and run_outcome.json carry the version that wrote them");
         m.put("validity", "also a gate-rules block, and a column of search_result.json");
