@@ -13,7 +13,8 @@ import java.util.List;
  * secret never spans lines; a progress line shows at once); a line
  * longer than 64 KiB is passed on in pieces that keep enough bytes back to catch a secret across the cut.
  * One writer at a time, but closing may race it (a Jenkins abort closes the stream while the agent's output is still
- * arriving), so every call holds the stream's lock, and bytes written after the close are still masked line by line.
+ * arriving), so every call holds the stream's lock, and bytes written after the close are still masked line by line
+ * ({@link #leavingOpen}).
  * The engine's console ({@code MaskedConsole}) and the Jenkins plugin's build log both mask through
  * {@link #leavingOpen}.
  */
@@ -24,6 +25,7 @@ public final class MaskingOutputStream extends OutputStream {
     private final List<byte[]> secrets;
     private final int keepBack;
     private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+    private final boolean lateWriters;
     private boolean closed;
 
     /** @param secrets the values to hide, each shown as {@code ****}; blank ones are ignored */
@@ -33,6 +35,12 @@ public final class MaskingOutputStream extends OutputStream {
 
     /** @param mask what each secret is replaced with */
     public MaskingOutputStream(final OutputStream out, final List<String> secrets, final String mask) {
+        this(out, secrets, mask, false);
+    }
+
+    private MaskingOutputStream(final OutputStream out, final List<String> secrets, final String mask,
+                                final boolean lateWriters) {
+        this.lateWriters = lateWriters;
         this.mask = mask.getBytes(StandardCharsets.UTF_8);
         this.out = out;
         this.secrets = secrets.stream().filter(s -> s != null && !s.isBlank())
@@ -42,11 +50,13 @@ public final class MaskingOutputStream extends OutputStream {
 
     /**
      * Masks into a stream this one does not own (a console, a build log): closing it passes on the last line and
-     * flushes {@code out}, which stays open.
+     * flushes {@code out}, which stays open. A writer may still be writing when it is closed (a Jenkins abort), so a
+     * last line that ends with the start of a secret keeps that start pending: a late write completes and masks it,
+     * and without one it is dropped rather than shown as the first piece of a secret.
      */
     public static MaskingOutputStream leavingOpen(final OutputStream out, final List<String> secrets,
                                                   final String mask) {
-        return new MaskingOutputStream(new KeptOpen(out), secrets, mask);
+        return new MaskingOutputStream(new KeptOpen(out), secrets, mask, true);
     }
 
     /** As {@link #leavingOpen(OutputStream, List, String)}, each secret shown as {@code ****}. */
@@ -93,9 +103,7 @@ public final class MaskingOutputStream extends OutputStream {
             return;
         }
         closed = true;
-        // A tail that may be the start of a secret stays pending: a late writer (the abort race) completes and masks
-        // it, and without one it is dropped rather than shown as the first piece of a secret.
-        emit(line.size() - secretStartAtEnd());
+        emit(line.size() - (lateWriters ? secretStartAtEnd() : 0));
         out.close();
     }
 

@@ -37,7 +37,7 @@ class SecretsEndToEndTest {
                     "--header=X-Api-Key:" + HEADER_1, "-Hapi-key:" + HEADER_2, "--streaming",
                     "--concurrency", "1,2", "--num-profile-runs", "2", "--request-count", "6", "--isl", "8",
                     "--osl", "2", "--reset-kv-cache", "--server-profiler", "--gate", rules.toString(),
-                    "--artifact-dir", dir.toString());
+                    "--artifact-dir", dir.toString(), "-v"); // -v: each cell's table, its errors with the echo
             console.append(r.out()).append(r.err());
             assertThat(r.exitCode()).as(r.err()).isZero();
             assertThat(mock.controlState().authorizedAdminCalls()).isPositive(); // the key was really sent

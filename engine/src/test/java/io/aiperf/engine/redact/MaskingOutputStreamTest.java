@@ -93,4 +93,13 @@ class MaskingOutputStreamTest {
         assertThat(out).doesNotContain("sk-").doesNotContain("123456");
         assertThat(out.split("\n", -1)).hasSize(2_001).allMatch(l -> l.isEmpty() || l.equals("token **** end"));
     }
+
+    @Test
+    void aFileKeepsItsLastBytesEvenWhenTheyStartASecret() throws Exception {
+        final ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        try (MaskingOutputStream m = new MaskingOutputStream(sink, List.of("}abc"))) {
+            m.write("{\"a\": 1}".getBytes(StandardCharsets.UTF_8));
+        }
+        assertThat(sink.toString(StandardCharsets.UTF_8)).isEqualTo("{\"a\": 1}");
+    }
 }
