@@ -105,14 +105,27 @@ public final class ConfigCommand implements Runnable {
             return t.tokenizer().name() + " (" + t.tokenizer().source() + ")";
         }
 
+        /**
+         * The file's config; with a {@code search:} section, read as profile reads it and checked as profile checks
+         * the search ({@link ConfigCommand#checkSearch}): a search profile refuses is invalid here too.
+         */
+        private BenchmarkConfig searchedOrLoaded() {
+            final ProfileCommand profile = new ProfileCommand();
+            new picocli.CommandLine(profile).parseArgs("-f", file().toString());
+            final SearchSpec search = profile.request().search();
+            if (search == null) {
+                return load();
+            }
+            final OptionsConfigSource source = new OptionsConfigSource(profile.options, search, profile.loadedFile);
+            final BenchmarkConfig config = source.load();
+            checkSearch(search, profile.options, config, source);
+            return config;
+        }
+
         @Override
         public Integer call() {
             try {
-                final BenchmarkConfig c = load();
-                // The search section as profile reads it: a key profile refuses is invalid here too.
-                final SearchOptions search = new SearchOptions();
-                search.defaults(io.aiperf.engine.config.YamlLoader.load(file(), System.getenv()).get("search"));
-                search.spec(null);
+                final BenchmarkConfig c = searchedOrLoaded();
                 c.warnings().forEach(w -> System.err.println("warning: " + w));
                 final String tokenizer = checkTokenizer ? checkedTokenizer(c) : localTokenizer(c);
                 final int cells = CellPlan.of(c).size();
@@ -175,9 +188,12 @@ public final class ConfigCommand implements Runnable {
                 final com.fasterxml.jackson.databind.node.ObjectNode file = options.config == null ? null
                         : YamlLoader.load(options.config, System.getenv());
                 searchOptions.defaults(file == null ? null : file.get(SearchSection.KEY));
-                final OptionsConfigSource source = new OptionsConfigSource(options, searchOptions.active(), file);
+                final SearchSpec search = searchOptions.spec(SearchOptions.confidenceLevel(options, file));
+                final OptionsConfigSource source = new OptionsConfigSource(options, search, file);
                 final BenchmarkConfig given = source.load();
-                final SearchSpec search = search(given, source);
+                if (search != null) {
+                    checkSearch(search, options, given, source);
+                }
                 if (cells) {
                     CellPlan.ids(given).forEach(System.out::println);
                     return ExitCode.OK;
@@ -201,24 +217,17 @@ public final class ConfigCommand implements Runnable {
                 return ExitCode.USAGE;
             }
         }
+    }
 
-        /**
-         * The capacity search of the flags and the file's {@code search:} section (taken in already), checked as
-         * profile checks it, or null when none is asked for.
-         */
-        private SearchSpec search(final BenchmarkConfig config, final OptionsConfigSource source) {
-            final SearchSpec search = searchOptions.spec(config.multiRun().confidenceLevel());
-            if (search == null) {
-                return null;
-            }
-            final String knobFlag = SearchSection.knobFlag(search, options);
-            if (knobFlag != null) {
-                throw new ConfigException(knobFlag, "a capacity search sets the " + search.knob() + " of each "
-                        + "point; remove " + knobFlag);
-            }
-            io.aiperf.engine.profile.ConfigChecks.searchable(config, search, source);
-            return search;
+    /** What profile refuses in a capacity search, before any traffic: config expand and validate refuse it too. */
+    private static void checkSearch(final SearchSpec search, final ProfileOptions options, final BenchmarkConfig config,
+                                     final OptionsConfigSource source) {
+        final String knobFlag = SearchSection.knobFlag(search, options);
+        if (knobFlag != null) {
+            throw new ConfigException(knobFlag, "a capacity search sets the " + search.knob() + " of each point; "
+                    + "remove " + knobFlag);
         }
+        io.aiperf.engine.profile.ConfigChecks.searchable(config, search, source);
     }
 
     /** The comment that heads an expanded YAML: what it was expanded from, and how to use it. */

@@ -15,7 +15,7 @@ import java.util.List;
  */
 final class OptionsConfigSource implements ConfigSource {
     private final ProfileOptions options;
-    private final boolean searching;
+    private final SearchSpec search;
     private final ObjectNode loadedFile;
     private ObjectNode file;
     private CliOverlay given;
@@ -24,17 +24,24 @@ final class OptionsConfigSource implements ConfigSource {
     private int parses;
 
     /**
-     * @param searching whether a capacity search will ask for its points ({@link #at})
+     * @param search the capacity search that will ask for its points ({@link #at}), or null
      * @param loadedFile the {@code -f} file as the command read it (null without one): it is not read again
      */
-    OptionsConfigSource(final ProfileOptions options, final boolean searching, final ObjectNode loadedFile) {
+    OptionsConfigSource(final ProfileOptions options, final SearchSpec search, final ObjectNode loadedFile) {
         this.options = options;
-        this.searching = searching;
+        this.search = search;
         this.loadedFile = loadedFile;
     }
 
+    /**
+     * The config as given. A request-rate search's is its low end: the options give no rate of their own, and a
+     * phase without one is no rate phase (a rate ramp, for one, would have no rate to ramp).
+     */
     @Override
     public BenchmarkConfig load() {
+        if (search != null && search.knob().equals(SearchSpec.REQUEST_RATE)) {
+            return at(search, search.min());
+        }
         return ConfigLoader.bind(file(), current());
     }
 
@@ -61,7 +68,7 @@ final class OptionsConfigSource implements ConfigSource {
             if (model != null) {
                 options.model = model;
             }
-            given = options.overlay(searching);
+            given = options.overlay(search != null);
             parses++;
         }
         if (file == null) {

@@ -108,7 +108,7 @@ public final class ProfileCommand implements Callable<Integer> {
         if (searchMisuse != null) {
             return usage(searchMisuse);
         }
-        return new ProfilePlan(request, new OptionsConfigSource(options, request.search() != null, loadedFile)).run();
+        return new ProfilePlan(request, new OptionsConfigSource(options, request.search(), loadedFile)).run();
     }
 
     /** The {@code -f} file as {@link #request} read it, handed to the config source: read once per run. */
@@ -121,9 +121,7 @@ public final class ProfileCommand implements Callable<Integer> {
         searchOptions.defaults(file == null ? null : file.get("search"));
         convergenceOptions.defaults(file);
         final ConvergenceSpec convergence = convergenceOptions.spec();
-        final SearchSpec search = searchOptions.spec(options.confidenceLevel != null ? options.confidenceLevel
-                : file != null && file.path("multi_run").path("confidence_level").isNumber()
-                ? file.path("multi_run").path("confidence_level").asDouble() : null, convergence);
+        final SearchSpec search = searchOptions.spec(SearchOptions.confidenceLevel(options, file), convergence);
         return new ProfileRequest(mock ? new ProfileRequest.Mock(options.apiKey, mockMaxSlots) : null,
                 gateRules == null ? null : new ProfileGate(gateRules, baselines, requireBaseline), label, cells,
                 json(), pidFile, search, convergence, options.logLevel(),

@@ -181,6 +181,14 @@ public final class SearchOptions {
         return spec(confidenceLevel, null);
     }
 
+    /** The confidence level a search judges at: {@code --confidence-level}, else the file's, else null. */
+    static Double confidenceLevel(final ProfileOptions options,
+                                  final com.fasterxml.jackson.databind.node.ObjectNode file) {
+        return options.confidenceLevel != null ? options.confidenceLevel
+                : file != null && file.path("multi_run").path("confidence_level").isNumber()
+                ? file.path("multi_run").path("confidence_level").asDouble() : null;
+    }
+
     /**
      * @param convergence the run's --convergence-* (then a point's trials go on until they converge), or null
      */

@@ -9,7 +9,10 @@ import io.aiperf.engine.search.SearchSpec;
  * that cannot run. Not thread-safe: the profile changes what it names between loads.
  */
 public interface ConfigSource {
-    /** The config as given, with what {@link #useModel} and {@link #useMock} set since. */
+    /**
+     * The config as given, with what {@link #useModel} and {@link #useMock} set since; a request-rate search's at its
+     * low end (the rate is its points').
+     */
     BenchmarkConfig load();
 
     /** Whether the user named the model to benchmark (else the server's only model is asked for). */

@@ -46,7 +46,7 @@ class OnceParsedProfileTest {
         final ProfileCommand command = new ProfileCommand();
         new CommandLine(command).parseArgs(args);
         final ProfileRequest request = command.request();
-        final OptionsConfigSource configs = new OptionsConfigSource(command.options, request.search() != null,
+        final OptionsConfigSource configs = new OptionsConfigSource(command.options, request.search(),
                 command.loadedFile);
         assertThat(new ProfilePlan(request, configs).run()).isZero();
         return configs;

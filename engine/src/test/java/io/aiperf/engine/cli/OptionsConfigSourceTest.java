@@ -28,7 +28,7 @@ class OptionsConfigSourceTest {
         final Path yaml = Files.writeString(tmp.resolve("bench.yaml"), YAML);
         final String[] args = {"-f", yaml.toString(), "--search-space", "concurrency:1,8", "--search-sla",
                 "time_to_first_token:p50:lt:100"};
-        final OptionsConfigSource configs = source(parse(args), true);
+        final OptionsConfigSource configs = source(parse(args));
         final SearchSpec search = parse(args).searchOptions.spec(null);
 
         final BenchmarkConfig first = configs.load();
@@ -49,7 +49,8 @@ class OptionsConfigSourceTest {
 
     /**
      * A point varied by value is the config the options would give with the knob's value typed: for a concurrency
-     * with other profiling flags around it, for a rate (whose arrival is Poisson), and with a goodput recipe.
+     * with other profiling flags around it, for a rate (whose arrival is Poisson), for a rate with its ramp (once
+     * refused: the run's own config had no rate to ramp), and with a goodput recipe.
      */
     @Test
     void aPointVariedByValueIsThePointParsedAfresh() throws Exception {
@@ -58,6 +59,8 @@ class OptionsConfigSourceTest {
                 "--search-space", "concurrency:1,8", "--search-sla", "time_to_first_token:p50:lt:100");
         assertSamePoint(6, "-f", yaml.toString(), "--concurrency", "3", "--search-space", "request_rate:2,10",
                 "--search-sla", "time_to_first_token:p50:lt:100");
+        assertSamePoint(15, "-m", "m", "-u", "http://127.0.0.1:9", "--request-rate-ramp-duration", "2",
+                "--search-space", "request_rate:10,20", "--search-sla", "time_to_first_token:p50:lt:100");
         assertSamePoint(2, "-m", "m", "-u", "http://127.0.0.1:9", "--request-count", "12", "--search-recipe",
                 "max-goodput-under-slo", "--search-space", "concurrency:1,4", "--e2e-sla-ms", "250");
     }
@@ -65,7 +68,7 @@ class OptionsConfigSourceTest {
     /** The model found and the mock are set by value too: the options are turned into a tree once. */
     @Test
     void theModelAndTheMockAreSetByValue() {
-        final OptionsConfigSource configs = source(parse("--request-count", "5"), false);
+        final OptionsConfigSource configs = source(parse("--request-count", "5"));
         assertThat(configs.namesModel()).isFalse();
         configs.useModel("model-to-be-asked"); // as the model's discovery does, before it asks the server
         configs.load();
@@ -76,7 +79,7 @@ class OptionsConfigSourceTest {
                 parse("--request-count", "5", "-m", "found").options.overlay(), System.getenv()).effectiveTree()
                 .toString());
         assertThat(configs.parses()).isEqualTo(1);
-        final OptionsConfigSource mocked = source(parse("--request-count", "5"), false);
+        final OptionsConfigSource mocked = source(parse("--request-count", "5"));
         mocked.useMock("http://127.0.0.1:1234");
         assertThat(mocked.namesModel()).isTrue();
         final BenchmarkConfig config = mocked.load();
@@ -92,7 +95,7 @@ class OptionsConfigSourceTest {
 
     private static void assertSamePoint(final int value, final String... args) {
         final ProfileCommand command = parse(args);
-        final OptionsConfigSource configs = source(command, true);
+        final OptionsConfigSource configs = source(command);
         final SearchSpec search = command.searchOptions.spec(null);
         configs.load();
         final BenchmarkConfig base = configs.load();
@@ -116,16 +119,19 @@ class OptionsConfigSourceTest {
         assertThat(point.givenTree().toString()).isEqualTo(reread.givenTree().toString());
         assertThat(point.phases()).isEqualTo(reread.phases());
         assertThat(point.goodputSlos()).isEqualTo(reread.goodputSlos());
-        // the run's own config, its knob's keys reserved for the points, is the one the options give
+        // the run's own config, its knob's keys reserved for the points, is the one the options give; a rate
+        // search's, at its low end (the options give no rate)
         final ProfileCommand asGiven = parse(args);
+        if (search.knob().equals(SearchSpec.REQUEST_RATE)) {
+            asGiven.options.requestRate = Integer.toString(search.min());
+        }
         assertThat(base.effectiveTree().toString()).isEqualTo(ConfigLoader.load(asGiven.options.config,
                 asGiven.options.overlay(), System.getenv()).effectiveTree().toString());
     }
 
     /** The source {@code aiperf profile} builds: the file as the command read it. */
-    private static OptionsConfigSource source(final ProfileCommand command, final boolean searching) {
-        command.request();
-        return new OptionsConfigSource(command.options, searching, command.loadedFile);
+    private static OptionsConfigSource source(final ProfileCommand command) {
+        return new OptionsConfigSource(command.options, command.request().search(), command.loadedFile);
     }
 
     /** The YAML file is read once: by the command, which hands it to the config source. */
@@ -135,7 +141,7 @@ class OptionsConfigSourceTest {
         final ProfileCommand command = parse("-f", yaml.toString());
         command.request();
         Files.delete(yaml); // from here on only the tree the command read can be bound
-        final OptionsConfigSource configs = new OptionsConfigSource(command.options, false, command.loadedFile);
+        final OptionsConfigSource configs = new OptionsConfigSource(command.options, null, command.loadedFile);
         final BenchmarkConfig config = configs.load();
         assertThat(config.models()).containsExactly("m");
         assertThat(config.firstProfilingPhase().requests()).isEqualTo(20);

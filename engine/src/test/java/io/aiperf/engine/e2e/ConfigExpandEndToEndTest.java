@@ -203,4 +203,71 @@ class ConfigExpandEndToEndTest {
         final JsonNode top = Runs.json(dir.resolve("search/concurrency_0006/trial_0001/profile_export_aiperf.json"));
         assertThat(top.path("request_count").path("avg").asInt()).as("2 x 6 requests at concurrency 6").isEqualTo(12);
     }
+
+    /**
+     * A rate ramp with a request-rate search ramps each point's rate: expand and profile agree that it is valid, and
+     * a point runs its rate with the ramp (it was refused: the run's own config, without a rate, had none to ramp).
+     */
+    @Test
+    void aRateRampRampsEachPointOfARateSearch() throws Exception {
+        final String[] search = {"--request-rate-ramp-duration", "2", "--search-space", "request_rate:10,20",
+            "--search-planner", "grid", "--search-max-iterations", "2", "--search-trials-max", "1", "--search-sla",
+            "time_to_first_token:p50:lt:1000000"};
+        final List<String> expand = new ArrayList<>(List.of("config", "expand", "-m", "m"));
+        expand.addAll(List.of(search));
+        final Runs.Result expanded = Runs.aiperf(expand.toArray(String[]::new));
+        assertThat(expanded.exitCode()).as(expanded.err()).isZero();
+        final JsonNode phase = YAML.readTree(expanded.out()).path("benchmark").path("phases").get(0);
+        assertThat(phase.path("rate").asInt()).isEqualTo(10);
+        assertThat(phase.path("rate_ramp_duration").asDouble()).isEqualTo(2.0);
+
+        final Path dir = tmp.resolve("ramped");
+        final List<String> profile = new ArrayList<>(List.of("profile", "--mock", "--streaming", "--isl", "8",
+                "--osl", "2", "--request-count", "4", "--artifact-dir", dir.toString()));
+        profile.addAll(List.of(search));
+        final Runs.Result run = Runs.aiperf(profile.toArray(String[]::new));
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        final JsonNode result = Runs.json(dir.resolve("search_result.json"));
+        assertThat(result.path("path").toString()).isEqualTo("[10,20]");
+        final JsonNode top = result.path("points").get(1);
+        final JsonNode phases = Runs.json(dir.resolve(top.path("trial_results").get(0).path("artifact_dir").asText())
+                .resolve("profile_export_aiperf.json")).path("input_config").path("phases");
+        final JsonNode ran = phases.get(phases.size() - 1);
+        assertThat(ran.path("rate").asDouble()).as("%s", ran).isEqualTo(20.0);
+        assertThat(ran.path("rate_ramp_duration").asDouble()).as("%s", ran).isEqualTo(2.0);
+    }
+
+    /** config validate refuses the searches profile and config expand refuse, with their message. */
+    @Test
+    void validateRefusesASearchProfileRefuses() throws Exception {
+        final Path trials = tmp.resolve("trials.yaml");
+        Files.writeString(trials, """
+                benchmark:
+                  models: [m]
+                multi_run: {num_runs: 2}
+                search:
+                  space: concurrency:1,4
+                  slas: [time_to_first_token:p95:lt:200]
+                """);
+        final Runs.Result validate = Runs.aiperf("config", "validate", trials.toString());
+        final Runs.Result expand = Runs.aiperf("config", "expand", trials.toString());
+        assertThat(expand.exitCode()).isEqualTo(2);
+        assertThat(validate.exitCode()).as("validate's exit for an invalid file").isEqualTo(1);
+        assertThat(validate.out()).isEmpty();
+        assertThat(validate.err()).contains("a capacity search runs one cell per point").isEqualTo(expand.err());
+        // what profile runs, validate accepts: a rate ramp in the file, over a rate search's points
+        final Path ramped = tmp.resolve("ramped.yaml");
+        Files.writeString(ramped, """
+                benchmark:
+                  models: [m]
+                  tokenizer: {name: builtin}
+                  phases: [{name: profiling, rate_ramp_duration: 2, requests: 4}]
+                search:
+                  space: request_rate:10,20
+                  slas: [time_to_first_token:p95:lt:200]
+                """);
+        final Runs.Result valid = Runs.aiperf("config", "validate", ramped.toString());
+        assertThat(valid.exitCode()).as(valid.err()).isZero();
+        assertThat(valid.out()).contains("valid (1 cell");
+    }
 }
