@@ -99,8 +99,12 @@ public final class Redactor {
         for (final io.aiperf.engine.config.ProxyConfig.Proxy p : new io.aiperf.engine.config.ProxyConfig.Proxy[] {
             proxies.http(), proxies.https()}) {
             if (p != null && p.password() != null) {
-                secrets.add(p.password().reveal());
-                secrets.add(p.user() + ":" + p.password().reveal());
+                if (p.password().reveal().length() >= MIN_NAMED_SECRET) { // shorter: masked in URLs by USER_INFO
+                    secrets.add(p.password().reveal());
+                }
+                if (p.user().length() + 1 + p.password().reveal().length() >= MIN_NAMED_SECRET) {
+                    secrets.add(p.user() + ":" + p.password().reveal());
+                }
                 secrets.add(p.authorization().substring("Basic ".length()));
             }
         }
@@ -155,9 +159,13 @@ public final class Redactor {
     private static void urlSecrets(final String url, final Set<String> envValues, final Set<String> into) {
         final Matcher m = Pattern.compile("://([^/@\\s]+)@").matcher(url);
         if (m.find()) {
-            into.add(m.group(1));
+            // USER_INFO masks them in a URL whatever their length; alone, a value as short as "1" would mask every
+            // digit of every number (and leave a JSON export unreadable)
+            if (m.group(1).length() >= MIN_NAMED_SECRET) {
+                into.add(m.group(1));
+            }
             final int colon = m.group(1).indexOf(':');
-            if (colon >= 0 && colon + 1 < m.group(1).length()) {
+            if (colon >= 0 && m.group(1).length() - colon - 1 >= MIN_NAMED_SECRET) {
                 into.add(m.group(1).substring(colon + 1)); // the password alone
             }
         }
@@ -250,15 +258,20 @@ public final class Redactor {
                 }
             }
         }
-        return (ObjectNode) strings(copy);
+        return (ObjectNode) stringsInPlace(copy);
     }
 
-    private JsonNode strings(final JsonNode node) {
+    /** A copy of a JSON tree with every secret in its strings redacted; its numbers are left as they are. */
+    public JsonNode strings(final JsonNode tree) {
+        return stringsInPlace(tree.deepCopy());
+    }
+
+    private JsonNode stringsInPlace(final JsonNode node) {
         if (node instanceof ObjectNode o) {
-            o.properties().forEach(e -> e.setValue(strings(e.getValue())));
+            o.properties().forEach(e -> e.setValue(stringsInPlace(e.getValue())));
         } else if (node instanceof ArrayNode a) {
             for (int i = 0; i < a.size(); i++) {
-                a.set(i, strings(a.get(i)));
+                a.set(i, stringsInPlace(a.get(i)));
             }
         } else if (node.isTextual()) {
             return TextNode.valueOf(text(node.asText()));

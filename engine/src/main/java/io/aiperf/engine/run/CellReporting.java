@@ -197,14 +197,22 @@ final class CellReporting {
         }
     }
 
-    /** The summary as its file holds it: through the redactor, read back from memory. */
+    /**
+     * The summary as its file holds it: through the redactor, read back from memory. A secret made of characters a
+     * number holds (a password of digits) masks numbers too; then the file is not JSON, and the summary keeps its
+     * numbers with its strings redacted, so the run still ends with its outcome.
+     */
     private JsonNode asWritten(final SummaryJsonWriter.Written summary) {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {
             try (OutputStream redacted = ctx.redactor().file(bytes)) {
                 redacted.write(summary.bytes());
             }
-            return JSON.readTree(bytes.toByteArray());
+            try {
+                return JSON.readTree(bytes.toByteArray());
+            } catch (com.fasterxml.jackson.core.JsonProcessingException masked) {
+                return ctx.redactor().strings(JSON.readTree(summary.bytes()));
+            }
         } catch (IOException x) {
             throw new UncheckedIOException(x); // memory only: not expected
         }

@@ -2,6 +2,8 @@ package io.aiperf.engine.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.hub.FakeHub;
 import io.aiperf.engine.mock.MockServer;
 import io.aiperf.engine.mock.MockServerConfig;
@@ -55,6 +57,22 @@ class HubAndProxySecretsEndToEndTest {
     private static void noSecretIn(final String what, final String text) {
         for (final String secret : SECRETS) {
             assertThat(text).as(what + ": " + secret).doesNotContain(secret);
+        }
+    }
+
+    @Test
+    void aShortPasswordInAnEnvironmentUrlLeavesTheNumbersAndTheExportsWhole() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("short");
+            // "1" alone would mask every digit 1: the exports unreadable, the run without its outcome
+            final String console = run(Map.of("HF_ENDPOINT", "https://u:1@hub.invalid", "HTTPS_PROXY",
+                    "http://bob:2@127.0.0.1:" + closedPort(), "NO_PROXY", "127.0.0.1"), "short", 0, "profile",
+                    "-m", "m", "--tokenizer", "builtin", "-u", mock.url(), "--concurrency", "2", "--request-count",
+                    "11", "--isl", "8", "--osl", "2", "--artifact-dir", dir.toString());
+            final JsonNode summary = new ObjectMapper().readTree(dir.resolve("profile_export_aiperf.json").toFile());
+            assertThat(summary.path("request_count").path("avg").asInt()).as(console).isEqualTo(11);
+            assertThat(dir.resolve("cell_outcome.json")).exists();
+            assertThat(console).doesNotContain("<redacted>1").doesNotContain("1<redacted>");
         }
     }
 
