@@ -56,6 +56,7 @@ final class CellSetup {
     /**
      * What the execution and the reporting of a cell share from its setup.
      *
+     * @param tokenizer the run's tokenizer under the watchdog the record processor watches (multi-turn replies)
      * @param seed the base of this shard's random streams
      */
     record Prepared(Tokenizer tokenizer, RequestSource source, Warmup warmup, List<String> origins,

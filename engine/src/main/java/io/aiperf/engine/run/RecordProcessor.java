@@ -51,6 +51,8 @@ final class RecordProcessor {
 
     /**
      * @param perChunkUsage ITL leaves out the first chunk's tokens by the server's per-chunk usage
+     * @param running the tokenizer of the run, watched: its other users (multi-turn replies, later turns' templates)
+     *                share its bound, and the watcher here stops the cell when any of them goes over it
      * @param jsonl where the profiling records' lines go
      */
     RecordProcessor(final boolean streaming, final boolean serverTokens, final boolean perChunkUsage,
