@@ -52,6 +52,7 @@ public final class AggregateCommand implements Callable<Integer> {
             if (gateRules != null) {
                 io.aiperf.engine.gate.GateRulesLoader.load(gateRules);
             }
+            refuseUnfinished();
             plan = CellMerger.plan(inputs, outputDir, ExportNames.of(prefix)); // every check before any write
             // A merge into a directory of its own replaces what the last merge wrote there (old cells never mix
             // with new ones); merging cells in place keeps them, they are the input.
@@ -72,6 +73,21 @@ public final class AggregateCommand implements Callable<Integer> {
                 return exit;
             }
             return GateCommand.run(gateRules, baselines, outputDir, outputDir, requireBaseline);
+        }
+    }
+
+    /**
+     * A run that did not finish (killed, or still writing) has partial cells: merged, they would read as a complete
+     * run, and a gate could pass it. A lock in the output folder itself is a killed merge's own, which this merge
+     * replaces.
+     */
+    private void refuseUnfinished() {
+        final Path out = outputDir.toAbsolutePath().normalize();
+        for (final Path input : inputs) {
+            final io.aiperf.engine.gate.UnfinishedRuns.Unfinished u = io.aiperf.engine.gate.UnfinishedRuns.find(input);
+            if (u != null && !u.dir().toAbsolutePath().normalize().equals(out)) {
+                throw new ConfigException("DIR", u.describe() + " and are never merged; " + u.advice("aggregate"));
+            }
         }
     }
 

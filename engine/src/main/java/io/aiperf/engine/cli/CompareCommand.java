@@ -89,7 +89,7 @@ public final class CompareCommand implements Callable<Integer> {
             final io.aiperf.engine.dataset.TokenizerResolver.Resolved resolved = io.aiperf.engine.dataset
                     .TokenizerResolver.resolve(a.tokenizer(), a.primaryModel(), System.getenv(),
                             new io.aiperf.engine.hub.HfHub(a.endpoint().network()));
-            io.aiperf.engine.dataset.ChatTemplateCounter.of(a.tokenizer(), resolved.tokenizer());
+            io.aiperf.engine.dataset.ChatTemplateCounter.watched(a.tokenizer(), resolved.tokenizer());
             tokenizerWarning = resolved.warning();
         } catch (ConfigException e) {
             err.println("error: invalid configuration: " + e.getMessage());

@@ -76,7 +76,7 @@ public final class ConfigCommand implements Runnable {
             final io.aiperf.engine.dataset.TokenizerResolver.Resolved t = io.aiperf.engine.dataset.TokenizerResolver
                     .resolve(c.tokenizer(), c.primaryModel(), System.getenv(),
                             new io.aiperf.engine.hub.HfHub(c.endpoint().network()));
-            io.aiperf.engine.dataset.ChatTemplateCounter.of(c.tokenizer(), t.tokenizer()); // --apply-chat-template
+            io.aiperf.engine.dataset.ChatTemplateCounter.watched(c.tokenizer(), t.tokenizer()); // --apply-chat-template
             if (t.warning() != null) {
                 System.err.println("warning: " + t.warning());
             }
@@ -101,7 +101,7 @@ public final class ConfigCommand implements Runnable {
             if (t.warning() != null) {
                 System.err.println("warning: " + t.warning());
             }
-            io.aiperf.engine.dataset.ChatTemplateCounter.of(c.tokenizer(), t.tokenizer()); // --apply-chat-template
+            io.aiperf.engine.dataset.ChatTemplateCounter.watched(c.tokenizer(), t.tokenizer()); // --apply-chat-template
             return t.tokenizer().name() + " (" + t.tokenizer().source() + ")";
         }
 

@@ -45,6 +45,7 @@ public final class PlotCommand implements Callable<Integer> {
             System.err.println("error: plot: " + failed);
             return ExitCode.FAILED;
         }
+        ReportCommand.warnUnfinished("plot", dirs);
         System.err.println("Report: " + PlotFiles.target(dirs, output).toAbsolutePath());
         return ExitCode.OK;
     }

@@ -61,9 +61,7 @@ public final class ReportCommand implements Callable<Integer> {
                 System.err.println("error: report: " + e.getMessage());
                 return ExitCode.FAILED;
             }
-            // Said on the console too: a killed sweep's report is never read as a complete one.
-            io.aiperf.engine.report.UnfinishedBanner.of(runs).forEach(u ->
-                    System.err.println("warning: report: " + io.aiperf.engine.report.UnfinishedBanner.line(u)));
+            warnUnfinished("report", runs);
             System.err.println("Report: " + file.toAbsolutePath());
             return ExitCode.OK;
         }
@@ -73,7 +71,21 @@ public final class ReportCommand implements Callable<Integer> {
                 System.err.println("error: report: " + run + " is not a directory");
                 return ExitCode.USAGE;
             }
+        }
+        for (final Path run : runs) {
+            // A chart has no room for a banner: a run that did not finish is left out, and the console says so.
+            final io.aiperf.engine.gate.UnfinishedRuns.Unfinished unfinished =
+                    io.aiperf.engine.gate.UnfinishedRuns.find(run);
+            if (unfinished != null) {
+                System.err.println("warning: report: left out of the trend: "
+                        + io.aiperf.engine.report.UnfinishedBanner.line(unfinished));
+                continue;
+            }
             builds.add(new TrendChart.Build(RunLabel.of(run), KeyMetrics.byPoint(run), null));
+        }
+        if (builds.isEmpty()) {
+            System.err.println("error: report: no finished run to draw: every DIR given is unfinished");
+            return ExitCode.USAGE;
         }
         final String svg = TrendChart.svgOfBuilds(builds);
         if (output == null) {
@@ -83,5 +95,11 @@ public final class ReportCommand implements Callable<Integer> {
             System.err.println("Trend chart: " + output.toAbsolutePath());
         }
         return ExitCode.OK;
+    }
+
+    /** Said on the console too, besides the page's banner: a killed sweep's report is never read as a complete one. */
+    static void warnUnfinished(final String command, final List<Path> runs) {
+        io.aiperf.engine.report.UnfinishedBanner.of(runs).forEach(u ->
+                System.err.println("warning: " + command + ": " + io.aiperf.engine.report.UnfinishedBanner.line(u)));
     }
 }

@@ -46,6 +46,37 @@ public final class ChatTemplateCounter {
         this.messageWrap = plausible ? (int) Math.rint(wrap) : 0;
     }
 
+    private ChatTemplateCounter(final ChatTemplateCounter measured, final Tokenizer tokenizer) {
+        this.tokenizer = tokenizer;
+        this.template = measured.template;
+        this.fixedCost = measured.fixedCost;
+        this.messageWrap = measured.messageWrap;
+    }
+
+    /** The same template and costs, counted by {@code other} (the run's watched tokenizer once traffic starts). */
+    public ChatTemplateCounter countingWith(final Tokenizer other) {
+        return new ChatTemplateCounter(this, other);
+    }
+
+    /**
+     * As {@link #of(TokenizerConfig, Tokenizer)}, the measuring renders counted under a {@link TokenizerWatchdog}: a
+     * backtracking tokenizer.json ends it with one clear error instead of hanging the command.
+     *
+     * @throws ConfigException also when the tokenizer went over its bound
+     */
+    public static ChatTemplateCounter watched(final TokenizerConfig config, final Tokenizer tokenizer) {
+        if (!config.applyChatTemplate()) {
+            return null;
+        }
+        final TokenizerWatchdog watchdog = new TokenizerWatchdog(tokenizer, TokenizerWatchdog.FLOOR_NANOS);
+        try {
+            return watchdog.run(() -> of(config, watchdog), () -> false, "measuring the chat template");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.util.concurrent.CancellationException("interrupted while measuring the chat template");
+        }
+    }
+
     /**
      * The counter a run uses, or null when the chat template is not asked for.
      *

@@ -38,7 +38,7 @@ record PreparedRun(BenchmarkConfig config, List<CellPlan.Cell> cells, TokenizerR
             final TokenizerResolver.Resolved tokenizer = TokenizerResolver.resolve(config.tokenizer(),
                     config.primaryModel(), System.getenv(), new HfHub(config.endpoint().network()));
             // a chat template that is missing or does not render, too
-            ChatTemplateCounter.of(config.tokenizer(), tokenizer.tokenizer());
+            ChatTemplateCounter.watched(config.tokenizer(), tokenizer.tokenizer());
             return new PreparedRun(config, cells, tokenizer);
         } catch (ConfigException e) {
             throw ProfileRefused.invalid(e);

@@ -56,6 +56,7 @@ final class CellSetup {
     /**
      * What the execution and the reporting of a cell share from its setup.
      *
+     * @param tokenizer the run's tokenizer under the watchdog the record processor watches (multi-turn replies)
      * @param seed the base of this shard's random streams
      */
     record Prepared(Tokenizer tokenizer, RequestSource source, Warmup warmup, List<String> origins,
@@ -103,7 +104,11 @@ final class CellSetup {
         }
         final List<Conversation> conversations = built.all();
         final List<Conversation> mine = built.mine();
-        final RequestSource source = new RequestSource(config, mine, Version.VALUE, built.templated());
+        // Once traffic starts, the tokenizer counts the answers, the replies that become history and the later
+        // turns' templates: all of it under one watchdog, which the record processor watches and which stops the cell.
+        final TokenizerWatchdog running = new TokenizerWatchdog(tokenizer, TokenizerWatchdog.FLOOR_NANOS);
+        final RequestSource source = new RequestSource(config, mine, Version.VALUE,
+                built.templated() == null ? null : built.templated().laterTurnsCountedBy(running));
         final Warmup warmup = Warmup.start(source, config, ctx);
         ctx.log().debug(conversations.size() + " conversation(s), " + conversations.stream()
                 .mapToInt(c -> c.turns().size()).sum() + " turn(s); tokenizer " + tokenizer.name() + " ("
@@ -131,11 +136,11 @@ final class CellSetup {
         final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming()
                 && config.endpoint().type().producesTokens(),
                 config.endpoint().useServerTokenCount(), config.endpoint().perChunkUsage(), config.goodputSlos(),
-                tokenizer, recordFiles.writer());
+                running, recordFiles.writer());
         final ServerMetricsCollector scraper = serverMetricsCollector();
         final GpuTelemetryFiles gpu = GpuTelemetryFiles.open(config.endpoint().gpuTelemetry(), dir, names,
                 ctx.redactor()::file, ctx.log(), probes);
-        return new Prepared(tokenizer, source, warmup, origins, profiler, seed, names, recordFiles, traceTable,
+        return new Prepared(running, source, warmup, origins, profiler, seed, names, recordFiles, traceTable,
                 processor, scraper, gpu);
     }
 

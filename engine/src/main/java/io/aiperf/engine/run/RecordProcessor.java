@@ -51,16 +51,18 @@ final class RecordProcessor {
 
     /**
      * @param perChunkUsage ITL leaves out the first chunk's tokens by the server's per-chunk usage
+     * @param running the tokenizer of the run, watched: its other users (multi-turn replies, later turns' templates)
+     *                share its bound, and the watcher here stops the cell when any of them goes over it
      * @param jsonl where the profiling records' lines go
      */
     RecordProcessor(final boolean streaming, final boolean serverTokens, final boolean perChunkUsage,
-                    final Map<String, Double> slos, final Tokenizer tokenizer, final RecordsJsonlWriter jsonl) {
+                    final Map<String, Double> slos, final io.aiperf.engine.dataset.TokenizerWatchdog running,
+                    final RecordsJsonlWriter jsonl) {
         this.streaming = streaming;
         this.serverTokens = serverTokens;
         this.perChunkUsage = perChunkUsage;
-        // Answers are counted with the run's tokenizer too: a backtracking one stops the cell (see the watcher).
-        this.watchdog = new io.aiperf.engine.dataset.TokenizerWatchdog(tokenizer,
-                io.aiperf.engine.dataset.TokenizerWatchdog.FLOOR_NANOS);
+        // Answers are counted with the run's watched tokenizer: a backtracking one stops the cell (see the watcher).
+        this.watchdog = running;
         this.tokenizer = new io.aiperf.engine.dataset.MemoTokenizer(watchdog);
         this.jsonl = jsonl;
         this.profiling = new MetricsAccumulator(slos);

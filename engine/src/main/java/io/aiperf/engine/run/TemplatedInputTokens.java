@@ -25,7 +25,7 @@ final class TemplatedInputTokens {
     private final ChatTemplateCounter counter;
     private final List<Conversation> conversations;
     private final int[] firstTurns;
-    private final AtomicBoolean warned = new AtomicBoolean();
+    private final AtomicBoolean warned;
     private final java.util.function.Consumer<String> warn;
 
     private TemplatedInputTokens(final ChatTemplateCounter counter, final List<Conversation> conversations,
@@ -33,6 +33,7 @@ final class TemplatedInputTokens {
         this.counter = counter;
         this.conversations = conversations;
         this.warn = warn;
+        this.warned = new AtomicBoolean();
         this.firstTurns = new int[conversations.size()];
         for (int c = 0; c < conversations.size(); c++) {
             final Conversation conv = conversations.get(c);
@@ -47,6 +48,22 @@ final class TemplatedInputTokens {
                         + conv.id() + ": " + e.getMessage());
             }
         }
+    }
+
+    private TemplatedInputTokens(final TemplatedInputTokens counted, final ChatTemplateCounter laterTurns) {
+        this.counter = laterTurns;
+        this.conversations = counted.conversations;
+        this.warn = counted.warn;
+        this.warned = counted.warned;
+        this.firstTurns = counted.firstTurns;
+    }
+
+    /**
+     * The same first turns; later turns (rendered while the run goes on, with the server's replies) counted by
+     * {@code runTokenizer}, the run's watched tokenizer: a tokenizer that backtracks on a reply stops the cell.
+     */
+    TemplatedInputTokens laterTurnsCountedBy(final io.aiperf.engine.dataset.Tokenizer runTokenizer) {
+        return new TemplatedInputTokens(this, counter.countingWith(runTokenizer));
     }
 
     /**

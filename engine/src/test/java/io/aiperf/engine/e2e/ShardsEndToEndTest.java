@@ -121,4 +121,19 @@ class ShardsEndToEndTest {
         assertThat(overlap.exitCode()).isEqualTo(2);
         assertThat(overlap.err()).contains("appears in two shards");
     }
+
+    /** A shard left without a conversation says why once, on its one error line, and exits 2 (it said nothing). */
+    @Test
+    void aShardWithNoConversationSaysWhyOnOneErrorLine() throws Exception {
+        final Path input = Files.writeString(tmp.resolve("one.jsonl"), "{\"text\": \"hello there\"}\n");
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--input-file",
+                    input.toString(), "--custom-dataset-type", "single_turn", "--request-count", "2",
+                    "--concurrency", "2", "--shard", "2/2", "--tokenizer", "builtin", "--artifact-dir",
+                    tmp.resolve("empty").toString());
+            assertThat(r.exitCode()).as(r.all()).isEqualTo(2);
+            assertThat(r.all().lines().filter(l -> l.startsWith("error:")).toList()).as(r.all())
+                    .containsExactly("error: shard 2/2 has no conversation of the 1 in the dataset");
+        }
+    }
 }

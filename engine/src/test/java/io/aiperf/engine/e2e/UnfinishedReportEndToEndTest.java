@@ -77,4 +77,60 @@ class UnfinishedReportEndToEndTest {
             assertThat(Files.readString(run.resolve("report.html"))).doesNotContain("id=\"unfinished\"");
         }
     }
+
+    /**
+     * The readers of several runs: {@code report --trend} leaves a killed sweep out of the chart and says so, {@code
+     * plot} flags it as {@code report} does, and {@code aggregate} refuses to merge its cells into a complete run.
+     */
+    @Test
+    void aKilledSweepIsLeftOutOfATrendFlaggedByPlotAndNeverMerged() throws Exception {
+        final Path done = tmp.resolve("done");
+        final Path killed = tmp.resolve("killed");
+        try (MockServer mock = MockServer.start(MockServerConfig.fast().withLatency(10, 5))) {
+            assertThat(Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--request-count", "4", "--isl", "8",
+                    "--osl", "4", "--label", "finished-build", "--artifact-dir", done.toString()).exitCode()).isZero();
+            final Process p = Runs.engineProcess(List.of("profile", "-m", "m", "-u", mock.url(), "--streaming",
+                    "--osl", "4,2000", "--request-count", "4", "--isl", "8", "--label", "killed-build",
+                    "--artifact-dir", killed.toString()), tmp.resolve("killed.log")).start();
+            try {
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120); // a bound, not a timing
+                while (!aCellFinished(killed) && p.isAlive() && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertThat(aCellFinished(killed)).as(Files.readString(tmp.resolve("killed.log"))).isTrue();
+                p.destroyForcibly(); // SIGKILL: no shutdown hook runs, the lock file stays
+                assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                assertThat(p.exitValue()).as("killed, not finished").isEqualTo(137);
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+        final String unfinished = "unfinished run: the run in " + killed.toAbsolutePath()
+                + " ended without finishing (killed?)";
+
+        final Path svg = tmp.resolve("trend.svg");
+        final Runs.Result trend = Runs.aiperf("report", "--trend", "-o", svg.toString(), done.toString(),
+                killed.toString());
+        assertThat(trend.exitCode()).as(trend.err()).isZero();
+        assertThat(trend.err()).contains("warning: report: left out of the trend: " + unfinished);
+        assertThat(Files.readString(svg)).contains("finished-build").doesNotContain("killed");
+        final Runs.Result onlyKilled = Runs.aiperf("report", "--trend", killed.toString());
+        assertThat(onlyKilled.exitCode()).isEqualTo(2);
+        assertThat(onlyKilled.err()).contains("error: report: no finished run to draw")
+                .contains("left out of the trend");
+
+        final Path page = tmp.resolve("plot.html");
+        final Runs.Result plot = Runs.aiperf("plot", "-o", page.toString(), done.toString(), killed.toString());
+        assertThat(plot.exitCode()).as(plot.err()).isZero();
+        assertThat(plot.err()).contains("warning: plot: " + unfinished);
+        assertThat(Files.readString(page)).contains("id=\"unfinished\"");
+
+        final Path merged = tmp.resolve("merged");
+        final Runs.Result aggregate = Runs.aiperf("aggregate", "--output-dir", merged.toString(), killed.toString());
+        assertThat(aggregate.exitCode()).as(aggregate.err()).isEqualTo(2);
+        assertThat(aggregate.err()).contains("error: aggregate:").contains(unfinished.substring(
+                "unfinished run: ".length())).contains("never merged");
+        assertThat(aggregate.err().lines().filter(l -> l.startsWith("error:")).count()).isEqualTo(1);
+        assertThat(merged.resolve("profile_export_aiperf.json")).doesNotExist();
+    }
 }
