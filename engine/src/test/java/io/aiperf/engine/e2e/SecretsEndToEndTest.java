@@ -25,6 +25,20 @@ class SecretsEndToEndTest {
     Path tmp;
 
     @Test
+    void aKeyMadeOfDigitsThatMasksANumberStillEndsTheRunWithItsOutcome() throws Exception {
+        try (MockServer mock = MockServer.start(MockServerConfig.fast())) {
+            final Path dir = tmp.resolve("digits");
+            // the key 1234 masks the prompt length 1234 in the summary's bytes: they are no longer JSON
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", mock.url(), "--api-key", "1234",
+                    "--tokenizer", "builtin", "--request-count", "3", "--isl", "1234", "--isl-stddev", "0",
+                    "--osl", "2", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(Files.readString(dir.resolve("cell_outcome.json"))).contains("\"completed\"");
+            assertThat(Runs.allText(dir) + r.out() + r.err()).doesNotContain("1234");
+        }
+    }
+
+    @Test
     void noSecretReachesAFileOrTheConsole() throws Exception {
         final StringBuilder console = new StringBuilder();
         try (MockServer mock = MockServer.start(MockServerConfig.fast().withApiKey(KEY)
