@@ -11,6 +11,7 @@ import io.aiperf.engine.config.CliOverlay;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.ConfigLoader;
 import io.aiperf.engine.config.YamlLoader;
+import io.aiperf.engine.profile.ProfileRequest;
 import io.aiperf.engine.redact.Redactor;
 import io.aiperf.engine.search.SearchSpec;
 import io.aiperf.engine.sweep.CellPlan;
@@ -107,18 +108,23 @@ public final class ConfigCommand implements Runnable {
 
         /**
          * The file's config; with a {@code search:} section, read as profile reads it and checked as profile checks
-         * the search ({@link ConfigCommand#checkSearch}): a search profile refuses is invalid here too.
+         * the search ({@link ConfigCommand#checkSearch}), and its {@code multi_run.convergence} as profile checks it:
+         * a search or convergence profile refuses is invalid here too.
          */
         private BenchmarkConfig searchedOrLoaded() {
             final ProfileCommand profile = new ProfileCommand();
             new picocli.CommandLine(profile).parseArgs("-f", file().toString());
-            final SearchSpec search = profile.request().search();
+            final ProfileRequest request = profile.request();
+            final SearchSpec search = request.search();
             if (search == null) {
-                return load();
+                final BenchmarkConfig config = load();
+                io.aiperf.engine.profile.ConfigChecks.convergent(request.convergence(), config, false, false);
+                return config;
             }
             final OptionsConfigSource source = new OptionsConfigSource(profile.options, search, profile.loadedFile);
             final BenchmarkConfig config = source.load();
             checkSearch(search, profile.options, config, source);
+            io.aiperf.engine.profile.ConfigChecks.convergent(request.convergence(), config, true, false);
             return config;
         }
 
@@ -143,18 +149,22 @@ public final class ConfigCommand implements Runnable {
     /**
      * {@code aiperf config expand}: the effective config of a YAML file, of profile's options, or of both (the flags
      * override the file, as in profile), every default filled in and secrets redacted, a capacity search as its
-     * {@code search:} section ({@link SearchExpansion}). A dry run: nothing is sent and no tokenizer is loaded.
+     * {@code search:} section ({@link SearchExpansion}), a convergence as its {@code multi_run.convergence}. A dry run: nothing is sent and no tokenizer is loaded.
      */
     @Command(name = "expand", mixinStandardHelpOptions = true, description = "Print the effective config of a YAML "
             + "file, of profile's options, or of both (the flags override the file), with every default filled in "
             + "and secrets redacted; a capacity search (the --search-* options, or the file's search:) as its "
-            + "search: section. A dry run: nothing is sent and no tokenizer is loaded.")
+            + "search: section; a convergence (the --convergence-* options, or the file's multi_run.convergence) "
+            + "as its multi_run.convergence. A dry run: nothing is sent and no tokenizer is loaded.")
     static final class Expand implements Callable<Integer> {
         @picocli.CommandLine.Mixin
         ProfileOptions options;
 
         @picocli.CommandLine.Mixin
         SearchOptions searchOptions;
+
+        @picocli.CommandLine.Mixin
+        ConvergenceOptions convergenceOptions;
 
         @Option(names = "--config-file", paramLabel = "FILE", description = "The YAML file; the same as -f.")
         Path configFile;
@@ -188,18 +198,24 @@ public final class ConfigCommand implements Runnable {
                 final com.fasterxml.jackson.databind.node.ObjectNode file = options.config == null ? null
                         : YamlLoader.load(options.config, System.getenv());
                 searchOptions.defaults(file == null ? null : file.get(SearchSection.KEY));
-                final SearchSpec search = searchOptions.spec(SearchOptions.confidenceLevel(options, file));
+                convergenceOptions.defaults(file);
+                final io.aiperf.engine.convergence.ConvergenceSpec convergence = convergenceOptions.spec();
+                final SearchSpec search = searchOptions.spec(SearchOptions.confidenceLevel(options, file), convergence);
                 final OptionsConfigSource source = new OptionsConfigSource(options, search, file);
                 final BenchmarkConfig given = source.load();
                 if (search != null) {
                     checkSearch(search, options, given, source);
                 }
+                io.aiperf.engine.profile.ConfigChecks.convergent(convergence, given, search != null, false);
                 if (cells) {
                     CellPlan.ids(given).forEach(System.out::println);
                     return ExitCode.OK;
                 }
                 final ObjectNode effective = search == null ? given.effectiveTree()
                         : SearchExpansion.tree(source, search, searchOptions);
+                if (convergence != null) {
+                    effective.withObjectProperty("multi_run").set("convergence", ConvergenceOptions.section(convergence));
+                }
                 final Redactor redactor = Redactor.of(given);
                 final Object tree = io.aiperf.engine.config.WholeNumbers.of(redactor.config(effective));
                 if (format.equalsIgnoreCase("json")) {

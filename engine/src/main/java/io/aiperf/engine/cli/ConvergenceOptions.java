@@ -72,6 +72,21 @@ public final class ConvergenceOptions {
     }
 
     /**
+     * The {@code multi_run.convergence} mapping of an expanded config ({@code aiperf config expand}): every setting
+     * of {@code spec} written out, under the keys {@link #defaults} reads back to the same convergence.
+     */
+    static com.fasterxml.jackson.databind.node.ObjectNode section(final ConvergenceSpec spec) {
+        final ConvergenceOptions c = new ConvergenceOptions();
+        c.metric = spec.metric();
+        c.stat = spec.stat();
+        c.mode = spec.mode();
+        c.threshold = spec.threshold();
+        final com.fasterxml.jackson.databind.node.ObjectNode section = TABLE.tree(c, "multi_run.convergence");
+        section.put(MIN_RUNS, spec.minRuns());
+        return section;
+    }
+
+    /**
      * The convergence asked for, or null.
      *
      * @throws ConfigException naming the option and what is wrong

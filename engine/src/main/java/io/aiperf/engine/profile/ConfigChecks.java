@@ -38,7 +38,7 @@ public final class ConfigChecks {
      *
      * @throws ConfigException naming the option in the way
      */
-    static void convergent(final ConvergenceSpec spec, final BenchmarkConfig config, final boolean search,
+    public static void convergent(final ConvergenceSpec spec, final BenchmarkConfig config, final boolean search,
                            final boolean someCells) {
         if (spec == null) {
             return;

@@ -87,6 +87,8 @@ class ConfigExpandEndToEndTest {
     void everyExpandedConfigValidatesAndExpandsToItself() throws Exception {
         final Path searchYaml = tmp.resolve("search.yaml");
         Files.writeString(searchYaml, SEARCH_YAML);
+        final Path convergenceYaml = tmp.resolve("convergence.yaml");
+        Files.writeString(convergenceYaml, CONVERGENCE_YAML);
         final List<List<String>> commands = List.of(
                 List.of("-m", "m", "--search-space", "concurrency:2,9", "--search-sla",
                         "time_to_first_token:p95:lt:200", "--search-planner", "grid", "--warmup-request-count", "2",
@@ -98,7 +100,12 @@ class ConfigExpandEndToEndTest {
                 List.of("-m", "m", "--goodput", "time_to_first_token:100 inter_token_latency:20"),
                 List.of("-m", "m", "--request-rate", "5", "--benchmark-duration", "30", "--warmup-request-count",
                         "4", "--streaming", "--osl", "64"),
-                List.of("-m", "m", "-H", "Authorization: Bearer S3cr3t", "--api-key", "sk-S3cr3t"));
+                List.of("-m", "m", "-H", "Authorization: Bearer S3cr3t", "--api-key", "sk-S3cr3t"),
+                List.of("-m", "m", "--num-profile-runs", "5", "--convergence-metric", "time_to_first_token",
+                        "--convergence-mode", "cv"),
+                List.of("-f", convergenceYaml.toString()),
+                List.of("-m", "m", "--search-space", "concurrency:2,9", "--search-sla",
+                        "time_to_first_token:p95:lt:200", "--convergence-metric", "request_latency"));
         for (final List<String> flags : commands) {
             final List<String> args = new ArrayList<>(List.of("config", "expand"));
             args.addAll(flags);
@@ -114,7 +121,50 @@ class ConfigExpandEndToEndTest {
             assertThat(YAML.readTree(again.out())).as("%s expanded twice", flags).isEqualTo(YAML.readTree(first.out()));
             assertThat(YAML.readTree(first.out()).has("search")).as("%s: the search section", flags)
                     .isEqualTo(flags.stream().anyMatch(f -> f.startsWith("--search") || f.equals(searchYaml.toString())));
+            assertThat(YAML.readTree(first.out()).path("multi_run").has("convergence")).as("%s: convergence", flags)
+                    .isEqualTo(flags.stream().anyMatch(f -> f.startsWith("--convergence")
+                            || f.equals(convergenceYaml.toString())));
         }
+    }
+
+    /** Convergence in a file, its keys camelCase as a file may spell them. */
+    private static final String CONVERGENCE_YAML = """
+            benchmark:
+              models: [m]
+            multi_run:
+              num_runs: 4
+              convergence: {metric: request_latency, stat: p90, minRuns: 2}
+            """;
+
+    /**
+     * Convergence from the flags and from a file's {@code multi_run.convergence} both become the
+     * {@code multi_run.convergence} profile reads, every default written out; one profile refuses is refused here.
+     */
+    @Test
+    void aConvergenceFromTheFlagsOrTheFileIsItsMultiRunSection() throws Exception {
+        final Runs.Result flags = Runs.aiperf("config", "expand", "-m", "m", "--num-profile-runs", "5",
+                "--convergence-metric", "time_to_first_token", "--convergence-mode", "cv");
+        assertThat(flags.exitCode()).as(flags.err()).isZero();
+        assertThat(YAML.readTree(flags.out()).path("multi_run").path("convergence").toString()).isEqualTo(
+                "{\"metric\":\"time_to_first_token\",\"stat\":\"avg\",\"threshold\":0.05,\"mode\":\"cv\","
+                + "\"min_runs\":3}");
+        final Path file = tmp.resolve("convergence.yaml");
+        Files.writeString(file, CONVERGENCE_YAML);
+        final Runs.Result fromFile = Runs.aiperf("config", "expand", file.toString(), "--convergence-threshold",
+                "0.2");
+        assertThat(fromFile.exitCode()).as(fromFile.err()).isZero();
+        assertThat(YAML.readTree(fromFile.out()).path("multi_run").path("convergence").toString()).isEqualTo(
+                "{\"metric\":\"request_latency\",\"stat\":\"p90\",\"threshold\":0.2,\"mode\":\"ci_width\","
+                + "\"min_runs\":2}");
+        final Runs.Result oneRun = Runs.aiperf("config", "expand", "-m", "m", "--convergence-metric",
+                "time_to_first_token");
+        assertThat(oneRun.exitCode()).isEqualTo(2);
+        assertThat(oneRun.err()).contains("--convergence-metric", "--num-profile-runs");
+        final Path single = tmp.resolve("single.yaml");
+        Files.writeString(single, CONVERGENCE_YAML.replace("num_runs: 4", "num_runs: 1"));
+        final Runs.Result invalid = Runs.aiperf("config", "validate", single.toString());
+        assertThat(invalid.exitCode()).as(invalid.out()).isEqualTo(1);
+        assertThat(invalid.err()).contains("--convergence-metric");
     }
 
     /** A search in a file, by upstream's dotted path, with a recipe's SLO beside its own. */
