@@ -36,7 +36,16 @@ public final class ResponsePathWarmup {
      */
     public static int run(final PreparedRequest sample, final RunLimits limits, final Clock clock,
                           final long budgetNanos, final int maxRounds) {
-        final byte[] bytes = answer(sample.streaming()).getBytes(StandardCharsets.UTF_8);
+        return run(sample.streaming(), sample.parser(), limits, clock, budgetNanos, maxRounds);
+    }
+
+    /**
+     * As {@link #run(PreparedRequest, RunLimits, Clock, long, int)}, from the endpoint's shape alone: no request
+     * is needed, so a cell starts it before its prompts are built.
+     */
+    public static int run(final boolean streaming, final ResponseParser parser, final RunLimits limits,
+                          final Clock clock, final long budgetNanos, final int maxRounds) {
+        final byte[] bytes = answer(streaming).getBytes(StandardCharsets.UTF_8);
         final long end = clock.nanoTime() + budgetNanos;
         final Http1ResponseReader reader = new Http1ResponseReader();
         int rounds = 0;
@@ -44,8 +53,8 @@ public final class ResponsePathWarmup {
         long windowStart = clock.nanoTime();
         long bestWindow = Long.MAX_VALUE;
         while (rounds < maxRounds && clock.nanoTime() < end) {
-            final ResponseCollector collector = new ResponseCollector(clock, sample.streaming(), clock.nanoTime(),
-                    false, limits, sample.parser());
+            final ResponseCollector collector = new ResponseCollector(clock, streaming, clock.nanoTime(), false,
+                    limits, parser);
             reader.reset(collector.asSink());
             try {
                 // In two reads, as the network would cut it.

@@ -2,6 +2,7 @@ package io.aiperf.engine.run;
 
 import io.aiperf.engine.client.ProbeClient;
 import io.aiperf.engine.client.RequestFactory;
+import io.aiperf.engine.client.ResponseParser;
 import io.aiperf.engine.client.ResponsePathWarmup;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.PhaseConfig;
@@ -87,6 +88,8 @@ final class CellSetup {
     }
 
     Prepared prepare(final WallClock wall) throws CellStopped, InterruptedException {
+        // First: it needs only the endpoint's shape, and runs while the prompts are built (its own thread).
+        final Warmup warmup = Warmup.start(config, ctx);
         // Resolved (and any warning printed) before the run started; here it is the loaded one.
         final Tokenizer tokenizer = TokenizerResolver.resolve(config.tokenizer(), config.primaryModel(),
                 System.getenv(), new HfHub(config.endpoint().network())).tokenizer();
@@ -109,7 +112,6 @@ final class CellSetup {
         final TokenizerWatchdog running = new TokenizerWatchdog(tokenizer, TokenizerWatchdog.FLOOR_NANOS);
         final RequestSource source = new RequestSource(config, mine, Version.VALUE,
                 built.templated() == null ? null : built.templated().laterTurnsCountedBy(running));
-        final Warmup warmup = Warmup.start(source, config, ctx);
         ctx.log().debug(conversations.size() + " conversation(s), " + conversations.stream()
                 .mapToInt(c -> c.turns().size()).sum() + " turn(s); tokenizer " + tokenizer.name() + " ("
                 + tokenizer.source() + "); sampling " + config.dataset().effectiveSampling().wireName());
@@ -227,19 +229,20 @@ final class CellSetup {
         private long rounds; // read after join()
         private long nanos;
 
-        private Warmup(final RequestSource source, final BenchmarkConfig config, final CellContext ctx) {
+        private Warmup(final BenchmarkConfig config, final CellContext ctx) {
             this.ctx = ctx;
+            final ResponseParser parser = ResponseParser.of(config.endpoint());
             this.thread = new Thread(() -> {
                 final long t0 = ctx.clock().nanoTime();
-                rounds = ResponsePathWarmup.run(source.probe(), config.limits(), ctx.clock(), WARMUP_BUDGET_NANOS,
-                        50_000);
+                rounds = ResponsePathWarmup.run(config.endpoint().streaming(), parser, config.limits(), ctx.clock(),
+                        WARMUP_BUDGET_NANOS, 50_000);
                 nanos = ctx.clock().nanoTime() - t0;
             }, "response-path-warmup");
             thread.setDaemon(true);
         }
 
-        static Warmup start(final RequestSource source, final BenchmarkConfig config, final CellContext ctx) {
-            final Warmup w = new Warmup(source, config, ctx);
+        static Warmup start(final BenchmarkConfig config, final CellContext ctx) {
+            final Warmup w = new Warmup(config, ctx);
             w.thread.start();
             return w;
         }

@@ -31,6 +31,18 @@ class ResponsePathWarmupTest {
     }
 
     @Test
+    void theEndpointsShapeAloneIsEnoughWithNoRequestBuiltYet() {
+        // A cell starts the warmup before its prompts exist: streaming and the parser are all it is given.
+        final AtomicInteger parsed = new AtomicInteger();
+        final int rounds = ResponsePathWarmup.run(true, (buf, off, len, out) -> {
+            parsed.incrementAndGet();
+            ChunkParser.parse(buf, off, len, out);
+        }, RunLimits.defaults(), System::nanoTime, 60_000_000_000L, 50);
+        assertThat(rounds).isEqualTo(50);
+        assertThat(parsed.get()).isEqualTo(50 * 16);
+    }
+
+    @Test
     void endsOnItsOwnOnceTheRoundsStopGettingFaster() {
         // No time budget and no round limit to speak of: only the settling rule can end it, and it must. Each
         // window after the first four must be 10% faster than the best before it to go on, which cannot last.
