@@ -109,8 +109,11 @@ abstract class RealServerEndToEndTest {
     void aModelWhoseAnswersBreakUtf8GivesErrorRecordsFromTheServersErrorEvents() throws Exception {
         try (RealServer broken = startBrokenServer(Files.createTempFile("real-server", ".log"))) {
             final Path dir = tmp.resolve("broken");
-            final Runs.Result r = profile(broken, brokenModel(), dir, "--streaming", "--concurrency", "4",
-                    "--request-count", "40");
+            // 64 tokens an answer, not 16: a random model breaks UTF-8 only when it samples a lone byte token, and 40
+            // answers of 16 tokens sometimes held none
+            final Runs.Result r = Runs.aiperf("profile", "-m", brokenModel(), "-u", broken.url(), "--endpoint-type",
+                    "chat", "--tokenizer", "builtin", "--isl", "32", "--osl", "64", "--extra-inputs", "ignore_eos:true",
+                    "--artifact-dir", dir.toString(), "--streaming", "--concurrency", "4", "--request-count", "40");
             final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
             final long errors = s.path("error_request_count").path("avg").asLong(0);
             final long valid = s.path("request_count").path("avg").asLong(0);
