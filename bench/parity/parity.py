@@ -37,6 +37,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+import fnmatch
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -537,7 +539,32 @@ def load_cases(path: Path) -> list[tuple[str, list[str], str]]:
     return cases
 
 
+def load_reasons(path: Path) -> list[tuple[str, str, re.Pattern, str]]:
+    """reasons.tsv: (verdict prefix, file glob, key regex, the phrase of src-docs/migrating.md that explains it)."""
+    reasons = []
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            verdict, file, key, phrase = line.split("\t")
+            reasons.append((verdict, file, re.compile(key), phrase))
+    return reasons
+
+
+def reason_of(row, reasons) -> str | None:
+    file, key, verdict = row[2].split("/")[-1], row[3], row[6]
+    for v, f, k, phrase in reasons:
+        if verdict.startswith(v) and fnmatch.fnmatch(file, f) and k.search(key):
+            return phrase
+    return None
+
+
+def is_equalish(verdict: str) -> bool:
+    return verdict.startswith(("equal", "within", "same value"))
+
+
 def write_results(rows: Rows, runs: list[dict], path: Path, upstream_version: str):
+    reasons = load_reasons(HERE / "reasons.tsv")
+    not_equal = [r for r in rows.rows if not is_equalish(r[6])]
+    unexplained = [r for r in not_equal if reason_of(r, reasons) is None]
     verdicts = Counter(r[6].split(":")[0].split(";")[0] for r in rows.rows)
     equalish = sum(n for v, n in verdicts.items() if v.startswith("equal") or v.startswith("within")
                    or v.startswith("same value"))
@@ -549,7 +576,9 @@ def write_results(rows: Rows, runs: list[dict], path: Path, upstream_version: st
         "means: [src-docs/migrating.md](../../src-docs/migrating.md).",
         "",
         f"**Headline:** {len({r['case'] for r in runs})} command lines, {len(runs)} runs (command x server); "
-        f"{len(rows.rows)} rows compared: {equalish} equal or within tolerance, {len(rows.rows) - equalish} not.",
+        f"{len(rows.rows)} rows compared: {equalish} equal or within tolerance, {len(rows.rows) - equalish} not; "
+        f"of those, {len(not_equal) - len(unexplained)} have their reason documented in "
+        f"[src-docs/migrating.md](../../src-docs/migrating.md) (column `reason`) and **{len(unexplained)} have none**.",
         "",
         "| verdict | rows |", "|---|---|",
     ]
@@ -575,15 +604,17 @@ def write_results(rows: Rows, runs: list[dict], path: Path, upstream_version: st
               "is given once, with the runs it came from (command/server). Equal rows and timing rows within "
               "tolerance are counted above; every row is in `out/rows.tsv`. What each difference means: "
               "[src-docs/migrating.md](../../src-docs/migrating.md).", "",
-              "| command | file | key | upstream | ours | verdict |", "|---|---|---|---|---|---|"]
+              "| command | file | key | upstream | ours | verdict | reason (src-docs/migrating.md) |",
+              "|---|---|---|---|---|---|---|"]
     grouped: dict[tuple, list[str]] = {}
     for r in rows.rows:
-        if r[6].startswith(("equal", "within", "same value")):
+        if is_equalish(r[6]):
             continue
-        grouped.setdefault((r[2].split("/")[-1], r[3], r[4], r[5], r[6]), []).append(f"{r[0]}/{r[1]}")
-    for (file, key, up, ours, verdict), where in sorted(grouped.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        grouped.setdefault((r[2].split("/")[-1], r[3], r[4], r[5], r[6], reason_of(r, reasons) or "**none**"),
+                           []).append(f"{r[0]}/{r[1]}")
+    for (file, key, up, ours, verdict, why), where in sorted(grouped.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         runs_text = ", ".join(where) if len(where) <= 3 else f"{len(where)} runs: {', '.join(where[:3])}, ..."
-        lines.append(f"| {runs_text} | {file} | {key} | {up} | {ours} | {verdict} |")
+        lines.append(f"| {runs_text} | {file} | {key} | {up} | {ours} | {verdict} | {why.replace('|', '/')} |")
     path.write_text("\n".join(lines) + "\n")
 
 

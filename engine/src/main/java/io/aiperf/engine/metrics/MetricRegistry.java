@@ -80,6 +80,8 @@ public final class MetricRegistry {
      */
     public static final MetricSpec OSL_MISMATCH_COUNT = hidden("osl_mismatch_count", "OSL Mismatch Count", "requests", false);
     public static final MetricSpec GOOD_COUNT = MetricSpec.scalar("good_request_count", "Good Request Count", "requests", true);
+    /** Upstream 0.13's share of the attempted requests (failed ones included) that met every SLO. */
+    public static final MetricSpec GOOD_FRACTION = hidden("good_request_fraction", "GoodRequestFraction", "ratio", true);
     public static final MetricSpec GOODPUT = MetricSpec.scalar("goodput", "Goodput", "requests/sec", true);
 
     public static final List<MetricSpec> ALL = List.of(REQUEST_LATENCY, TTFT, TTST, TTFO, ITL, ICL, DECODE_DURATION,
@@ -88,7 +90,7 @@ public final class MetricRegistry {
             USAGE_COMPLETION_DIFF, USAGE_REASONING_DIFF, OSL_MISMATCH_DIFF, NUM_IMAGES, IMAGE_THROUGHPUT, IMAGE_LATENCY, ERROR_ISL, CREDIT_TO_START, EFFECTIVE_LATENCY, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
             TOTAL_THROUGHPUT, REQUEST_COUNT, ERROR_COUNT, ERROR_RATE, COMPLETED_COUNT, DURATION, TOTAL_ISL, TOTAL_OSL,
             TOTAL_OUTPUT_TOKENS, TOTAL_REASONING_TOKENS, TOTAL_ERROR_ISL, TOTAL_USAGE_PROMPT, TOTAL_USAGE_COMPLETION,
-            TOTAL_USAGE_TOTAL, USAGE_DISCREPANCY, OSL_MISMATCH_COUNT, GOOD_COUNT, GOODPUT);
+            TOTAL_USAGE_TOTAL, USAGE_DISCREPANCY, OSL_MISMATCH_COUNT, GOOD_COUNT, GOOD_FRACTION, GOODPUT);
 
     /** The metrics whose statistics are also given error-adjusted ({@code adj_*}, AIPerf's metrics reference). */
     public static final java.util.Set<MetricSpec> ERROR_ADJUSTED = java.util.Set.of(REQUEST_LATENCY, TTFT, ITL,

@@ -202,6 +202,7 @@ public final class MetricsAccumulator implements AutoCloseable {
             }
             if (!slos.isEmpty()) {
                 scalar(out, MetricRegistry.GOOD_COUNT, good);
+                scalar(out, MetricRegistry.GOOD_FRACTION, (double) good / (valid + errors));
                 scalar(out, MetricRegistry.GOODPUT, good / duration);
             }
         } else if (errors > 0) {

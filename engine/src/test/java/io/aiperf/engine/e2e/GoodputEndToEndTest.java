@@ -34,6 +34,7 @@ class GoodputEndToEndTest {
             assertThat(r.exitCode()).as(r.err()).isZero();
             final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
             assertThat(s.path("good_request_count").path("avg").asInt()).isEqualTo(6);
+            assertThat(s.path("good_request_fraction").path("avg").asDouble()).isEqualTo(1.0);
             for (final String tag : tags.keySet()) {
                 assertThat(s.path(tag).path("avg").isNumber()).as(tag + " in the summary").isTrue();
                 assertThat(Runs.jsonl(dir.resolve("profile_export.jsonl")).get(0).path("metrics").has(tag))
@@ -47,9 +48,27 @@ class GoodputEndToEndTest {
                         "20", "--osl", "8", "--request-count", "2", "--tokenizer", "builtin", "--goodput",
                         e.getKey() + ":" + (e.getValue() ? "1e12" : "-1"), "--artifact-dir", one.toString());
                 assertThat(strict.exitCode()).as(strict.err()).isZero();
-                assertThat(Runs.json(one.resolve("profile_export_aiperf.json")).path("good_request_count")
-                        .path("avg").asInt()).as(e.getKey()).isZero();
+                final JsonNode strictSummary = Runs.json(one.resolve("profile_export_aiperf.json"));
+                assertThat(strictSummary.path("good_request_count").path("avg").asInt()).as(e.getKey()).isZero();
+                assertThat(strictSummary.path("good_request_fraction").path("avg").isNumber()).as(e.getKey()).isTrue();
+                assertThat(strictSummary.path("good_request_fraction").path("avg").asDouble()).as(e.getKey()).isZero();
             }
+        }
+        // Upstream 0.13's good_request_fraction counts failed requests among the attempted ones: with every
+        // successful request good, it is request_count / (request_count + error_request_count).
+        try (MockServer failing = MockServer.start(MockServerConfig.fast().withErrorRate(50))) {
+            final Path dir = tmp.resolve("failing");
+            final Runs.Result r = Runs.aiperf("profile", "-m", "m", "-u", failing.url(), "--streaming", "--isl", "8",
+                    "--osl", "4", "--request-count", "16", "--tokenizer", "builtin", "--goodput",
+                    "request_latency:1e9", "--random-seed", "7", "--artifact-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
+            final double valid = s.path("request_count").path("avg").asDouble();
+            final double errors = s.path("error_request_count").path("avg").asDouble();
+            assertThat(errors).as("the mock failed some requests").isPositive();
+            assertThat(valid).as("and answered some").isPositive();
+            assertThat(s.path("good_request_count").path("avg").asDouble()).isEqualTo(valid);
+            assertThat(s.path("good_request_fraction").path("avg").asDouble()).isEqualTo(valid / (valid + errors));
         }
         final Runs.Result unknown = Runs.aiperf("profile", "-m", "m", "-u", "http://127.0.0.1:9", "--goodput",
                 "request_throughput:5", "--artifact-dir", tmp.resolve("none").toString());
