@@ -7,6 +7,7 @@ import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.DeclaredOptions;
 import io.aiperf.engine.config.DeclaredOptions.Kind;
 import io.aiperf.engine.config.DeclaredOptions.Row;
+import io.aiperf.engine.config.Durations;
 import io.aiperf.engine.config.Suggestions;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
@@ -88,8 +89,8 @@ final class OptionTable {
                 throw new IllegalStateException(f + " has @Yaml but no @Option");
             }
             f.setAccessible(true);
-            entries.add(new Entry(List.copyOf(path), new Row(yaml.value(), flag(option), kind(f, option),
-                    yaml.defaultValue().isEmpty() ? null : yaml.defaultValue())));
+            entries.add(new Entry(List.copyOf(path), new Row(yaml.value(), flag(option), kind(f, option, yaml),
+                    yaml.defaultValue().isEmpty() ? null : yaml.defaultValue(), yaml.sweeps())));
         }
     }
 
@@ -97,12 +98,12 @@ final class OptionTable {
         return entries.stream().map(Entry::row).toList();
     }
 
-    /** Sets the key of every row whose flag was given. */
+    /** Sets the key of every row whose flag was given, but the sweeping rows' ({@link #overlaySweeps}). */
     void overlay(final Object options, final CliOverlay o) {
         for (final Entry e : entries) {
             final Row r = e.row();
             final Object value = e.value(options);
-            if (value == null) {
+            if (value == null || r.sweeps()) {
                 continue;
             }
             final String path = r.path();
@@ -116,6 +117,59 @@ final class OptionTable {
             } else {
                 throw new IllegalStateException(r.flag() + ": no overlay for the key " + path);
             }
+        }
+    }
+
+    /**
+     * Sets the key of every sweeping row whose flag was given ({@link #sweep}), in declaration order, but those of
+     * {@code placed}: the paths the caller sets itself, where they go in the tree.
+     */
+    void overlaySweeps(final Object options, final CliOverlay o, final List<String> placed) {
+        for (final Entry e : entries) {
+            if (e.row().sweeps() && !placed.contains(e.row().path())) {
+                sweep(e.row().path(), (String) e.value(options), o);
+            }
+        }
+    }
+
+    /**
+     * Sets the sweeping row {@code path} from its flag's text: one value sets its key, a comma list adds a sweep axis
+     * named by its key. Nothing when {@code text} is null.
+     *
+     * @throws ConfigException naming the flag for a value that is not of the row's kind
+     */
+    void sweep(final String path, final String text, final CliOverlay o) {
+        final Row r = entries.stream().map(Entry::row).filter(x -> x.sweeps() && x.path().equals(path)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no sweeping option sets " + path));
+        if (text == null) {
+            return;
+        }
+        final List<Number> values = new ArrayList<>();
+        for (final String part : text.split(",")) {
+            values.add(sweepValue(r, part.trim()));
+        }
+        if (values.size() > 1) {
+            o.sweepAxis(r.key(), values, r.flag());
+        } else if (path.startsWith("benchmark.phases.")) {
+            final String[] parts = path.split("\\.");
+            o.phase(parts[2], parts[3], values.get(0), r.flag());
+        } else {
+            o.set(path.substring("benchmark.".length()), values.get(0), r.flag());
+        }
+    }
+
+    private static Number sweepValue(final Row r, final String text) {
+        final boolean whole = r.kind() == Kind.INTEGER || r.kind() == Kind.LONG;
+        try {
+            return switch (r.kind()) {
+                case INTEGER -> Integer.valueOf(text);
+                case LONG -> Long.valueOf(text);
+                case SECONDS -> Durations.seconds(text);
+                default -> Double.valueOf(text);
+            };
+        } catch (IllegalArgumentException e) { // NumberFormatException included
+            throw new ConfigException(r.flag(), "Input should be a valid " + (whole ? "integer" : "number")
+                    + ", got '" + text + "'");
         }
     }
 
@@ -220,29 +274,54 @@ final class OptionTable {
     }
 
     /**
-     * The option as the help shows it: its description with " Default: X." when its {@link Yaml} line has a
-     * default its description does not already state.
+     * The option as the help shows it: its description with " A comma list sweeps." when its {@link Yaml} line
+     * sweeps, and " Default: X." when it has a default, unless the description already says so.
      */
     static OptionSpec describe(final OptionSpec o) {
         if (!(o.userObject() instanceof Field f) || f.getAnnotation(Yaml.class) == null) {
             return o;
         }
-        final String value = f.getAnnotation(Yaml.class).defaultValue();
+        final Yaml yaml = f.getAnnotation(Yaml.class);
         final String[] text = o.description();
-        if (value.isEmpty() || text.length == 0 || String.join(" ", text).contains("Default:")) {
+        if (text.length == 0) {
+            return o;
+        }
+        final String said = String.join(" ", text);
+        String last = text[text.length - 1];
+        if (yaml.sweeps() && !said.contains(SWEEPS)) {
+            last += " " + SWEEPS;
+        }
+        if (!yaml.defaultValue().isEmpty() && !said.contains("Default:")) {
+            last += " Default: " + yaml.defaultValue() + ".";
+        }
+        if (last.equals(text[text.length - 1])) {
             return o;
         }
         final String[] described = Arrays.copyOf(text, text.length);
-        described[text.length - 1] = text[text.length - 1] + " Default: " + value + ".";
+        described[text.length - 1] = last;
         return OptionSpec.builder(o).description(described).build();
     }
+
+    /** What the help says of a sweeping option. */
+    private static final String SWEEPS = "A comma list sweeps.";
 
     /** The name errors and the overlay's flags use: the first long name. */
     private static String flag(final Option option) {
         return Arrays.stream(option.names()).filter(n -> n.startsWith("--")).findFirst().orElse(option.names()[0]);
     }
 
-    private static Kind kind(final Field f, final Option option) {
+    private static Kind kind(final Field f, final Option option, final Yaml yaml) {
+        if (yaml.sweeps()) {
+            if (f.getType() != String.class || !yaml.value().startsWith("benchmark.")
+                    || !List.of(Kind.INTEGER, Kind.LONG, Kind.NUMBER, Kind.SECONDS).contains(yaml.kind())) {
+                throw new IllegalStateException(f + ": a sweeping option is a String field (the comma list) of a "
+                        + "benchmark. key, with the kind of its values (INTEGER, LONG, NUMBER or SECONDS)");
+            }
+            return yaml.kind();
+        }
+        if (yaml.kind() != Kind.STRING) {
+            throw new IllegalStateException(f + ": only a sweeping option names its kind; this one's is its type");
+        }
         final Class<?> t = f.getType();
         if (t == Boolean.class) {
             return Kind.BOOLEAN;

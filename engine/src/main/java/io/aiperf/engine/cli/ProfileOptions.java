@@ -8,12 +8,15 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.config.CliOverlay;
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.config.DeclaredOptions;
+import io.aiperf.engine.config.DeclaredOptions.Kind;
 import io.aiperf.engine.config.Durations;
 import io.aiperf.engine.config.RunLimits;
 import io.aiperf.engine.log.RunLog;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
@@ -30,6 +33,14 @@ public final class ProfileOptions {
     private static final class Json {
         static final ObjectMapper MAPPER = new ObjectMapper();
     }
+
+    private static final String CONCURRENCY = "benchmark.phases.profiling.concurrency";
+    private static final String RATE = "benchmark.phases.profiling.rate";
+    /** The sweeping rows {@link #load} sets itself: a capacity search's point sets its knob there. */
+    private static final List<String> LOAD_AXES = List.of(CONCURRENCY, RATE);
+
+    /** Option classes a command line added to these ({@link #add}), each a table of its own. */
+    private final List<Object> added = new ArrayList<>();
 
     @Topic(ENDPOINT)
     @Option(names = {"-m", "--model", "--model-names"}, paramLabel = "MODEL", description = "Model name(s), comma separated. Default: the one model the server lists at /v1/models.")
@@ -184,9 +195,11 @@ public final class ProfileOptions {
     Boolean useLegacyMaxTokens;
 
     @Topic(LOAD)
+    @Yaml(value = CONCURRENCY, sweeps = true, kind = Kind.INTEGER)
     @Option(names = "--concurrency", paramLabel = "N", description = "Concurrent requests (closed loop), or the ceiling with --request-rate. A comma list sweeps.")
     String concurrency;
     @Topic(LOAD)
+    @Yaml(value = RATE, sweeps = true, kind = Kind.NUMBER)
     @Option(names = "--request-rate", paramLabel = "RPS", description = "Requests per second (open loop). A comma list sweeps.")
     String requestRate;
     @Topic(LOAD)
@@ -207,9 +220,11 @@ public final class ProfileOptions {
     @Option(names = "--num-users", paramLabel = "N", description = "The simulated users of --user-centric-rate.")
     Integer numUsers;
     @Topic(LOAD)
+    @Yaml(value = "benchmark.phases.profiling.requests", sweeps = true, kind = Kind.INTEGER)
     @Option(names = {"--request-count", "--num-requests"}, paramLabel = "N", description = "Requests to send. Default: max(10, 2 x concurrency) when nothing else bounds the run. A comma list sweeps.")
     String requestCount;
     @Topic(LOAD)
+    @Yaml(value = "benchmark.phases.profiling.duration", sweeps = true, kind = Kind.SECONDS)
     @Option(names = "--benchmark-duration", paramLabel = "SECONDS", description = "Stop sending after this long: seconds, or with a unit (250ms, 10s, 5m, 1h), as every duration flag takes. A comma list sweeps.")
     String benchmarkDuration;
     @Topic(LOAD)
@@ -791,8 +806,9 @@ public final class ProfileOptions {
      *                  typed value goes, so each point's tree is the one its value typed would give
      */
     CliOverlay overlay(final boolean searching) {
-        final CliOverlay o = new CliOverlay();
+        final CliOverlay o = added.isEmpty() ? new CliOverlay() : new CliOverlay(declared());
         OptionTable.PROFILE.overlay(this, o); // the fields with a plain @Yaml key; the code below sets the rest
+        added.forEach(more -> OptionTable.of(more.getClass()).overlay(more, o));
         outputExtras.apply(o);
         rateSeries.apply(o);
         trialSweep.apply(o, randomSeed);
@@ -832,9 +848,8 @@ public final class ProfileOptions {
         o.set("endpoint.extra", extraInputs == null ? null : pairs("--extra-inputs", extraInputs, true), "--extra-inputs");
         hooks(o);
         final String type = load(o, concurrency, requestRate, searching);
-        magic(o, "--request-count", requestCount, true, "requests", v -> o.phase("profiling", "requests", v, "--request-count"));
-        magic(o, "--benchmark-duration", benchmarkDuration, false, "duration",
-                v -> o.phase("profiling", "duration", v, "--benchmark-duration"));
+        OptionTable.PROFILE.overlaySweeps(this, o, LOAD_AXES); // --request-count, --benchmark-duration, ...
+        added.forEach(more -> OptionTable.of(more.getClass()).overlaySweeps(more, o, List.of()));
         o.sweepType(sweepType);
         o.phase("profiling", "grace_period", benchmarkGracePeriod == null ? null
                 : benchmarkGracePeriod.equalsIgnoreCase("inf") ? "inf" : duration("--benchmark-grace-period", benchmarkGracePeriod),
@@ -862,8 +877,8 @@ public final class ProfileOptions {
             o.phase("warmup", "sessions", numWarmupSessions, "--num-warmup-sessions");
             o.phase("warmup", "duration", warmupDuration, "--warmup-duration");
         }
-        magic(o, "--isl", isl, true, "isl", v -> o.set("dataset.prompts.isl.mean", v, "--isl"));
-        magic(o, "--osl", osl, true, "osl", v -> o.set("dataset.prompts.osl.mean", v, "--osl"));
+        magic(o, "--isl", isl, "isl", v -> o.set("dataset.prompts.isl.mean", v, "--isl"));
+        magic(o, "--osl", osl, "osl", v -> o.set("dataset.prompts.osl.mean", v, "--osl"));
         if (oslStddev != null && osl == null) {
             throw new ConfigException("--osl-stddev", "can only be used together with --osl");
         }
@@ -933,6 +948,24 @@ public final class ProfileOptions {
         return o;
     }
 
+    /**
+     * Adds the options of {@code more} (an options class declared as this one is: {@code @Option} fields with their
+     * {@link Topic} and {@link Yaml} lines) to {@code command}, the command these options belong to: its help lists
+     * them, its parse sets them, and the config binds their keys as it binds this class's. A profile option is a
+     * field of this class (src-docs/adding-an-option.md); this is how a test declares one no production code knows.
+     */
+    void add(final CommandLine command, final Object more) {
+        command.addMixin(more.getClass().getName(), more);
+        added.add(more);
+    }
+
+    /** The option table of these options and of the ones {@link #add}ed. */
+    private DeclaredOptions declared() {
+        final List<DeclaredOptions.Row> more = new ArrayList<>();
+        added.forEach(options -> more.addAll(OptionTable.of(options.getClass()).rows()));
+        return DeclaredOptions.installed().with(more);
+    }
+
     /** The console log level the flags ask for (the last of --log-level, -v, -vv wins as the most verbose). */
     public RunLog.Level logLevel() {
         RunLog.Level level = RunLog.Level.INFO;
@@ -984,9 +1017,6 @@ public final class ProfileOptions {
         }
     }
 
-    /**
-     * AIPerf's "magic list" flags: one value sets the field; a comma list becomes a sweep axis (AIPerf's configuration docs).
-     */
     private static double duration(final String flag, final String text) {
         try {
             return Durations.seconds(text);
@@ -1006,12 +1036,11 @@ public final class ProfileOptions {
         if (reserve && concurrency == null) {
             o.slot("profiling", "concurrency", "--concurrency");
         }
-        magic(o, "--concurrency", concurrency, true, "concurrency",
-                v -> o.phase("profiling", "concurrency", v, "--concurrency"));
+        OptionTable.PROFILE.sweep(CONCURRENCY, concurrency, o);
         if (reserve && requestRate == null) {
             o.slot("profiling", "rate", "--request-rate");
         }
-        magic(o, "--request-rate", requestRate, false, "rate", v -> o.phase("profiling", "rate", v, "--request-rate"));
+        OptionTable.PROFILE.sweep(RATE, requestRate, o);
         final String type = arrivalPattern != null ? arrivalPattern
                 : requestRate != null ? (arrivalSmoothness != null ? "gamma" : "poisson") : null;
         if (userCentricRate != null) {
@@ -1034,8 +1063,13 @@ public final class ProfileOptions {
         return type;
     }
 
-    private static void magic(final CliOverlay o, final String flag, final String text, final boolean integer,
-                              final String axis, final java.util.function.Consumer<Number> single) {
+    /**
+     * {@code --isl} and {@code --osl}, AIPerf's "magic list" flags of a length distribution: one value sets its mean;
+     * a comma list becomes the sweep axis {@code isl} or {@code osl}, whose values the sweep makes the mean (the
+     * sweeping rows of the option table do the same for a key of their own, {@link OptionTable#sweep}).
+     */
+    private static void magic(final CliOverlay o, final String flag, final String text, final String axis,
+                              final java.util.function.Consumer<Number> single) {
         if (text == null) {
             return;
         }
@@ -1043,11 +1077,9 @@ public final class ProfileOptions {
         for (final String part : text.split(",")) {
             final String t = part.trim();
             try {
-                values.add(integer ? (Number) Integer.valueOf(t) : (Number) (axis.equals("duration")
-                        ? Durations.seconds(t) : Double.valueOf(t)));
-            } catch (IllegalArgumentException e) { // NumberFormatException included
-                throw new ConfigException(flag, "Input should be a valid " + (integer ? "integer" : "number")
-                        + ", got '" + t + "'");
+                values.add(Integer.valueOf(t));
+            } catch (NumberFormatException e) {
+                throw new ConfigException(flag, "Input should be a valid integer, got '" + t + "'");
             }
         }
         if (values.size() == 1) {

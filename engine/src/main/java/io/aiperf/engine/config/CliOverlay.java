@@ -17,10 +17,30 @@ public final class CliOverlay {
     /** Phase keys reserved where the parse sets them ("profiling.concurrency"), to the flag that fills them. */
     private final Map<String, String> slots = new HashMap<>();
     private boolean addsWarmup;
+    /** The option table of the options that set these values; null for the one the CLI declares. */
+    private final DeclaredOptions declared;
+
+    /** An overlay of options the CLI declares ({@link DeclaredOptions#installed}). */
+    public CliOverlay() {
+        this(null);
+    }
+
+    /**
+     * An overlay of options whose table is {@code declared} (a command that adds options to the declared ones):
+     * the binder accepts their keys and the sweep takes their axes.
+     */
+    public CliOverlay(final DeclaredOptions declared) {
+        this.declared = declared;
+    }
+
+    /** The option table the binder and the sweep read these values with. */
+    DeclaredOptions declared() {
+        return declared == null ? DeclaredOptions.installed() : declared;
+    }
 
     /** A copy to vary by value (a capacity search's point, the model found): this overlay stays as it is. */
     public CliOverlay copy() {
-        final CliOverlay out = new CliOverlay();
+        final CliOverlay out = new CliOverlay(declared);
         out.root.setAll(root.deepCopy());
         out.flags.putAll(flags);
         out.slots.putAll(slots);

@@ -65,11 +65,11 @@ public final class ConfigLoader {
         base.remove("search"); // the capacity search's settings: aiperf profile reads them (src-docs/capacity.md)
         final JsonNode sweep = base.remove("sweep");
         if (sweep == null || sweep.isNull()) {
-            return ConfigBinder.bind(base, cli.flags());
+            return ConfigBinder.bind(base, cli.flags(), cli.declared());
         }
         // Each point is bound (and validated) on its own; the first stands for the run as a whole.
         final java.util.List<Variation> variations = new java.util.ArrayList<>(
-                SweepExpander.expand(base, sweep, cli.flags()));
+                SweepExpander.expand(base, sweep, cli.flags(), cli.declared()));
         final Variation first = variations.get(0);
         final ObjectNode tree = first.config().effectiveTree().deepCopy(); // a bound config is never changed
         tree.set("sweep", sweep);

@@ -25,8 +25,15 @@ public final class DeclaredOptions {
      * @param flag the option's main long name, as errors name it
      * @param kind what the YAML value must be
      * @param defaultValue the default as YAML text, or null for none
+     * @param sweeps whether the option is a sweep axis: its flag takes a comma list, and {@code sweep.parameters}
+     *               names it by its key alone
      */
-    public record Row(String path, String flag, Kind kind, String defaultValue) {
+    public record Row(String path, String flag, Kind kind, String defaultValue, boolean sweeps) {
+        /** A row that does not sweep. */
+        public Row(final String path, final String flag, final Kind kind, final String defaultValue) {
+            this(path, flag, kind, defaultValue, false);
+        }
+
         /** The key's last segment. */
         public String key() {
             return path.substring(path.lastIndexOf('.') + 1);
@@ -59,12 +66,39 @@ public final class DeclaredOptions {
     public DeclaredOptions(final List<Row> rows) {
         for (final Row r : rows) {
             final Row before = byPath.putIfAbsent(r.path(), r);
-            if (before != null && (before.kind() != r.kind()
+            if (before != null && (before.kind() != r.kind() || before.sweeps() != r.sweeps()
                     || !java.util.Objects.equals(before.defaultValue(), r.defaultValue()))) {
                 throw new IllegalStateException(r.path() + " is declared by " + before.flag() + " and " + r.flag()
-                        + " with different kinds or defaults");
+                        + " with different kinds, defaults or sweeps");
             }
         }
+        final Map<String, String> axes = new LinkedHashMap<>();
+        for (final Row r : byPath.values()) {
+            final String before = r.sweeps() ? axes.putIfAbsent(r.key(), r.path()) : null;
+            if (before != null && !before.equals(r.path())) {
+                throw new IllegalStateException("the sweep axis " + r.key() + " is both " + before + " and " + r.path());
+            }
+        }
+    }
+
+    /** This table with {@code more} rows (options a command adds to the declared ones). */
+    public DeclaredOptions with(final List<Row> more) {
+        final List<Row> all = new ArrayList<>(byPath.values());
+        all.addAll(more);
+        return new DeclaredOptions(all);
+    }
+
+    /**
+     * The path inside {@code benchmark} of the sweeping option whose key is {@code key} ({@code concurrency} is
+     * {@code phases.profiling.concurrency}), or null when no sweeping option has that key.
+     */
+    public String sweepAxis(final String key) {
+        for (final Row r : byPath.values()) {
+            if (r.sweeps() && r.key().equals(key) && r.path().startsWith("benchmark.")) {
+                return r.path().substring("benchmark.".length());
+            }
+        }
+        return null;
     }
 
     /** The table the CLI declares (empty when no CLI is on the class path). */

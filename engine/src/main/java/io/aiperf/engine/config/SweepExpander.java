@@ -16,13 +16,15 @@ import java.util.Set;
 /**
  * Expands {@code sweep: {type: grid|zip, parameters: {path: [values]}}} into variations (AIPerf's multi-run and sweep docs).
  * Paths are dotted into the benchmark body ({@code phases.profiling.concurrency}, {@code dataset.prompts.isl});
- * bare phase fields ({@code concurrency}, {@code rate}, {@code requests}, {@code duration}, ...) and
- * {@code isl}/{@code osl} are shorthands. Grid varies the last axis fastest; zip walks the lists in lockstep.
- * Duplicate values are rejected because their directories would collide.
+ * the key of a sweeping option ({@link DeclaredOptions#sweepAxis}: {@code concurrency}, {@code rate},
+ * {@code requests}, {@code duration}, ...), a few more phase fields and {@code isl}/{@code osl} are shorthands. Grid
+ * varies the last axis fastest; zip walks the lists in lockstep. Duplicate values are rejected because their
+ * directories would collide.
  */
 final class SweepExpander {
-    private static final Set<String> PHASE_FIELDS = Set.of("concurrency", "prefill_concurrency", "rate", "requests",
-            "duration", "sessions", "users", "smoothness", "grace_period");
+    /** Phase fields a sweep may name alone although their flags take one value (no comma list). */
+    private static final Set<String> ONE_VALUE_FLAG_AXES = Set.of("prefill_concurrency", "sessions", "users",
+            "smoothness", "grace_period");
 
     private record Axis(String name, String path, List<JsonNode> values) {
     }
@@ -30,8 +32,12 @@ final class SweepExpander {
     private SweepExpander() {
     }
 
-    /** @param unbound the merged envelope before binding (not modified) */
-    static List<Variation> expand(final ObjectNode unbound, final JsonNode sweep, final Map<String, String> cliFlags) {
+    /**
+     * @param unbound the merged envelope before binding (not modified)
+     * @param declared the option table: the sweeping options' axes, and the binder's keys
+     */
+    static List<Variation> expand(final ObjectNode unbound, final JsonNode sweep, final Map<String, String> cliFlags,
+                                  final DeclaredOptions declared) {
         if (!sweep.isObject()) {
             throw new ConfigException("sweep", "expected a mapping with type and parameters");
         }
@@ -63,7 +69,7 @@ final class SweepExpander {
                 }
                 values.add(v);
             }
-            axes.add(new Axis(name(e.getKey()), path(e.getKey()), values));
+            axes.add(new Axis(name(e.getKey(), declared), path(e.getKey(), declared), values));
         }
         if (!type.equals("grid") && axes.stream().map(a -> a.values().size()).distinct().count() > 1) {
             throw new ConfigException("sweep.parameters", "zip sweep parameters must all have equal length");
@@ -81,7 +87,7 @@ final class SweepExpander {
                 labelParts.add(axes.get(a).name() + "_" + v.asText());
             }
             tree.remove("sweep");
-            final BenchmarkConfig config = ConfigBinder.bind(tree, cliFlags);
+            final BenchmarkConfig config = ConfigBinder.bind(tree, cliFlags, declared);
             out.add(new Variation(String.join("__", labelParts), i, values, config));
         }
         return out;
@@ -116,8 +122,12 @@ final class SweepExpander {
     }
 
     /** The canonical dotted path inside {@code benchmark}. */
-    static String path(final String key) {
-        if (PHASE_FIELDS.contains(key)) {
+    static String path(final String key, final DeclaredOptions declared) {
+        final String axis = declared.sweepAxis(key);
+        if (axis != null) {
+            return axis;
+        }
+        if (ONE_VALUE_FLAG_AXES.contains(key)) {
             return "phases.profiling." + key;
         }
         if (key.equals("isl") || key.equals("osl")) {
@@ -128,8 +138,8 @@ final class SweepExpander {
     }
 
     /** The label name of an axis: its last path segment ({@code isl.mean} counts as {@code isl}). */
-    static String name(final String key) {
-        final String[] parts = path(key).split("\\.");
+    static String name(final String key, final DeclaredOptions declared) {
+        final String[] parts = path(key, declared).split("\\.");
         final String last = parts[parts.length - 1];
         return (last.equals("mean") && parts.length > 1) ? parts[parts.length - 2] : last;
     }

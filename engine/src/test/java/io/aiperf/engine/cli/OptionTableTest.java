@@ -170,6 +170,44 @@ class OptionTableTest {
                 "--reset-kv-cache", "--server-profiler");
     }
 
+    static final class SweepsANumberField {
+        @Yaml(value = "benchmark.phases.profiling.n", sweeps = true, kind = DeclaredOptions.Kind.INTEGER)
+        @Option(names = "--n")
+        Integer n;
+    }
+
+    static final class SweepsWithoutAKind {
+        @Yaml(value = "benchmark.phases.profiling.n", sweeps = true)
+        @Option(names = "--n")
+        String n;
+    }
+
+    static final class SweepsOutsideTheBenchmark {
+        @Yaml(value = "multi_run.n", sweeps = true, kind = DeclaredOptions.Kind.INTEGER)
+        @Option(names = "--n")
+        String n;
+    }
+
+    static final class KindWithoutSweeping {
+        @Yaml(value = "benchmark.phases.profiling.n", kind = DeclaredOptions.Kind.INTEGER)
+        @Option(names = "--n")
+        String n;
+    }
+
+    /** A sweeping row is a text field (the comma list) of a benchmark key with the kind of its values; no other. */
+    @Test
+    void aSweepingRowIsDeclaredWholeOrNotAtAll() {
+        for (final Class<?> bad : List.of(SweepsANumberField.class, SweepsWithoutAKind.class,
+                SweepsOutsideTheBenchmark.class, KindWithoutSweeping.class)) {
+            assertThatThrownBy(() -> OptionTable.of(bad)).as(bad.getSimpleName())
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining(bad.getSimpleName());
+        }
+        assertThat(OptionTable.PROFILE.rows()).filteredOn(DeclaredOptions.Row::sweeps)
+                .extracting(DeclaredOptions.Row::flag)
+                .as("the comma-list flags of a phase; --isl and --osl sweep a distribution's mean by hand")
+                .containsExactly("--concurrency", "--request-rate", "--request-count", "--benchmark-duration");
+    }
+
     /** The rows handed to the binder are the profile options' @Yaml lines, each key once with one default. */
     @Test
     void theBinderSeesProfilesTable() {

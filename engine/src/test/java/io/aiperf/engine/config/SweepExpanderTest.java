@@ -74,6 +74,30 @@ class SweepExpanderTest {
         assertThat(run.variations().get(1).config().effectiveTree().has("sweep")).isFalse();
     }
 
+    /** A bare name is a sweeping option's key: the axes come from the option table, not from a list here. */
+    @Test
+    void aSweepingRowsKeyIsAnAxisOfItsOwn() {
+        final String yaml = """
+                sweep: {parameters: {new_axis: [2, 3]}}
+                benchmark:
+                  model: m
+                  phases: [{name: profiling, concurrency: 1, requests: 4}]
+                """;
+        final DeclaredOptions table = DeclaredOptions.installed().with(List.of(new DeclaredOptions.Row(
+                "benchmark.phases.profiling.new_axis", "--new-axis", DeclaredOptions.Kind.INTEGER, null, true)));
+        final List<Variation> v = ConfigLoader.fromYaml(yaml, new CliOverlay(table)).variations();
+        assertThat(v).extracting(Variation::label).containsExactly("new_axis_2", "new_axis_3");
+        assertThat(v.get(1).config().effectiveTree().at("/benchmark/phases/0/new_axis").intValue()).isEqualTo(3);
+        final DeclaredOptions notSweeping = DeclaredOptions.installed().with(List.of(new DeclaredOptions.Row(
+                "benchmark.phases.profiling.new_axis", "--new-axis", DeclaredOptions.Kind.INTEGER, null)));
+        assertThatThrownBy(() -> ConfigLoader.fromYaml(yaml, new CliOverlay(notSweeping)))
+                .as("a row that does not sweep is no shorthand: the bare key is a key of benchmark")
+                .isInstanceOf(ConfigException.class).hasMessageContaining("new_axis");
+        assertThatThrownBy(() -> table.with(List.of(new DeclaredOptions.Row("benchmark.endpoint.new_axis",
+                "--other-axis", DeclaredOptions.Kind.INTEGER, null, true))))
+                .as("one key, one axis").isInstanceOf(IllegalStateException.class).hasMessageContaining("new_axis");
+    }
+
     @Test
     void badSweepsNameTheirField() {
         assertThatThrownBy(() -> expand("sweep: {type: random, parameters: {concurrency: [1]}}\n"))
