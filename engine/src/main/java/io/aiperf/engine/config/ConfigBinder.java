@@ -38,25 +38,44 @@ public final class ConfigBinder {
             "tokenizer", "slos", "runtime");
     private final Map<String, String> cliFlags;
     private final DeclaredOptions declared;
+    private final ConfigInputs inputs;
     private final List<String> warnings = new ArrayList<>();
 
-    private ConfigBinder(final Map<String, String> cliFlags, final DeclaredOptions declared) {
+    private ConfigBinder(final Map<String, String> cliFlags, final DeclaredOptions declared,
+                         final ConfigInputs inputs) {
         this.cliFlags = cliFlags;
         this.declared = declared;
+        this.inputs = inputs;
     }
 
     /**
      * @param tree the canonical merged envelope (modified: defaults are filled in)
      * @param cliFlags canonical path to the CLI flag that set it, for error messages
+     * @param inputs the environment and the files the config names
+     */
+    public static BenchmarkConfig bind(final ObjectNode tree, final Map<String, String> cliFlags,
+                                       final ConfigInputs inputs) {
+        return bind(tree, cliFlags, DeclaredOptions.installed(), inputs);
+    }
+
+    /** As {@link #bind(ObjectNode, Map, ConfigInputs)} with another option table than the CLI's (tests). */
+    public static BenchmarkConfig bind(final ObjectNode tree, final Map<String, String> cliFlags,
+                                       final DeclaredOptions declared, final ConfigInputs inputs) {
+        return new ConfigBinder(cliFlags, declared, inputs).bindEnvelope(tree);
+    }
+
+    /**
+     * As {@link #bind(ObjectNode, Map, ConfigInputs)} with {@link ConfigInputs#ofProcess()}: {@link SweepExpander}
+     * binds a sweep's points so, as it is handed no inputs.
      */
     public static BenchmarkConfig bind(final ObjectNode tree, final Map<String, String> cliFlags) {
-        return bind(tree, cliFlags, DeclaredOptions.installed());
+        return bind(tree, cliFlags, ConfigInputs.ofProcess());
     }
 
     /** As {@link #bind(ObjectNode, Map)} with another option table than the CLI's (tests). */
     public static BenchmarkConfig bind(final ObjectNode tree, final Map<String, String> cliFlags,
                                        final DeclaredOptions declared) {
-        return new ConfigBinder(cliFlags, declared).bindEnvelope(tree);
+        return bind(tree, cliFlags, declared, ConfigInputs.ofProcess());
     }
 
     /** The sections in the order they are bound: the phases read what the endpoint and the dataset settled. */
@@ -71,8 +90,8 @@ public final class ConfigBinder {
         final Section b = env.section("benchmark");
         b.allowOnly(BENCHMARK_KEYS);
         final List<String> models = models(b);
-        final EndpointConfig endpoint = new EndpointBinder(warnings).bind(b.section("endpoint"));
-        final DatasetBinder datasets = new DatasetBinder();
+        final EndpointConfig endpoint = new EndpointBinder(warnings, inputs).bind(b.section("endpoint"));
+        final DatasetBinder datasets = new DatasetBinder(inputs);
         final DatasetConfig dataset = datasets.bind(b.section("dataset"), b.raw("phases"));
         endpointTakesDataset(endpoint, dataset, datasets.multiTurn());
         final List<PhaseConfig> phases = new PhaseBinder(cliFlags, declared, warnings, datasets, endpoint.streaming())

@@ -18,9 +18,15 @@ final class DatasetBinder {
     static final List<String> TURN_DELAY_KEYS = List.of("mean", "stddev", "ratio");
     static final List<String> PREFIX_KEYS = List.of("pool_size", "length");
     static final List<String> DIST_KEYS = List.of("mean", "stddev");
+    private final ConfigInputs inputs;
     private DatasetConfig.InputFile fileDataset; // read by the phases: a trace sets their timing and count
+    private boolean fileIsDirectory; // the input file is a directory (a conversation or a pool per file)
     private String samplingTrace; // the sampling field, when one is set for a timestamped trace
     private boolean multiTurn; // some conversation may have more than one turn
+
+    DatasetBinder(final ConfigInputs inputs) {
+        this.inputs = inputs;
+    }
 
     DatasetConfig bind(final Section d, final JsonNode phases) {
         d.allowOnly(DATASET_KEYS);
@@ -81,7 +87,7 @@ final class DatasetBinder {
         final DatasetConfig.Prefixes prefixes = prefixes(prompts);
         final boolean synthetic = type.equals("synthetic");
         multiTurn = turns.multiTurn() || (file != null && (file.format() == DatasetConfig.Format.MULTI_TURN
-                || (file.directory() && file.format() == DatasetConfig.Format.RAW_PAYLOAD)));
+                || (fileIsDirectory && file.format() == DatasetConfig.Format.RAW_PAYLOAD)));
         if (!synthetic && (turns.multiTurn() || prefixes != DatasetConfig.Prefixes.NONE || sequences != null)) {
             throw d.error(turns.multiTurn() ? "turns" : "prompts",
                     "--session-turns-*, prefix prompts, --shared-system-prompt-length and --seq-dist shape "
@@ -98,18 +104,18 @@ final class DatasetBinder {
         }
         return new DatasetConfig(entries, islMean, islStd, oslMean, oslStd, file, publicDataset, turns, prefixes,
                 sequences, sampling, cap == null ? null : Math.round(cap * 1000), rankings(d),
-                SyntheticMediaBinder.bind(d), system);
+                SyntheticMediaBinder.bind(d, inputs), system);
     }
 
     /** A file dataset: its path, its format (detected unless given), and each row's timestamp. */
-    private static DatasetConfig.InputFile inputFile(final Section d) {
+    private DatasetConfig.InputFile inputFile(final Section d) {
         final String path = d.string("path", null);
         if (path == null) {
             throw d.error("path", "a file dataset needs a path (--input-file)");
         }
         final JsonNode givenFormat = d.raw("format");
         final String formatText = d.string("format", givenFormat != null && !givenFormat.isNull() ? null
-                : FormatDetector.detect(path, d.field("path")).wireName());
+                : inputs.detectFormat(path, d.field("path")).wireName());
         final DatasetConfig.Format format;
         try {
             format = DatasetConfig.Format.valueOf(formatText.toUpperCase(Locale.ROOT).replace('-', '_'));
@@ -117,7 +123,8 @@ final class DatasetBinder {
             throw d.error("format", "unknown dataset format '" + formatText + "'; supported: single_turn, "
                     + "multi_turn, random_pool, mooncake_trace, raw_payload");
         }
-        if (java.nio.file.Files.isDirectory(java.nio.file.Path.of(path)) && format != DatasetConfig.Format.RAW_PAYLOAD
+        fileIsDirectory = inputs.isDirectory(path);
+        if (fileIsDirectory && format != DatasetConfig.Format.RAW_PAYLOAD
                 && format != DatasetConfig.Format.RANDOM_POOL) {
             throw d.error("path", path + " is a directory: only raw_payload (a conversation per file) and "
                     + "random_pool (a pool per file) read one, not " + format.wireName());
@@ -128,18 +135,18 @@ final class DatasetBinder {
         }
         final DatasetConfig.Synthesis synthesis = synthesis(d, format);
         return new DatasetConfig.InputFile(path, format, blockSize,
-                InputFiles.timestamps(path, d.field("path"), format, synthesis), d.bool("ignore_trace_delays", false),
+                inputs.timestamps(path, d.field("path"), format, synthesis), d.bool("ignore_trace_delays", false),
                 d.has("media_roots") ? d.stringList("media_roots") : List.of(), synthesis);
     }
 
-    private static DatasetConfig.PublicDataset publicDataset(final Section d) {
+    private DatasetConfig.PublicDataset publicDataset(final Section d) {
         final String name = d.string("public_dataset", null);
         if (name == null || !name.equalsIgnoreCase("sharegpt")) {
             throw d.error("public_dataset", name == null ? "a public dataset needs a name (--public-dataset)"
                     : "unknown public dataset '" + name + "'; supported: sharegpt");
         }
         return new DatasetConfig.PublicDataset("sharegpt",
-                PublicDatasets.locate(d.string("path", null), d.field("public_dataset"), System.getenv()));
+                inputs.publicDataset(d.string("path", null), d.field("public_dataset")));
     }
 
     private DatasetConfig.Sampling sampling(final Section d) {
@@ -182,6 +189,11 @@ final class DatasetBinder {
         return samplingTrace;
     }
 
+    /** Whether the input file is a directory: raw_payload conversations or random_pool pools, one per file. */
+    boolean fileIsDirectory() {
+        return fileIsDirectory;
+    }
+
     /** Whether some conversation may have more than one turn. */
     boolean multiTurn() {
         return multiTurn;
@@ -215,7 +227,7 @@ final class DatasetBinder {
     }
 
     /** The verbatim system prompt ({@code --system-prompt}, or the file of {@code --system-prompt-file}), or null. */
-    private static String systemPrompt(final Section prompts, final DatasetConfig.Prefixes prefixes) {
+    private String systemPrompt(final Section prompts, final DatasetConfig.Prefixes prefixes) {
         final String text = prompts.string("system_prompt", null);
         final String file = prompts.string("system_prompt_file", null);
         if (text == null && file == null) {
@@ -233,7 +245,7 @@ final class DatasetBinder {
         String value = text;
         if (file != null) {
             try {
-                value = java.nio.file.Files.readString(java.nio.file.Path.of(file));
+                value = inputs.readString(file);
             } catch (java.io.IOException | java.nio.file.InvalidPathException | java.io.UncheckedIOException e) {
                 throw prompts.error(key, "cannot read " + file + " as UTF-8 text: " + e.getMessage());
             }

@@ -23,10 +23,12 @@ final class EndpointBinder {
             "session_header", "template", "gpu_telemetry", "connection_reuse", "wait_for_model_timeout",
             "wait_for_model_interval", "wait_for_model_mode", "per_chunk_usage");
     private final List<String> warnings;
+    private final ConfigInputs inputs;
     private final TelemetryBinder telemetry;
 
-    EndpointBinder(final List<String> warnings) {
+    EndpointBinder(final List<String> warnings, final ConfigInputs inputs) {
         this.warnings = warnings;
+        this.inputs = inputs;
         this.telemetry = new TelemetryBinder(warnings);
     }
 
@@ -126,13 +128,13 @@ final class EndpointBinder {
         return r;
     }
 
-    private static PayloadTemplate template(final Section e, final EndpointType type) {
+    private PayloadTemplate template(final Section e, final EndpointType type) {
         final JsonNode extra = e.raw("extra");
         if (!e.has("template") && type == EndpointType.TEMPLATE && extra != null && extra.has("payload_template")) {
             // upstream's --extra-inputs payload_template:... and response_field:..., which are no body fields
             final ObjectNode x = (ObjectNode) extra;
             final ObjectNode t = e.node().putObject("template");
-            t.put("body", PayloadTemplate.bodyOf(x.remove("payload_template").asText(), e.field("extra")));
+            t.put("body", inputs.payloadTemplate(x.remove("payload_template").asText(), e.field("extra")));
             final JsonNode field = x.remove("response_field");
             t.set("response_field", field == null ? com.fasterxml.jackson.databind.node.TextNode.valueOf("")
                     : field); // none given: detected, as upstream's template endpoint does
@@ -178,9 +180,9 @@ final class EndpointBinder {
     }
 
     /** {@code proxy}, else the proxy variables of the environment. */
-    private static ProxyConfig proxy(final Section e) {
+    private ProxyConfig proxy(final Section e) {
         try {
-            return ProxyConfig.of(e.string("proxy", null), System.getenv());
+            return ProxyConfig.of(e.string("proxy", null), inputs.environment());
         } catch (ConfigException ex) {
             throw "endpoint.proxy".equals(ex.field()) ? e.error("proxy", ex.reason()) : ex;
         }
@@ -191,7 +193,7 @@ final class EndpointBinder {
                 e.string("ssl_cert_file", null), e.string("ssl_key_file", null));
         if (tls.caFile() != null) {
             try {
-                tls.caCertificates();
+                inputs.certificates(tls.caFile());
             } catch (java.io.IOException | java.security.GeneralSecurityException ex) {
                 throw e.error("ssl_ca_file", "cannot read CA certificates from " + tls.caFile() + ": " + ex.getMessage());
             }
@@ -202,13 +204,13 @@ final class EndpointBinder {
         }
         if (tls.certFile() != null) {
             try {
-                tls.clientCertificates();
+                inputs.certificates(tls.certFile());
             } catch (java.io.IOException | java.security.GeneralSecurityException ex) {
                 throw e.error("ssl_cert_file", "cannot read the client certificate from " + tls.certFile() + ": "
                         + ex.getMessage());
             }
             try {
-                tls.clientKey();
+                inputs.privateKey(tls.keyFile());
             } catch (java.io.IOException | java.security.GeneralSecurityException ex) {
                 throw e.error("ssl_key_file", "cannot read the client key from " + tls.keyFile() + ": "
                         + ex.getMessage());

@@ -26,6 +26,7 @@ final class PhaseBinder {
     private final DeclaredOptions declared;
     private final List<String> warnings;
     private final DatasetConfig.InputFile fileDataset; // a trace sets the phases' timing and count
+    private final boolean fileIsDirectory; // the trace is a directory: a conversation or a pool per file
     private final String samplingTrace; // the sampling field, when one is set for a timestamped trace
     private final boolean multiTurn; // some conversation may have more than one turn
     private final boolean streaming; // the endpoint streams: prefill concurrency needs it
@@ -36,6 +37,7 @@ final class PhaseBinder {
         this.declared = declared;
         this.warnings = warnings;
         this.fileDataset = dataset.fileDataset();
+        this.fileIsDirectory = dataset.fileIsDirectory();
         this.samplingTrace = dataset.samplingTrace();
         this.multiTurn = dataset.multiTurn();
         this.streaming = streaming;
@@ -211,11 +213,11 @@ final class PhaseBinder {
             }
         } else if (stop.requests() == null && stop.sessions() == null && stop.duration() == null && fileDataset != null
                 && kind == PhaseKind.PROFILING) {
-            if (fileDataset.format() == DatasetConfig.Format.MULTI_TURN || (fileDataset.directory()
+            if (fileDataset.format() == DatasetConfig.Format.MULTI_TURN || (fileIsDirectory
                     && fileDataset.format() == DatasetConfig.Format.RAW_PAYLOAD)) {
                 stop = stop.withSessions(fileDataset.timestampsMs().size()); // every conversation of the file once, all its turns
                 s.node().put("sessions", stop.sessions());
-            } else if (fileDataset.directory()) {
+            } else if (fileIsDirectory) {
                 // random_pool pools: conversations are drawn, so the run takes the count's usual default
             } else {
                 stop = stop.withRequests(fileDataset.timestampsMs().size()); // every row of the file once
