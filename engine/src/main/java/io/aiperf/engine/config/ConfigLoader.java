@@ -23,10 +23,11 @@ public final class ConfigLoader {
     /**
      * @param yamlFile the {@code -f} file, or null
      * @param cliOverlay canonical tree of the typed CLI values ({@link CliOverlay} builds it)
-     * @param env environment for {@code ${VAR}} substitution
+     * @param env environment for {@code ${VAR}} substitution, and for the binders (the proxy variables, the dataset
+     *            cache)
      */
     public static BenchmarkConfig load(final Path yamlFile, final CliOverlay cliOverlay, final Map<String, String> env) {
-        return merge(read(yamlFile, env), cliOverlay);
+        return merge(read(yamlFile, env), cliOverlay, ConfigInputs.of(env));
     }
 
     /**
@@ -46,17 +47,21 @@ public final class ConfigLoader {
         return loaded == null ? emptyEnvelope() : ConfigShapes.canonical(loaded.deepCopy());
     }
 
-    /** Same as {@link #load} for a file {@link #read} already; the tree read stays as it was. */
+    /**
+     * Same as {@link #load} for a file {@link #read} already, with the process's environment; the tree read stays as
+     * it was.
+     */
     public static BenchmarkConfig bind(final ObjectNode read, final CliOverlay cliOverlay) {
-        return merge(read.deepCopy(), cliOverlay);
+        return merge(read.deepCopy(), cliOverlay, ConfigInputs.ofProcess());
     }
 
     /** Same as {@link #load} for YAML text already in memory (tests, {@code config validate -}). */
     public static BenchmarkConfig fromYaml(final String yaml, final CliOverlay cliOverlay) {
-        return merge(ConfigShapes.canonical(YamlLoader.parse(yaml, "<yaml>", System.getenv())), cliOverlay);
+        final Map<String, String> env = System.getenv();
+        return merge(ConfigShapes.canonical(YamlLoader.parse(yaml, "<yaml>", env)), cliOverlay, ConfigInputs.of(env));
     }
 
-    private static BenchmarkConfig merge(final ObjectNode base, final CliOverlay cli) {
+    private static BenchmarkConfig merge(final ObjectNode base, final CliOverlay cli, final ConfigInputs inputs) {
         ConfigMerger.merge(base, cli.tree());
         if (cli.addsWarmup()) {
             addProfilingAfterAWarmupAlone(base);
@@ -65,11 +70,11 @@ public final class ConfigLoader {
         base.remove("search"); // the capacity search's settings: aiperf profile reads them (src-docs/capacity.md)
         final JsonNode sweep = base.remove("sweep");
         if (sweep == null || sweep.isNull()) {
-            return ConfigBinder.bind(base, cli.flags(), cli.declared());
+            return ConfigBinder.bind(base, cli.flags(), cli.declared(), inputs);
         }
         // Each point is bound (and validated) on its own; the first stands for the run as a whole.
         final java.util.List<Variation> variations = new java.util.ArrayList<>(
-                SweepExpander.expand(base, sweep, cli.flags(), cli.declared()));
+                SweepExpander.expand(base, sweep, cli.flags(), cli.declared(), inputs));
         final Variation first = variations.get(0);
         final ObjectNode tree = first.config().effectiveTree().deepCopy(); // a bound config is never changed
         tree.set("sweep", sweep);

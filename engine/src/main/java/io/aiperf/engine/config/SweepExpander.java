@@ -35,9 +35,10 @@ final class SweepExpander {
     /**
      * @param unbound the merged envelope before binding (not modified)
      * @param declared the option table: the sweeping options' axes, and the binder's keys
+     * @param inputs the files and environment each point's binding reads
      */
     static List<Variation> expand(final ObjectNode unbound, final JsonNode sweep, final Map<String, String> cliFlags,
-                                  final DeclaredOptions declared) {
+                                  final DeclaredOptions declared, final ConfigInputs inputs) {
         if (!sweep.isObject()) {
             throw new ConfigException("sweep", "expected a mapping with type and parameters");
         }
@@ -87,7 +88,7 @@ final class SweepExpander {
                 labelParts.add(axes.get(a).name() + "_" + v.asText());
             }
             tree.remove("sweep");
-            final BenchmarkConfig config = ConfigBinder.bind(tree, cliFlags, declared);
+            final BenchmarkConfig config = ConfigBinder.bind(tree, cliFlags, declared, inputs);
             out.add(new Variation(String.join("__", labelParts), i, values, config));
         }
         return out;

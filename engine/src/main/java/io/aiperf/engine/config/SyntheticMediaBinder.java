@@ -16,12 +16,12 @@ final class SyntheticMediaBinder {
     private SyntheticMediaBinder() {
     }
 
-    static SyntheticMedia bind(final Section d) {
-        return new SyntheticMedia(d.has("images") ? images(d.section("images")) : null,
+    static SyntheticMedia bind(final Section d, final ConfigInputs inputs) {
+        return new SyntheticMedia(d.has("images") ? images(d.section("images"), inputs) : null,
                 d.has("audio") ? audio(d.section("audio")) : null);
     }
 
-    private static SyntheticMedia.Images images(final Section s) {
+    private static SyntheticMedia.Images images(final Section s, final ConfigInputs inputs) {
         s.allowOnly(IMAGE_KEYS);
         final double[] width = dist(s, "width");
         final double[] height = dist(s, "height");
@@ -38,7 +38,7 @@ final class SyntheticMediaBinder {
             throw s.error("source", "upstream's bundled source images are not shipped here; give noise or a "
                     + "directory of images");
         }
-        if (!source.equals("noise") && !java.nio.file.Files.isDirectory(java.nio.file.Path.of(source))) {
+        if (!source.equals("noise") && !inputs.isDirectory(source)) {
             throw s.error("source", "expected noise or a directory of images, got '" + source + "'");
         }
         final String sampling = s.defaultedString("sampling");

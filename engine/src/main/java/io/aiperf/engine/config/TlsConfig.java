@@ -38,7 +38,7 @@ public record TlsConfig(boolean verify, String caFile, String certFile, String k
         return certificates(certFile);
     }
 
-    private static List<Certificate> certificates(final String file) throws IOException, GeneralSecurityException {
+    static List<Certificate> certificates(final String file) throws IOException, GeneralSecurityException {
         try (InputStream in = Files.newInputStream(Path.of(file))) {
             final List<Certificate> certs = new ArrayList<>(CertificateFactory.getInstance("X.509").generateCertificates(in));
             if (certs.isEmpty()) {

@@ -59,7 +59,7 @@ class NoReadBackTest {
             Map.entry("config.PayloadTemplate.bodyOf(String, String)", "a payload template file"),
             Map.entry("config.PemKeys.read(Path)", "a PEM key or certificate"),
             Map.entry("config.TlsConfig.certificates(String)", "a CA bundle"),
-            Map.entry("config.ConfigBinder.systemPrompt(Section, Prefixes)", "a system prompt given as a file"),
+            Map.entry("config.FileSystemInputs.readString(String)", "a system prompt given as a file"),
             Map.entry("hub.HfHub.token(Map)", "the hub's token file"),
             Map.entry("tracestats.TraceAnalysis.of(Path, int)", "a trace file"),
             Map.entry("dataset.TokenizerResolver.find(String, String, Map, List)", "the hub cache's ref"),

@@ -11,6 +11,7 @@ import io.aiperf.engine.ci.ProfileSpec;
 import io.aiperf.engine.config.BenchmarkConfig;
 import io.aiperf.engine.config.CliOverlay;
 import io.aiperf.engine.config.ConfigBinder;
+import io.aiperf.engine.config.ConfigInputs;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.config.ConfigMerger;
 import io.aiperf.engine.config.DeclaredOptions;
@@ -35,6 +36,9 @@ import picocli.CommandLine.Option;
  * with no edit anywhere else.
  */
 class OptionTableTest {
+    /** The file system and this process's environment, as the CLI's binding reads them. */
+    private static final ConfigInputs PROCESS = ConfigInputs.ofProcess();
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Options no production code knows of, declared as any profile option is: on a field, and in a mixin. */
@@ -88,7 +92,7 @@ class OptionTableTest {
     private static BenchmarkConfig bindFlags(final Knobs knobs) throws Exception {
         final CliOverlay o = new CliOverlay();
         KNOBS.overlay(knobs, o);
-        return ConfigBinder.bind(ConfigMerger.merge(yaml(""), o.tree()), o.flags(), WITH_KNOBS);
+        return ConfigBinder.bind(ConfigMerger.merge(yaml(""), o.tree()), o.flags(), WITH_KNOBS, PROCESS);
     }
 
     @Test
@@ -105,18 +109,18 @@ class OptionTableTest {
 
     @Test
     void aNewOptionBindsFromYamlWithItsKindAndDefault() throws Exception {
-        assertThat(ConfigBinder.bind(yaml("\"new_knob\": 3"), Map.of(), WITH_KNOBS).effectiveTree()
+        assertThat(ConfigBinder.bind(yaml("\"new_knob\": 3"), Map.of(), WITH_KNOBS, PROCESS).effectiveTree()
                 .at("/benchmark/endpoint/new_knob").intValue()).isEqualTo(3);
-        assertThat(ConfigBinder.bind(yaml(""), Map.of(), WITH_KNOBS).effectiveTree()
+        assertThat(ConfigBinder.bind(yaml(""), Map.of(), WITH_KNOBS, PROCESS).effectiveTree()
                 .at("/benchmark/endpoint/new_knob").intValue()).as("the declared default").isEqualTo(7);
-        assertThatThrownBy(() -> ConfigBinder.bind(yaml("\"new_knob\": \"many\""), Map.of(), WITH_KNOBS))
+        assertThatThrownBy(() -> ConfigBinder.bind(yaml("\"new_knob\": \"many\""), Map.of(), WITH_KNOBS, PROCESS))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("benchmark.endpoint.new_knob")
                 .hasMessageContaining("Input should be a valid integer");
         final ObjectNode dial = (ObjectNode) JSON.readTree("{\"benchmark\": {\"models\": [\"m\"], "
                 + "\"artifacts\": {\"new_dial\": true}}}");
-        assertThat(ConfigBinder.bind(dial, Map.of(), WITH_KNOBS).effectiveTree().at("/benchmark/artifacts/new_dial")
+        assertThat(ConfigBinder.bind(dial, Map.of(), WITH_KNOBS, PROCESS).effectiveTree().at("/benchmark/artifacts/new_dial")
                 .booleanValue()).as("a mixin's row binds as well").isTrue();
-        assertThatThrownBy(() -> ConfigBinder.bind(yaml("\"new_knob\": 3"), Map.of()))
+        assertThatThrownBy(() -> ConfigBinder.bind(yaml("\"new_knob\": 3"), Map.of(), PROCESS))
                 .as("without the row the key is unknown").isInstanceOf(ConfigException.class)
                 .hasMessageContaining("Extra inputs are not permitted");
     }

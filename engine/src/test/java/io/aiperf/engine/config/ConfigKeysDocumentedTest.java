@@ -19,7 +19,8 @@ class ConfigKeysDocumentedTest {
     void everyAcceptedKeyIsInTheYamlReference() throws Exception {
         final String page = Files.readString(Path.of(System.getProperty("aiperf.docs.dir", "../src-docs"), "yaml.md"));
         final List<String> keys = new ArrayList<>();
-        for (final Class<?> c : List.of(ConfigBinder.class, ConfigShapes.class)) {
+        for (final Class<?> c : List.of(ConfigBinder.class, ConfigShapes.class, EndpointBinder.class,
+                ControlHooksBinder.class, DatasetBinder.class, PhaseBinder.class, ArtifactsBinder.class)) {
             for (final Field f : c.getDeclaredFields()) {
                 if (Modifier.isStatic(f.getModifiers()) && f.getName().endsWith("_KEYS") && List.class.isAssignableFrom(f.getType())) {
                     f.setAccessible(true);

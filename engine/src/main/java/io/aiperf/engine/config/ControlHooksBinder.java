@@ -1,0 +1,76 @@
+package io.aiperf.engine.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+
+/** Binds the control calls the run makes to the server: {@code reset_kv_cache} and {@code server_profiler}. */
+final class ControlHooksBinder {
+    static final List<String> RESET_KEYS = List.of("path", "timeout_seconds", "max_retry_seconds");
+    static final List<String> PROFILER_KEYS = List.of("start_path", "stop_path", "timeout_seconds");
+
+    private ControlHooksBinder() {
+    }
+
+    static ResetKvCacheConfig resetHook(final Section e) {
+        final JsonNode v = e.raw("reset_kv_cache");
+        if (v == null || v.isNull() || (v.isBoolean() && !v.booleanValue())) {
+            e.node().put("reset_kv_cache", false);
+            return null;
+        }
+        if (v.isBoolean()) {
+            e.node().putObject("reset_kv_cache");
+        } else if (!v.isObject()) {
+            throw e.error("reset_kv_cache", "Expected false | true | object for ResetKvCacheConfig, got "
+                    + Section.typeName(v));
+        }
+        final Section s = e.section("reset_kv_cache");
+        s.allowOnly(RESET_KEYS);
+        final String path = hookPath(s, "path", ResetKvCacheConfig.DEFAULT_PATH);
+        final double timeout = positive(s, "timeout_seconds", ResetKvCacheConfig.DEFAULT_TIMEOUT_SECONDS);
+        final double retry = s.number("max_retry_seconds", ResetKvCacheConfig.DEFAULT_MAX_RETRY_SECONDS);
+        if (!(retry >= 0) || Double.isInfinite(retry)) {
+            throw s.error("max_retry_seconds", "Input should be greater than or equal to 0 and finite, got "
+                    + s.raw("max_retry_seconds"));
+        }
+        return new ResetKvCacheConfig(path, timeout, retry);
+    }
+
+    static ServerProfilerConfig profilerHook(final Section e) {
+        final JsonNode v = e.raw("server_profiler");
+        if (v == null || v.isNull() || (v.isBoolean() && !v.booleanValue())) {
+            e.node().put("server_profiler", false);
+            return null;
+        }
+        if (v.isBoolean()) {
+            e.node().putObject("server_profiler");
+        } else if (!v.isObject()) {
+            throw e.error("server_profiler", "Expected false | true | object for ServerProfilerConfig, got "
+                    + Section.typeName(v));
+        }
+        final Section s = e.section("server_profiler");
+        s.allowOnly(PROFILER_KEYS);
+        return new ServerProfilerConfig(hookPath(s, "start_path", ServerProfilerConfig.DEFAULT_START_PATH),
+                hookPath(s, "stop_path", ServerProfilerConfig.DEFAULT_STOP_PATH),
+                positive(s, "timeout_seconds", ServerProfilerConfig.DEFAULT_TIMEOUT_SECONDS));
+    }
+
+    private static String hookPath(final Section s, final String key, final String def) {
+        String p = s.string(key, null);
+        if (p == null || p.isEmpty()) {
+            p = def;
+            s.node().put(key, def);
+        }
+        if (!p.startsWith("/") || p.contains("://")) {
+            throw s.error(key, s.pathOf(key) + " must be a relative path starting with '/', got '" + p + "'");
+        }
+        return p;
+    }
+
+    private static double positive(final Section s, final String key, final double def) {
+        final double v = s.number(key, def);
+        if (!(v > 0) || Double.isInfinite(v)) {
+            throw s.error(key, "Input should be greater than 0 and finite, got " + s.raw(key));
+        }
+        return v;
+    }
+}
