@@ -250,6 +250,8 @@ public final class RecordsJsonlWriter implements AutoCloseable {
                 g.value((long) display);
             } else if (spec.nanosToDisplay() == NANOS_PER_MILLI) {
                 g.millis(spec.perRecord().applyAsDouble(m));
+            } else if (spec.nanosToDisplay() == BYTES_PER_KIB) {
+                g.kibibytes(spec.perRecord().applyAsDouble(m)); // written without a String per value, as the ms ones
             } else {
                 g.value(display);
             }
@@ -258,6 +260,7 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     }
 
     private static final double NANOS_PER_MILLI = 1e6;
+    private static final double BYTES_PER_KIB = 1024;
 
     private static java.util.Map<MetricSpec, byte[][]> tagsAndUnits() {
         final java.util.Map<MetricSpec, byte[][]> m = new java.util.IdentityHashMap<>();
