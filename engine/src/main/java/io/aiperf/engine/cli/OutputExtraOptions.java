@@ -11,13 +11,14 @@ import picocli.CommandLine.Option;
 public final class OutputExtraOptions {
     @Yaml("benchmark.artifacts.export_http_trace")
     @Option(names = "--export-http-trace", description = "Each line of profile_export.jsonl also carries its HTTP "
-            + "trace: the http_req_* timings (blocked, connecting, waiting, receiving, ...) and trace_data with the "
-            + "wall-clock stamps of the pool wait, connect, write, response head and body.")
+            + "trace: trace_data with the wall-clock stamps of the pool wait, connect, write, response head and "
+            + "body (the http_req_* metrics are in every line without it).")
     Boolean exportHttpTrace;
 
     @Yaml("benchmark.artifacts.show_trace_timing")
-    @Option(names = "--show-trace-timing", description = "Print the HTTP trace timing table (blocked, connecting, "
-            + "sending, waiting, receiving, duration, total; connection reuse) after the metrics.")
+    @Option(names = "--show-trace-timing", description = "Print the HTTP trace timing table (the http_req_* "
+            + "metrics: blocked, DNS lookup, connecting, sending, waiting, receiving, connection reuse, data and "
+            + "chunks sent and received, connection overhead, duration, total) after the metrics.")
     Boolean showTraceTiming;
 
     @Option(names = "--auto-plot", description = "Upstream's flag for its plots. Every run writes "

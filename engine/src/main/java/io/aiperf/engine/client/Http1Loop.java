@@ -973,10 +973,13 @@ final class Http1Loop implements Runnable {
         c.current = exchange;
         exchange.connection = c;
         c.reader.reset(c);
-        if (!c.reused && !c.ahead) {
-            // The first request on a connection opened while requests waited: it is the one that paid for the connect.
-            exchange.collector.markConnectStart(c.connectStartNanos);
-            exchange.collector.markConnectDone(c.connectDoneNanos);
+        if (!c.reused) {
+            exchange.collector.markNewConnection();
+            if (!c.ahead) {
+                // The first request on a connection opened while requests waited: it paid for the connect.
+                exchange.collector.markConnectStart(c.connectStartNanos);
+                exchange.collector.markConnectDone(c.connectDoneNanos);
+            }
         }
         final boolean last = !guard.mayReuse(c.origin.key());
         if (guard.closesAfterResponse(c.origin.key())) {
@@ -991,7 +994,7 @@ final class Http1Loop implements Runnable {
                 c.unwritten = ByteBuffer.allocate(bytes.remaining()).put(bytes).flip();
                 interest(c, SelectionKey.OP_READ | SelectionKey.OP_WRITE);
             } else {
-                written(exchange);
+                written(exchange, clock.nanoTime());
             }
         } catch (IOException e) {
             fail(c, e);
@@ -1010,7 +1013,7 @@ final class Http1Loop implements Runnable {
             c.unwritten = null;
             interest(c, SelectionKey.OP_READ);
             if (c.current != null) {
-                written(c.current);
+                written(c.current, clock.nanoTime());
             }
         }
     }
@@ -1023,7 +1026,8 @@ final class Http1Loop implements Runnable {
         }
     }
 
-    private static void written(final Http1Exchange exchange) {
+    private static void written(final Http1Exchange exchange, final long nanos) {
+        exchange.collector.markWritten(nanos);
         if (exchange.onWritten != null && exchange.redirects == 0) {
             exchange.onWritten.run();
         }

@@ -232,6 +232,7 @@ public final class InferenceClient implements RequestTransport, AutoCloseable {
         final ResponseCollector collector = new ResponseCollector(clock, request.streaming(), issuedNanos, retry, limits,
                 request.parser());
         collector.onFirstContent(handle::firstContent);
+        collector.bodyBytes(request.body() == null ? -1 : request.body().length);
         final long cancelAfter = handle.cancelAfterSentNanos();
         final Runnable onWritten = cancelAfter < 0 ? null
                 : () -> timer.schedule(() -> handle.requestedCancel(clock.nanoTime()), cancelAfter, TimeUnit.NANOSECONDS);

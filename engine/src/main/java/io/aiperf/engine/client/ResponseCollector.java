@@ -42,6 +42,10 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private volatile boolean written;
     private volatile long connectStartNanos = -1;
     private volatile long connectDoneNanos = -1;
+    /** When the whole request was handed to the socket, or -1 (HTTP trace metrics). */
+    private volatile long writtenNanos = -1;
+    private volatile boolean newConnection;
+    private long bytesSent = -1;
     private int malformedChunks;
     private final ChunkParser.Chunk chunk = new ChunkParser.Chunk();
     private final ResponseParser parser;
@@ -68,6 +72,8 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private int firstChunkTokens = -1;
     private long lastByteNanos = -1;
     private long firstByteNanos = -1;
+    /** The stamp of the last read that carried body bytes: the pieces of one socket read share it. */
+    private long lastReadNanos = -1;
     private int reads;
     private ErrorDetails streamError; // an error the server sent inside a 200 stream
 
@@ -95,6 +101,23 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
             startPerfNanos = nanos;
         }
         written = true;
+    }
+
+    /** The whole request was handed to the socket at {@code nanos} (the first time, when a redirect sends again). */
+    void markWritten(final long nanos) {
+        if (writtenNanos < 0) {
+            writtenNanos = nanos;
+        }
+    }
+
+    /** The request is the first on its connection. */
+    void markNewConnection() {
+        newConnection = true;
+    }
+
+    /** The request body's size in bytes. */
+    void bodyBytes(final long bytes) {
+        bytesSent = bytes;
     }
 
     /** A redirect was followed: the request goes out again, to its Location. */
@@ -231,7 +254,10 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
             if (firstByteNanos < 0) {
                 firstByteNanos = now;
             }
-            reads++;
+            if (now != lastReadNanos) { // a chunked body's pieces of one socket read arrive with its one stamp
+                lastReadNanos = now;
+                reads++;
+            }
         }
         receivedBytes += src.remaining();
         if (receivedBytes > limits.maxResponseBytes()) {
@@ -477,7 +503,8 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
     private io.aiperf.engine.record.TransportTimes times() {
         return new io.aiperf.engine.record.TransportTimes(issuedNanos, connectStartNanos, connectDoneNanos, retried,
                 redirects, closesAfterResponse, new io.aiperf.engine.record.TransportTimes.Wire(status, reason,
-                firstByteNanos, lastByteNanos, receivedBytes, reads));
+                firstByteNanos, lastByteNanos, receivedBytes, reads, writtenNanos, bytesSent,
+                newConnection || connectStartNanos >= 0));
     }
 
     private ResponseData result(final ErrorDetails error) {

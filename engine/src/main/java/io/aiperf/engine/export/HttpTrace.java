@@ -1,5 +1,6 @@
 package io.aiperf.engine.export;
 
+import io.aiperf.engine.metrics.HttpMetrics;
 import io.aiperf.engine.record.RequestRecord;
 import io.aiperf.engine.record.ResponseData;
 import io.aiperf.engine.record.TransportTimes;
@@ -8,57 +9,15 @@ import io.aiperf.engine.summary.RecordCodec;
 import io.aiperf.engine.time.WallClock;
 
 /**
- * Upstream AIPerf's HTTP trace of one request ({@code --export-http-trace}, its HTTP trace metrics guide), built from
- * the stamps the transport keeps for every request: when it was handed over, the pool wait, the connect, the write,
- * the response head, the first and last body bytes. The {@code http_req_*} durations follow k6's names; a phase the
- * engine does not see apart (DNS is inside the connect, the head and body go out in one write) is left out rather
- * than guessed (src-docs/exports.md, "HTTP trace").
+ * Upstream AIPerf's HTTP trace of one request ({@code --export-http-trace}, its HTTP trace metrics guide): the
+ * {@code trace_data} object, from the stamps the transport keeps for every request (when it was handed over, the
+ * pool wait, the connect, the write's start and end, the response head, the first and last body bytes) and the
+ * durations of {@link HttpMetrics}, which every record carries as its {@code http_req_*} metrics. A phase the
+ * engine does not see apart (DNS is resolved once per origin, the head and body go out in one write) is left out
+ * rather than guessed (src-docs/exports.md, "HTTP trace").
  */
 public final class HttpTrace {
-    /** The k6-style durations of one request, in nanoseconds (NaN where the phase did not happen or is unknown). */
-    public record Timing(double blocked, double connecting, double sending, double waiting, double receiving,
-                         double duration, double total, boolean reused, long bytesReceived, int reads) {
-    }
-
     private HttpTrace() {
-    }
-
-    /** The durations of {@code r}'s exchange. */
-    public static Timing timing(final RequestRecord r) {
-        final ResponseData d = r.response();
-        final TransportTimes t = d.transport();
-        final TransportTimes.Wire w = t.wire();
-        final long start = d.startPerfNanos();
-        final double blocked = t.poolWaitNanos(start);
-        final double connect = t.connectNanos();
-        final double waiting = w.firstByteNanos() >= 0 ? Math.max(0, w.firstByteNanos() - start) : Double.NaN;
-        final double receiving = w.firstByteNanos() >= 0 ? Math.max(0, w.lastByteNanos() - w.firstByteNanos())
-                : Double.NaN;
-        final long end = w.lastByteNanos() >= 0 ? w.lastByteNanos() : r.endNanos();
-        final double duration = end >= 0 ? Math.max(0, end - start) : Double.NaN;
-        final double sending = 0; // the head and body are handed to the socket in one write
-        final double total = Double.isNaN(waiting) ? Double.NaN
-                : zeroIfNaN(blocked) + zeroIfNaN(connect) + sending + waiting + receiving;
-        return new Timing(blocked, connect, sending, waiting, receiving, duration, total,
-                t.issuedNanos() >= 0 && t.connectStartNanos() < 0, w.bytesReceived(), w.reads());
-    }
-
-    /** The record's {@code http_req_*} metrics, in milliseconds as upstream writes them. */
-    static void writeMetrics(final JsonLineWriter g, final RequestRecord r) {
-        final Timing m = timing(r);
-        millis(g, "http_req_blocked", zeroIfNaN(m.blocked()));
-        millis(g, "http_req_connecting", zeroIfNaN(m.connecting()));
-        millis(g, "http_req_sending", m.sending());
-        millis(g, "http_req_waiting", m.waiting());
-        millis(g, "http_req_receiving", m.receiving());
-        millis(g, "http_req_duration", m.duration());
-        millis(g, "http_req_total", m.total());
-        millis(g, "http_req_connection_overhead", zeroIfNaN(m.blocked()) + zeroIfNaN(m.connecting()));
-        if (r.response().transport().issuedNanos() >= 0) {
-            whole(g, "http_req_connection_reused", m.reused() ? 1 : 0, "boolean");
-        }
-        whole(g, "http_req_data_received", m.bytesReceived(), "bytes");
-        whole(g, "http_req_chunks_received", m.reads(), "count");
     }
 
     /** The record's {@code trace_data} object: wall-clock stamps (ns since the epoch) and computed durations. */
@@ -66,7 +25,7 @@ public final class HttpTrace {
         final ResponseData d = r.response();
         final TransportTimes t = d.transport();
         final TransportTimes.Wire w = t.wire();
-        final Timing m = timing(r);
+        final HttpMetrics m = HttpMetrics.of(r);
         RecordCodec.startTraceData(g);
         g.name("trace_type");
         g.value("aiperf-java");
@@ -78,12 +37,13 @@ public final class HttpTrace {
         if (t.connectStartNanos() >= 0) {
             stamp(g, wall, "tcp_connect_start_ns", t.connectStartNanos());
             stamp(g, wall, "tcp_connect_end_ns", t.connectDoneNanos());
-        } else if (t.issuedNanos() >= 0) {
+        } else if (t.issuedNanos() >= 0 && !w.newConnection()) { // a first request on a connection opened ahead: neither
             stamp(g, wall, "connection_reused_ns", d.startPerfNanos());
         }
+        final long written = w.writtenNanos() >= 0 ? w.writtenNanos() : d.startPerfNanos();
         stamp(g, wall, "request_send_start_ns", d.startPerfNanos());
-        stamp(g, wall, "request_headers_sent_ns", d.startPerfNanos());
-        stamp(g, wall, "request_send_end_ns", d.startPerfNanos());
+        stamp(g, wall, "request_headers_sent_ns", written); // head and body go to the socket in one write
+        stamp(g, wall, "request_send_end_ns", written);
         if (w.status() > 0) {
             g.name("response_status_code");
             g.value(w.status());
@@ -98,12 +58,12 @@ public final class HttpTrace {
         if (d.error() != null) {
             stamp(g, wall, "error_timestamp_ns", r.endNanos());
         }
-        nanos(g, "blocked_ns", m.blocked());
-        nanos(g, "connecting_ns", m.connecting());
-        nanos(g, "sending_ns", m.sending());
-        nanos(g, "waiting_ns", m.waiting());
-        nanos(g, "receiving_ns", m.receiving());
-        nanos(g, "duration_ns", m.duration());
+        nanos(g, "blocked_ns", m.blockedNanos());
+        nanos(g, "connecting_ns", m.connectingNanos());
+        nanos(g, "sending_ns", m.sendingNanos());
+        nanos(g, "waiting_ns", m.waitingNanos());
+        nanos(g, "receiving_ns", m.receivingNanos());
+        nanos(g, "duration_ns", m.durationNanos());
         g.name("response_bytes");
         g.value(w.bytesReceived());
         g.name("response_reads");
@@ -113,10 +73,6 @@ public final class HttpTrace {
             g.value(true);
         }
         g.endObject();
-    }
-
-    private static double zeroIfNaN(final double v) {
-        return Double.isNaN(v) ? 0 : v;
     }
 
     private static void stamp(final JsonLineWriter g, final WallClock wall, final String name, final long mono) {
@@ -131,19 +87,5 @@ public final class HttpTrace {
             g.name(name);
             g.value((long) v);
         }
-    }
-
-    private static void millis(final JsonLineWriter g, final String tag, final double nanos) {
-        if (!Double.isNaN(nanos)) {
-            RecordCodec.startMetric(g, tag);
-            g.value(nanos / 1e6);
-            RecordCodec.endMetric(g, "ms");
-        }
-    }
-
-    private static void whole(final JsonLineWriter g, final String tag, final long v, final String unit) {
-        RecordCodec.startMetric(g, tag);
-        g.value(v);
-        RecordCodec.endMetric(g, unit);
     }
 }

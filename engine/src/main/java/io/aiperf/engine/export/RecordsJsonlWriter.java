@@ -41,7 +41,6 @@ public final class RecordsJsonlWriter implements AutoCloseable {
 
     private OutputsJson outputs;
     private boolean httpTrace;
-    private HttpTraceTable traceTable;
 
     public RecordsJsonlWriter(final OutputStream out, final WallClock wall) throws IOException {
         this(out, null, wall);
@@ -71,22 +70,17 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     }
 
     /**
-     * Upstream's HTTP trace (src-docs/exports.md): with {@code export}, each line also carries its {@code http_req_*}
-     * metrics and {@code trace_data}; {@code table}, when not null, collects the profiling requests' timings for the
-     * console ({@code --show-trace-timing}).
+     * Upstream's HTTP trace (src-docs/exports.md): with {@code export}, each line also carries its {@code trace_data}
+     * (its {@code http_req_*} metrics are in every line).
      */
-    public void traceHttp(final boolean export, final HttpTraceTable table) {
+    public void traceHttp(final boolean export) {
         this.httpTrace = export;
-        this.traceTable = table;
     }
 
     /** Writes one request's line (and its raw line). */
     public void write(final RequestRecord r, final RecordMetrics m) throws IOException {
         if (outputs != null) {
             outputs.add(r, m, false);
-        }
-        if (traceTable != null) {
-            traceTable.add(r);
         }
         line(g, r, m, false);
         if (raw != null) {
@@ -238,9 +232,6 @@ public final class RecordsJsonlWriter implements AutoCloseable {
             g.value(m.isl());
             RecordCodec.endMetric(g, errorIsl[1]);
         }
-        if (httpTrace) {
-            HttpTrace.writeMetrics(g, r);
-        }
         RecordCodec.endMetrics(g);
         if (httpTrace) {
             HttpTrace.writeTraceData(g, r, wall);
@@ -259,6 +250,8 @@ public final class RecordsJsonlWriter implements AutoCloseable {
                 g.value((long) display);
             } else if (spec.nanosToDisplay() == NANOS_PER_MILLI) {
                 g.millis(spec.perRecord().applyAsDouble(m));
+            } else if (spec.nanosToDisplay() == BYTES_PER_KIB) {
+                g.kibibytes(spec.perRecord().applyAsDouble(m)); // written without a String per value, as the ms ones
             } else {
                 g.value(display);
             }
@@ -267,6 +260,7 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     }
 
     private static final double NANOS_PER_MILLI = 1e6;
+    private static final double BYTES_PER_KIB = 1024;
 
     private static java.util.Map<MetricSpec, byte[][]> tagsAndUnits() {
         final java.util.Map<MetricSpec, byte[][]> m = new java.util.IdentityHashMap<>();

@@ -27,7 +27,8 @@ public final class Distribution implements AutoCloseable {
     private int buffered;
     private Path spill;
     private FileChannel spillOut;
-    private final ByteBuffer io = ByteBuffer.allocate(1 << 16);
+    /** The spill's I/O buffer, allocated with the spill: a summary holds some dozens of distributions, most never spill. */
+    private ByteBuffer io;
     private long spilled;
 
     public Distribution() {
@@ -92,6 +93,7 @@ public final class Distribution implements AutoCloseable {
     private void flush() {
         try {
             if (spill == null) {
+                io = ByteBuffer.allocate(1 << 16);
                 spill = Files.createTempFile("aiperf-metric", ".bin");
                 spill.toFile().deleteOnExit();
                 spillOut = FileChannel.open(spill, StandardOpenOption.WRITE, StandardOpenOption.READ);

@@ -35,8 +35,8 @@ public record MetricSpec(String tag, String header, String unit, boolean distrib
         return perRecord == null ? Double.NaN : perRecord.applyAsDouble(m) / nanosToDisplay;
     }
 
-    /** Whether the unit counts tokens, so record values are whole numbers. */
+    /** Whether the unit counts things (tokens, images, reads) or is a 0/1 ratio, so record values are whole numbers. */
     public boolean whole() {
-        return unit.equals("tokens") || unit.equals("images");
+        return unit.equals("tokens") || unit.equals("images") || unit.equals("count") || unit.equals("ratio");
     }
 }

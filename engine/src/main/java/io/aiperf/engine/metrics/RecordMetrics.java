@@ -27,6 +27,7 @@ import io.aiperf.engine.record.Usage;
  *                           transport) to its start, NaN when unknown; upstream 0.13's credit_to_start_latency
  * @param effectiveLatencyNanos from the credit to the request's end, NaN when unknown; upstream 0.13's
  *                              coordinated-omission-aware effective_latency
+ * @param http the HTTP trace metrics of a valid request ({@link HttpMetrics#NONE} for a failed one)
  */
 public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos, ErrorDetails error,
                             double latencyNanos, double ttftNanos, double ttstNanos, double ttfoNanos,
@@ -34,7 +35,24 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
                             int osl, int outputTokens, int reasoningTokens, double scheduleDelayNanos,
                             int serverOutputTokens, int clientOutputTokens, int requestedOsl, int usagePromptTokens,
                             int usageTotalTokens, int usageReasoningTokens, int clientInputTokens, int images,
-                            double creditToStartNanos, double effectiveLatencyNanos) {
+                            double creditToStartNanos, double effectiveLatencyNanos, HttpMetrics http) {
+
+    /** A record without HTTP trace metrics (a failed request's). */
+    public RecordMetrics(final boolean valid, final int sessionNum, final long startEpochNanos,
+                         final ErrorDetails error, final double latencyNanos, final double ttftNanos,
+                         final double ttstNanos, final double ttfoNanos, final double itlNanos, final double[] iclNanos,
+                         final double outputTokensPerSecondPerUser, final int isl, final int osl,
+                         final int outputTokens, final int reasoningTokens, final double scheduleDelayNanos,
+                         final int serverOutputTokens, final int clientOutputTokens, final int requestedOsl,
+                         final int usagePromptTokens, final int usageTotalTokens, final int usageReasoningTokens,
+                         final int clientInputTokens, final int images, final double creditToStartNanos,
+                         final double effectiveLatencyNanos) {
+        this(valid, sessionNum, startEpochNanos, error, latencyNanos, ttftNanos, ttstNanos, ttfoNanos, itlNanos,
+                iclNanos, outputTokensPerSecondPerUser, isl, osl, outputTokens, reasoningTokens, scheduleDelayNanos,
+                serverOutputTokens, clientOutputTokens, requestedOsl, usagePromptTokens, usageTotalTokens,
+                usageReasoningTokens, clientInputTokens, images, creditToStartNanos, effectiveLatencyNanos,
+                HttpMetrics.NONE);
+    }
 
     private static final ErrorDetails INVALID = new ErrorDetails(null, "InvalidInferenceResultError",
             "Invalid inference result");
@@ -162,7 +180,7 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
                 r.requestedOsl() == null ? -1 : r.requestedOsl(), orAbsent(u == null ? null : u.promptTokens()),
                 orAbsent(u == null ? null : u.totalTokens()), orAbsent(u == null ? null : u.reasoningTokens()),
                 serverTokens ? -1 : r.inputTokens(), r.images(), since(creditNanos(r), d.startPerfNanos()),
-                since(creditNanos(r), r.endNanos()));
+                since(creditNanos(r), r.endNanos()), HttpMetrics.of(r));
     }
 
     private static int orAbsent(final Integer v) {

@@ -43,7 +43,18 @@ public final class RecordMetricsJsonl {
                 : fromIntended - latency, server, server >= 0 ? osl : -1, meta.requestedOutputTokens(),
                 whole(line, MetricRegistry.USAGE_PROMPT), whole(line, MetricRegistry.USAGE_TOTAL),
                 whole(line, MetricRegistry.USAGE_REASONING), isl, Math.max(0, whole(line, MetricRegistry.NUM_IMAGES)),
-                since(meta.creditIssuedNs(), start), since(meta.creditIssuedNs(), meta.requestEndNs()));
+                since(meta.creditIssuedNs(), start), since(meta.creditIssuedNs(), meta.requestEndNs()), http(line));
+    }
+
+    /** The HTTP trace metrics back in stored units (absent ones NaN). */
+    private static HttpMetrics http(final RecordLine line) {
+        return new HttpMetrics(nanos(line, HttpTraceMetrics.BLOCKED), nanos(line, HttpTraceMetrics.DNS_LOOKUP),
+                nanos(line, HttpTraceMetrics.CONNECTING), nanos(line, HttpTraceMetrics.SENDING),
+                nanos(line, HttpTraceMetrics.WAITING), nanos(line, HttpTraceMetrics.RECEIVING),
+                nanos(line, HttpTraceMetrics.DURATION), nanos(line, HttpTraceMetrics.CONNECTION_OVERHEAD),
+                nanos(line, HttpTraceMetrics.TOTAL), nanos(line, HttpTraceMetrics.DATA_SENT),
+                nanos(line, HttpTraceMetrics.DATA_RECEIVED), nanos(line, HttpTraceMetrics.CHUNKS_SENT),
+                nanos(line, HttpTraceMetrics.CHUNKS_RECEIVED), nanos(line, HttpTraceMetrics.CONNECTION_REUSED));
     }
 
     /** The metadata's {@code to - from} in ns, at least 0, NaN when either stamp is missing (written as -1 or 0). */

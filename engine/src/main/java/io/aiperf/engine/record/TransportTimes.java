@@ -28,10 +28,20 @@ public record TransportTimes(long issuedNanos, long connectStartNanos, long conn
      * @param lastByteNanos when the last body bytes arrived, or -1
      * @param bytesReceived body bytes read
      * @param reads socket reads (or body buffers) that carried body bytes
+     * @param writtenNanos when the whole request had been handed to the socket, or -1 when not stamped (the HTTP/2
+     *                     client stamps only the start of its write)
+     * @param bytesSent the request body's bytes, or -1 when not known
+     * @param newConnection the request was the first on its connection (one opened ahead of the load too)
      */
     public record Wire(int status, String reason, long firstByteNanos, long lastByteNanos, long bytesReceived,
-                       int reads) {
+                       int reads, long writtenNanos, long bytesSent, boolean newConnection) {
         public static final Wire NONE = new Wire(0, null, -1, -1, 0, 0);
+
+        /** A response whose request's write end, size and connection are not known. */
+        public Wire(final int status, final String reason, final long firstByteNanos, final long lastByteNanos,
+                    final long bytesReceived, final int reads) {
+            this(status, reason, firstByteNanos, lastByteNanos, bytesReceived, reads, -1, -1, false);
+        }
     }
 
     public TransportTimes(final long issuedNanos, final long connectStartNanos, final long connectDoneNanos,

@@ -45,10 +45,9 @@ final class CellConsole {
     }
 
     /** {@code --show-trace-timing}: the profiling requests' HTTP phases, after the summary. */
-    void printTraceTiming(final HttpTraceTable table) {
+    void printTraceTiming(final MetricsSummary metrics) {
         ctx.out().println();
-        ctx.out().print(table.render());
-        table.close();
+        ctx.out().print(HttpTraceTable.render(metrics));
     }
 
     /**

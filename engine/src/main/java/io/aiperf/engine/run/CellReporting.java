@@ -119,8 +119,8 @@ final class CellReporting {
             writeError = writeError != null ? writeError : x.getMessage(); // names the file; the summary is still shown
         }
         console.printSummary(report, summary.validity(), metrics, names);
-        if (p.traceTable() != null) {
-            console.printTraceTiming(p.traceTable());
+        if (p.showTraceTiming()) {
+            console.printTraceTiming(metrics);
         }
         final long valid = metrics.validCount();
         final long errors = metrics.errorCount();

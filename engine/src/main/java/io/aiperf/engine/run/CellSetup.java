@@ -14,7 +14,6 @@ import io.aiperf.engine.dataset.Tokenizer;
 import io.aiperf.engine.dataset.TokenizerResolver;
 import io.aiperf.engine.dataset.TokenizerWatchdog;
 import io.aiperf.engine.export.ExportNames;
-import io.aiperf.engine.export.HttpTraceTable;
 import io.aiperf.engine.export.RecordFiles;
 import io.aiperf.engine.hooks.HookException;
 import io.aiperf.engine.hooks.HookLog;
@@ -59,10 +58,11 @@ final class CellSetup {
      *
      * @param tokenizer the run's tokenizer under the watchdog the record processor watches (multi-turn replies)
      * @param seed the base of this shard's random streams
+     * @param showTraceTiming print the HTTP trace timing table after the summary ({@code --show-trace-timing})
      */
     record Prepared(Tokenizer tokenizer, RequestSource source, Warmup warmup, List<String> origins,
                     ProfilerSession profiler, long seed, ExportNames names, RecordFiles recordFiles,
-                    HttpTraceTable traceTable, RecordProcessor processor, ServerMetricsCollector scraper,
+                    boolean showTraceTiming, RecordProcessor processor, ServerMetricsCollector scraper,
                     GpuTelemetryFiles gpu) {
     }
 
@@ -131,8 +131,7 @@ final class CellSetup {
         } catch (IOException | UncheckedIOException e) {
             throw new CellStopped(CellStatus.FAILED, "exports not written: " + e.getMessage(), 0);
         }
-        final HttpTraceTable traceTable = config.artifacts().showTraceTiming() ? new HttpTraceTable() : null;
-        recordFiles.writer().traceHttp(config.artifacts().exportHttpTrace(), traceTable);
+        recordFiles.writer().traceHttp(config.artifacts().exportHttpTrace());
         recordFiles.writer().phases(config.phases());
         // streamed images (image_generation) are no tokens: no TTFT or ITL for them, as upstream reports none
         final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming()
@@ -142,8 +141,8 @@ final class CellSetup {
         final ServerMetricsCollector scraper = serverMetricsCollector();
         final GpuTelemetryFiles gpu = GpuTelemetryFiles.open(config.endpoint().gpuTelemetry(), dir, names,
                 ctx.redactor()::file, ctx.log(), probes);
-        return new Prepared(running, source, warmup, origins, profiler, seed, names, recordFiles, traceTable,
-                processor, scraper, gpu);
+        return new Prepared(running, source, warmup, origins, profiler, seed, names, recordFiles,
+                config.artifacts().showTraceTiming(), processor, scraper, gpu);
     }
 
     /** What the setup builds with the tokenizer. */

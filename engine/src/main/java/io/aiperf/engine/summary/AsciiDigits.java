@@ -85,6 +85,31 @@ final class AsciiDigits {
         return p + places;
     }
 
+    /**
+     * {@code bytes / 1024} as a decimal at {@code p} ({@code 0 <= bytes < 2^26}), as Python prints the double (its
+     * exact value: at most 15 significant digits); the end. A 1/1024 is 0.0009765625, so the fraction is the low ten
+     * bits times 9765625, in ten decimal places.
+     */
+    static int kibibytes(final long bytes, final byte[] b, int p) {
+        p = digits(bytes >> 10, b, p);
+        b[p++] = '.';
+        long frac = (bytes & 1023) * 9_765_625L;
+        if (frac == 0) {
+            b[p++] = '0';
+            return p;
+        }
+        int places = 10;
+        while (frac % 10 == 0) {
+            frac /= 10;
+            places--;
+        }
+        for (int i = places - 1; i >= 0; i--) {
+            b[p + i] = (byte) ('0' + frac % 10);
+            frac /= 10;
+        }
+        return p + places;
+    }
+
     private static long[] powersOfTen() {
         final long[] p = new long[19];
         p[0] = 1;

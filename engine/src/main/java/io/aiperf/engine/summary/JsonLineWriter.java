@@ -156,6 +156,17 @@ public final class JsonLineWriter implements AutoCloseable {
         pos = AsciiDigits.millis((long) nanos, buf, pos);
     }
 
+    /** {@code bytes / 1024}: the exact decimal of a whole number of bytes up to 64 MiB, else the double's shortest form. */
+    public void kibibytes(final double bytes) {
+        if (!(bytes >= 0 && bytes < (1 << 26) && bytes == Math.rint(bytes))) {
+            value(bytes / 1024);
+            return;
+        }
+        beforeValue();
+        ensure(24);
+        pos = AsciiDigits.kibibytes((long) bytes, buf, pos);
+    }
+
     public void value(final String s) {
         if (s == null) {
             nullValue();

@@ -122,4 +122,36 @@ class ResponseCollectorTest {
         assertThat(r.error().message()).contains("model is loading");
         assertThat(r.content()).isNullOrEmpty();
     }
+
+    /**
+     * What the HTTP trace metrics read off the wire: the body's bytes without the chunked framing, one count per
+     * socket read however many chunks it carried, the end of the write, the body's size and a new connection.
+     */
+    @Test
+    void theWireCountsSocketReadsAndBodyBytes() throws Exception {
+        final ResponseCollector c = collector(true);
+        c.markWritten(SENT + 400);
+        c.bodyBytes(321);
+        c.markNewConnection();
+        final Http1ResponseReader reader = new Http1ResponseReader();
+        reader.reset(c.asSink());
+        final String one = chunk("a");
+        final String two = chunk("b");
+        final String done = "data: [DONE]\n\n";
+        // three chunks of the body in the first read, the last one and the end in a second
+        reader.feed(bytes("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + Integer.toHexString(one.length()) + "\r\n" + one + "\r\n"
+                + Integer.toHexString(two.length()) + "\r\n" + two + "\r\n"
+                + Integer.toHexString(one.length()) + "\r\n" + one + "\r\n"), SENT + 10_000_000L);
+        assertThat(reader.feed(bytes(Integer.toHexString(done.length()) + "\r\n" + done + "\r\n0\r\n\r\n"),
+                SENT + 12_000_000L)).isTrue();
+        final io.aiperf.engine.record.TransportTimes.Wire w = c.result().transport().wire();
+        assertThat(w.reads()).as("socket reads, not chunks").isEqualTo(2);
+        assertThat(w.bytesReceived()).isEqualTo(2L * one.length() + two.length() + done.length());
+        assertThat(w.firstByteNanos()).isEqualTo(SENT + 10_000_000L);
+        assertThat(w.lastByteNanos()).isEqualTo(SENT + 12_000_000L);
+        assertThat(w.writtenNanos()).isEqualTo(SENT + 400);
+        assertThat(w.bytesSent()).isEqualTo(321);
+        assertThat(w.newConnection()).isTrue();
+    }
 }

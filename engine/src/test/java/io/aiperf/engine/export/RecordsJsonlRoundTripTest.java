@@ -77,7 +77,7 @@ class RecordsJsonlRoundTripTest {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final List<RecordMetrics> metrics = new ArrayList<>();
         try (RecordsJsonlWriter w = new RecordsJsonlWriter(out, wall)) {
-            w.traceHttp(httpTrace, null);
+            w.traceHttp(httpTrace);
             for (final RequestRecord r : records) {
                 final RecordMetrics m = RecordMetrics.of(r, r.response().streamed(), r.response().usage() != null,
                         Tokenizer.builtin());
@@ -179,26 +179,50 @@ class RecordsJsonlRoundTripTest {
                 .isEqualTo(Double.doubleToLongBits(expected));
     }
 
-    /** With --export-http-trace, the http_req_* metrics and trace_data come back too. */
+    /**
+     * Each record whose answer the transport timed carries upstream's http_req_* metrics, with or without
+     * --export-http-trace (which adds trace_data); they come back as measured, for a merged cell's summary.
+     */
     @Test
     void theHttpTraceComesBack() throws Exception {
-        final TransportTimes.Wire wire = new TransportTimes.Wire(200, "OK", T + 2_000, T + 900_000_000L, 4_096, 3);
-        final Written written = write(true, List.of(streamed(wire))).get(0);
-        final RecordLine r = RecordCodec.read(written.line());
-        final Map<String, RecordLine.Metric> expected = new LinkedHashMap<>(expectedMetrics(written.metrics()));
-        final HttpTrace.Timing timing = HttpTrace.timing(written.request());
-        expected.put("http_req_connecting", new RecordLine.Metric(1.0, null, "ms"));
-        expected.put("http_req_waiting", new RecordLine.Metric(timing.waiting() / 1e6, null, "ms"));
-        expected.put("http_req_data_received", new RecordLine.Metric(4_096L, null, "bytes"));
-        expected.put("http_req_chunks_received", new RecordLine.Metric(3L, null, "count"));
-        assertThat(r.metrics()).containsAllEntriesOf(expected);
-        assertThat(r.traceData()).isNotNull();
-        assertThat(r.traceData().path("response_status_code").asInt()).isEqualTo(200);
-        assertThat(r.traceData().path("response_reason").asText()).isEqualTo("OK");
-        assertThat(r.traceData().path("response_bytes").asLong()).isEqualTo(4_096);
-        assertThat(r.traceData().path("tcp_connect_start_ns").asLong()).isEqualTo(wall.toEpochNanos(T - 2_000_000));
-        assertThat(r.traceData().path("retried").asBoolean()).isTrue();
-        assertWrittenAgainAsRead(written.line());
+        // issued T-3 ms, connect T-2..T-1 ms, write T..T+500 ns, body T+2 us..T+900 ms in 3 reads
+        final TransportTimes.Wire wire = new TransportTimes.Wire(200, "OK", T + 2_000, T + 900_000_000L, 4_096, 3,
+                T + 500, 1_536, true);
+        for (final boolean trace : new boolean[] {false, true}) {
+            final Written written = write(trace, List.of(streamed(wire))).get(0);
+            final RecordLine r = RecordCodec.read(written.line());
+            assertThat(r.metrics()).isEqualTo(expectedMetrics(written.metrics()));
+            final Map<String, RecordLine.Metric> expected = new LinkedHashMap<>();
+            expected.put("http_req_blocked", new RecordLine.Metric(1.0, null, "ms"));
+            expected.put("http_req_dns_lookup", new RecordLine.Metric(0.0, null, "ms"));
+            expected.put("http_req_connecting", new RecordLine.Metric(1.0, null, "ms"));
+            expected.put("http_req_sending", new RecordLine.Metric(0.0005, null, "ms"));
+            expected.put("http_req_waiting", new RecordLine.Metric(0.0015, null, "ms"));
+            expected.put("http_req_receiving", new RecordLine.Metric(899.998, null, "ms"));
+            expected.put("http_req_connection_reused", new RecordLine.Metric(0L, null, "ratio"));
+            expected.put("http_req_data_sent", new RecordLine.Metric(1.5, null, "KB"));
+            expected.put("http_req_chunks_sent", new RecordLine.Metric(1L, null, "count"));
+            expected.put("http_req_data_received", new RecordLine.Metric(4.0, null, "KB"));
+            expected.put("http_req_chunks_received", new RecordLine.Metric(3L, null, "count"));
+            expected.put("http_req_connection_overhead", new RecordLine.Metric(2.0, null, "ms"));
+            expected.put("http_req_duration", new RecordLine.Metric(900.0, null, "ms"));
+            expected.put("http_req_total", new RecordLine.Metric(902.0, null, "ms"));
+            assertThat(r.metrics()).containsAllEntriesOf(expected);
+            final RecordMetrics back = RecordMetricsJsonl.read(r);
+            assertThat(back.http()).isEqualTo(written.metrics().http());
+            assertThat(r.traceData() != null).isEqualTo(trace);
+            if (trace) {
+                assertThat(r.traceData().path("response_status_code").asInt()).isEqualTo(200);
+                assertThat(r.traceData().path("response_reason").asText()).isEqualTo("OK");
+                assertThat(r.traceData().path("response_bytes").asLong()).isEqualTo(4_096);
+                assertThat(r.traceData().path("tcp_connect_start_ns").asLong())
+                        .isEqualTo(wall.toEpochNanos(T - 2_000_000));
+                assertThat(r.traceData().path("request_send_end_ns").asLong()).isEqualTo(wall.toEpochNanos(T + 500));
+                assertThat(r.traceData().path("waiting_ns").asLong()).isEqualTo(1_500);
+                assertThat(r.traceData().path("retried").asBoolean()).isTrue();
+            }
+            assertWrittenAgainAsRead(written.line());
+        }
     }
 
     /** The line the codec writes from what it read is the same JSON (same fields, same values, same order). */
