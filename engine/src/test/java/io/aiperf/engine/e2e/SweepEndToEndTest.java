@@ -91,6 +91,11 @@ class SweepEndToEndTest {
             assertThat(info.path("variation_values").path("phases.profiling.concurrency").asInt()).isEqualTo(4);
             assertThat(info.path("trial").asInt()).isZero();
             assertThat(info.path("run_label").asText()).isEqualTo("run_0001");
+            // the id the run's cells share, after benchmark_id as upstream orders it
+            final JsonNode otherInfo = Runs.json(dir.resolve("concurrency_1/profile_export_aiperf.json")).path("run_info");
+            assertThat(info.path("sweep_id").asText()).matches("[0-9a-f-]{36}")
+                    .isEqualTo(otherInfo.path("sweep_id").asText());
+            assertThat(info.fieldNames()).toIterable().startsWith("benchmark_id", "sweep_id");
             assertThat(Runs.json(dir.resolve("run_outcome.json")).path("cells").size()).isEqualTo(2);
         }
     }
