@@ -402,11 +402,16 @@ def compare_csv(rows: Rows, c, s, f, up: Path, ours: Path, up_json: dict | None)
                 continue
             o = orows[n]
             timing = any(t in n for t in ("(ms)", "(sec)", "/sec", "Concurrency", "Tokens In Flight"))
-            if timing:
-                continue
             content = any(t in n for t in ("Usage Prompt", "Usage Total", "Usage Discrepancy", "Data Sent",
                                             "Data Received"))
-            idx = [j for j, h in enumerate(header) if h in ("avg", "min", "max", "sum", "Value")]
+            if "unit" in header:  # an aggregate's <tag>_<stat> rows carry their unit
+                tag = n.rsplit("_", 1)[0] if n.rsplit("_", 1)[-1] in STATS else n
+                unit = r[header.index("unit")] if header.index("unit") < len(r) else ""
+                timing = timing_metric(tag, unit)
+                content = tag in CONTENT_DEPENDENT
+            if timing:
+                continue
+            idx = [j for j, h in enumerate(header) if h in ("avg", "mean", "min", "max", "sum", "Value")]
             uvals = [r[j] if j < len(r) else "" for j in idx]
             ovals = [o[j] if j < len(o) else "" for j in idx]
             if uvals == ovals:

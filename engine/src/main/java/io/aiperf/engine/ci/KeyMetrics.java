@@ -31,6 +31,8 @@ public final class KeyMetrics {
     public static final String SINGLE_POINT = "base";
     static final String SUMMARY = ExportFiles.SUMMARY_JSON;
     static final String SWEEP = ExportFiles.SWEEP_FOLDER + "/" + ExportFiles.SWEEP_JSON;
+    /** Where a sweep with trials run in rounds keeps it, as upstream does. */
+    static final String SWEEP_WITH_TRIALS = ExportFiles.AGGREGATE_FOLDER + "/" + SWEEP;
     static final String AGGREGATE = ExportFiles.AGGREGATE_FOLDER + "/" + ExportFiles.AGGREGATE_JSON;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -89,7 +91,8 @@ public final class KeyMetrics {
      */
     public static Map<String, Map<String, Double>> byPoint(final Path runDir) {
         final Map<String, Map<String, Double>> out = new java.util.TreeMap<>(NaturalOrder.COMPARATOR);
-        final JsonNode sweep = read(runDir.resolve(SWEEP));
+        final JsonNode atTop = read(runDir.resolve(SWEEP));
+        final JsonNode sweep = atTop != null ? atTop : read(runDir.resolve(SWEEP_WITH_TRIALS));
         if (sweep == null) {
             final Map<String, Double> one = ofRun(runDir);
             if (!one.isEmpty()) {
@@ -111,7 +114,7 @@ public final class KeyMetrics {
         for (final JsonNode point : sweep.path(AggregateCodec.PER_COMBINATION_METRICS)) {
             final Map<String, Double> m = new LinkedHashMap<>();
             for (final String key : KEYS.subList(0, KEYS.indexOf("error_rate"))) {
-                final JsonNode v = point.path(AggregateCodec.METRICS).path(key).path(AggregateCodec.MEAN);
+                final JsonNode v = pointStat(point.path(AggregateCodec.METRICS), key);
                 if (v.isNumber()) {
                     m.put(key, v.doubleValue());
                 }
@@ -125,6 +128,19 @@ public final class KeyMetrics {
             }
         }
         return out;
+    }
+
+    /**
+     * A {@code <tag>_<stat>} of a sweep point: the mean over its trials ({@code metrics.<tag>_<stat>.mean}), or
+     * without trials the statistic itself ({@code metrics.<tag>.<stat>}).
+     */
+    static JsonNode pointStat(final JsonNode metrics, final String key) {
+        final JsonNode overTrials = metrics.path(key).path(AggregateCodec.MEAN);
+        if (overTrials.isNumber()) {
+            return overTrials;
+        }
+        final int cut = key.lastIndexOf('_');
+        return metrics.path(key.substring(0, cut)).path(key.substring(cut + 1));
     }
 
     /** The error share in percent, NaN without requests. */

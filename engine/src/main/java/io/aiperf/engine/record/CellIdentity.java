@@ -14,9 +14,18 @@ import java.util.Map;
  * @param parameters the sweep point's parameter values, in axis order (empty without a sweep)
  * @param trial 1-based trial number
  * @param numTrials trials per sweep point in the whole run
+ * @param variationIndex the sweep point's position among the points (0 without a sweep); not kept in
+ *                       {@code cell_outcome.json}, only the cell's own summary names it
  */
 public record CellIdentity(int index, String id, String path, String variation, Map<String, Object> parameters, int trial,
-                           int numTrials, double confidenceLevel, double cooldownSeconds) {
+                           int numTrials, double confidenceLevel, double cooldownSeconds, int variationIndex) {
+    /** A cell of point 0, or of no sweep. */
+    public CellIdentity(final int index, final String id, final String path, final String variation,
+                        final Map<String, Object> parameters, final int trial, final int numTrials,
+                        final double confidenceLevel, final double cooldownSeconds) {
+        this(index, id, path, variation, parameters, trial, numTrials, confidenceLevel, cooldownSeconds, 0);
+    }
+
     /** The id of the only cell of a run without sweep or trials. */
     public static final String SINGLE = "default";
 

@@ -103,6 +103,7 @@ final class CellReporting {
         final RunReport report = runReport(p, e, processed, wall, cellStart, cpuStartNanos);
         warnOfPoolWaits(report);
         final SummaryJsonWriter.Written summary = SummaryJsonWriter.write(report);
+        io.aiperf.engine.export.CellRunInfo.apply(summary.json(), identity, ctx.runId());
         final ExportNames names = p.names();
         try {
             writeExports(report, summary, metrics, names);

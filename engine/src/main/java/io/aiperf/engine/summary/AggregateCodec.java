@@ -4,7 +4,8 @@ package io.aiperf.engine.summary;
  * The keys of the trial aggregate ({@code aggregate/profile_export_aiperf_aggregate.json}) and the sweep aggregate
  * ({@code sweep_aggregate/profile_export_aiperf_sweep.json}), in upstream AIPerf's layout (src-docs/exports.md),
  * spelled here only: {@code sweep/TrialAggregator} and {@code sweep/SweepAggregator} write with these names; the
- * aggregate's CSV, the console, the gate and the CI read with them. A metric's key is {@code <tag>_<stat>}.
+ * aggregate's CSV, the console, the gate and the CI read with them. A trial aggregate's metric key is
+ * {@code <tag>_<stat>}; a sweep aggregate's is the same with trials, and the bare {@code <tag>} without them.
  */
 public final class AggregateCodec {
     // Both aggregates.
@@ -16,13 +17,19 @@ public final class AggregateCodec {
     public static final String METRICS = "metrics";
     public static final String LABEL = RunOutcomeCodec.LABEL;
     public static final String UNIT = "unit";
-    // The trial aggregate's metadata.
+    // The trial aggregate's metadata; the sweep aggregate's top level.
     public static final String NUM_PROFILE_RUNS = "num_profile_runs";
     public static final String NUM_SUCCESSFUL_RUNS = "num_successful_runs";
     public static final String FAILED_RUNS = "failed_runs";
     public static final String ERROR = CellOutcomeCodec.ERROR;
     public static final String RUN_LABELS = "run_labels";
     public static final String COOLDOWN_SECONDS = CellOutcomeCodec.COOLDOWN_SECONDS;
+    /** True when one trial succeeded: its values stand alone, with no spread and no interval. */
+    public static final String SINGLE_RUN = "single_run";
+    // A sweep point's trial aggregate also names its point.
+    public static final String VARIATION_LABEL = SummaryCodec.VARIATION_LABEL;
+    public static final String VARIATION_VALUES = SummaryCodec.VARIATION_VALUES;
+    public static final String MODEL = "model";
     // A metric across trials, under metrics.
     public static final String MEAN = "mean";
     public static final String STD = "std";
@@ -33,6 +40,10 @@ public final class AggregateCodec {
     public static final String T_CRITICAL = "t_critical";
     public static final String CI_LOW = "ci_low";
     public static final String CI_HIGH = "ci_high";
+    // A one-trial point's metric in the sweep aggregate: the summary's own statistics beside the above.
+    public static final String AVG = SummaryCodec.AVG;
+    public static final String COUNT = SummaryCodec.COUNT;
+    public static final String SUM = SummaryCodec.SUM;
     // The sweep aggregate.
     public static final String SWEEP_PARAMETERS = "sweep_parameters";
     public static final String NAME = "name";
@@ -46,12 +57,13 @@ public final class AggregateCodec {
     public static final String BEST_THROUGHPUT = "best_throughput";
     public static final String BEST_LATENCY_P99 = "best_latency_p99";
     public static final String PARETO_OPTIMAL = "pareto_optimal";
+    /** Of a best configuration: the winning value (upstream's name for it). */
     public static final String METRIC = "metric";
-    public static final String VALUE = "value";
     // The values of aggregation_type and sweep_mode.
     public static final String TYPE_CONFIDENCE = "confidence";
     public static final String TYPE_SWEEP = "sweep";
     public static final String MODE_REPEATED = "repeated";
+    public static final String MODE_INDEPENDENT = "independent";
 
     private AggregateCodec() {
     }

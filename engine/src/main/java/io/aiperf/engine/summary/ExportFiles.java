@@ -52,6 +52,7 @@ public final class ExportFiles {
     public static final String AGGREGATE_CSV = "profile_export_aiperf_aggregate.csv";
     public static final String SWEEP_FOLDER = "sweep_aggregate";
     public static final String SWEEP_JSON = "profile_export_aiperf_sweep.json";
+    public static final String SWEEP_CSV = "profile_export_aiperf_sweep.csv";
 
     // The gate, the capacity search and the Jenkins step.
     public static final String GATE_JSON = "gate_result.json";

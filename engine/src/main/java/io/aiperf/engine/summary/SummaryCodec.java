@@ -54,6 +54,7 @@ public final class SummaryCodec {
     public static final String COUNT = "count";
     public static final String SUM = "sum";
     // run_info.
+    public static final String SWEEP_ID = "sweep_id";
     public static final String RANDOM_SEED = "random_seed";
     public static final String TRIAL = "trial";
     public static final String RUN_LABEL = "run_label";

@@ -85,6 +85,6 @@ public final class CellPlan {
     private static CellIdentity identity(final int index, final String id, final String path, final Variation v,
                                          final int trial, final MultiRunConfig multi) {
         return new CellIdentity(index, id, path, v == null ? null : v.label(), v == null ? Map.of() : v.values(),
-                trial, multi.numRuns(), multi.confidenceLevel(), multi.cooldownSeconds());
+                trial, multi.numRuns(), multi.confidenceLevel(), multi.cooldownSeconds(), v == null ? 0 : v.index());
     }
 }

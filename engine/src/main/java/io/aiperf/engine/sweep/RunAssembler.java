@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.ci.ExitCode;
+import io.aiperf.engine.config.UpstreamVariation;
 import io.aiperf.engine.export.AtomicFiles;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.record.CellIdentity;
@@ -166,7 +167,12 @@ public final class RunAssembler {
         });
     }
 
-    /** Writes the trial aggregates and the sweep aggregate; returns the sweep aggregate, or null. */
+    /**
+     * Writes the trial aggregates (one per sweep point, one-trial points included, as upstream 0.13 does) and the
+     * sweep aggregate with its CSV; returns the sweep aggregate, or null. Where they go follows upstream: a point's
+     * under {@code aggregate/<point>/} ({@code <point>/aggregate/} when each point ran its trials in a row), the
+     * sweep's under {@code sweep_aggregate/} ({@code aggregate/sweep_aggregate/} with trials run in rounds).
+     */
     private static JsonNode writeAggregates(final Path dir, final List<CellOutcome> cells,
                                         final Function<CellOutcome, CellSummary> summaries, final boolean sweepTable,
                                         final PrintStream out, final PrintStream err) {
@@ -174,35 +180,78 @@ public final class RunAssembler {
         final Map<String, List<CellOutcome>> byPoint = new LinkedHashMap<>();
         cells.forEach(o -> byPoint.computeIfAbsent(String.valueOf(o.cell().variation()), k -> new ArrayList<>()).add(o));
         final boolean sweep = first.variation() != null;
+        if (!sweep && first.numTrials() == 1) {
+            return null;
+        }
+        final String mode = sweepMode(cells);
         final List<SweepAggregator.Point> points = new ArrayList<>();
+        final List<SweepAggregator.Point> table = new ArrayList<>(); // every point: one that measured nothing shows as -
+        final List<SweepAggregator.Failed> failed = new ArrayList<>();
         for (final List<CellOutcome> point : byPoint.values()) {
             final List<TrialAggregator.Trial> trials = point.stream().map(o -> trial(o, summaries)).toList();
+            trials.stream().filter(t -> t.summary() == null)
+                    .forEach(t -> failed.add(new SweepAggregator.Failed(t.label(), t.error())));
             final CellIdentity id = point.get(0).cell();
-            final Path aggDir = sweep ? dir.resolve(ExportFiles.AGGREGATE_FOLDER).resolve(id.variation())
-                    : dir.resolve(ExportFiles.AGGREGATE_FOLDER);
-            final ObjectNode agg = id.numTrials() > 1 ? aggregate(trials, id, aggDir, out, err) : null;
-            if (sweep) {
-                points.add(new SweepAggregator.Point(id.variation(), id.parameters(),
-                        agg != null ? agg.path(AggregateCodec.METRICS) : singleTrialMetrics(trials.get(0))));
+            final Path aggDir = !sweep ? dir.resolve(ExportFiles.AGGREGATE_FOLDER)
+                    : mode.equals(AggregateCodec.MODE_INDEPENDENT)
+                    ? dir.resolve(id.variation()).resolve(ExportFiles.AGGREGATE_FOLDER)
+                    : dir.resolve(ExportFiles.AGGREGATE_FOLDER).resolve(id.variation());
+            final ObjectNode agg = aggregate(trials, id, aggDir, sweep ? point(id, trials, mode) : null, out, err);
+            if (sweep && agg != null) {
+                final JsonNode flat = agg.path(AggregateCodec.METRICS);
+                points.add(new SweepAggregator.Point(id.variation(), id.parameters(), flat,
+                        id.numTrials() > 1 ? SweepPointMetrics.ofAggregate(flat)
+                                : SweepPointMetrics.ofSummary(trials.get(0).summary())));
+                table.add(points.get(points.size() - 1));
+            } else if (sweep) {
+                table.add(new SweepAggregator.Point(id.variation(), id.parameters(), JSON.createObjectNode(),
+                        JSON.createObjectNode()));
             }
         }
         if (!sweep) {
             return null;
         }
-        final Path file = dir.resolve(ExportFiles.SWEEP_FOLDER).resolve(SweepAggregator.FILE);
-        final ObjectNode aggregate = SweepAggregator.aggregate(points, first.numTrials(), first.confidenceLevel());
+        final Path sweepDir = first.numTrials() > 1 && mode.equals(AggregateCodec.MODE_REPEATED)
+                ? dir.resolve(ExportFiles.AGGREGATE_FOLDER).resolve(ExportFiles.SWEEP_FOLDER)
+                : dir.resolve(ExportFiles.SWEEP_FOLDER);
+        final Path file = sweepDir.resolve(SweepAggregator.FILE);
+        final ObjectNode aggregate = SweepAggregator.aggregate(points, cells.size(), failed, first.numTrials(),
+                first.confidenceLevel(), mode);
         try {
             AtomicFiles.write(file, JSON.writeValueAsBytes(aggregate));
+            AtomicFiles.write(sweepDir.resolve(SweepAggregateCsv.FILE), SweepAggregateCsv.bytes(aggregate));
         } catch (IOException e) {
             err.println("warning: no sweep aggregate: " + e.getMessage());
             return null;
         }
         if (sweepTable) {
             out.println();
-            out.print(SweepTable.render(points));
+            out.print(SweepTable.render(table));
         }
         out.println("Sweep aggregate: " + file.toAbsolutePath());
         return aggregate;
+    }
+
+    /**
+     * {@code independent} when each point ran its trials in a row, else {@code repeated} (trials in rounds over
+     * the points, the default). The cells' order says which ({@link CellPlan}): in a row, the first two cells are
+     * the same point; with one point the two orders are the same, and it is the default.
+     */
+    private static String sweepMode(final List<CellOutcome> cells) {
+        final boolean inARow = cells.get(0).cell().numTrials() > 1
+                && cells.stream().map(o -> o.cell().variation()).distinct().count() > 1
+                && java.util.Objects.equals(cells.get(0).cell().variation(), cells.get(1).cell().variation());
+        return inARow ? AggregateCodec.MODE_INDEPENDENT : AggregateCodec.MODE_REPEATED;
+    }
+
+    /** A sweep point as upstream's trial aggregate names it; the model from the first summary that says it. */
+    private static TrialAggregator.PointMetadata point(final CellIdentity id, final List<TrialAggregator.Trial> trials,
+                                                       final String mode) {
+        final String model = trials.stream().filter(t -> t.summary() != null)
+                .map(t -> t.summary().inputConfig().path("models").path("items").path(0).path("name"))
+                .filter(JsonNode::isTextual).map(JsonNode::asText).findFirst().orElse(null);
+        return new TrialAggregator.PointMetadata(UpstreamVariation.label(id.parameters()),
+                UpstreamVariation.values(id.parameters()), mode, model);
     }
 
     /**
@@ -229,30 +278,28 @@ public final class RunAssembler {
         return new TrialAggregator.Trial(o.cell().id(), json, json == null ? o.error() : null);
     }
 
-    /** One trial's summary as {@code <tag>_<stat>: {mean, unit}}, so sweeps without trials read like aggregates. */
-    private static JsonNode singleTrialMetrics(final TrialAggregator.Trial t) {
-        final ObjectNode out = JSON.createObjectNode();
-        if (t.summary() == null) {
-            return out;
-        }
-        t.summary().metrics().forEach((tag, metric) -> metric.stats().forEach((stat, v) ->
-                out.putObject(tag + "_" + stat).put(AggregateCodec.MEAN, v).put(AggregateCodec.UNIT, metric.unit())));
-        return out;
-    }
-
+    /** The trial aggregate of one point, written beside it when it can be; null when no trial succeeded. */
     private static ObjectNode aggregate(final List<TrialAggregator.Trial> trials, final CellIdentity id,
-                                        final Path aggDir, final PrintStream out, final PrintStream err) {
+                                        final Path aggDir, final TrialAggregator.PointMetadata point,
+                                        final PrintStream out, final PrintStream err) {
+        final ObjectNode agg;
         try {
-            final ObjectNode agg = TrialAggregator.aggregate(trials, id.confidenceLevel(), id.cooldownSeconds());
-            final Path file = aggDir.resolve(TrialAggregator.FILE);
-            AtomicFiles.write(file, JSON.writeValueAsBytes(agg));
-            AtomicFiles.write(aggDir.resolve(TrialAggregateCsv.FILE), TrialAggregateCsv.bytes(agg));
-            printHighlights(agg, id, file, out);
-            return agg;
-        } catch (IllegalArgumentException | IOException e) {
+            agg = TrialAggregator.aggregate(trials, id.confidenceLevel(), id.cooldownSeconds(), point);
+        } catch (IllegalArgumentException e) {
             err.println("warning: no aggregate in " + aggDir.toAbsolutePath() + ": " + e.getMessage());
             return null;
         }
+        try {
+            final Path file = aggDir.resolve(TrialAggregator.FILE);
+            AtomicFiles.write(file, JSON.writeValueAsBytes(agg));
+            AtomicFiles.write(aggDir.resolve(TrialAggregateCsv.FILE), TrialAggregateCsv.bytes(agg));
+            if (id.numTrials() > 1) {
+                printHighlights(agg, id, file, out);
+            }
+        } catch (IOException e) {
+            err.println("warning: no aggregate in " + aggDir.toAbsolutePath() + ": " + e.getMessage());
+        }
+        return agg;
     }
 
     private static void printHighlights(final ObjectNode agg, final CellIdentity id, final Path file,

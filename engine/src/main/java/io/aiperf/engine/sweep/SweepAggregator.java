@@ -11,47 +11,70 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code sweep_aggregate/profile_export_aiperf_sweep.json} (AIPerf's multi-run and sweep docs): each combination's metrics, the
- * best configurations, and the Pareto-optimal set (maximize request throughput, minimize p99 TTFT, or p99
- * request latency when there is no TTFT). Stateless.
+ * {@code profile_export_aiperf_sweep.json} in upstream AIPerf 0.13's layout (src-docs/exports.md): the run counts,
+ * each combination's metrics, the best configurations, and the Pareto-optimal set (maximize request throughput,
+ * minimize p99 TTFT, or p99 request latency when there is no TTFT). Stateless.
  */
 public final class SweepAggregator {
     public static final String FILE = ExportFiles.SWEEP_JSON;
+    private static final String THROUGHPUT = "request_throughput_avg";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One combination and its metrics ({@code <tag>_<stat>} to an object with at least {@code mean}). */
-    public record Point(String label, Map<String, Object> parameters, JsonNode metrics) {
+    /**
+     * One combination.
+     *
+     * @param metrics {@code <tag>_<stat>} to an object with at least {@code mean} and {@code unit}: what the best
+     *                configurations, the Pareto set and the console's table compare
+     * @param exported the combination's {@code metrics} block as the file holds it (upstream's shape: by
+     *                 {@code <tag>_<stat>} with trials, by {@code <tag>} without)
+     */
+    public record Point(String label, Map<String, Object> parameters, JsonNode metrics, JsonNode exported) {
+    }
+
+    /** A cell that measured nothing, as {@code failed_runs} lists it. */
+    public record Failed(String label, String error) {
     }
 
     private SweepAggregator() {
     }
 
-    public static ObjectNode aggregate(final List<Point> points, final int trialsPerValue, final double confidenceLevel) {
+    /**
+     * @param runs every cell of the sweep (trials included); {@code failed} are those among them that measured
+     *             nothing
+     */
+    public static ObjectNode aggregate(final List<Point> points, final int runs, final List<Failed> failed,
+                                       final int trialsPerValue, final double confidenceLevel, final String mode) {
         final ObjectNode root = JSON.createObjectNode();
+        root.put(AggregateCodec.AGGREGATION_TYPE, AggregateCodec.TYPE_SWEEP);
+        root.put(AggregateCodec.NUM_PROFILE_RUNS, runs);
+        root.put(AggregateCodec.NUM_SUCCESSFUL_RUNS, runs - failed.size());
+        final ArrayNode failedRuns = root.putArray(AggregateCodec.FAILED_RUNS);
+        failed.forEach(f -> failedRuns.addObject().put(AggregateCodec.LABEL, f.label())
+                .put(AggregateCodec.ERROR, f.error()));
         final ObjectNode meta = root.putObject(AggregateCodec.METADATA);
-        meta.put(AggregateCodec.AGGREGATION_TYPE, AggregateCodec.TYPE_SWEEP);
         final ArrayNode params = meta.putArray(AggregateCodec.SWEEP_PARAMETERS);
         if (!points.isEmpty()) {
             for (final String name : points.get(0).parameters().keySet()) {
                 final ArrayNode values = params.addObject().put(AggregateCodec.NAME, name)
                         .putArray(AggregateCodec.VALUES);
                 points.stream().map(p -> p.parameters().get(name)).distinct()
-                        .forEach(v -> values.addPOJO(v));
+                        .forEach(v -> values.add(JSON.valueToTree(v)));
             }
         }
         meta.put(AggregateCodec.NUM_COMBINATIONS, points.size());
-        meta.put(AggregateCodec.NUM_TRIALS_PER_VALUE, trialsPerValue);
-        meta.put(AggregateCodec.SWEEP_MODE, AggregateCodec.MODE_REPEATED);
+        meta.put(AggregateCodec.SWEEP_MODE, mode);
         meta.put(AggregateCodec.CONFIDENCE_LEVEL, confidenceLevel);
+        meta.put(AggregateCodec.NUM_TRIALS_PER_VALUE, trialsPerValue);
+        meta.put(AggregateCodec.AGGREGATION_TYPE, AggregateCodec.TYPE_SWEEP); // upstream repeats it here
         final ArrayNode per = root.putArray(AggregateCodec.PER_COMBINATION_METRICS);
         for (final Point p : points) {
             final ObjectNode item = per.addObject();
             item.set(AggregateCodec.PARAMETERS, parameters(p));
-            item.put(AggregateCodec.LABEL, p.label());
-            item.set(AggregateCodec.METRICS, p.metrics());
+            item.set(AggregateCodec.METRICS, p.exported());
+            item.put(AggregateCodec.LABEL, p.label()); // ours: the cell directory, which the CI step joins on
         }
         final ObjectNode best = root.putObject(AggregateCodec.BEST_CONFIGURATIONS);
-        best(best, AggregateCodec.BEST_THROUGHPUT, points, "request_throughput_avg", true);
+        best(best, AggregateCodec.BEST_THROUGHPUT, points, THROUGHPUT, true);
         best(best, AggregateCodec.BEST_LATENCY_P99, points, latencyKey(points), false);
         final ArrayNode pareto = root.putArray(AggregateCodec.PARETO_OPTIMAL);
         for (final Point p : pareto(points, latencyKey(points))) {
@@ -68,7 +91,7 @@ public final class SweepAggregator {
     private static ObjectNode parameters(final Point p) {
         final ObjectNode o = JSON.createObjectNode();
         for (final Map.Entry<String, Object> e : p.parameters().entrySet()) {
-            o.putPOJO(e.getKey(), e.getValue());
+            o.set(e.getKey(), JSON.valueToTree(e.getValue()));
         }
         return o;
     }
@@ -90,8 +113,7 @@ public final class SweepAggregator {
         if (best != null) {
             final ObjectNode o = into.putObject(name);
             o.set(AggregateCodec.PARAMETERS, parameters(best));
-            o.put(AggregateCodec.METRIC, key);
-            o.put(AggregateCodec.VALUE, mean(best, key));
+            o.put(AggregateCodec.METRIC, mean(best, key));
             o.put(AggregateCodec.UNIT, best.metrics().path(key).path(AggregateCodec.UNIT).asText());
         }
     }
@@ -100,14 +122,14 @@ public final class SweepAggregator {
     static List<Point> pareto(final List<Point> points, final String latencyKey) {
         final List<Point> out = new ArrayList<>();
         for (final Point p : points) {
-            final double tp = mean(p, "request_throughput_avg");
+            final double tp = mean(p, THROUGHPUT);
             final double lat = mean(p, latencyKey);
             if (Double.isNaN(tp) || Double.isNaN(lat)) {
                 continue;
             }
             boolean dominated = false;
             for (final Point q : points) {
-                final double qtp = mean(q, "request_throughput_avg");
+                final double qtp = mean(q, THROUGHPUT);
                 final double qlat = mean(q, latencyKey);
                 if (q != p && qtp >= tp && qlat <= lat && (qtp > tp || qlat < lat)) {
                     dominated = true;

@@ -9,7 +9,8 @@ import java.util.Locale;
 /**
  * The CSV twin of {@code profile_export_aiperf_aggregate.json}, in upstream AIPerf's layout: one row per
  * {@code <tag>_<stat>} key with {@code metric,mean,std,min,max,cv,se,ci_low,ci_high,t_critical,unit} (two decimals,
- * four for cv, se and t_critical; empty where undefined), a blank line, then the metadata as {@code Name,value} rows.
+ * four for cv, se and t_critical; empty where undefined), a blank line, then the metadata as {@code Name,value} rows
+ * (the counts, then every other metadata key title-cased, its value as upstream prints it).
  * Stateless.
  */
 public final class TrialAggregateCsv {
@@ -17,6 +18,10 @@ public final class TrialAggregateCsv {
     private static final String[] STATS = {AggregateCodec.MEAN, AggregateCodec.STD,
         AggregateCodec.MIN, AggregateCodec.MAX, AggregateCodec.CV, AggregateCodec.SE, AggregateCodec.CI_LOW,
         AggregateCodec.CI_HIGH, AggregateCodec.T_CRITICAL};
+
+    /** The metadata keys printed first, under their own names. */
+    private static final java.util.Set<String> HEAD = java.util.Set.of(AggregateCodec.AGGREGATION_TYPE,
+            AggregateCodec.NUM_PROFILE_RUNS, AggregateCodec.NUM_SUCCESSFUL_RUNS, AggregateCodec.FAILED_RUNS);
 
     private TrialAggregateCsv() {
     }
@@ -38,8 +43,13 @@ public final class TrialAggregateCsv {
         out.append("Aggregation Type,").append(meta.path(AggregateCodec.AGGREGATION_TYPE).asText()).append("\r\n");
         out.append("Total Runs,").append(meta.path(AggregateCodec.NUM_PROFILE_RUNS).asInt()).append("\r\n");
         out.append("Successful Runs,").append(meta.path(AggregateCodec.NUM_SUCCESSFUL_RUNS).asInt()).append("\r\n");
-        out.append("Confidence Level,").append(meta.path(AggregateCodec.CONFIDENCE_LEVEL).asDouble()).append("\r\n");
-        out.append("Cooldown Seconds,").append(meta.path(AggregateCodec.COOLDOWN_SECONDS).asDouble()).append("\r\n");
+        // then the rest of the metadata, each key title-cased, as upstream lists it
+        meta.properties().forEach(e -> {
+            if (!HEAD.contains(e.getKey())) {
+                out.append(CsvCells.cell(CsvCells.title(e.getKey()))).append(',')
+                        .append(CsvCells.cell(CsvCells.pythonic(e.getValue()))).append("\r\n");
+            }
+        });
         return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 

@@ -15,13 +15,16 @@ import java.util.Map;
 /**
  * Confidence aggregation over trials (AIPerf's multi-run and sweep docs): inputs are the per-trial summary statistics, keyed
  * {@code <tag>_<stat>}; for each key the mean, sample std, min, max, cv, standard error and the Student-t
- * interval at the configured level. Stateless.
+ * interval at the configured level; one successful trial stands alone ({@code single_run}). Stateless.
  */
 public final class TrialAggregator {
     /** The aggregate's schema, as upstream AIPerf 0.13 numbers it. */
     static final String SCHEMA_VERSION = "1.0";
 
     public static final String FILE = ExportFiles.AGGREGATE_JSON;
+    /** The statistics aggregated, in upstream's order (a summary's {@code count} is not among them). */
+    static final List<String> STAT_KEYS = List.of(AggregateCodec.AVG, AggregateCodec.MIN, AggregateCodec.MAX,
+            AggregateCodec.SUM, "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", AggregateCodec.STD);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One trial's summary, or its error. */
@@ -31,12 +34,34 @@ public final class TrialAggregator {
     private TrialAggregator() {
     }
 
-    /** @throws IllegalArgumentException when fewer than two trials succeeded */
+    /**
+     * The sweep point a trial aggregate belongs to, as upstream names it in the aggregate's metadata.
+     *
+     * @param variationValues dotted parameter path to value
+     * @param model the first model's name, or null
+     */
+    public record PointMetadata(String variationLabel, Map<String, Object> variationValues, String sweepMode,
+                                String model) {
+    }
+
+    /** @throws IllegalArgumentException when no trial succeeded */
     public static ObjectNode aggregate(final List<Trial> trials, final double confidenceLevel, final double cooldownSeconds) {
+        return aggregate(trials, confidenceLevel, cooldownSeconds, null);
+    }
+
+    /**
+     * As upstream 0.13 aggregates: one successful trial gives its own values with no spread ({@code single_run});
+     * several give the confidence statistics of each {@code <tag>_<stat>}.
+     *
+     * @param point the sweep point, or null outside a sweep
+     * @throws IllegalArgumentException when no trial succeeded
+     */
+    public static ObjectNode aggregate(final List<Trial> trials, final double confidenceLevel,
+                                       final double cooldownSeconds, final PointMetadata point) {
         final List<Trial> ok = trials.stream().filter(t -> t.summary() != null).toList();
-        if (ok.size() < 2) {
-            throw new IllegalArgumentException("Insufficient successful runs for confidence intervals. Got "
-                    + ok.size() + " successful run(s), but need at least 2.");
+        if (ok.isEmpty()) {
+            throw new IllegalArgumentException("no trial succeeded (" + trials.size() + " of " + trials.size()
+                    + " failed), so there is nothing to aggregate");
         }
         final ObjectNode root = JSON.createObjectNode();
         root.put(AggregateCodec.SCHEMA_VERSION, SCHEMA_VERSION); // as upstream 0.13 heads its aggregate
@@ -52,24 +77,59 @@ public final class TrialAggregator {
         meta.put(AggregateCodec.CONFIDENCE_LEVEL, confidenceLevel);
         final ArrayNode labels = meta.putArray(AggregateCodec.RUN_LABELS);
         ok.forEach(t -> labels.add(t.label()));
+        if (ok.size() == 1) {
+            meta.put(AggregateCodec.SINGLE_RUN, true);
+        }
         meta.put(AggregateCodec.COOLDOWN_SECONDS, cooldownSeconds);
+        if (point != null) {
+            meta.put(AggregateCodec.VARIATION_LABEL, point.variationLabel());
+            final ObjectNode values = meta.putObject(AggregateCodec.VARIATION_VALUES);
+            point.variationValues().forEach((k, v) -> values.set(k, JSON.valueToTree(v)));
+            meta.put(AggregateCodec.SWEEP_MODE, point.sweepMode());
+            if (point.model() != null) {
+                meta.put(AggregateCodec.MODEL, point.model());
+            }
+        }
 
         final Map<String, List<Double>> values = new LinkedHashMap<>();
         final Map<String, String> units = new LinkedHashMap<>();
         for (final Trial t : ok) {
-            t.summary().metrics().forEach((tag, metric) -> metric.stats().forEach((stat, v) -> {
-                final String key = tag + "_" + stat;
-                values.computeIfAbsent(key, k -> new ArrayList<>()).add(v);
-                units.put(key, metric.unit());
-            }));
+            t.summary().metrics().forEach((tag, metric) -> {
+                for (final String stat : STAT_KEYS) {
+                    final Double v = metric.stats().get(stat);
+                    if (v != null && Double.isFinite(v)) {
+                        final String key = tag + "_" + stat;
+                        values.computeIfAbsent(key, k -> new ArrayList<>()).add(v);
+                        units.putIfAbsent(key, metric.unit());
+                    }
+                }
+            });
         }
         final ObjectNode metrics = root.putObject(AggregateCodec.METRICS);
         values.forEach((key, v) -> {
-            if (v.size() >= 2) {
+            if (ok.size() == 1) {
+                metrics.set(key, alone(v.get(0), units.get(key)));
+            } else if (v.size() >= 2) {
                 metrics.set(key, confidence(v, confidenceLevel, units.get(key)));
             }
         });
         return root;
+    }
+
+    /** One trial's value: no spread, the interval collapsed to it, no t (upstream writes null there). */
+    private static ObjectNode alone(final double v, final String unit) {
+        final ObjectNode o = JSON.createObjectNode();
+        o.put(AggregateCodec.MEAN, v);
+        o.put(AggregateCodec.STD, 0.0);
+        o.put(AggregateCodec.MIN, v);
+        o.put(AggregateCodec.MAX, v);
+        o.put(AggregateCodec.CV, 0.0);
+        o.put(AggregateCodec.SE, 0.0);
+        o.put(AggregateCodec.CI_LOW, v);
+        o.put(AggregateCodec.CI_HIGH, v);
+        o.putNull(AggregateCodec.T_CRITICAL);
+        o.put(AggregateCodec.UNIT, unit);
+        return o;
     }
 
     static ObjectNode confidence(final List<Double> v, final double level, final String unit) {

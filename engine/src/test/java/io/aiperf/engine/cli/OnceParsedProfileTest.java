@@ -25,7 +25,8 @@ class OnceParsedProfileTest {
         final OptionsConfigSource configs = run("--mock", "--streaming", "--isl", "20", "--osl", "8",
                 "--concurrency", "1,2", "--request-count", "4",
                 "--num-profile-runs", "2", "--artifact-dir", dir.toString());
-        assertThat(dir.resolve("sweep_aggregate")).isDirectory(); // both points ran, twice each
+        // both points ran, twice each (trials in rounds: upstream keeps the sweep aggregate under aggregate/)
+        assertThat(dir.resolve("aggregate/sweep_aggregate")).isDirectory();
         assertThat(configs.parses()).isEqualTo(1);
     }
 

@@ -74,7 +74,7 @@ class CellsEndToEndTest {
             assertThat(aggregate.path("metrics").path("time_to_first_token_p50").path("mean").asDouble())
                     .isCloseTo((p50a + p50b) / 2, org.assertj.core.data.Offset.offset(1e-9));
             assertThat(aggregate.path("metadata").path("num_successful_runs").asInt()).isEqualTo(2);
-            final JsonNode sweep = Runs.json(merged.resolve("sweep_aggregate/profile_export_aiperf_sweep.json"));
+            final JsonNode sweep = Runs.json(merged.resolve("aggregate/sweep_aggregate/profile_export_aiperf_sweep.json"));
             assertThat(sweep.path("metadata").path("num_combinations").asInt()).isEqualTo(2);
             assertThat(sweep.path("metadata").path("num_trials_per_value").asInt()).isEqualTo(2);
         }

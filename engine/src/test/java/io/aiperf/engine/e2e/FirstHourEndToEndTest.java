@@ -146,7 +146,7 @@ class FirstHourEndToEndTest {
         assertThat(r.exitCode()).as(r.all()).isZero();
         assertThat(r.out()).contains("Across 2 trials of concurrency_1 (95% confidence):")
                 .contains("Aggregate: " + merged.toAbsolutePath().resolve("aggregate/concurrency_1"))
-                .contains("Sweep aggregate: " + merged.toAbsolutePath().resolve("sweep_aggregate"))
+                .contains("Sweep aggregate: " + merged.toAbsolutePath().resolve("aggregate/sweep_aggregate"))
                 .contains("note: an interval reaching below zero means the trials differ a lot for how few there are");
     }
 }

@@ -59,6 +59,14 @@ class MultiRunEndToEndTest {
             assertThat(run.path("cells").size()).isEqualTo(3);
             assertThat(Runs.json(dir.resolve("profile_runs/run_0001/profile_export_aiperf.json")).path("run_info")
                     .path("random_seed").asLong()).isEqualTo(42); // consistent seed across trials
+            // each trial names itself and its run in run_info, as upstream does
+            final JsonNode second = Runs.json(dir.resolve("profile_runs/run_0002/profile_export_aiperf.json"))
+                    .path("run_info");
+            assertThat(second.path("trial").asInt()).isEqualTo(1);
+            assertThat(second.path("run_label").asText()).isEqualTo("run_0002");
+            assertThat(second.path("variation_label").asText()).isEqualTo("base");
+            assertThat(second.path("sweep_id").asText()).isNotEmpty().isEqualTo(Runs.json(dir.resolve(
+                    "profile_runs/run_0001/profile_export_aiperf.json")).path("run_info").path("sweep_id").asText());
         }
     }
 

@@ -52,8 +52,11 @@ class TrialSeedsAndOrderEndToEndTest {
             assertThat(inputs(varied, 2, 1)).isNotEqualTo(inputs(varied, 2, 2));
             // independent: both trials of concurrency 1 before concurrency 2, after the 50 ms pause
             assertThat(start(varied, 2, 1)).isBefore(start(varied, 1, 2));
-            assertThat(Runs.json(varied.resolve("aggregate/concurrency_1/profile_export_aiperf_aggregate.json"))
-                    .isObject()).isTrue();
+            // independent: upstream keeps each point's aggregate under the point, the sweep's at the top
+            assertThat(Runs.json(varied.resolve("concurrency_1/aggregate/profile_export_aiperf_aggregate.json"))
+                    .path("metadata").path("sweep_mode").asText()).isEqualTo("independent");
+            assertThat(Runs.json(varied.resolve("sweep_aggregate/profile_export_aiperf_sweep.json"))
+                    .path("metadata").path("sweep_mode").asText()).isEqualTo("independent");
 
             final Path same = tmp.resolve("same");
             assertThat(sweep(mock, same, "--parameter-sweep-same-seed").exitCode()).isZero();

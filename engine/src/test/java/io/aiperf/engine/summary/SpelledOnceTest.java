@@ -162,14 +162,18 @@ class SpelledOnceTest {
         final Map<String, String> m = new LinkedHashMap<>();
         final String generic = "a generic word other files' keys use too";
         for (final String k : List.of("metadata", "metrics", "label", "unit", "error", "name", "values", "metric",
-                "value", "parameters", "mean", "std", "min", "max", "cv", "schema_version", "aiperf_version",
-                "confidence", "sweep")) {
+                "parameters", "mean", "std", "min", "max", "cv", "schema_version", "aiperf_version",
+                "confidence", "sweep", "avg", "count", "sum", "model")) {
             m.put(k, generic);
+        }
+        for (final String k : List.of("variation_label", "variation_values")) {
+            m.put(k, "also a key of the summary's run_info, which names the same sweep point");
         }
         for (final String k : List.of("confidence_level", "cooldown_seconds", "sweep_mode")) {
             m.put(k, "also a key of the YAML config (multi_run, sweep) and of cell_outcome.json");
         }
         m.put("repeated", "also a value of the YAML config's sweep mode");
+        m.put("independent", "also a value of the YAML config's sweep mode");
         return m;
     }
 

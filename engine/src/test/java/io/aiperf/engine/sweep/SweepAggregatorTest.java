@@ -28,7 +28,7 @@ class SweepAggregatorTest {
         m.putObject("request_latency_p99").put("mean", latencyP99).put("unit", "ms");
         final Map<String, Object> params = new LinkedHashMap<>();
         params.put("concurrency", concurrency);
-        return new SweepAggregator.Point("concurrency_" + concurrency, params, m);
+        return new SweepAggregator.Point("concurrency_" + concurrency, params, m, JSON.createObjectNode());
     }
 
     private static List<Integer> concurrencies(final JsonNode list) {
@@ -42,9 +42,16 @@ class SweepAggregatorTest {
         // 1: slow and quick; 2: faster, a little slower; 4: fastest, slowest; 8: dominated by 4 (less, later).
         final List<SweepAggregator.Point> points = List.of(point(1, 10, 20.0, 30), point(2, 19, 25.0, 35),
                 point(4, 30, 60.0, 70), point(8, 28, 90.0, 100));
-        final ObjectNode agg = SweepAggregator.aggregate(points, 3, 0.95);
+        final ObjectNode agg = SweepAggregator.aggregate(points, 13,
+                List.of(new SweepAggregator.Failed("trial_0003/concurrency_8", "refused")), 3, 0.95, "repeated");
+        assertThat(agg.path("aggregation_type").asText()).as("upstream's top level").isEqualTo("sweep");
+        assertThat(agg.path("num_profile_runs").asInt()).isEqualTo(13);
+        assertThat(agg.path("num_successful_runs").asInt()).isEqualTo(12);
+        assertThat(agg.path("failed_runs").get(0).path("label").asText()).isEqualTo("trial_0003/concurrency_8");
+        assertThat(agg.path("failed_runs").get(0).path("error").asText()).isEqualTo("refused");
         final JsonNode meta = agg.path("metadata");
         assertThat(meta.path("aggregation_type").asText()).isEqualTo("sweep");
+        assertThat(meta.path("sweep_mode").asText()).isEqualTo("repeated");
         assertThat(meta.path("num_combinations").asInt()).isEqualTo(4);
         assertThat(meta.path("num_trials_per_value").asInt()).isEqualTo(3);
         assertThat(meta.path("confidence_level").asDouble()).isEqualTo(0.95);
@@ -55,12 +62,11 @@ class SweepAggregatorTest {
 
         final JsonNode best = agg.path("best_configurations");
         assertThat(best.path("best_throughput").path("parameters").path("concurrency").asInt()).isEqualTo(4);
-        assertThat(best.path("best_throughput").path("value").asDouble()).isEqualTo(30.0);
+        assertThat(best.path("best_throughput").path("metric").asDouble()).as("upstream: the value").isEqualTo(30.0);
         assertThat(best.path("best_throughput").path("unit").asText()).isEqualTo("requests/sec");
-        // TTFT p99 is the latency when the points have it
-        assertThat(best.path("best_latency_p99").path("metric").asText()).isEqualTo("time_to_first_token_p99");
+        // TTFT p99 is the latency when the points have it (point 1's request latency p99 is 30)
         assertThat(best.path("best_latency_p99").path("parameters").path("concurrency").asInt()).isEqualTo(1);
-        assertThat(best.path("best_latency_p99").path("value").asDouble()).isEqualTo(20.0);
+        assertThat(best.path("best_latency_p99").path("metric").asDouble()).isEqualTo(20.0);
         assertThat(concurrencies(agg.path("pareto_optimal"))).containsExactly(1, 2, 4);
     }
 
@@ -69,9 +75,9 @@ class SweepAggregatorTest {
         // Non-streamed points: request latency p99 decides. 2 and 3 tie exactly, so neither dominates the other.
         final List<SweepAggregator.Point> points = List.of(point(1, 10, null, 50), point(2, 20, null, 40),
                 point(3, 20, null, 40), point(4, 15, null, 45));
-        final ObjectNode agg = SweepAggregator.aggregate(points, 1, 0.95);
-        assertThat(agg.path("best_configurations").path("best_latency_p99").path("metric").asText())
-                .isEqualTo("request_latency_p99");
+        final ObjectNode agg = SweepAggregator.aggregate(points, 4, List.of(), 1, 0.95, "repeated");
+        assertThat(agg.path("best_configurations").path("best_latency_p99").path("metric").asDouble())
+                .as("request latency p99").isEqualTo(40.0);
         assertThat(agg.path("best_configurations").path("best_latency_p99").path("parameters").path("concurrency")
                 .asInt()).as("the first of equals").isEqualTo(2);
         assertThat(concurrencies(agg.path("pareto_optimal"))).containsExactly(2, 3);
@@ -81,11 +87,13 @@ class SweepAggregatorTest {
     void aPointWithoutTheMetricsIsNeitherBestNorOnTheFront() {
         final ObjectNode empty = JSON.createObjectNode();
         final List<SweepAggregator.Point> points = List.of(
-                new SweepAggregator.Point("concurrency_1", Map.of("concurrency", 1), empty), point(2, 5, null, 9));
-        final ObjectNode agg = SweepAggregator.aggregate(points, 1, 0.9);
+                new SweepAggregator.Point("concurrency_1", Map.of("concurrency", 1), empty, empty),
+                point(2, 5, null, 9));
+        final ObjectNode agg = SweepAggregator.aggregate(points, 2, List.of(), 1, 0.9, "repeated");
         assertThat(agg.path("best_configurations").path("best_throughput").path("parameters").path("concurrency")
                 .asInt()).isEqualTo(2);
         assertThat(concurrencies(agg.path("pareto_optimal"))).containsExactly(2);
-        assertThat(SweepAggregator.aggregate(List.of(), 1, 0.9).path("best_configurations").isEmpty()).isTrue();
+        assertThat(SweepAggregator.aggregate(List.of(), 0, List.of(), 1, 0.9, "repeated")
+                .path("best_configurations").isEmpty()).isTrue();
     }
 }

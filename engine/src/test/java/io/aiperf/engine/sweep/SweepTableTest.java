@@ -14,7 +14,7 @@ class SweepTableTest {
         final ObjectNode m = new ObjectMapper().createObjectNode();
         m.putObject("request_throughput_avg").put("mean", rps).put("unit", "requests/sec");
         m.putObject("request_latency_p99").put("mean", p99).put("unit", "ms");
-        return new SweepAggregator.Point("concurrency" + c, Map.of("concurrency", c), m);
+        return new SweepAggregator.Point("concurrency" + c, Map.of("concurrency", c), m, m);
     }
 
     @Test

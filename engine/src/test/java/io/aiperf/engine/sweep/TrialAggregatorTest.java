@@ -43,9 +43,47 @@ class TrialAggregatorTest {
         assertThat(agg.path("metadata").path("failed_runs").get(0).path("label").asText()).isEqualTo("run_0006");
     }
 
+    /** As upstream 0.13: one successful trial is aggregated on its own, flagged, with no spread and no t. */
     @Test
-    void fewerThanTwoSuccessfulTrialsIsAnError() {
-        assertThatThrownBy(() -> TrialAggregator.aggregate(List.of(trial("run_0001", 1)), 0.95, 0))
-                .hasMessage("Insufficient successful runs for confidence intervals. Got 1 successful run(s), but need at least 2.");
+    void oneSuccessfulTrialStandsAlone() {
+        final ObjectNode agg = TrialAggregator.aggregate(List.of(trial("run_0001", 7),
+                new TrialAggregator.Trial("run_0002", null, "refused")), 0.95, 0,
+                new TrialAggregator.PointMetadata("phases.profiling.concurrency=2",
+                        java.util.Map.of("phases.profiling.concurrency", 2), "repeated", "m"));
+        final var meta = agg.path("metadata");
+        assertThat(meta.path("single_run").asBoolean()).isTrue();
+        assertThat(meta.path("num_successful_runs").asInt()).isEqualTo(1);
+        assertThat(meta.path("variation_label").asText()).isEqualTo("phases.profiling.concurrency=2");
+        assertThat(meta.path("variation_values").path("phases.profiling.concurrency").asInt()).isEqualTo(2);
+        assertThat(meta.path("sweep_mode").asText()).isEqualTo("repeated");
+        assertThat(meta.path("model").asText()).isEqualTo("m");
+        final var m = agg.path("metrics").path("time_to_first_token_avg");
+        assertThat(m.path("mean").asDouble()).isEqualTo(7.0);
+        assertThat(m.path("ci_low").asDouble()).isEqualTo(7.0);
+        assertThat(m.path("ci_high").asDouble()).isEqualTo(7.0);
+        assertThat(m.path("std").asDouble()).isZero();
+        assertThat(m.path("t_critical").isNull()).isTrue();
+        final String csv = new String(TrialAggregateCsv.bytes(agg), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(csv).contains("time_to_first_token_avg,7.00,0.00,7.00,7.00,0.0000,0.0000,7.00,7.00,,ms\r\n")
+                .contains("Run Labels,['run_0001']\r\n").contains("Single Run,True\r\n")
+                .contains("Variation Values,{'phases.profiling.concurrency': 2}\r\n")
+                .contains("Variation Label,phases.profiling.concurrency=2\r\n");
+    }
+
+    @Test
+    void noSuccessfulTrialIsAnError() {
+        assertThatThrownBy(() -> TrialAggregator.aggregate(List.of(new TrialAggregator.Trial("run_0001", null, "x")),
+                0.95, 0)).hasMessageContaining("no trial succeeded");
+    }
+
+    /** Upstream aggregates avg, min, max, sum, the percentiles and std: a summary's count is no statistic of it. */
+    @Test
+    void theStatisticsAreUpstreams() {
+        final ObjectNode s = new ObjectMapper().createObjectNode();
+        s.putObject("request_latency").put("unit", "ms").put("avg", 2).put("p99", 3).put("count", 8).put("sum", 16);
+        final ObjectNode agg = TrialAggregator.aggregate(List.of(new TrialAggregator.Trial("run_0001",
+                SummaryCodec.read(s), null)), 0.95, 0);
+        assertThat(agg.path("metrics").fieldNames()).toIterable()
+                .containsExactly("request_latency_avg", "request_latency_sum", "request_latency_p99");
     }
 }
