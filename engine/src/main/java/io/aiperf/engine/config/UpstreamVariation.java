@@ -27,7 +27,7 @@ public final class UpstreamVariation {
 
     /** Upstream keeps its datasets in a list named by dataset ({@code default} when unnamed). */
     private static String path(final String name) {
-        final String ours = SweepExpander.path(name);
+        final String ours = SweepExpander.path(name, DeclaredOptions.installed());
         return ours.startsWith("dataset.") ? "datasets.default." + ours.substring("dataset.".length()) : ours;
     }
 }
