@@ -170,14 +170,17 @@ final class ServerMetricsCsv {
         return String.format(java.util.Locale.ROOT, "%.4f", n.doubleValue());
     }
 
-    /** The endpoint as upstream shows it: host:port and the path without its {@code /metrics}. */
+    /**
+     * The endpoint as upstream shows it: host:port and the path without its {@code /metrics}. Never a URL's
+     * user:password, which upstream's would show.
+     */
     static String display(final String url) {
         final URI uri = URI.create(url);
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
         if (path.endsWith("/metrics")) {
             path = path.substring(0, path.length() - "/metrics".length());
         }
-        return uri.getRawAuthority() + path;
+        return uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort()) + path;
     }
 
     private static void line(final StringBuilder sb, final List<String> cells) {

@@ -135,6 +135,14 @@ class ServerMetricsExportTest {
     }
 
     @Test
+    void theCsvsEndpointIsHostPortAndPathWithoutMetricsAndNeverACredential() {
+        assertThat(ServerMetricsCsv.display("http://127.0.0.1:8000/metrics")).isEqualTo("127.0.0.1:8000");
+        assertThat(ServerMetricsCsv.display("https://perf:s3cret@gw.example:9400/api/metrics"))
+                .isEqualTo("gw.example:9400/api");
+        assertThat(ServerMetricsCsv.display("http://node2/prometheus/metrics")).isEqualTo("node2/prometheus");
+    }
+
+    @Test
     void theJsonHasUpstreamsKeysWithMetricsByNameAndASeriesPerEndpoint() throws Exception {
         final ServerMetrics m = scrape(vllm(0), vllm(10));
         final JsonNode json = JSON.readTree(m.json(ABOUT));
