@@ -366,6 +366,27 @@ def metric_name_of(label: str) -> str:
     return label
 
 
+def row_key(row: list[str], header: tuple) -> str:
+    """A CSV row's name: its first column, but a comment line's field name (`# benchmark_id:` whatever the id), and
+    for server metrics (every row starts with the same endpoint) the endpoint, metric and label values."""
+    first = row[0]
+    if first.startswith("#") and ":" in first:
+        return first.split(":", 1)[0] + ":"
+    if header[:1] == ("Endpoint",) and "Metric" in header:
+        m = header.index("Metric")
+        labels = [row[j] for j in range(len(header)) if j < len(row) and header[j] not in SERVER_METRIC_FIXED
+                  and header[j] not in SERVER_METRIC_STATS and row[j]]
+        return " ".join([first, row[m]] + labels)
+    return first
+
+
+# Server-metrics CSV columns that are not labels; of their statistics only the counts compare (the rest are timing).
+SERVER_METRIC_FIXED = {"Endpoint", "Type", "Metric", "Unit", "Description", "buckets", "Key", "Value"}
+SERVER_METRIC_STATS = {"avg", "min", "max", "std", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99",
+                       "total", "rate", "rate_avg", "rate_min", "rate_max", "rate_std", "count", "count_rate", "sum",
+                       "sum_rate"} | {f"p{q}_estimate" for q in (1, 5, 10, 25, 50, 75, 90, 95, 99)}
+
+
 def compare_csv(rows: Rows, c, s, f, up: Path, ours: Path, up_json: dict | None):
     us, os_ = read_csv_sections(up), read_csv_sections(ours)
     by_header_o = {tuple(sec[0]): sec for sec in os_}
@@ -383,8 +404,8 @@ def compare_csv(rows: Rows, c, s, f, up: Path, ours: Path, up_json: dict | None)
             osec = close_o
         else:
             rows.add(c, s, f, label + " header", ",".join(header), ",".join(osec[0]), "equal")
-        uorder = [r[0] for r in sec[1:]]
-        oorder = [r[0] for r in osec[1:]]
+        uorder = [row_key(r, header) for r in sec[1:]]
+        oorder = [row_key(r, header) for r in osec[1:]]
         missing = [n for n in uorder if n not in oorder]
         extra = [n for n in oorder if n not in uorder]
         common_u = [n for n in uorder if n in oorder]
@@ -395,15 +416,16 @@ def compare_csv(rows: Rows, c, s, f, up: Path, ours: Path, up_json: dict | None)
                  + (f"; ours lacks {len(missing)}" if missing else "") + (f"; ours adds {len(extra)}" if extra else ""))
         for n in missing:
             rows.add(c, s, f, f"row '{n}'", "present", None, "missing in ours")
-        orows = {r[0]: r for r in osec[1:]}
+        orows = {row_key(r, header): r for r in osec[1:]}
+        server_metrics = header[:1] == ("Endpoint",)
         for r in sec[1:]:
-            n = r[0]
+            n = row_key(r, header)
             if n not in orows:
                 continue
             o = orows[n]
             timing = any(t in n for t in ("(ms)", "(sec)", "/sec", "Concurrency", "Tokens In Flight"))
             content = any(t in n for t in ("Usage Prompt", "Usage Total", "Usage Discrepancy", "Data Sent",
-                                            "Data Received"))
+                                            "Data Received", "prompt_tokens", "prefix_cache"))
             if "unit" in header:  # an aggregate's <tag>_<stat> rows carry their unit
                 tag = n.rsplit("_", 1)[0] if n.rsplit("_", 1)[-1] in STATS else n
                 unit = r[header.index("unit")] if header.index("unit") < len(r) else ""
@@ -411,7 +433,8 @@ def compare_csv(rows: Rows, c, s, f, up: Path, ours: Path, up_json: dict | None)
                 content = tag in CONTENT_DEPENDENT
             if timing:
                 continue
-            idx = [j for j, h in enumerate(header) if h in ("avg", "mean", "min", "max", "sum", "Value")]
+            idx = [j for j, h in enumerate(header) if h in (("total", "count", "Value") if server_metrics
+                                                            else ("avg", "mean", "min", "max", "sum", "Value"))]
             uvals = [r[j] if j < len(r) else "" for j in idx]
             ovals = [o[j] if j < len(o) else "" for j in idx]
             if uvals == ovals:

@@ -159,7 +159,7 @@ public final class RunData {
             return true;
         }
         if (!name.endsWith(".json") || NOT_SUMMARIES.contains(name) || name.startsWith(".")
-                || !Files.isRegularFile(f.resolveSibling(OUTCOME))) {
+                || serverMetricsFile(name) || !Files.isRegularFile(f.resolveSibling(OUTCOME))) {
             return false;
         }
         try (com.fasterxml.jackson.core.JsonParser p = new com.fasterxml.jackson.core.JsonFactory().createParser(f.toFile())) {
@@ -177,6 +177,11 @@ public final class RunData {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /** The servers' metrics: upstream's shape holds an {@code input_config} too, but no measurement of the cell. */
+    private static boolean serverMetricsFile(final String name) {
+        return name.equals(ExportFiles.SERVER_METRICS_JSON) || name.endsWith(ExportFiles.PREFIXED_SERVER_METRICS_JSON);
     }
 
     private long valueCount() {

@@ -109,7 +109,7 @@ final class CellReporting {
             writeExports(report, summary, metrics, names);
             final String consoleText = console.summaryText(report, metrics);
             write(names.consoleTxt(), out -> out.write(consoleText.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-            writeServerMetrics(p.scraper(), names);
+            writeServerMetrics(p.scraper(), names, report);
             if (writeError == null) {
                 writeTimeslices(names);
                 // upstream 0.13's marker, written last: the cell's result files are all in place
@@ -282,7 +282,8 @@ final class CellReporting {
             + "--metrics; --server-metrics names another URL, --no-server-metrics stops asking";
 
     /** The servers' metrics over the profiling window, in the formats asked for; nothing when no server answered. */
-    private void writeServerMetrics(final ServerMetricsCollector scraper, final ExportNames names) {
+    private void writeServerMetrics(final ServerMetricsCollector scraper, final ExportNames names,
+                                    final RunReport report) {
         if (scraper == null) {
             return;
         }
@@ -294,11 +295,13 @@ final class CellReporting {
             return;
         }
         final var formats = config.endpoint().serverMetrics().formats();
+        final ServerMetrics.About about = new ServerMetrics.About(report.version(), report.benchmarkId(),
+                report.inputConfig());
         if (formats.contains("json")) {
-            write(names.serverMetricsJson(), out -> out.write(metrics.json()));
+            write(names.serverMetricsJson(), out -> out.write(metrics.json(about)));
         }
         if (formats.contains("csv")) {
-            write(names.serverMetricsCsv(), out -> out.write(metrics.csv()));
+            write(names.serverMetricsCsv(), out -> out.write(metrics.csv(about)));
         }
     }
 

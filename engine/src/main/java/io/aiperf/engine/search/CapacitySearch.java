@@ -72,6 +72,7 @@ public final class CapacitySearch {
                 break; // cancelled
             }
             points.add(point);
+            SearchHistory.write(dir, spec, points, null); // after every point, as upstream: a stopped search keeps it
             if (tiered != null) {
                 tiered.tell(point.value(), point.tiers().stream()
                         .map(t -> t.decision() == ProbedPoint.Decision.MEETS).toList());
@@ -84,6 +85,7 @@ public final class CapacitySearch {
                 cancelled ? "cancelled" : planner.converged() ? "converged" : "probe_budget_spent",
                 tiered == null ? List.of() : tiered.tiers(), warmup);
         result.write(dir.resolve(SearchResult.FILE_NAME));
+        SearchHistory.write(dir, spec, points, result.status());
         result.printTable(ctx.out());
         report(dir, cells, result.json(), configAt.apply(spec.min()), ctx);
         final boolean failed = points.stream().anyMatch(p -> p.decision() == ProbedPoint.Decision.FAILED);

@@ -59,6 +59,8 @@ public final class ExportFiles {
     public static final String GATE_MARKDOWN = "gate_summary.md";
     public static final String GATE_JUNIT = "gate_junit.xml";
     public static final String SEARCH_JSON = "search_result.json";
+    /** The search's trajectory in upstream's shape, for upstream's readers; nothing here reads it back. */
+    public static final String SEARCH_HISTORY_JSON = "search_history.json";
     public static final String CONVERGENCE_JSON = "convergence.json";
     public static final String RUN_LABEL = "run_label.json";
     public static final String COMPARISON_SVG = "comparison.svg";

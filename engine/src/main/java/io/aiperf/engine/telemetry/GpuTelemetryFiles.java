@@ -99,7 +99,7 @@ public final class GpuTelemetryFiles {
         jsonl.commit();
         AtomicFiles.write(json, out -> {
             try (OutputStream redacted = wrap.apply(out)) {
-                redacted.write(metrics.json());
+                redacted.write(metrics.json(null)); // the GPU file carries no version or config echo
             }
         });
     }

@@ -31,12 +31,15 @@ public final class PrometheusText {
      * skipped for being longer than {@link #MAX_LINE}.
      */
     public record Page(List<Sample> samples, Map<String, String> types, Map<String, String> help, int overlong) {
-        /** The family a sample belongs to: its own name, or the histogram or summary it is a part of. */
+        /**
+         * The family a sample belongs to: its own name, or the histogram, summary or counter ({@code # TYPE x
+         * counter} with samples {@code x_total}) it is a part of.
+         */
         public String family(final String sampleName) {
             if (types.containsKey(sampleName)) {
                 return sampleName;
             }
-            for (final String suffix : new String[] {"_bucket", "_sum", "_count", "_created"}) {
+            for (final String suffix : new String[] {"_bucket", "_sum", "_count", "_created", "_total"}) {
                 if (sampleName.endsWith(suffix)) {
                     final String base = sampleName.substring(0, sampleName.length() - suffix.length());
                     if (types.containsKey(base)) {

@@ -21,6 +21,8 @@ final class Series {
     private double max = Double.NEGATIVE_INFINITY;
     private double sum;
     private int count;
+    private long firstNanos;
+    private long lastNanos;
     private double[] samples = new double[16];
     private int kept;
 
@@ -31,14 +33,17 @@ final class Series {
         this.type = type;
     }
 
-    void add(final double v) {
+    /** @param nanos when the scrape that read it answered ({@link System#nanoTime()}) */
+    void add(final double v, final long nanos) {
         if (Double.isNaN(v)) {
             return;
         }
         if (count == 0) {
             first = v;
+            firstNanos = nanos;
         }
         last = v;
+        lastNanos = nanos;
         count++;
         min = Math.min(min, v);
         max = Math.max(max, v);
@@ -68,6 +73,11 @@ final class Series {
         return last - first;
     }
 
+    /** Seconds between the first and the last sample (0 with one sample). */
+    double seconds() {
+        return count < 2 ? 0 : (lastNanos - firstNanos) / 1e9;
+    }
+
     int count() {
         return count;
     }
@@ -82,6 +92,23 @@ final class Series {
 
     double mean() {
         return count == 0 ? Double.NaN : sum / count;
+    }
+
+    /** Sample standard deviation of the kept samples (n - 1), 0 for one sample. */
+    double std() {
+        if (kept < 2) {
+            return 0;
+        }
+        double mean = 0;
+        for (int i = 0; i < kept; i++) {
+            mean += samples[i];
+        }
+        mean /= kept;
+        double squares = 0;
+        for (int i = 0; i < kept; i++) {
+            squares += (samples[i] - mean) * (samples[i] - mean);
+        }
+        return Math.sqrt(squares / (kept - 1));
     }
 
     /** Linear-interpolation percentile of the kept samples, as the engine's other statistics. */

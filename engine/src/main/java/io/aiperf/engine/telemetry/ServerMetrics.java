@@ -2,7 +2,6 @@ package io.aiperf.engine.telemetry;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -12,9 +11,9 @@ import java.util.stream.Collectors;
 
 /**
  * What the servers' own metrics said during the profiling window (src-docs/server-metrics.md), as
- * {@code server_metrics_export.json} and {@code .csv}: every series, gauges by their statistics and counters and
- * histograms by their change, plus {@code highlights} that read the same few facts (KV-cache usage, requests
- * running and waiting, prefix-cache hit rate) from vLLM's, SGLang's and llama.cpp's names. Immutable once built.
+ * {@code server_metrics_export.json} and {@code .csv} in upstream AIPerf 0.13's shapes ({@link ServerMetricsJson},
+ * {@link ServerMetricsCsv}), plus {@code highlights} that read the same few facts (KV-cache usage, requests running
+ * and waiting, prefix-cache hit rate) from vLLM's, SGLang's and llama.cpp's names. Immutable once built.
  */
 public final class ServerMetrics {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -33,16 +32,19 @@ public final class ServerMetrics {
     private static final java.util.Set<String> AVERAGED = java.util.Set.of("kv_cache_usage", "gpu_utilization_pct");
 
     private final List<ServerMetricsCollector.Target> targets;
-    private final double windowSeconds;
+    private final long startEpochNanos;
+    private final long endEpochNanos;
 
     /** The endpoints scraped, with what each gave. */
     List<ServerMetricsCollector.Target> targets() {
         return targets;
     }
 
-    ServerMetrics(final List<ServerMetricsCollector.Target> targets, final double windowSeconds) {
+    ServerMetrics(final List<ServerMetricsCollector.Target> targets, final long startEpochNanos,
+                  final long endEpochNanos) {
         this.targets = targets;
-        this.windowSeconds = windowSeconds;
+        this.startEpochNanos = startEpochNanos;
+        this.endEpochNanos = endEpochNanos;
     }
 
     /** Whether any endpoint answered at least one scrape (otherwise nothing is written). */
@@ -56,30 +58,17 @@ public final class ServerMetrics {
                 t -> t.lastError == null ? "no answer" : t.lastError, (a, b) -> a, LinkedHashMap::new));
     }
 
-    public byte[] json() {
-        final ObjectNode root = JSON.createObjectNode();
-        root.put("window_seconds", windowSeconds);
-        final ArrayNode endpoints = root.putArray("endpoints");
-        for (final ServerMetricsCollector.Target t : targets) {
-            final ObjectNode e = endpoints.addObject();
-            e.put("url", t.uri.toString()).put("scrapes", t.scrapes).put("failures", t.failures);
-            if (t.lastError != null) {
-                e.put("last_error", t.lastError);
-            }
-            final ObjectNode metrics = e.putObject("metrics");
-            for (final Series s : t.series.values()) {
-                final ObjectNode family = metrics.has(s.family) ? (ObjectNode) metrics.get(s.family)
-                        : metrics.putObject(s.family).put("type", s.type).put("help", t.help.get(s.family));
-                final ObjectNode one = (family.has("series") ? (ArrayNode) family.get("series")
-                        : family.putArray("series")).addObject();
-                if (!s.name.equals(s.family)) {
-                    one.put("name", s.name);
-                }
-                final ObjectNode labels = one.putObject("labels");
-                s.labels.forEach(labels::put);
-                stats(s).forEach((k, v) -> putNumber(one, k, v));
-            }
-        }
+    /**
+     * What the export says of the run itself: the version that wrote it, the run's id and its config echo (secrets
+     * already redacted).
+     */
+    public record About(String version, String benchmarkId, ObjectNode inputConfig) {
+    }
+
+    /** {@code server_metrics_export.json}: upstream 0.13's shape, plus our {@code highlights}. */
+    public byte[] json(final About about) {
+        final ObjectNode root = ServerMetricsJson.write(targets, ExportedMetrics.of(targets).values(),
+                startEpochNanos, endEpochNanos, about);
         final ObjectNode highlights = root.putObject("highlights");
         highlights().forEach((k, v) -> putNumber(highlights, k, v));
         try {
@@ -89,43 +78,10 @@ public final class ServerMetrics {
         }
     }
 
-    /** One row per endpoint, series and statistic: {@code Endpoint,Metric,Type,Labels,Stat,Value}. */
-    public byte[] csv() {
-        final StringBuilder sb = new StringBuilder("Endpoint,Metric,Type,Labels,Stat,Value\r\n");
-        for (final ServerMetricsCollector.Target t : targets) {
-            for (final Series s : t.series.values()) {
-                final String labels = s.labels.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                        .collect(Collectors.joining(";"));
-                stats(s).forEach((k, v) -> {
-                    if (Double.isFinite(v)) {
-                        sb.append(csv(t.uri.toString())).append(',').append(csv(s.name)).append(',')
-                                .append(s.type).append(',').append(csv(labels)).append(',').append(k).append(',')
-                                .append(v).append("\r\n");
-                    }
-                });
-            }
-        }
-        return sb.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Gauges: their statistics over the window; everything else: its change and rate. */
-    private Map<String, Double> stats(final Series s) {
-        final Map<String, Double> out = new LinkedHashMap<>();
-        if (s.gauge()) {
-            out.put("avg", s.mean());
-            out.put("min", s.min());
-            out.put("max", s.max());
-            out.put("p50", s.percentile(50));
-            out.put("p90", s.percentile(90));
-            out.put("p99", s.percentile(99));
-            out.put("samples", (double) s.count());
-        } else {
-            out.put("first", s.first());
-            out.put("last", s.last());
-            out.put("delta", s.delta());
-            out.put("rate", windowSeconds > 0 ? s.delta() / windowSeconds : Double.NaN);
-        }
-        return out;
+    /** {@code server_metrics_export.csv}: upstream 0.13's layout, a section per metric type. */
+    public byte[] csv(final About about) {
+        return ServerMetricsCsv.write(ExportedMetrics.of(targets).values(), about.version(), about.benchmarkId())
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -177,9 +133,5 @@ public final class ServerMetrics {
         if (Double.isFinite(v)) {
             node.put(key, v);
         }
-    }
-
-    private static String csv(final String s) {
-        return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
     }
 }

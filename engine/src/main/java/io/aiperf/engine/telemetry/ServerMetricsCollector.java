@@ -45,8 +45,8 @@ public final class ServerMetricsCollector {
     private ScheduledExecutorService timer;
     private java.util.function.BiConsumer<URI, PrometheusText.Page> onScrape = (u, p) -> { };
     private int owners;
-    private long windowStartNanos = -1;
-    private long windowEndNanos = -1;
+    private long windowStartEpochNanos;
+    private long windowEndEpochNanos;
 
     /** What was learned from one endpoint. */
     static final class Target {
@@ -65,6 +65,8 @@ public final class ServerMetricsCollector {
         long seriesChars;
         /** Lines over the line bound were seen (and skipped). */
         boolean linesSkipped;
+        /** When it answered and how often its text changed. */
+        final FetchLog fetches = new FetchLog();
 
         Target(final URI uri) {
             this.uri = uri;
@@ -111,7 +113,7 @@ public final class ServerMetricsCollector {
         if (owners++ > 0) {
             return;
         }
-        windowStartNanos = System.nanoTime();
+        windowStartEpochNanos = epochNanos();
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread t = new Thread(r, "server-metrics");
             t.setDaemon(true);
@@ -138,7 +140,7 @@ public final class ServerMetricsCollector {
             }
             last = timer;
             timer = null;
-            windowEndNanos = System.nanoTime();
+            windowEndEpochNanos = epochNanos();
         }
         last.execute(this::scrapeAll); // after any scrape under way; then no more
         last.shutdown();
@@ -152,8 +154,13 @@ public final class ServerMetricsCollector {
 
     /** What was collected; call after the last {@link #phaseDrained()}. */
     public synchronized ServerMetrics result() {
-        return new ServerMetrics(List.copyOf(targets), windowStartNanos < 0 || windowEndNanos < 0 ? 0
-                : (windowEndNanos - windowStartNanos) / 1e9);
+        return new ServerMetrics(List.copyOf(targets), windowStartEpochNanos, windowEndEpochNanos);
+    }
+
+    /** Wall-clock nanoseconds since the epoch (the export's times are wall-clock, as upstream's). */
+    private static long epochNanos() {
+        final java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     private void scrapeAll() {
@@ -168,7 +175,9 @@ public final class ServerMetricsCollector {
 
     private void scrape(final Target t) {
         try {
+            final long sentNanos = System.nanoTime();
             final ProbeClient.Response response = http.get(t.uri, headers, TIMEOUT.toMillis() / 1000.0, maxBytes);
+            final long answeredNanos = System.nanoTime();
             if (response.status() / 100 != 2) {
                 t.failures++;
                 t.lastError = "HTTP " + response.status();
@@ -183,6 +192,7 @@ public final class ServerMetricsCollector {
                         + " sent lines longer than " + PrometheusText.MAX_LINE + " characters; they are skipped");
             }
             t.scrapes++;
+            t.fetches.fetched(epochNanos(), (answeredNanos - sentNanos) / 1e6, response.text());
             onScrape.accept(t.uri, page);
             for (final PrometheusText.Sample s : page.samples()) {
                 final String key = s.name() + s.labels();
@@ -197,7 +207,7 @@ public final class ServerMetricsCollector {
                     series = new Series(family, s.name(), s.labels(), page.type(family));
                     t.series.put(key, series);
                 }
-                series.add(s.value());
+                series.add(s.value(), answeredNanos);
             }
         } catch (ResponseTooLargeException e) {
             t.failures++;

@@ -15,8 +15,8 @@ class ServerMetricsEndToEndTest {
     @TempDir
     Path tmp;
 
-    private static JsonNode series(final JsonNode export, final String family) {
-        return export.path("endpoints").path(0).path("metrics").path(family).path("series").path(0);
+    private static JsonNode series(final JsonNode export, final String metric) {
+        return export.path("metrics").path(metric).path("series").path(0);
     }
 
     @Test
@@ -29,20 +29,25 @@ class ServerMetricsEndToEndTest {
                     "--artifact-dir", dir.toString());
             assertThat(r.exitCode()).as(r.err()).isZero();
             final JsonNode export = Runs.json(dir.resolve("server_metrics_export.json"));
-            assertThat(export.path("endpoints").path(0).path("url").asText()).isEqualTo(mock.url() + "/metrics");
-            assertThat(export.path("endpoints").path(0).path("scrapes").asInt()).isGreaterThanOrEqualTo(2);
-            // Counters moved by exactly the profiling requests: the warmup happened before the window opened.
-            final JsonNode success = series(export, "vllm:request_success_total");
-            assertThat(success.path("delta").asDouble()).isEqualTo(20.0);
-            assertThat(series(export, "vllm:generation_tokens_total").path("delta").asDouble()).isEqualTo(160.0);
-            assertThat(export.path("endpoints").path(0).path("metrics").path("vllm:num_requests_running")
-                    .path("type").asText()).isEqualTo("gauge");
+            final String url = mock.url() + "/metrics";
+            assertThat(export.path("summary").path("endpoints_successful").path(0).asText()).isEqualTo(url);
+            assertThat(export.path("summary").path("endpoint_info").path(url).path("total_fetches").asInt())
+                    .isGreaterThanOrEqualTo(2);
+            // Counters (named without _total, as upstream names them) moved by exactly the profiling requests: the
+            // warmup happened before the window opened.
+            final JsonNode success = series(export, "vllm:request_success");
+            assertThat(success.path("endpoint_url").asText()).isEqualTo(url);
+            assertThat(success.path("stats").path("total").asDouble()).isEqualTo(20.0);
+            assertThat(series(export, "vllm:generation_tokens").path("stats").path("total").asDouble())
+                    .isEqualTo(160.0);
+            assertThat(export.path("metrics").path("vllm:num_requests_running").path("type").asText())
+                    .isEqualTo("gauge");
             // Every request after the first shares the pool's one prefix: the mock's prefix cache hits.
             assertThat(export.path("highlights").path("prefix_cache_hit_rate").asDouble()).isBetween(0.1, 1.0);
             assertThat(export.path("highlights").has("requests_running_max")).isTrue();
             final String csv = Files.readString(dir.resolve("server_metrics_export.csv"));
-            assertThat(csv).startsWith("Endpoint,Metric,Type,Labels,Stat,Value")
-                    .contains("vllm:request_success_total,counter,model_name=mock-model,delta,20.0");
+            assertThat(csv).startsWith("# AIPerf Server Metrics Export (CSV)\n")
+                    .contains("\r\n127.0.0.1:" + mock.port() + ",counter,vllm:request_success,requests,20.0000,");
         }
     }
 
@@ -91,7 +96,9 @@ class ServerMetricsEndToEndTest {
             assertThat(missing.exitCode()).as(missing.err()).isZero();
             assertThat(missing.err()).contains("server metrics not collected from http://127.0.0.1:" + mock.port()
                     + "/nothing-here (HTTP 404): llama.cpp's server serves /metrics only when started with --metrics");
-            assertThat(Runs.json(extra.resolve("server_metrics_export.json")).path("endpoints")).hasSize(2);
+            final JsonNode summary = Runs.json(extra.resolve("server_metrics_export.json")).path("summary");
+            assertThat(summary.path("endpoints_configured")).hasSize(2);
+            assertThat(summary.path("endpoints_successful")).hasSize(1);
             assertThat(extra.resolve("server_metrics_export.csv")).doesNotExist();
         }
     }

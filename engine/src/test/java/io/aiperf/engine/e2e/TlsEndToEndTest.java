@@ -40,7 +40,7 @@ class TlsEndToEndTest {
             assertThat(env.path("connection").path("tls_version").asText()).startsWith("TLSv1.");
             assertThat(env.path("fingerprint").path("protocol").asText()).isEqualTo("HTTP/1.1");
             final com.fasterxml.jackson.databind.JsonNode scraped = Runs.json(last.resolve("server_metrics_export.json"));
-            assertThat(scraped.path("endpoints").path(0).path("scrapes").asInt()).isGreaterThanOrEqualTo(2);
+            assertThat(scraped.path("summary").findPath("total_fetches").asInt()).isGreaterThanOrEqualTo(2);
             assertThat(Runs.json(last.resolve("profile_export_aiperf.json")).path("environment").path("server")
                     .path("models").toString()).contains("mock-model");
 
@@ -51,8 +51,8 @@ class TlsEndToEndTest {
             final Runs.Result insecure = profile(tls.url(), "--ssl-insecure");
             assertThat(insecure.exitCode()).isZero();
             assertThat(insecure.err()).contains("warning: TLS certificate verification is off");
-            assertThat(Runs.json(last.resolve("server_metrics_export.json")).path("endpoints").path(0).path("scrapes")
-                    .asInt()).as("the scraper under --ssl-insecure").isGreaterThanOrEqualTo(2);
+            assertThat(Runs.json(last.resolve("server_metrics_export.json")).path("summary")
+                    .findPath("total_fetches").asInt()).as("the scraper under --ssl-insecure").isGreaterThanOrEqualTo(2);
         }
         final Runs.Result missing = profile("https://127.0.0.1:1", "--ssl-ca-file", tmp.resolve("nope.pem").toString());
         assertThat(missing.exitCode()).isEqualTo(2);

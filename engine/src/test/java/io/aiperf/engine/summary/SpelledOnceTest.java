@@ -46,7 +46,10 @@ class SpelledOnceTest {
         }
         m.put("source", "also the key of an image block's data in Anthropic's Messages API");
         m.put("summary", "also an export level, a YAML artifacts key and GPU telemetry's display mode");
-        m.put("endpoints", "also the list of scraped endpoints in server_metrics_export.json");
+        for (final String k : List.of("benchmark_id", "input_config", "start_time", "end_time",
+                "endpoints_configured", "endpoints_successful")) {
+            m.put(k, "also a key of server_metrics_export.json, in upstream's shape (ServerMetricsJson)");
+        }
         m.put("schema_version", "every export of this engine carries a schema_version");
         m.put("aiperf_version", "cell_outcome.json and run_outcome.json carry the version that wrote them");
         m.put("validity", "also a gate-rules block, and a column of search_result.json");
