@@ -58,6 +58,7 @@ class LauncherClassDataEndToEndTest {
         final Path cache = tmp.resolve("cache");
         final Run first = profile(cache, tmp.resolve("run1"));
         assertThat(first.exit).as(first.output).isZero();
+        assertThat(first.output).doesNotContainPattern(JVM_ON_ITS_ARCHIVE);
         assertThat(files(cache)).singleElement().asString().matches(".*/aiperf-[0-9]+\\.[0-9]+\\.classlist");
 
         final Run second = profile(cache, tmp.resolve("run2")); // builds the archive, checks it, starts from it
