@@ -17,7 +17,7 @@ out=$(mktemp -d)
 python3 bench/lib/cadence_server.py --port "$port" --ttft-ms 50 --itl-ms 20 --tokens 20 --stamps "$out/stamps.txt" \
   > "$out/cadence.log" 2>&1 &
 server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$out"' EXIT
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$out"' EXIT
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/reset" >/dev/null 2>&1 && break; sleep 0.1; done
 
 one() { # one DIST CACHE : prints ms from the command to the first request
