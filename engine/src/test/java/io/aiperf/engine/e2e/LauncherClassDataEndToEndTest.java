@@ -1,0 +1,131 @@
+package io.aiperf.engine.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.aiperf.engine.cli.Main;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bin/aiperf}'s class-data archive (src-docs/performance.md, warm start) never breaks a run: with a cache
+ * it cannot write, and with an archive that is not one, the launcher still runs a profile to its exports, and the JVM
+ * says nothing about its archive. The launcher runs from a distribution laid out in a temporary folder: the script
+ * itself, and an aiperf.jar of the engine's classes that names its libraries in its manifest.
+ */
+class LauncherClassDataEndToEndTest {
+    /** What the JVM would print about a class-data archive it could not use or write. */
+    private static final java.util.regex.Pattern JVM_ON_ITS_ARCHIVE = java.util.regex.Pattern.compile(
+            "(?i)shared (archive|class)|\\bcds\\b|xshare|SharedArchiveFile|classlist");
+
+    @TempDir
+    static Path dist;
+
+    @BeforeAll
+    static void distribution() throws Exception {
+        Files.createDirectories(dist.resolve("bin"));
+        Files.createDirectories(dist.resolve("lib"));
+        final Path launcher = dist.resolve("bin/aiperf");
+        Files.copy(Path.of("..", "bin", "aiperf"), launcher);
+        assertThat(launcher.toFile().setExecutable(true)).isTrue();
+        engineJar(dist.resolve("lib/aiperf.jar"));
+    }
+
+    @Test
+    void aCacheThatCannotBeWrittenLeavesTheRunWithoutAnArchive(@TempDir final Path tmp) throws Exception {
+        final Path notADirectory = Files.writeString(tmp.resolve("file"), "x");
+        final Run r = profile(notADirectory.resolve("cache"), tmp.resolve("run"));
+        assertThat(r.exit).as(r.output).isZero();
+        assertThat(tmp.resolve("run/profile_export_aiperf.json")).isRegularFile().isNotEmptyFile();
+        assertThat(r.output).doesNotContainPattern(JVM_ON_ITS_ARCHIVE);
+    }
+
+    @Test
+    void theArchiveIsBuiltFromTheFirstRunsClassesAndADamagedOneIsSkipped(@TempDir final Path tmp) throws Exception {
+        final Path cache = tmp.resolve("cache");
+        final Run first = profile(cache, tmp.resolve("run1"));
+        assertThat(first.exit).as(first.output).isZero();
+        assertThat(first.output).doesNotContainPattern(JVM_ON_ITS_ARCHIVE);
+        assertThat(files(cache)).singleElement().asString().matches(".*/aiperf-[0-9]+\\.[0-9]+\\.classlist");
+
+        final Run second = profile(cache, tmp.resolve("run2")); // builds the archive, checks it, starts from it
+        assertThat(second.exit).as(second.output).isZero();
+        final List<Path> kept = files(cache);
+        assertThat(kept).singleElement().asString().matches(".*/aiperf-[0-9]+\\.jsa");
+        assertThat(second.output).doesNotContainPattern(JVM_ON_ITS_ARCHIVE);
+
+        for (final byte[] damage : List.of("not an archive".getBytes(StandardCharsets.UTF_8),
+                java.util.Arrays.copyOf(Files.readAllBytes(kept.get(0)), 4096))) {
+            assertThat(kept.get(0).toFile().setWritable(true)).isTrue();
+            Files.write(kept.get(0), damage);
+            final Path out = tmp.resolve("run-damaged-" + damage.length);
+            final Run damaged = profile(cache, out);
+            assertThat(damaged.exit).as(damaged.output).isZero();
+            assertThat(out.resolve("profile_export_aiperf.json")).isRegularFile().isNotEmptyFile();
+            assertThat(damaged.output).doesNotContainPattern(JVM_ON_ITS_ARCHIVE);
+        }
+    }
+
+    private record Run(int exit, String output) {
+    }
+
+    /** A short profile against the embedded mock through the launcher, with this test's JVM first on the PATH. */
+    private static Run profile(final Path cache, final Path artifacts) throws Exception {
+        final Path log = Files.createTempFile(dist, "launcher", ".log");
+        final ProcessBuilder pb = new ProcessBuilder(dist.resolve("bin/aiperf").toString(), "profile", "--mock",
+                "--request-count", "5", "--concurrency", "1", "--ui", "none", "--artifact-dir", artifacts.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("AIPERF_CACHE_DIR", cache.toString());
+        pb.environment().remove("AIPERF_CDS");
+        pb.environment().remove("AIPERF_JAVA_OPTS");
+        pb.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + java.io.File.pathSeparator
+                + pb.environment().getOrDefault("PATH", "/usr/bin:/bin"));
+        final Process p = pb.start();
+        if (!p.waitFor(10, TimeUnit.MINUTES)) { // a bound, not a measure: a hung launcher fails instead of hanging
+            p.destroyForcibly();
+        }
+        return new Run(p.isAlive() ? -1 : p.exitValue(), Files.readString(log));
+    }
+
+    private static List<Path> files(final Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.sorted().toList();
+        }
+    }
+
+    /** The engine's classes in one jar whose manifest names the libraries on this test's classpath. */
+    private static void engineJar(final Path jar) throws Exception {
+        final Path classes = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        final List<String> libraries = new ArrayList<>();
+        for (final String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (entry.endsWith(".jar")) {
+                libraries.add(Path.of(entry).toAbsolutePath().toUri().toString());
+            }
+        }
+        final Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, Main.class.getName());
+        manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, String.join(" ", libraries));
+        try (OutputStream os = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(os, manifest);
+             Stream<Path> walk = Files.walk(classes)) {
+            for (final Path f : walk.filter(Files::isRegularFile).sorted().toList()) {
+                out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace(java.io.File.separatorChar, '/')));
+                Files.copy(f, out);
+                out.closeEntry();
+            }
+        }
+    }
+}
