@@ -1,7 +1,9 @@
 package io.aiperf.engine.metrics;
 
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,7 +14,8 @@ import java.util.Map;
  * chunk; upstream's request-level rate), and its tokens in flight are its ISL from its start and its ISL + OSL from
  * its first token to its end. Failed requests count in the concurrency only.
  * <p>
- * It keeps each request's stamps and counts (32 bytes a request) until the summary, which sorts them once.
+ * It keeps each request's stamps and counts (32 bytes a request) until the summary, which sweeps them one curve
+ * at a time (each a sort of two events a request).
  * Not thread-safe: one record processor feeds it.
  */
 final class SweepLine {
@@ -68,36 +71,54 @@ final class SweepLine {
     /**
      * The metrics over the window {@code [from, to]} (epoch ns), in upstream's order: its {@code effective_*} and
      * {@code tokens_in_flight} over the whole window, then its {@code active_*} over the parts where their phase has
-     * a request in flight; none when no request was added.
+     * a request in flight; none when no request was added. One curve family at a time, so that only a few curves
+     * are held at once.
      */
     Map<MetricSpec, Stats> metrics(final long from, final long to) {
-        final Map<MetricSpec, Stats> out = new LinkedHashMap<>();
+        final Map<MetricSpec, Stats> got = new HashMap<>();
         if (size == 0) {
-            return out;
+            return new LinkedHashMap<>();
         }
-        final Curves c = curves();
-        out.put(MetricRegistry.EFFECTIVE_CONCURRENCY, TimeWeightedStats.over(c.concurrency, from, to, 1));
-        out.put(MetricRegistry.EFFECTIVE_DECODE_THROUGHPUT, TimeWeightedStats.over(c.decode, from, to, PER_SECOND));
-        out.put(MetricRegistry.EFFECTIVE_PREFILL_THROUGHPUT, TimeWeightedStats.over(c.prefill, from, to, PER_SECOND));
-        out.put(MetricRegistry.EFFECTIVE_DECODE_CONCURRENCY, TimeWeightedStats.over(c.decoding, from, to, 1));
-        out.put(MetricRegistry.EFFECTIVE_PREFILL_CONCURRENCY, TimeWeightedStats.over(c.prefilling, from, to, 1));
-        out.put(MetricRegistry.EFFECTIVE_TOTAL_THROUGHPUT, TimeWeightedStats.over(c.total, from, to, PER_SECOND));
-        out.put(MetricRegistry.EFFECTIVE_DECODE_PER_USER, TimeWeightedStats.over(c.decodePerUser, from, to,
+        final StepFunction concurrency = sweep(Curve.IN_FLIGHT);
+        got.put(MetricRegistry.EFFECTIVE_CONCURRENCY, TimeWeightedStats.over(concurrency, from, to, 1));
+        final StepFunction total = sweep(Curve.TOTAL_RATE);
+        got.put(MetricRegistry.EFFECTIVE_TOTAL_THROUGHPUT, TimeWeightedStats.over(total, from, to, PER_SECOND));
+        got.put(MetricRegistry.ACTIVE_TOTAL_THROUGHPUT, TimeWeightedStats.whileActive(total, concurrency, from, to,
                 PER_SECOND));
-        out.put(MetricRegistry.EFFECTIVE_PREFILL_PER_USER, TimeWeightedStats.over(c.prefillPerUser, from, to,
-                PER_SECOND));
-        out.put(MetricRegistry.TOKENS_IN_FLIGHT, TimeWeightedStats.over(c.tokensInFlight, from, to, 1));
-        out.put(MetricRegistry.ACTIVE_DECODE_THROUGHPUT, TimeWeightedStats.whileActive(c.decode, c.decoding, from, to,
-                PER_SECOND));
-        out.put(MetricRegistry.ACTIVE_PREFILL_THROUGHPUT, TimeWeightedStats.whileActive(c.prefill, c.prefilling, from,
-                to, PER_SECOND));
-        out.put(MetricRegistry.ACTIVE_DECODE_PER_USER, TimeWeightedStats.whileActive(c.decodePerUser, c.decoding, from,
-                to, PER_SECOND));
-        out.put(MetricRegistry.ACTIVE_PREFILL_PER_USER, TimeWeightedStats.whileActive(c.prefillPerUser, c.prefilling,
-                from, to, PER_SECOND));
-        out.put(MetricRegistry.ACTIVE_TOTAL_THROUGHPUT, TimeWeightedStats.whileActive(c.total, c.concurrency, from, to,
-                PER_SECOND));
+        phase(got, Curve.DECODING, Curve.DECODE_RATE, MetricRegistry.EFFECTIVE_DECODE_CONCURRENCY,
+                MetricRegistry.EFFECTIVE_DECODE_THROUGHPUT, MetricRegistry.EFFECTIVE_DECODE_PER_USER,
+                MetricRegistry.ACTIVE_DECODE_THROUGHPUT, MetricRegistry.ACTIVE_DECODE_PER_USER, from, to);
+        phase(got, Curve.PREFILLING, Curve.PREFILL_RATE, MetricRegistry.EFFECTIVE_PREFILL_CONCURRENCY,
+                MetricRegistry.EFFECTIVE_PREFILL_THROUGHPUT, MetricRegistry.EFFECTIVE_PREFILL_PER_USER,
+                MetricRegistry.ACTIVE_PREFILL_THROUGHPUT, MetricRegistry.ACTIVE_PREFILL_PER_USER, from, to);
+        got.put(MetricRegistry.TOKENS_IN_FLIGHT, TimeWeightedStats.over(sweep(Curve.TOKENS), from, to, 1));
+        final Map<MetricSpec, Stats> out = new LinkedHashMap<>();
+        ORDER.forEach(spec -> out.put(spec, got.get(spec)));
         return out;
+    }
+
+    /** Upstream's order of the sweep-line metrics. */
+    private static final List<MetricSpec> ORDER = List.of(MetricRegistry.EFFECTIVE_CONCURRENCY,
+            MetricRegistry.EFFECTIVE_DECODE_THROUGHPUT, MetricRegistry.EFFECTIVE_PREFILL_THROUGHPUT,
+            MetricRegistry.EFFECTIVE_DECODE_CONCURRENCY, MetricRegistry.EFFECTIVE_PREFILL_CONCURRENCY,
+            MetricRegistry.EFFECTIVE_TOTAL_THROUGHPUT, MetricRegistry.EFFECTIVE_DECODE_PER_USER,
+            MetricRegistry.EFFECTIVE_PREFILL_PER_USER, MetricRegistry.TOKENS_IN_FLIGHT,
+            MetricRegistry.ACTIVE_DECODE_THROUGHPUT, MetricRegistry.ACTIVE_PREFILL_THROUGHPUT,
+            MetricRegistry.ACTIVE_DECODE_PER_USER, MetricRegistry.ACTIVE_PREFILL_PER_USER,
+            MetricRegistry.ACTIVE_TOTAL_THROUGHPUT);
+
+    /** One phase's (prefill's or decode's) concurrency, rate, per-user rate and their active variants. */
+    private void phase(final Map<MetricSpec, Stats> got, final Curve requests, final Curve tokens,
+                       final MetricSpec concurrency, final MetricSpec rate, final MetricSpec perUser,
+                       final MetricSpec activeRate, final MetricSpec activePerUser, final long from, final long to) {
+        final StepFunction inPhase = sweep(requests);
+        final StepFunction r = sweep(tokens);
+        final StepFunction u = r.dividedBy(inPhase);
+        got.put(concurrency, TimeWeightedStats.over(inPhase, from, to, 1));
+        got.put(rate, TimeWeightedStats.over(r, from, to, PER_SECOND));
+        got.put(perUser, TimeWeightedStats.over(u, from, to, PER_SECOND));
+        got.put(activeRate, TimeWeightedStats.whileActive(r, inPhase, from, to, PER_SECOND));
+        got.put(activePerUser, TimeWeightedStats.whileActive(u, inPhase, from, to, PER_SECOND));
     }
 
     /** The earliest start and the latest end of the requests added, or null when none was. */
@@ -114,55 +135,61 @@ final class SweepLine {
         return new long[] {first, last};
     }
 
-    /** The step functions: rates in tokens per nanosecond, concurrencies in requests, tokens in flight in tokens. */
-    private record Curves(StepFunction concurrency, StepFunction decoding, StepFunction prefilling,
-                          StepFunction decode, StepFunction prefill, StepFunction total, StepFunction decodePerUser,
-                          StepFunction prefillPerUser, StepFunction tokensInFlight) {
-    }
+    /** The curves: rates in tokens per nanosecond, concurrencies in requests, tokens in flight in tokens. */
+    private enum Curve { IN_FLIGHT, DECODING, PREFILLING, DECODE_RATE, PREFILL_RATE, TOTAL_RATE, TOKENS }
 
-    private Curves curves() {
-        final StepFunction.Events concurrency = new StepFunction.Events();
-        final StepFunction.Events decoding = new StepFunction.Events();
-        final StepFunction.Events prefilling = new StepFunction.Events();
-        final StepFunction.Events decode = new StepFunction.Events();
-        final StepFunction.Events prefill = new StepFunction.Events();
-        final StepFunction.Events total = new StepFunction.Events();
-        final StepFunction.Events inFlight = new StepFunction.Events();
+    private StepFunction sweep(final Curve curve) {
+        final StepFunction.Events e = new StepFunction.Events();
         for (int i = 0; i < size; i++) {
-            concurrency.interval(starts[i], ends[i], 1);
+            final long start = starts[i];
+            final long end = ends[i];
             final long first = firstTokens[i];
+            if (curve == Curve.IN_FLIGHT) {
+                e.interval(start, end, 1);
+                continue;
+            }
             if (first == NONE) {
                 continue;
             }
-            decoding.interval(first, ends[i], 1);
-            prefilling.interval(starts[i], first, 1);
-            final boolean prefillRate = isl[i] >= 0 && first > starts[i];
-            if (prefillRate) {
-                final double rate = isl[i] / (double) (first - starts[i]);
-                prefill.interval(starts[i], first, rate);
-                total.interval(starts[i], first, rate);
-                inFlight.add(starts[i], isl[i]);
-            }
-            final boolean decodes = osl[i] >= 0 && ends[i] > first;
-            if (decodes && osl[i] >= 1) {
-                final double rate = (osl[i] - 1) / (double) (ends[i] - first);
-                decode.interval(first, ends[i], rate);
-                total.interval(first, ends[i], rate);
-            }
-            if (decodes) {
-                inFlight.add(first, osl[i]);
-            }
-            final double held = (prefillRate ? isl[i] : 0) + (decodes ? osl[i] : 0);
-            if (prefillRate || decodes) {
-                inFlight.add(ends[i], -held);
+            final boolean prefills = isl[i] >= 0 && first > start; // a prefill rate needs a prefill time
+            final boolean decodes = osl[i] >= 0 && end > first;
+            switch (curve) {
+                case DECODING -> e.interval(first, end, 1);
+                case PREFILLING -> e.interval(start, first, 1);
+                case DECODE_RATE -> decodeRate(e, i);
+                case PREFILL_RATE -> prefillRate(e, i, prefills);
+                case TOTAL_RATE -> {
+                    prefillRate(e, i, prefills);
+                    decodeRate(e, i);
+                }
+                case TOKENS -> {
+                    // ISL held from the start, ISL + OSL from the first token, all freed at the end
+                    if (prefills) {
+                        e.add(start, isl[i]);
+                    }
+                    if (decodes) {
+                        e.add(first, osl[i]);
+                    }
+                    if (prefills || decodes) {
+                        e.add(end, -((prefills ? isl[i] : 0) + (decodes ? osl[i] : 0)));
+                    }
+                }
+                default -> throw new IllegalStateException(curve.name());
             }
         }
-        final StepFunction decodingCurve = decoding.sweep();
-        final StepFunction prefillingCurve = prefilling.sweep();
-        final StepFunction decodeCurve = decode.sweep();
-        final StepFunction prefillCurve = prefill.sweep();
-        return new Curves(concurrency.sweep(), decodingCurve, prefillingCurve, decodeCurve, prefillCurve,
-                total.sweep(), decodeCurve.dividedBy(decodingCurve), prefillCurve.dividedBy(prefillingCurve),
-                inFlight.sweep());
+        return e.sweep();
+    }
+
+    private void prefillRate(final StepFunction.Events e, final int i, final boolean prefills) {
+        if (prefills) {
+            e.interval(starts[i], firstTokens[i], isl[i] / (double) (firstTokens[i] - starts[i]));
+        }
+    }
+
+    /** {@code (OSL - 1) / decode time}: the first token came with the first chunk, at the decode's start. */
+    private void decodeRate(final StepFunction.Events e, final int i) {
+        if (osl[i] >= 1 && ends[i] > firstTokens[i]) {
+            e.interval(firstTokens[i], ends[i], (osl[i] - 1) / (double) (ends[i] - firstTokens[i]));
+        }
     }
 }
