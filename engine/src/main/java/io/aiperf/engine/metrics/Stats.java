@@ -86,6 +86,10 @@ public record Stats(double avg, double min, double max, double p1, double p5, do
         };
     }
 
+    /** The statistics of {@link #timeWeighted} metrics, the ones the exports write. */
+    public static final java.util.List<String> TIME_WEIGHTED_NAMES = java.util.List.of("avg", "min", "max", "p50",
+            "p90", "p95", "p99", "std");
+
     public static final java.util.List<String> NAMES = java.util.List.of("avg", "min", "max", "p1", "p5", "p10",
             "p25", "p50", "p75", "p90", "p95", "p99", "std", "count", "sum");
 }

@@ -3,7 +3,6 @@ package io.aiperf.engine.metrics;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -93,19 +92,9 @@ final class SweepLine {
                 MetricRegistry.ACTIVE_PREFILL_THROUGHPUT, MetricRegistry.ACTIVE_PREFILL_PER_USER, from, to);
         got.put(MetricRegistry.TOKENS_IN_FLIGHT, TimeWeightedStats.over(sweep(Curve.TOKENS), from, to, 1));
         final Map<MetricSpec, Stats> out = new LinkedHashMap<>();
-        ORDER.forEach(spec -> out.put(spec, got.get(spec)));
+        MetricRegistry.SWEEP_LINE.forEach(spec -> out.put(spec, got.get(spec)));
         return out;
     }
-
-    /** Upstream's order of the sweep-line metrics. */
-    private static final List<MetricSpec> ORDER = List.of(MetricRegistry.EFFECTIVE_CONCURRENCY,
-            MetricRegistry.EFFECTIVE_DECODE_THROUGHPUT, MetricRegistry.EFFECTIVE_PREFILL_THROUGHPUT,
-            MetricRegistry.EFFECTIVE_DECODE_CONCURRENCY, MetricRegistry.EFFECTIVE_PREFILL_CONCURRENCY,
-            MetricRegistry.EFFECTIVE_TOTAL_THROUGHPUT, MetricRegistry.EFFECTIVE_DECODE_PER_USER,
-            MetricRegistry.EFFECTIVE_PREFILL_PER_USER, MetricRegistry.TOKENS_IN_FLIGHT,
-            MetricRegistry.ACTIVE_DECODE_THROUGHPUT, MetricRegistry.ACTIVE_PREFILL_THROUGHPUT,
-            MetricRegistry.ACTIVE_DECODE_PER_USER, MetricRegistry.ACTIVE_PREFILL_PER_USER,
-            MetricRegistry.ACTIVE_TOTAL_THROUGHPUT);
 
     /** One phase's (prefill's or decode's) concurrency, rate, per-user rate and their active variants. */
     private void phase(final Map<MetricSpec, Stats> got, final Curve requests, final Curve tokens,
