@@ -232,8 +232,7 @@ public final class MetricsAccumulator implements AutoCloseable {
         if (window == null) {
             return;
         }
-        sweepLine.metrics(window[0], window[1]).forEach((spec, s) -> out.put(spec.tag(), new MetricValue(spec, s,
-                null)));
+        sweepLine.putInto(out, window[0], window[1]);
     }
 
     private void put(final Map<String, MetricValue> out, final MetricSpec spec, final Distribution values) {

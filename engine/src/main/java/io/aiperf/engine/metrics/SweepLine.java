@@ -17,7 +17,7 @@ import java.util.Map;
  * at a time (each a sort of two events a request).
  * Not thread-safe: one record processor feeds it.
  */
-final class SweepLine {
+public final class SweepLine {
     private static final double PER_SECOND = 1e9;
     static final long NONE = Long.MIN_VALUE;
 
@@ -29,7 +29,7 @@ final class SweepLine {
     private int size;
 
     /** Adds a request's intervals, when its start and end are known. */
-    void add(final RecordMetrics m) {
+    public void add(final RecordMetrics m) {
         final double duration = m.valid() ? m.latencyNanos()
                 // a failed request keeps no latency; its queue times span credit to start and credit to end
                 : m.effectiveLatencyNanos() - m.creditToStartNanos();
@@ -110,8 +110,13 @@ final class SweepLine {
         got.put(activePerUser, TimeWeightedStats.whileActive(u, inPhase, from, to, PER_SECOND));
     }
 
+    /** Puts the metrics over the window {@code [from, to]} (epoch ns) into {@code out}, by tag, in upstream's order. */
+    public void putInto(final Map<String, MetricValue> out, final long from, final long to) {
+        metrics(from, to).forEach((spec, s) -> out.put(spec.tag(), new MetricValue(spec, s, null)));
+    }
+
     /** The earliest start and the latest end of the requests added, or null when none was. */
-    long[] span() {
+    public long[] span() {
         if (size == 0) {
             return null;
         }
