@@ -10,8 +10,9 @@ import java.util.Map;
 /**
  * Folds the per-request metrics of one phase into its summary (AIPerf's metrics reference), one record at a time and
  * in bounded memory: every distribution is a {@link Distribution}, the run-level values are running totals, and the
- * error summary keeps up to {@value #MAX_DISTINCT_ERRORS} distinct errors. Run-level values cover the window
- * {@code max(start + latency) - min(start)} of the valid records. Not thread-safe: one record processor feeds it.
+ * error summary keeps up to {@value #MAX_DISTINCT_ERRORS} distinct errors; only the {@link SweepLine} keeps 32 bytes
+ * a request. Run-level values cover the window {@code max(start + latency) - min(start)} of the valid records. Not
+ * thread-safe: one record processor feeds it.
  */
 public final class MetricsAccumulator implements AutoCloseable {
     static final int MAX_DISTINCT_ERRORS = 1000;
