@@ -15,9 +15,15 @@ record StepFunction(long[] at, double[] values) {
 
     /** Collects the {@code +weight} and {@code -weight} events of intervals; not thread-safe. */
     static final class Events {
-        private long[] times = new long[16];
-        private double[] deltas = new double[16];
+        private long[] times;
+        private double[] deltas;
         private int size;
+
+        /** @param expected how many events will come (they fit without copying), at least 1 */
+        Events(final int expected) {
+            times = new long[Math.max(1, expected)];
+            deltas = new double[times.length];
+        }
 
         /** The interval {@code [start, end)} carries {@code weight} while it lasts. */
         void interval(final long start, final long end, final double weight) {
@@ -27,8 +33,8 @@ record StepFunction(long[] at, double[] values) {
 
         void add(final long time, final double delta) {
             if (size == times.length) {
-                times = Arrays.copyOf(times, size * 2);
-                deltas = Arrays.copyOf(deltas, size * 2);
+                times = Arrays.copyOf(times, size * 2 + 1);
+                deltas = Arrays.copyOf(deltas, times.length);
             }
             times[size] = time;
             deltas[size++] = delta;

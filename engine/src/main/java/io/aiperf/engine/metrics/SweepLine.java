@@ -133,7 +133,9 @@ public final class SweepLine {
     private enum Curve { IN_FLIGHT, DECODING, PREFILLING, DECODE_RATE, PREFILL_RATE, TOTAL_RATE, TOKENS }
 
     private StepFunction sweep(final Curve curve) {
-        final StepFunction.Events e = new StepFunction.Events();
+        final int perRequest = curve == Curve.TOTAL_RATE ? 4 : curve == Curve.TOKENS ? 3 : 2;
+        final StepFunction.Events e = new StepFunction.Events((int) Math.min(Integer.MAX_VALUE - 8,
+                (long) size * perRequest));
         for (int i = 0; i < size; i++) {
             final long start = starts[i];
             final long end = ends[i];
