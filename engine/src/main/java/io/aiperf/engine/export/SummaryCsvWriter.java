@@ -40,7 +40,8 @@ public final class SummaryCsvWriter {
             final Stats s = m.stats();
             final StringBuilder row = new StringBuilder(escape(name(m)));
             for (final String c : COLUMNS) {
-                row.append(',').append(Numbers.twoDecimals(s.get(c)));
+                final double v = s.get(c); // NaN: a sweep-line metric's absent statistic, an empty cell as upstream's
+                row.append(',').append(Double.isNaN(v) ? "" : Numbers.twoDecimals(v));
             }
             rows.put(e.getKey(), row.toString());
             if (!m.adjusted().isEmpty()) {

@@ -144,7 +144,9 @@ public final class SummaryJsonWriter {
             putNumber(o, SummaryCodec.MIN, s.min());
             putNumber(o, SummaryCodec.MAX, s.max());
             putNumber(o, SummaryCodec.STD, s.std());
-            o.put(SummaryCodec.COUNT, s.count());
+            if (!s.isTimeWeighted()) { // a sweep-line metric has no count, sum or p1-p25, p75 (upstream 0.13)
+                o.put(SummaryCodec.COUNT, s.count());
+            }
             putNumber(o, SummaryCodec.SUM, s.sum());
             if (!m.adjusted().isEmpty()) { // request latency, TTFT, ITL, decode duration, when requests failed
                 final ObjectNode adj = into.putObject(ADJUSTED_PREFIX + e.getKey());

@@ -5,14 +5,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.metrics.MetricValue;
 import io.aiperf.engine.metrics.MetricsAccumulator;
 import io.aiperf.engine.metrics.MetricsSummary;
+import io.aiperf.engine.metrics.RecordMetrics;
 import io.aiperf.engine.metrics.RecordMetricsJsonl;
 import io.aiperf.engine.metrics.Stats;
+import io.aiperf.engine.metrics.SweepLine;
 import io.aiperf.engine.summary.RecordCodec;
 import io.aiperf.engine.summary.RecordLine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -40,17 +43,32 @@ public final class Timeslices {
         }
         final long width = (long) (sliceSeconds * 1e9);
         final List<MetricsAccumulator> slices = new ArrayList<>();
+        final SweepLine whole = new SweepLine(); // every request: one in flight across a window's edge counts in both
         for (final RecordLine n : lines) {
             final int index = (int) Math.min(MAX_SLICES - 1, (n.metadata().requestStartNs() - first) / width);
             while (slices.size() <= index) {
                 slices.add(new MetricsAccumulator(slos));
             }
-            slices.get(index).add(RecordMetricsJsonl.read(n));
+            final RecordMetrics m = RecordMetricsJsonl.read(n);
+            slices.get(index).add(m);
+            whole.add(m);
         }
+        final long[] span = whole.span();
         final List<MetricsSummary> out = new ArrayList<>(slices.size());
-        for (final MetricsAccumulator a : slices) {
-            out.add(a.summary(sliceSeconds));
+        for (int i = 0; i < slices.size(); i++) {
+            final MetricsAccumulator a = slices.get(i);
+            final MetricsSummary s = a.summary(sliceSeconds);
             a.close();
+            if (span == null || a.validCount() + a.errorCount() == 0) {
+                out.add(s);
+                continue;
+            }
+            // upstream 0.13: the window's sweep-line metrics, the last window ending with the last request
+            final long from = first + i * width;
+            final Map<String, MetricValue> metrics = new LinkedHashMap<>(s.metrics());
+            whole.putInto(metrics, from, Math.min(from + width, span[1]));
+            out.add(new MetricsSummary(metrics, s.validCount(), s.errorCount(), s.errorSummary(),
+                    s.minStartEpochNanos(), s.maxEndEpochNanos(), s.tokens()));
         }
         return out;
     }

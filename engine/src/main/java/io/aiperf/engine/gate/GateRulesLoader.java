@@ -138,7 +138,8 @@ public final class GateRulesLoader {
                     + Suggestions.didYouMean(metric, MetricRegistry.tags()) + "; valid: capacity (of a capacity search) or "
                     + new TreeSet<>(MetricRegistry.tags()));
         }
-        final List<String> stats = spec.distribution() ? Stats.NAMES : List.of("avg", "value");
+        final List<String> stats = MetricRegistry.SWEEP_LINE.contains(spec) ? Stats.TIME_WEIGHTED_NAMES
+                : spec.distribution() ? Stats.NAMES : List.of("avg", "value");
         final String stat = r.path("stat").asText(spec.distribution() ? "avg" : "avg");
         if (!stats.contains(stat)) {
             throw new ConfigException(path + ".stat", "unknown stat '" + stat + "' for " + metric

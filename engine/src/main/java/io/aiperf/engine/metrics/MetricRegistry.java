@@ -84,6 +84,31 @@ public final class MetricRegistry {
     public static final MetricSpec GOOD_FRACTION = hidden("good_request_fraction", "GoodRequestFraction", "ratio", true);
     public static final MetricSpec GOODPUT = MetricSpec.scalar("goodput", "Goodput", "requests/sec", true);
 
+    /*
+     * Upstream 0.13's sweep-line metrics (SweepLine): time-weighted over the run's window, their statistics the
+     * average, extremes, p50, p90, p95, p99 and deviation. Upstream's order.
+     */
+    public static final MetricSpec EFFECTIVE_CONCURRENCY = sweep("effective_concurrency", "Effective Concurrency", "requests");
+    public static final MetricSpec EFFECTIVE_DECODE_THROUGHPUT = sweep("effective_decode_throughput", "Effective Decode Throughput", "tokens/sec");
+    public static final MetricSpec EFFECTIVE_PREFILL_THROUGHPUT = sweep("effective_prefill_throughput", "Effective Prefill Throughput", "tokens/sec");
+    public static final MetricSpec EFFECTIVE_DECODE_CONCURRENCY = sweep("effective_decode_concurrency", "Effective Decode Concurrency", "requests");
+    public static final MetricSpec EFFECTIVE_PREFILL_CONCURRENCY = sweep("effective_prefill_concurrency", "Effective Prefill Concurrency", "requests");
+    public static final MetricSpec EFFECTIVE_TOTAL_THROUGHPUT = sweep("effective_total_throughput", "Effective Total Throughput", "tokens/sec");
+    public static final MetricSpec EFFECTIVE_DECODE_PER_USER = sweep("effective_decode_throughput_per_user", "Effective Decode Throughput Per User", "tokens/sec/user");
+    public static final MetricSpec EFFECTIVE_PREFILL_PER_USER = sweep("effective_prefill_throughput_per_user", "Effective Prefill Throughput Per User", "tokens/sec/user");
+    public static final MetricSpec TOKENS_IN_FLIGHT = sweep("tokens_in_flight", "Tokens In Flight", "tokens");
+    public static final MetricSpec ACTIVE_DECODE_THROUGHPUT = sweep("active_decode_throughput", "Active Decode Throughput", "tokens/sec");
+    public static final MetricSpec ACTIVE_PREFILL_THROUGHPUT = sweep("active_prefill_throughput", "Active Prefill Throughput", "tokens/sec");
+    public static final MetricSpec ACTIVE_DECODE_PER_USER = sweep("active_decode_throughput_per_user", "Active Decode Throughput Per User", "tokens/sec/user");
+    public static final MetricSpec ACTIVE_PREFILL_PER_USER = sweep("active_prefill_throughput_per_user", "Active Prefill Throughput Per User", "tokens/sec/user");
+    public static final MetricSpec ACTIVE_TOTAL_THROUGHPUT = sweep("active_total_throughput", "Active Total Throughput", "tokens/sec");
+
+    public static final List<MetricSpec> SWEEP_LINE = List.of(EFFECTIVE_CONCURRENCY, EFFECTIVE_DECODE_THROUGHPUT,
+            EFFECTIVE_PREFILL_THROUGHPUT, EFFECTIVE_DECODE_CONCURRENCY, EFFECTIVE_PREFILL_CONCURRENCY,
+            EFFECTIVE_TOTAL_THROUGHPUT, EFFECTIVE_DECODE_PER_USER, EFFECTIVE_PREFILL_PER_USER, TOKENS_IN_FLIGHT,
+            ACTIVE_DECODE_THROUGHPUT, ACTIVE_PREFILL_THROUGHPUT, ACTIVE_DECODE_PER_USER, ACTIVE_PREFILL_PER_USER,
+            ACTIVE_TOTAL_THROUGHPUT);
+
     private static final List<MetricSpec> CORE = List.of(REQUEST_LATENCY, TTFT, TTST, TTFO, ITL, ICL, DECODE_DURATION,
             LATENCY_FROM_INTENDED, TTFT_FROM_INTENDED, OTPS_USER, PREFILL_USER, E2E_OUTPUT, ISL, OSL, OUTPUT_TOKENS,
             REASONING_TOKENS, USAGE_PROMPT, USAGE_COMPLETION, USAGE_TOTAL, USAGE_REASONING, USAGE_PROMPT_DIFF,
@@ -94,7 +119,7 @@ public final class MetricRegistry {
 
     /** Every metric, in export order: the core ones, then the groups defined in classes of their own. */
     public static final List<MetricSpec> ALL = java.util.stream.Stream.of(CORE,
-            HttpTraceMetrics.ALL).flatMap(List::stream).toList();
+            HttpTraceMetrics.ALL, SWEEP_LINE).flatMap(List::stream).toList();
 
     /** The metrics whose statistics are also given error-adjusted ({@code adj_*}, AIPerf's metrics reference). */
     public static final java.util.Set<MetricSpec> ERROR_ADJUSTED = java.util.Set.of(REQUEST_LATENCY, TTFT, ITL,
@@ -114,6 +139,11 @@ public final class MetricRegistry {
 
     private static MetricSpec hidden(final String tag, final String header, final String unit, final boolean larger) {
         return new MetricSpec(tag, header, unit, false, larger, 1, null, false, false);
+    }
+
+    /** A sweep-line metric: statistics, not on the console, no SLO. */
+    private static MetricSpec sweep(final String tag, final String header, final String unit) {
+        return new MetricSpec(tag, header, unit, true, !unit.equals("tokens"), 1, null, false, false);
     }
 
     private static java.util.function.ToDoubleFunction<RecordMetrics> tokens(final ToIntFunction<RecordMetrics> f) {

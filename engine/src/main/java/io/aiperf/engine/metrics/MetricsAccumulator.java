@@ -10,8 +10,9 @@ import java.util.Map;
 /**
  * Folds the per-request metrics of one phase into its summary (AIPerf's metrics reference), one record at a time and
  * in bounded memory: every distribution is a {@link Distribution}, the run-level values are running totals, and the
- * error summary keeps up to {@value #MAX_DISTINCT_ERRORS} distinct errors. Run-level values cover the window
- * {@code max(start + latency) - min(start)} of the valid records. Not thread-safe: one record processor feeds it.
+ * error summary keeps up to {@value #MAX_DISTINCT_ERRORS} distinct errors; only the {@link SweepLine} keeps 32 bytes
+ * a request. Run-level values cover the window {@code max(start + latency) - min(start)} of the valid records. Not
+ * thread-safe: one record processor feeds it.
  */
 public final class MetricsAccumulator implements AutoCloseable {
     static final int MAX_DISTINCT_ERRORS = 1000;
@@ -28,6 +29,7 @@ public final class MetricsAccumulator implements AutoCloseable {
     private final Distribution errorIsl = new Distribution();
     private final Distribution creditToStart = new Distribution();
     private final Distribution effectiveLatency = new Distribution();
+    private final SweepLine sweepLine = new SweepLine();
     private final Map<ErrorDetails, Long> errorCounts = new LinkedHashMap<>();
     private long valid;
     private long errors;
@@ -61,6 +63,7 @@ public final class MetricsAccumulator implements AutoCloseable {
 
     public void add(final RecordMetrics m) {
         addQueueTimes(m);
+        sweepLine.add(m);
         if (!m.valid()) {
             errors++;
             if (m.isl() >= 0) {
@@ -211,12 +214,27 @@ public final class MetricsAccumulator implements AutoCloseable {
         if (errors > 0 && errorIsl.stats() != null) {
             scalar(out, MetricRegistry.TOTAL_ERROR_ISL, totalErrorIsl);
         }
+        if (Double.isNaN(windowSeconds)) {
+            putSweepLine(out);
+        }
         final List<ErrorSummaryEntry> summary = new ArrayList<>();
         errorCounts.forEach((k, v) -> summary.add(new ErrorSummaryEntry(k, v)));
         summary.sort(Comparator.comparingLong(ErrorSummaryEntry::count).reversed());
         return new MetricsSummary(out, valid, errors, summary, valid > 0 ? minStart : null, valid > 0 ? maxEnd : null,
                 new MetricsSummary.TokenAccounting(compared, clientTokens, serverTokens, oslRequests, requestedTokens,
                         deliveredTokens));
+    }
+
+    /**
+     * The sweep-line metrics, over the window of the run-level values (the valid requests' span, so the effective
+     * prefill throughput's average is the input token throughput), or the span of every request when none was valid.
+     */
+    private void putSweepLine(final Map<String, MetricValue> out) {
+        final long[] window = valid > 0 && minStart < maxEnd ? new long[] {minStart, maxEnd} : sweepLine.span();
+        if (window == null) {
+            return;
+        }
+        sweepLine.putInto(out, window[0], window[1]);
     }
 
     private void put(final Map<String, MetricValue> out, final MetricSpec spec, final Distribution values) {

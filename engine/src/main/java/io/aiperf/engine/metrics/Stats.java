@@ -41,6 +41,21 @@ public record Stats(double avg, double min, double max, double p1, double p5, do
                 percentile(v, n, 95), percentile(v, n, 99), std, n, sum);
     }
 
+    /**
+     * The statistics of a time-weighted step function (upstream 0.13's sweep-line metrics): average, extremes, the
+     * p50, p90, p95 and p99 and the standard deviation only; the rest NaN and the count 0, so exports leave them out.
+     */
+    public static Stats timeWeighted(final double avg, final double min, final double max, final double p50,
+                                     final double p90, final double p95, final double p99, final double std) {
+        return new Stats(avg, min, max, Double.NaN, Double.NaN, Double.NaN, Double.NaN, p50, Double.NaN, p90, p95,
+                p99, std, 0, Double.NaN);
+    }
+
+    /** Whether these are {@link #timeWeighted} statistics (a distribution always counts at least one value). */
+    public boolean isTimeWeighted() {
+        return count == 0;
+    }
+
     /** {@code idx = q/100 * (n-1)}; value = v[lo] + (v[hi] - v[lo]) * (idx - lo). {@code v} sorted. */
     static double percentile(final double[] v, final int n, final double q) {
         final double idx = q / 100.0 * (n - 1);
@@ -70,6 +85,10 @@ public record Stats(double avg, double min, double max, double p1, double p5, do
             default -> Double.NaN;
         };
     }
+
+    /** The statistics of {@link #timeWeighted} metrics, the ones the exports write. */
+    public static final java.util.List<String> TIME_WEIGHTED_NAMES = java.util.List.of("avg", "min", "max", "p50",
+            "p90", "p95", "p99", "std");
 
     public static final java.util.List<String> NAMES = java.util.List.of("avg", "min", "max", "p1", "p5", "p10",
             "p25", "p50", "p75", "p90", "p95", "p99", "std", "count", "sum");

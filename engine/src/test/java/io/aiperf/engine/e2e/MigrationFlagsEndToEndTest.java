@@ -96,6 +96,11 @@ class MigrationFlagsEndToEndTest {
                 // The window's length is the rate's denominator, as upstream computes timeslice rates.
                 assertThat(s.path("request_throughput").path("avg").asDouble())
                         .isCloseTo(n / 0.25, org.assertj.core.data.Offset.offset(1e-6));
+                // upstream 0.13's sweep-line metrics per window: the requests in flight during it, never above 2
+                final JsonNode inFlight = s.path("effective_concurrency");
+                assertThat(inFlight.path("max").asDouble()).isLessThanOrEqualTo(2);
+                assertThat(inFlight.path("avg").asDouble()).isGreaterThan(0).isLessThanOrEqualTo(2);
+                assertThat(s.path("active_decode_throughput").path("avg").asDouble()).isPositive();
             }
             assertThat(total).isEqualTo(Runs.json(dir.resolve("profile_export_aiperf.json")).path("request_count")
                     .path("avg").asInt());

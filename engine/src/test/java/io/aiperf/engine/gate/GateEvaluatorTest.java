@@ -127,6 +127,11 @@ class GateEvaluatorTest {
         assertThatThrownBy(() -> rule("{metric: time_to_first_token, stat: p98, max: 1}"))
                 .hasMessageContaining("unknown stat 'p98'").hasMessageContaining("p99");
         assertThatThrownBy(() -> rule("{metric: time_to_first_token, stat: p99}")).hasMessageContaining("needs a limit");
+        // a sweep-line metric has only its time-weighted statistics: a p1 or a count would never be found
+        assertThatThrownBy(() -> rule("{metric: effective_concurrency, stat: p1, min: 1}"))
+                .hasMessageContaining("unknown stat 'p1' for effective_concurrency")
+                .hasMessageContaining("[avg, min, max, p50, p90, p95, p99, std]");
+        assertThat(rule("{metric: effective_concurrency, stat: p50, min: 1}")).isNotNull();
     }
 
     @Test
