@@ -2,6 +2,7 @@ package io.aiperf.engine.export;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.metrics.MetricRegistry;
+import io.aiperf.engine.metrics.MetricsAccumulator;
 import io.aiperf.engine.metrics.MetricSpec;
 import io.aiperf.engine.metrics.RecordMetrics;
 import io.aiperf.engine.record.ErrorDetails;
@@ -41,6 +42,7 @@ public final class RecordsJsonlWriter implements AutoCloseable {
 
     private OutputsJson outputs;
     private boolean httpTrace;
+    private java.util.Map<String, Double> goodputSlos = java.util.Map.of();
 
     public RecordsJsonlWriter(final OutputStream out, final WallClock wall) throws IOException {
         this(out, null, wall);
@@ -67,6 +69,14 @@ public final class RecordsJsonlWriter implements AutoCloseable {
     /** Also collects each request's generated text for {@code outputs.json} into {@code outputs}. */
     public void collectOutputs(final OutputsJson outputs) {
         this.outputs = outputs;
+    }
+
+    /**
+     * With {@code --goodput}, each successful request's {@code good_request_count}: 1 when it met every SLO, else 0,
+     * as upstream 0.13 writes it per record.
+     */
+    public void goodput(final java.util.Map<String, Double> slos) {
+        this.goodputSlos = slos;
     }
 
     /**
@@ -226,6 +236,12 @@ public final class RecordsJsonlWriter implements AutoCloseable {
                     RecordCodec.endMetric(g, icl[1]);
                 }
             }
+            if (!goodputSlos.isEmpty()) {
+                final byte[][] good = TAG_AND_UNIT.get(MetricRegistry.GOOD_COUNT);
+                RecordCodec.startMetric(g, good[0]);
+                g.value(MetricsAccumulator.meetsAll(m, goodputSlos) ? 1 : 0);
+                RecordCodec.endMetric(g, good[1]);
+            }
         } else if (m.isl() >= 0) {
             final byte[][] errorIsl = TAG_AND_UNIT.get(MetricRegistry.ERROR_ISL);
             RecordCodec.startMetric(g, errorIsl[0]);
@@ -267,8 +283,10 @@ public final class RecordsJsonlWriter implements AutoCloseable {
         for (final MetricSpec spec : MetricRegistry.PER_RECORD) {
             m.put(spec, new byte[][] {RecordCodec.key(spec.tag()), RecordCodec.unit(spec.unit())});
         }
-        // the per-chunk list and a failed request's input length are written apart from the per-record values
-        for (final MetricSpec spec : new MetricSpec[] {MetricRegistry.ICL, MetricRegistry.ERROR_ISL}) {
+        // the per-chunk list, a failed request's input length and the goodput flag are written apart from the
+        // per-record values
+        for (final MetricSpec spec : new MetricSpec[] {MetricRegistry.ICL, MetricRegistry.ERROR_ISL,
+                MetricRegistry.GOOD_COUNT}) {
             m.putIfAbsent(spec, new byte[][] {RecordCodec.key(spec.tag()), RecordCodec.unit(spec.unit())});
         }
         return m;

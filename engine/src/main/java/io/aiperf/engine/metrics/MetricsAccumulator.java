@@ -292,7 +292,7 @@ public final class MetricsAccumulator implements AutoCloseable {
     }
 
     /** Every SLO met, inclusive: {@code >=} for larger-is-better metrics, {@code <=} otherwise; a missing value fails. */
-    static boolean meetsAll(final RecordMetrics m, final Map<String, Double> slos) {
+    public static boolean meetsAll(final RecordMetrics m, final Map<String, Double> slos) {
         for (final Map.Entry<String, Double> slo : slos.entrySet()) {
             final MetricSpec spec = MetricRegistry.byTag(slo.getKey());
             final double v = spec == null ? Double.NaN : spec.displayValue(m);

@@ -132,6 +132,7 @@ final class CellSetup {
             throw new CellStopped(CellStatus.FAILED, "exports not written: " + e.getMessage(), 0);
         }
         recordFiles.writer().traceHttp(config.artifacts().exportHttpTrace());
+        recordFiles.writer().goodput(config.goodputSlos());
         recordFiles.writer().phases(config.phases());
         // streamed images (image_generation) are no tokens: no TTFT or ITL for them, as upstream reports none
         final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming()

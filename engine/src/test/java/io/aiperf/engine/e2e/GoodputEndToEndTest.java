@@ -35,6 +35,9 @@ class GoodputEndToEndTest {
             final JsonNode s = Runs.json(dir.resolve("profile_export_aiperf.json"));
             assertThat(s.path("good_request_count").path("avg").asInt()).isEqualTo(6);
             assertThat(s.path("good_request_fraction").path("avg").asDouble()).isEqualTo(1.0);
+            // as upstream 0.13, each record says whether it met every SLO
+            assertThat(Runs.jsonl(dir.resolve("profile_export.jsonl")))
+                    .allSatisfy(rec -> assertThat(rec.at("/metrics/good_request_count/value").asInt()).isEqualTo(1));
             for (final String tag : tags.keySet()) {
                 assertThat(s.path(tag).path("avg").isNumber()).as(tag + " in the summary").isTrue();
                 assertThat(Runs.jsonl(dir.resolve("profile_export.jsonl")).get(0).path("metrics").has(tag))
@@ -52,6 +55,9 @@ class GoodputEndToEndTest {
                 assertThat(strictSummary.path("good_request_count").path("avg").asInt()).as(e.getKey()).isZero();
                 assertThat(strictSummary.path("good_request_fraction").path("avg").isNumber()).as(e.getKey()).isTrue();
                 assertThat(strictSummary.path("good_request_fraction").path("avg").asDouble()).as(e.getKey()).isZero();
+                assertThat(Runs.jsonl(one.resolve("profile_export.jsonl"))).allSatisfy(rec -> assertThat(
+                        rec.at("/metrics/good_request_count/value").isInt()).as(e.getKey()).isTrue()).allSatisfy(rec ->
+                        assertThat(rec.at("/metrics/good_request_count/value").asInt()).as(e.getKey()).isZero());
             }
         }
         // Upstream 0.13's good_request_fraction counts failed requests among the attempted ones: with every
