@@ -18,7 +18,7 @@ final class InputConfigPhases {
     /** Upstream's phase keys in its order (its phase models' fields); keys of this engine's own follow as given. */
     private static final List<String> ORDER = List.of("name", "kind", "type", "exclude_from_results", "requests",
             "duration", "sessions", "concurrency", "concurrency_ramp", "prefill_concurrency", "prefill_ramp",
-            "grace_period", "cancellation", "sla", "seamless", "timing_mode", "failed_request_threshold", "rate",
+            "grace_period", "cancellation", "seamless", "timing_mode", "failed_request_threshold", "rate",
             "rate_ramp", "rate_series", "smoothness", "users", "auto_offset", "start_offset", "end_offset");
     /** Upstream's float fields of a phase: a whole number given reads {@code 5.0}, as upstream prints it. */
     private static final List<String> DECIMALS = List.of("rate", "duration", "grace_period", "smoothness",
