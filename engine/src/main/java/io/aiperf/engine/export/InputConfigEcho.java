@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.config.BenchmarkConfig;
+import io.aiperf.engine.config.DatasetConfig;
+import io.aiperf.engine.config.EndpointType;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -62,9 +64,16 @@ public final class InputConfigEcho {
         final JsonNode seed = out.remove("random_seed");
         final Long runSeed = resolved.randomSeed() != null ? resolved.randomSeed()
                 : seed != null && seed.canConvertToLong() ? Long.valueOf(seed.asLong()) : null;
+        final boolean text = resolved.endpoint() == null || resolved.endpoint().type() != EndpointType.IMAGE_RETRIEVAL;
         out.putArray("datasets").add(InputConfigDataset.of(out.remove("dataset"), resolved.dataset(),
-                InputConfigPhases.profiling(phases, resolved.phases()), runSeed));
-        out.set("phases", InputConfigPhases.of(phases, resolved.phases()));
+                InputConfigPhases.profiling(phases, resolved.phases()), runSeed, text));
+        final DatasetConfig.InputFile file = resolved.dataset() == null ? null : resolved.dataset().file();
+        out.set("phases", InputConfigPhases.of(phases, resolved.phases(),
+                file == null || file.timestampsMs() == null ? null : file.timestampsMs().size()));
+        if (out.path("endpoint").has("type") && resolved.endpoint() != null) {
+            // upstream's spelling of the type (nim_rankings), whichever the user typed (nim-rankings)
+            ((ObjectNode) out.get("endpoint")).put("type", resolved.endpoint().type().wireName());
+        }
         out.set("artifacts", artifacts(out.remove("artifacts"), resolved));
         InputConfigSections.add(out);
         return reorder(out);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.aiperf.engine.config.LoadType;
 import io.aiperf.engine.config.PhaseConfig;
 import io.aiperf.engine.config.PhaseKind;
 import java.util.List;
@@ -12,7 +13,7 @@ import java.util.List;
  * The {@code phases} of {@code input_config} as upstream AIPerf 0.13's command line writes them: each with its
  * {@code kind} (warmup or profiling) and {@code type} (concurrency, poisson, constant, gamma, fixed_schedule,
  * user_centric), a warmup excluded from the results, a duration-bounded profiling phase with the grace period it
- * ran with, upstream's decimals for its float fields, and upstream's key order.
+ * ran with, a phase given no bound the request count it ran with, upstream's decimals for its float fields, and upstream's key order.
  */
 final class InputConfigPhases {
     /** Upstream's phase keys in its order (its phase models' fields); keys of this engine's own follow as given. */
@@ -29,19 +30,20 @@ final class InputConfigPhases {
 
     /**
      * @param given the phases as given, or null (upstream's command line always writes its profiling phase)
-     * @param resolved the phases the engine runs, for each one's kind, type and grace period
+     * @param resolved the phases the engine runs, for each one's kind, type, grace period and request count
+     * @param traceRows the rows of the input file, or null: a fixed schedule given no bound sends each once
      */
-    static ArrayNode of(final JsonNode given, final List<PhaseConfig> resolved) {
+    static ArrayNode of(final JsonNode given, final List<PhaseConfig> resolved, final Integer traceRows) {
         final ArrayNode out = JsonNodeFactory.instance.arrayNode();
         if (given instanceof ArrayNode list && !list.isEmpty()) {
             for (int i = 0; i < list.size(); i++) {
                 final ObjectNode p = list.get(i) instanceof ObjectNode o ? o.deepCopy()
                         : JsonNodeFactory.instance.objectNode();
-                out.add(phase(p, match(p, i, resolved)));
+                out.add(phase(p, match(p, i, resolved), traceRows));
             }
         } else {
             final ObjectNode p = JsonNodeFactory.instance.objectNode().put("name", "profiling");
-            out.add(phase(p, match(p, 0, resolved)));
+            out.add(phase(p, match(p, 0, resolved), traceRows));
         }
         return out;
     }
@@ -62,7 +64,7 @@ final class InputConfigPhases {
         return found;
     }
 
-    private static ObjectNode phase(final ObjectNode p, final PhaseConfig r) {
+    private static ObjectNode phase(final ObjectNode p, final PhaseConfig r, final Integer traceRows) {
         final boolean warmup = r != null ? r.kind() == PhaseKind.WARMUP
                 : "warmup".equals(p.path("kind").asText(p.path("name").asText()));
         if (!p.has("kind")) {
@@ -76,6 +78,14 @@ final class InputConfigPhases {
         }
         if (!warmup && p.has("duration") && !p.has("grace_period") && r != null) {
             p.put("grace_period", r.effectiveGraceSeconds());
+        }
+        if (!warmup && r != null && !p.has("requests") && !p.has("duration") && !p.has("sessions")) {
+            // upstream's command line bounds a phase given no bound; this says the bound this engine ran with
+            if (r.requests() != null) {
+                p.put("requests", r.requests());
+            } else if (r.type() == LoadType.FIXED_SCHEDULE && traceRows != null && traceRows > 0) {
+                p.put("requests", traceRows);
+            }
         }
         DECIMALS.stream().filter(k -> p.path(k).isIntegralNumber()).forEach(k -> p.put(k, p.get(k).doubleValue()));
         final ObjectNode out = JsonNodeFactory.instance.objectNode();

@@ -81,9 +81,12 @@ class InputConfigEchoTest {
         assertThat(e.path("endpoint").has("headers")).isFalse();
         assertThat(e.has("random_seed")).isFalse();
         // nothing given: upstream's command line still writes its synthetic dataset and profiling phase
-        assertThat(e.path("datasets")).isEqualTo(JSON.readTree("[{\"name\": \"main\", \"type\": \"synthetic\"}]"));
+        // (with the input length it draws, upstream's default 550, as upstream's command line says for a text endpoint)
+        assertThat(JSON.writeValueAsString(e.path("datasets"))).isEqualTo(
+                "[{\"name\":\"main\",\"type\":\"synthetic\",\"prompts\":{\"isl\":{\"mean\":550.0}}}]");
+        // (bounded by the 10 requests this engine sends then, as upstream's command line bounds it)
         assertThat(e.path("phases")).isEqualTo(JSON.readTree(
-                "[{\"name\": \"profiling\", \"kind\": \"profiling\", \"type\": \"concurrency\"}]"));
+                "[{\"name\": \"profiling\", \"kind\": \"profiling\", \"type\": \"concurrency\", \"requests\": 10}]"));
     }
 
     @Test
@@ -182,5 +185,27 @@ class InputConfigEchoTest {
         assertThat(e.path("artifacts").path("auto_plot").asBoolean()).isTrue();
         assertThat(e.path("artifacts").path("plot_required").isBoolean()).isTrue();
         assertThat(e.path("artifacts").path("plot_required").asBoolean()).isFalse();
+    }
+
+    @Test
+    void theEndpointTypeIsSpelledAsUpstreamSpellsItAndATurnMeanHasItsDeviation() throws Exception {
+        final ObjectNode rankings = echo("""
+                benchmark:
+                  model: m
+                  endpoint: {url: 'http://127.0.0.1:9', type: nim-rankings}
+                """, new CliOverlay());
+        assertThat(rankings.path("endpoint").path("type").asText()).isEqualTo("nim_rankings");
+        final ObjectNode e = echo("""
+                benchmark:
+                  model: m
+                  endpoint: {url: 'http://127.0.0.1:9'}
+                  dataset: {turns: {mean: 3}, osl: 8}
+                """, new CliOverlay());
+        final JsonNode ds = e.path("datasets").get(0);
+        assertThat(JSON.writeValueAsString(ds.path("turns"))).startsWith("{\"mean\":3.0,").contains("\"stddev\":0.0");
+        final List<String> prompts = new java.util.ArrayList<>();
+        ds.path("prompts").fieldNames().forEachRemaining(prompts::add);
+        assertThat(prompts).as("upstream's order, the input length given or not").startsWith("isl", "osl");
+        assertThat(ds.path("prompts").path("isl").path("mean").asDouble()).isEqualTo(550.0);
     }
 }
