@@ -26,6 +26,18 @@ EXACT_ROWS = (
 )
 
 
+def leaves(node, path):
+    """Each leaf of input_config as `path = value` (compact JSON; an empty mapping or list is a leaf), but the run's
+    URL and directory, which differ by run: UpstreamParityTest writes aiperf-java's the same way."""
+    if path in ("endpoint.urls", "artifacts.dir"):
+        return []
+    if isinstance(node, dict) and node:
+        return [x for k, v in node.items() for x in leaves(v, f"{path}.{k}" if path else k)]
+    if isinstance(node, list) and node:
+        return [x for i, v in enumerate(node) for x in leaves(v, f"{path}[{i}]")]
+    return [f"{path} = {json.dumps(node, separators=(',', ':'))}"]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--run", default=str(HERE / "out" / "runs" / "mock" / CASE / "upstream"))
@@ -48,6 +60,8 @@ def main() -> int:
     out += list(summary)
     out.append("[profile_export_aiperf.json input_config keys]")
     out += list(summary.get("input_config", {}))
+    out.append("[profile_export_aiperf.json input_config values]")
+    out += leaves(summary.get("input_config", {}), "")
     sections, cur = [], []
     for row in csv.reader(io.StringIO((run / "profile_export_aiperf.csv").read_text())):
         if not row or not any(row):

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.List;
 
 /**
  * The service sections upstream AIPerf 0.13 always writes in {@code input_config}, beside the benchmark body:
@@ -14,10 +13,6 @@ import java.util.List;
  * GPU telemetry and network-latency adjustment off, nothing pushed to OTel, MLflow or W&amp;B.
  */
 final class InputConfigSections {
-    /** Upstream's order of the sections. */
-    static final List<String> ORDER = List.of("gpu_telemetry", "server_metrics", "network_latency", "otel", "mlflow",
-            "wandb");
-
     private InputConfigSections() {
     }
 

@@ -177,7 +177,7 @@ final class CellReporting {
             inputs.add(new RunReport.Input(source.conversation(i).id(), source.bodies(i)));
         }
         return new RunReport(Version.VALUE, UUID.randomUUID().toString(),
-                InputConfigEcho.of(ctx.redactor().config(config.givenTree()), config.randomSeed()),
+                InputConfigEcho.of(ctx.redactor().config(config.givenTree()), config),
                 ctx.cliCommand(), config.randomSeed(),
                 processed.profiling(), processed.warmup(), e.cancelled(), inputs, cellStart,
                 wall.toEpochNanos(ctx.clock().nanoTime()),

@@ -45,7 +45,10 @@ class InputFileEndToEndTest {
             assertThat(s.path("request_count").path("avg").asInt()).isEqualTo(5); // every row once, no 10-request default
             // The echo holds what was given, in upstream's shape: the trace file, not the schedule derived from it.
             assertThat(s.path("input_config").path("datasets").get(0).path("format").asText()).isEqualTo("mooncake_trace");
-            assertThat(s.path("input_config").has("phases")).isFalse();
+            // upstream's command line writes its one profiling phase with its kind, its type and, for a fixed schedule
+            // given no bound, the trace's rows as its requests; nothing of the schedule itself
+            assertThat(s.path("input_config").path("phases").toString()).isEqualTo(
+                    "[{\"name\":\"profiling\",\"kind\":\"profiling\",\"type\":\"fixed_schedule\",\"requests\":5}]");
             final List<JsonNode> lines = byCredit(dir);
             final long zero = lines.get(0).path("metadata").path("credit_issued_ns").asLong();
             final double lagMs = s.path("client_health").path("open_loop").path("profiling").path("schedule_lag_max_ms")

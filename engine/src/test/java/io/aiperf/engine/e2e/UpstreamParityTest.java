@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One of bench/parity's comparisons, kept in the suite: what upstream AIPerf 0.13.0 itself wrote for a streaming chat
  * command line (recorded by bench/parity/record-expected.py: its files, the keys of its summary and of
- * {@code input_config}, its CSV section headers, the CSV rows whose values do not depend on timing, and the keys of
+ * {@code input_config}, each value of {@code input_config} but the URL and the directory of the run, its CSV section headers, the CSV rows whose values do not depend on timing, and the keys of
  * its records) is written by this engine for the same command line too, each item, but those listed with their
  * reason in parity/known-differences.txt (src-docs/migrating.md gives the same reasons). A listed item that is no
  * longer different fails too, so the list only shrinks.
@@ -116,6 +116,7 @@ class UpstreamParityTest {
         ours.put("files", files);
         ours.put("profile_export_aiperf.json keys", toSet(summary.fieldNames()));
         ours.put("profile_export_aiperf.json input_config keys", toSet(summary.path("input_config").fieldNames()));
+        ours.put("profile_export_aiperf.json input_config values", inputConfigValues(summary.path("input_config")));
         ours.put("profile_export_aiperf.csv headers", new LinkedHashSet<>(csvHeaders(csv)));
         ours.put("profile_export_aiperf.csv rows", new LinkedHashSet<>(csvLines));
         ours.put("profile_export.jsonl metadata keys", recordKeys(records, "metadata"));
@@ -144,6 +145,36 @@ class UpstreamParityTest {
         expected.forEach((s, items) -> items.forEach(i -> ids.add(s + " | " + i)));
         assertThat(ids).as("every listed difference is an item of upstream's output").containsAll(known.keySet());
         assertThat(checked - known.size()).as("items written as upstream writes them").isGreaterThanOrEqualTo(90);
+        final List<String> order = new ArrayList<>(ours.get("profile_export_aiperf.json input_config keys"));
+        order.retainAll(expected.get("profile_export_aiperf.json input_config keys"));
+        final List<String> upstreamOrder = new ArrayList<>(expected.get("profile_export_aiperf.json input_config keys"));
+        upstreamOrder.retainAll(order);
+        assertThat(order).as("input_config's sections in upstream's order").isEqualTo(upstreamOrder);
+    }
+
+    /**
+     * Each leaf of {@code input_config} as {@code path = value}, the value in compact JSON (an empty mapping or list is
+     * a leaf), as record-expected.py writes upstream's; the run's URL and directory are left out (they differ by run).
+     */
+    private static Set<String> inputConfigValues(final JsonNode config) {
+        final Set<String> out = new LinkedHashSet<>();
+        leaves(config, "", out);
+        return out;
+    }
+
+    private static void leaves(final JsonNode node, final String path, final Set<String> out) {
+        if (path.equals("endpoint.urls") || path.equals("artifacts.dir")) {
+            return;
+        }
+        if (node.isObject() && !node.isEmpty()) {
+            node.fieldNames().forEachRemaining(k -> leaves(node.get(k), path.isEmpty() ? k : path + "." + k, out));
+        } else if (node.isArray() && !node.isEmpty()) {
+            for (int i = 0; i < node.size(); i++) {
+                leaves(node.get(i), path + "[" + i + "]", out);
+            }
+        } else {
+            out.add(path + " = " + node);
+        }
     }
 
     private static Set<String> toSet(final java.util.Iterator<String> it) {
