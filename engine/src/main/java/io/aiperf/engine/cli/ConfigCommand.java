@@ -211,7 +211,7 @@ public final class ConfigCommand implements Runnable {
                     CellPlan.ids(given).forEach(System.out::println);
                     return ExitCode.OK;
                 }
-                final ObjectNode effective = search == null ? given.effectiveTree()
+                final ObjectNode effective = search == null ? given.effective().copy()
                         : SearchExpansion.tree(source, search, searchOptions);
                 if (convergence != null) {
                     effective.withObjectProperty("multi_run").set("convergence", ConvergenceOptions.section(convergence));

@@ -22,11 +22,10 @@ final class SearchExpansion {
      * @param search the search {@code options} give
      */
     static ObjectNode tree(final ConfigSource configs, final SearchSpec search, final SearchOptions options) {
-        final ObjectNode low = configs.at(search, search.min()).effectiveTree().deepCopy();
-        final JsonNode high = configs.at(search, search.max()).effectiveTree();
+        final ObjectNode low = configs.at(search, search.min()).effective().copy();
+        final JsonNode highPhases = configs.at(search, search.max()).effective().at("/benchmark/phases");
         final String knob = search.knob().equals(SearchSpec.REQUEST_RATE) ? "rate" : "concurrency";
         final JsonNode lowPhases = low.path("benchmark").path("phases");
-        final JsonNode highPhases = high.path("benchmark").path("phases");
         for (int i = 0; i < lowPhases.size(); i++) {
             if (lowPhases.get(i) instanceof ObjectNode phase && "profiling".equals(phase.path("kind").asText())) {
                 final JsonNode atHigh = highPhases.path(i);

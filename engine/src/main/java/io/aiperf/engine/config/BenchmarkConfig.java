@@ -1,6 +1,5 @@
 package io.aiperf.engine.config;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
 
@@ -10,10 +9,10 @@ import java.util.Map;
  * @param tokenizer which tokenizer counts tokens
  * @param goodputSlos metric tag to threshold in the metric's display unit, in the order given
  * @param randomSeed the seed, or null for entropy
- * @param effectiveTree the merged configuration tree, for {@code config expand} and the exports
- *                      (secrets not yet redacted)
- * @param givenTree what the user set (YAML and typed flags, in the canonical shape, before defaults): the
- *                  exports' {@code input_config} echo (secrets not yet redacted)
+ * @param effective the merged configuration with its defaults, for {@code config expand}, the config hash and the
+ *                  exports (secrets not yet redacted)
+ * @param given what the user set (YAML and typed flags, in the canonical shape, before defaults): the
+ *              exports' {@code input_config} echo (secrets not yet redacted)
  * @param variations the sweep's points, each with its full config; empty without a sweep
  * @param limits bounds on errors and response sizes
  * @param shard this process's share of each cell, or null for all of it
@@ -21,7 +20,7 @@ import java.util.Map;
 public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, DatasetConfig dataset,
                               List<PhaseConfig> phases, ArtifactsConfig artifacts, TokenizerConfig tokenizer,
                               Map<String, Double> goodputSlos, Long randomSeed, String uiType,
-                              MultiRunConfig multiRun, List<String> warnings, ObjectNode effectiveTree, ObjectNode givenTree,
+                              MultiRunConfig multiRun, List<String> warnings, ConfigDocument effective, ConfigDocument given,
                               List<Variation> variations, RunLimits limits, Shard shard) {
 
     /** Whether a sweep expands this config into several variations. */
@@ -37,31 +36,31 @@ public record BenchmarkConfig(List<String> models, EndpointConfig endpoint, Data
     /** The same config with these phases. */
     public BenchmarkConfig withPhases(final List<PhaseConfig> phases) {
         return new BenchmarkConfig(models, endpoint, dataset, phases, artifacts, tokenizer, goodputSlos, randomSeed,
-                uiType, multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+                uiType, multiRun, warnings, effective, given, variations, limits, shard);
     }
 
     /** The same config against this endpoint. */
     public BenchmarkConfig withEndpoint(final EndpointConfig endpoint) {
         return new BenchmarkConfig(models, endpoint, dataset, phases, artifacts, tokenizer, goodputSlos, randomSeed,
-                uiType, multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+                uiType, multiRun, warnings, effective, given, variations, limits, shard);
     }
 
     /** The same config with this seed (null for entropy). */
     public BenchmarkConfig withRandomSeed(final Long randomSeed) {
         return new BenchmarkConfig(models, endpoint, dataset, phases, artifacts, tokenizer, goodputSlos, randomSeed,
-                uiType, multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+                uiType, multiRun, warnings, effective, given, variations, limits, shard);
     }
 
-    /** The same config with this effective tree ({@code config expand}'s, the config hash's). */
-    public BenchmarkConfig withEffectiveTree(final ObjectNode effectiveTree) {
+    /** The same config with this effective document ({@code config expand}'s, the config hash's). */
+    public BenchmarkConfig withEffective(final ConfigDocument effective) {
         return new BenchmarkConfig(models, endpoint, dataset, phases, artifacts, tokenizer, goodputSlos, randomSeed,
-                uiType, multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+                uiType, multiRun, warnings, effective, given, variations, limits, shard);
     }
 
     /** The same config expanded into these sweep points. */
     public BenchmarkConfig withVariations(final List<Variation> variations) {
         return new BenchmarkConfig(models, endpoint, dataset, phases, artifacts, tokenizer, goodputSlos, randomSeed,
-                uiType, multiRun, warnings, effectiveTree, givenTree, variations, limits, shard);
+                uiType, multiRun, warnings, effective, given, variations, limits, shard);
     }
 
     /** The same config with a warmup of {@code requests} requests at the first phase's load before it. */

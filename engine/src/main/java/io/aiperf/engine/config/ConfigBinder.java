@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns the merged canonical tree into a validated {@link BenchmarkConfig}, writing defaults back into the
- * tree. Every problem is a {@link ConfigException} naming the field (and the CLI flag when it came from one).
+ * Turns the merged canonical tree into a validated {@link BenchmarkConfig}, writing defaults into its own copy of
+ * the tree, which becomes the config's effective {@link ConfigDocument}; the tree it is given stays as it was. Every problem is a {@link ConfigException} naming the field (and the CLI flag when it came from one).
  * It binds the envelope and says in which order the sections are bound; each section has its binder
  * ({@link EndpointBinder}, {@link DatasetBinder}, {@link PhaseBinder}, {@link ArtifactsBinder}, {@link RuntimeBinder},
  * {@link MultiRunBinder}). The {@code *_KEYS} lists of the binders are the keys each binds by hand; a mapping also
@@ -49,7 +49,7 @@ public final class ConfigBinder {
     }
 
     /**
-     * @param tree the canonical merged envelope (modified: defaults are filled in)
+     * @param tree the canonical merged envelope (not changed: the defaults are filled into a copy)
      * @param cliFlags canonical path to the CLI flag that set it, for error messages
      * @param inputs the environment and the files the config names
      */
@@ -61,12 +61,17 @@ public final class ConfigBinder {
     /** As {@link #bind(ObjectNode, Map, ConfigInputs)} with another option table than the CLI's (tests). */
     public static BenchmarkConfig bind(final ObjectNode tree, final Map<String, String> cliFlags,
                                        final DeclaredOptions declared, final ConfigInputs inputs) {
-        return new ConfigBinder(cliFlags, declared, inputs).bindEnvelope(tree);
+        // the section binders write the defaults into the tree they bind: a copy, as a caller may bind its tree again
+        return new ConfigBinder(cliFlags, declared, inputs).bindEnvelope(tree.deepCopy());
     }
 
-    /** The sections in the order they are bound: the phases read what the endpoint and the dataset settled. */
+    /**
+     * The sections in the order they are bound: the phases read what the endpoint and the dataset settled.
+     *
+     * @param tree the binder's own copy of the envelope, into which the section binders write the defaults
+     */
     private BenchmarkConfig bindEnvelope(final ObjectNode tree) {
-        final ObjectNode given = tree.deepCopy();
+        final ConfigDocument given = ConfigDocument.of(tree);
         final Section env = new Section(tree, "", cliFlags, declared);
         env.allowOnly(ConfigShapes.ENVELOPE_KEYS);
         final Long seed = env.longValue("random_seed");
@@ -90,7 +95,7 @@ public final class ConfigBinder {
         final Long effectiveSeed = seed == null && multiRun.numRuns() > 1 && multiRun.setConsistentSeed() ? Long.valueOf(42) : seed;
         final BenchmarkConfig config = new BenchmarkConfig(List.copyOf(models), endpoint, dataset, phases, artifacts,
                 tokenizer, slos, effectiveSeed, runtime.ui(), multiRun,
-                List.copyOf(warnings), tree, given, List.of(), runtime.limits(), runtime.shard());
+                List.copyOf(warnings), ConfigDocument.of(tree), given, List.of(), runtime.limits(), runtime.shard());
         config.forShard(); // a load too small to split among the shards is a usage error now, not mid-run
         return config;
     }

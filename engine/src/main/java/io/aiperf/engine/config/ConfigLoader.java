@@ -52,7 +52,7 @@ public final class ConfigLoader {
      * it was.
      */
     public static BenchmarkConfig bind(final ObjectNode read, final CliOverlay cliOverlay) {
-        return merge(read.deepCopy(), cliOverlay, ConfigInputs.ofProcess());
+        return merge(read, cliOverlay, ConfigInputs.ofProcess());
     }
 
     /** Same as {@link #load} for YAML text already in memory (tests, {@code config validate -}). */
@@ -61,8 +61,9 @@ public final class ConfigLoader {
         return merge(ConfigShapes.canonical(YamlLoader.parse(yaml, "<yaml>", env)), cliOverlay, ConfigInputs.of(env));
     }
 
-    private static BenchmarkConfig merge(final ObjectNode base, final CliOverlay cli, final ConfigInputs inputs) {
-        ConfigMerger.merge(base, cli.tree());
+    /** Merges and binds a copy of {@code read}: a file read once is bound for several configs. */
+    private static BenchmarkConfig merge(final ObjectNode read, final CliOverlay cli, final ConfigInputs inputs) {
+        final ObjectNode base = ConfigMerger.merge(read.deepCopy(), cli.tree());
         if (cli.addsWarmup()) {
             addProfilingAfterAWarmupAlone(base);
             inheritIntoWarmup(base);
@@ -76,12 +77,13 @@ public final class ConfigLoader {
         final java.util.List<Variation> variations = new java.util.ArrayList<>(
                 SweepExpander.expand(base, sweep, cli.flags(), cli.declared(), inputs));
         final Variation first = variations.get(0);
-        final ObjectNode tree = first.config().effectiveTree().deepCopy(); // a bound config is never changed
+        final ObjectNode tree = first.config().effective().copy();
         tree.set("sweep", sweep);
         // The first point's effective tree has always carried the sweep (its config hash with it); kept, by value.
+        final ConfigDocument withSweep = ConfigDocument.of(tree);
         variations.set(0, new Variation(first.label(), first.index(), first.values(),
-                first.config().withEffectiveTree(tree)));
-        return first.config().withEffectiveTree(tree).withVariations(List.copyOf(variations));
+                first.config().withEffective(withSweep)));
+        return first.config().withEffective(withSweep).withVariations(List.copyOf(variations));
     }
 
     private static ObjectNode emptyEnvelope() {

@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * A mapping in the config tree with its dotted path: typed reads that name the field on error, strict
- * key checking, and defaults written back so the tree ends up as the effective config.
+ * key checking, and defaults written back so the tree ends up as the effective config (the binder's own copy of the
+ * tree: {@link ConfigBinder#bind}).
  */
 final class Section {
     private final ObjectNode node;

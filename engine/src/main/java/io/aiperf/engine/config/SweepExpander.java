@@ -78,12 +78,12 @@ final class SweepExpander {
         final List<List<JsonNode>> points = type.equals("grid") ? grid(axes) : zip(axes);
         final List<Variation> out = new ArrayList<>();
         for (int i = 0; i < points.size(); i++) {
-            final ObjectNode tree = unbound.deepCopy();
+            final ObjectNode tree = unbound.deepCopy(); // the point's values go into its own copy
             final Map<String, Object> values = new LinkedHashMap<>();
             final List<String> labelParts = new ArrayList<>();
             for (int a = 0; a < axes.size(); a++) {
                 final JsonNode v = points.get(i).get(a);
-                apply(tree, axes.get(a).path(), v);
+                apply(tree, axes.get(a).path(), v.deepCopy()); // a value of the sweep section, which is not changed
                 values.put(axes.get(a).name(), v.isNumber() ? v.numberValue() : v.asText());
                 labelParts.add(axes.get(a).name() + "_" + v.asText());
             }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.aiperf.engine.config.BenchmarkConfig;
+import io.aiperf.engine.config.ConfigDocument;
 import io.aiperf.engine.config.Secret;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -240,7 +241,15 @@ public final class Redactor {
 
     /** A copy of a config tree with the API key, sensitive header values and every secret in any string redacted. */
     public ObjectNode config(final ObjectNode envelope) {
-        final ObjectNode copy = envelope.deepCopy();
+        return configInPlace(envelope.deepCopy());
+    }
+
+    /** A config's document ({@link BenchmarkConfig#effective}, {@link BenchmarkConfig#given}) as it may be written. */
+    public ObjectNode config(final ConfigDocument document) {
+        return configInPlace(document.copy());
+    }
+
+    private ObjectNode configInPlace(final ObjectNode copy) {
         final JsonNode endpoint = copy.path("benchmark").path("endpoint");
         if (endpoint.isObject()) {
             final ObjectNode e = (ObjectNode) endpoint;

@@ -177,7 +177,7 @@ final class CellReporting {
             inputs.add(new RunReport.Input(source.conversation(i).id(), source.bodies(i)));
         }
         return new RunReport(Version.VALUE, UUID.randomUUID().toString(),
-                InputConfigEcho.of(ctx.redactor().config(config.givenTree()), config),
+                InputConfigEcho.of(ctx.redactor().config(config.given()), config),
                 ctx.cliCommand(), config.randomSeed(),
                 processed.profiling(), processed.warmup(), e.cancelled(), inputs, cellStart,
                 wall.toEpochNanos(ctx.clock().nanoTime()),
@@ -234,7 +234,7 @@ final class CellReporting {
      * host served them (an A/B comparison has two), secrets already redacted.
      */
     private String configHash() {
-        final ObjectNode tree = ctx.redactor().config(config.effectiveTree()).deepCopy();
+        final ObjectNode tree = ctx.redactor().config(config.effective());
         final JsonNode benchmark = tree.path("benchmark");
         if (benchmark instanceof ObjectNode b) {
             b.remove("artifacts");

@@ -109,16 +109,16 @@ class OptionTableTest {
 
     @Test
     void aNewOptionBindsFromYamlWithItsKindAndDefault() throws Exception {
-        assertThat(ConfigBinder.bind(yaml("\"new_knob\": 3"), Map.of(), WITH_KNOBS, PROCESS).effectiveTree()
+        assertThat(ConfigBinder.bind(yaml("\"new_knob\": 3"), Map.of(), WITH_KNOBS, PROCESS).effective()
                 .at("/benchmark/endpoint/new_knob").intValue()).isEqualTo(3);
-        assertThat(ConfigBinder.bind(yaml(""), Map.of(), WITH_KNOBS, PROCESS).effectiveTree()
+        assertThat(ConfigBinder.bind(yaml(""), Map.of(), WITH_KNOBS, PROCESS).effective()
                 .at("/benchmark/endpoint/new_knob").intValue()).as("the declared default").isEqualTo(7);
         assertThatThrownBy(() -> ConfigBinder.bind(yaml("\"new_knob\": \"many\""), Map.of(), WITH_KNOBS, PROCESS))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("benchmark.endpoint.new_knob")
                 .hasMessageContaining("Input should be a valid integer");
         final ObjectNode dial = (ObjectNode) JSON.readTree("{\"benchmark\": {\"models\": [\"m\"], "
                 + "\"artifacts\": {\"new_dial\": true}}}");
-        assertThat(ConfigBinder.bind(dial, Map.of(), WITH_KNOBS, PROCESS).effectiveTree().at("/benchmark/artifacts/new_dial")
+        assertThat(ConfigBinder.bind(dial, Map.of(), WITH_KNOBS, PROCESS).effective().at("/benchmark/artifacts/new_dial")
                 .booleanValue()).as("a mixin's row binds as well").isTrue();
         assertThatThrownBy(() -> ConfigBinder.bind(yaml("\"new_knob\": 3"), Map.of(), PROCESS))
                 .as("without the row the key is unknown").isInstanceOf(ConfigException.class)
@@ -128,11 +128,11 @@ class OptionTableTest {
     @Test
     void aNewOptionsFlagSetsTheSameKeyAndErrorsNameTheFlag() throws Exception {
         final Knobs knobs = parse(List.of("--new-knob", "5")).knobs;
-        assertThat(bindFlags(knobs).effectiveTree().at("/benchmark/endpoint/new_knob").intValue()).isEqualTo(5);
+        assertThat(bindFlags(knobs).effective().at("/benchmark/endpoint/new_knob").intValue()).isEqualTo(5);
         final CliOverlay o = new CliOverlay();
         KNOBS.overlay(knobs, o);
         assertThat(o.flags()).containsEntry("benchmark.endpoint.new_knob", "--new-knob");
-        assertThat(bindFlags(parse(List.of()).knobs).effectiveTree().at("/benchmark/endpoint/new_knob").intValue())
+        assertThat(bindFlags(parse(List.of()).knobs).effective().at("/benchmark/endpoint/new_knob").intValue())
                 .as("an unset flag leaves the default").isEqualTo(7);
     }
 
@@ -140,7 +140,7 @@ class OptionTableTest {
     void aCiStepFieldOfTheOptionsNameBecomesItsFlag() throws Exception {
         final List<String> argv = InvocationPlanner.options(new Step(4, false), Set.of());
         assertThat(argv).containsExactly("--new-knob", "4", "--new-dial=false");
-        final JsonNode tree = bindFlags(parse(argv).knobs).effectiveTree();
+        final JsonNode tree = bindFlags(parse(argv).knobs).effective().copy();
         assertThat(tree.at("/benchmark/endpoint/new_knob").intValue()).isEqualTo(4);
         assertThat(tree.at("/benchmark/artifacts/new_dial").isBoolean()).isTrue();
         assertThat(tree.at("/benchmark/artifacts/new_dial").booleanValue()).isFalse();

@@ -36,14 +36,14 @@ class OptionsConfigSourceTest {
         final BenchmarkConfig point = configs.at(search, 4);
 
         assertThat(point.firstProfilingPhase().concurrency()).isEqualTo(4);
-        assertThat(configs.load().effectiveTree()).isEqualTo(first.effectiveTree());
+        assertThat(configs.load().effective()).isEqualTo(first.effective());
         // the same config as the file and --concurrency 4 read afresh
         Files.writeString(yaml, YAML);
         final ProfileCommand fresh = parse(args);
         fresh.options.concurrency = "4";
         final BenchmarkConfig reread = ConfigLoader.load(yaml, fresh.options.overlay(), System.getenv());
-        assertThat(point.effectiveTree().toString()).isEqualTo(reread.effectiveTree().toString());
-        assertThat(point.givenTree().toString()).isEqualTo(reread.givenTree().toString());
+        assertThat(point.effective().copy().toString()).isEqualTo(reread.effective().copy().toString());
+        assertThat(point.given().copy().toString()).isEqualTo(reread.given().copy().toString());
         assertThat(point.phases()).isEqualTo(reread.phases());
     }
 
@@ -75,9 +75,9 @@ class OptionsConfigSourceTest {
         configs.useModel("found");
         final BenchmarkConfig found = configs.load();
         assertThat(found.models()).containsExactly("found");
-        assertThat(found.effectiveTree().toString()).isEqualTo(ConfigLoader.load(null,
-                parse("--request-count", "5", "-m", "found").options.overlay(), System.getenv()).effectiveTree()
-                .toString());
+        assertThat(found.effective().copy().toString()).isEqualTo(ConfigLoader.load(null,
+                parse("--request-count", "5", "-m", "found").options.overlay(), System.getenv()).effective()
+                .copy().toString());
         assertThat(configs.parses()).isEqualTo(1);
         final OptionsConfigSource mocked = source(parse("--request-count", "5"));
         mocked.useMock("http://127.0.0.1:1234");
@@ -88,8 +88,8 @@ class OptionsConfigSourceTest {
         assertThat(config.tokenizer().name()).isEqualTo("builtin");
         final ProfileCommand typed = parse("--request-count", "5", "-m", "mock-model", "-u",
                 "http://127.0.0.1:1234", "--tokenizer", "builtin");
-        assertThat(config.effectiveTree().toString()).isEqualTo(ConfigLoader.load(null, typed.options.overlay(),
-                System.getenv()).effectiveTree().toString());
+        assertThat(config.effective().copy().toString()).isEqualTo(ConfigLoader.load(null, typed.options.overlay(),
+                System.getenv()).effective().copy().toString());
         assertThat(mocked.parses()).isEqualTo(1);
     }
 
@@ -115,8 +115,8 @@ class OptionsConfigSourceTest {
         }
         final BenchmarkConfig reread = ConfigLoader.load(fresh.options.config, fresh.options.overlay(),
                 System.getenv());
-        assertThat(point.effectiveTree().toString()).isEqualTo(reread.effectiveTree().toString());
-        assertThat(point.givenTree().toString()).isEqualTo(reread.givenTree().toString());
+        assertThat(point.effective().copy().toString()).isEqualTo(reread.effective().copy().toString());
+        assertThat(point.given().copy().toString()).isEqualTo(reread.given().copy().toString());
         assertThat(point.phases()).isEqualTo(reread.phases());
         assertThat(point.goodputSlos()).isEqualTo(reread.goodputSlos());
         // the run's own config, its knob's keys reserved for the points, is the one the options give; a rate
@@ -125,8 +125,8 @@ class OptionsConfigSourceTest {
         if (search.knob().equals(SearchSpec.REQUEST_RATE)) {
             asGiven.options.requestRate = Integer.toString(search.min());
         }
-        assertThat(base.effectiveTree().toString()).isEqualTo(ConfigLoader.load(asGiven.options.config,
-                asGiven.options.overlay(), System.getenv()).effectiveTree().toString());
+        assertThat(base.effective().copy().toString()).isEqualTo(ConfigLoader.load(asGiven.options.config,
+                asGiven.options.overlay(), System.getenv()).effective().copy().toString());
     }
 
     /** The source {@code aiperf profile} builds: the file as the command read it. */
@@ -146,8 +146,8 @@ class OptionsConfigSourceTest {
         assertThat(config.models()).containsExactly("m");
         assertThat(config.firstProfilingPhase().requests()).isEqualTo(20);
         Files.writeString(yaml, YAML);
-        assertThat(config.effectiveTree()).isEqualTo(ConfigLoader.load(yaml, parse("-f", yaml.toString())
-                .options.overlay(), System.getenv()).effectiveTree());
+        assertThat(config.effective()).isEqualTo(ConfigLoader.load(yaml, parse("-f", yaml.toString())
+                .options.overlay(), System.getenv()).effective());
     }
 
     private static ProfileCommand parse(final String... args) {

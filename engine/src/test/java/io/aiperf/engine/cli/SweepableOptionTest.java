@@ -118,14 +118,14 @@ class SweepableOptionTest {
                 """;
         final BenchmarkConfig given = ConfigLoader.fromYaml(body.formatted(", new_throttle: 5"),
                 new CliOverlay(table()));
-        assertThat(profiling(given.effectiveTree().at("/benchmark/phases")).path(KEY).intValue()).isEqualTo(5);
+        assertThat(profiling(given.effective().at("/benchmark/phases")).path(KEY).intValue()).isEqualTo(5);
         final BenchmarkConfig defaulted = ConfigLoader.fromYaml(body.formatted(""), new CliOverlay(table()));
-        assertThat(profiling(defaulted.effectiveTree().at("/benchmark/phases")).path(KEY).intValue())
+        assertThat(profiling(defaulted.effective().at("/benchmark/phases")).path(KEY).intValue())
                 .as("the row's default").isEqualTo(3);
         final List<Variation> swept = ConfigLoader.fromYaml("sweep: {parameters: {new_throttle: [4, 6]}}\n"
                 + body.formatted(""), new CliOverlay(table())).variations();
         assertThat(swept).extracting(Variation::label).containsExactly("new_throttle_4", "new_throttle_6");
-        assertThat(swept).extracting(v -> profiling(v.config().effectiveTree().at("/benchmark/phases")).path(KEY)
+        assertThat(swept).extracting(v -> profiling(v.config().effective().at("/benchmark/phases")).path(KEY)
                 .intValue()).containsExactly(4, 6);
         assertThatThrownBy(() -> ConfigLoader.fromYaml(body.formatted(", new_throttle: many"),
                 new CliOverlay(table()))).isInstanceOf(ConfigException.class)

@@ -68,10 +68,10 @@ class SweepExpanderTest {
                   phases: [{name: profiling, concurrency: 1, requests: 4}]
                 sweep: {parameters: {concurrency: [1, 2]}}
                 """, new CliOverlay());
-        assertThat(run.effectiveTree().has("sweep")).isTrue();
+        assertThat(run.effective().at("/sweep").isMissingNode()).isFalse();
         assertThat(run.variations().get(0).config()).isNotSameAs(run);
-        assertThat(run.variations().get(0).config().effectiveTree()).isEqualTo(run.effectiveTree());
-        assertThat(run.variations().get(1).config().effectiveTree().has("sweep")).isFalse();
+        assertThat(run.variations().get(0).config().effective()).isEqualTo(run.effective());
+        assertThat(run.variations().get(1).config().effective().at("/sweep").isMissingNode()).isTrue();
     }
 
     /** A bare name is a sweeping option's key: the axes come from the option table, not from a list here. */
@@ -87,7 +87,7 @@ class SweepExpanderTest {
                 "benchmark.phases.profiling.new_axis", "--new-axis", DeclaredOptions.Kind.INTEGER, null, true)));
         final List<Variation> v = ConfigLoader.fromYaml(yaml, new CliOverlay(table)).variations();
         assertThat(v).extracting(Variation::label).containsExactly("new_axis_2", "new_axis_3");
-        assertThat(v.get(1).config().effectiveTree().at("/benchmark/phases/0/new_axis").intValue()).isEqualTo(3);
+        assertThat(v.get(1).config().effective().at("/benchmark/phases/0/new_axis").intValue()).isEqualTo(3);
         final DeclaredOptions notSweeping = DeclaredOptions.installed().with(List.of(new DeclaredOptions.Row(
                 "benchmark.phases.profiling.new_axis", "--new-axis", DeclaredOptions.Kind.INTEGER, null)));
         assertThatThrownBy(() -> ConfigLoader.fromYaml(yaml, new CliOverlay(notSweeping)))

@@ -17,7 +17,7 @@ class InputConfigEchoTest {
 
     private static ObjectNode echo(final String yaml, final CliOverlay cli) {
         final BenchmarkConfig c = ConfigLoader.fromYaml(yaml, cli);
-        return InputConfigEcho.of(Redactor.of(c).config(c.givenTree()), c);
+        return InputConfigEcho.of(Redactor.of(c).config(c.given()), c);
     }
 
     @Test
