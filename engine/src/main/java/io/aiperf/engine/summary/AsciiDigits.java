@@ -68,21 +68,7 @@ final class AsciiDigits {
     static int millis(final long ns, final byte[] b, int p) {
         p = digits(ns / 1_000_000L, b, p);
         b[p++] = '.';
-        int frac = (int) (ns % 1_000_000L);
-        if (frac == 0) {
-            b[p++] = '0';
-            return p;
-        }
-        int places = 6;
-        while (frac % 10 == 0) {
-            frac /= 10;
-            places--;
-        }
-        for (int i = places - 1; i >= 0; i--) {
-            b[p + i] = (byte) ('0' + frac % 10);
-            frac /= 10;
-        }
-        return p + places;
+        return fraction(ns % 1_000_000L, 6, b, p);
     }
 
     /**
@@ -93,21 +79,28 @@ final class AsciiDigits {
     static int kibibytes(final long bytes, final byte[] b, int p) {
         p = digits(bytes >> 10, b, p);
         b[p++] = '.';
-        long frac = (bytes & 1023) * 9_765_625L;
+        return fraction((bytes & 1023) * 9_765_625L, 10, b, p);
+    }
+
+    /**
+     * The digits after the point of {@code frac / 10^places} ({@code 0 <= frac < 10^places}) at {@code p}, without
+     * trailing zeros, and "0" for none, as Python prints a double's fraction; the end.
+     */
+    private static int fraction(long frac, final int places, final byte[] b, final int p) {
         if (frac == 0) {
-            b[p++] = '0';
-            return p;
+            b[p] = '0';
+            return p + 1;
         }
-        int places = 10;
+        int digits = places;
         while (frac % 10 == 0) {
             frac /= 10;
-            places--;
+            digits--;
         }
-        for (int i = places - 1; i >= 0; i--) {
+        for (int i = digits - 1; i >= 0; i--) {
             b[p + i] = (byte) ('0' + frac % 10);
             frac /= 10;
         }
-        return p + places;
+        return p + digits;
     }
 
     private static long[] powersOfTen() {
