@@ -55,7 +55,7 @@ class LauncherClassDataEndToEndTest {
 
     @Test
     void theArchiveIsBuiltFromTheFirstRunsClassesAndADamagedOneIsSkipped(@TempDir final Path tmp) throws Exception {
-        final Path cache = tmp.resolve("cache");
+        final Path cache = tmp.resolve("user cache"); // a space in the path (a home such as "/Users/Jane Doe")
         final Run first = profile(cache, tmp.resolve("run1"));
         assertThat(first.exit).as(first.output).isZero();
         assertThat(first.output).doesNotContainPattern(JVM_ON_ITS_ARCHIVE);
