@@ -88,7 +88,7 @@ final class ExportedMetrics {
                     stats.put("p" + p, s.percentile(p));
                 }
             }
-            out.add(new ExportedMetric.Entry(t.uri.toString(), s.labels, stats, null));
+            out.add(new ExportedMetric.Entry(t.shown(), s.labels, stats, null));
         }
         return out;
     }
@@ -112,7 +112,7 @@ final class ExportedMetrics {
         final List<ExportedMetric.Entry> out = new ArrayList<>();
         byLabels.forEach((labels, parts) -> {
             if (parts.sum != null && parts.count != null && parts.count.count() > 0) {
-                out.add(histogram(t.uri.toString(), labels, parts));
+                out.add(histogram(t.shown(), labels, parts));
             }
         });
         return out;

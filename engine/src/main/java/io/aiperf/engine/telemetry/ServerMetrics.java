@@ -54,7 +54,7 @@ public final class ServerMetrics {
 
     /** Endpoints that never answered, with the reason, for the console. */
     public Map<String, String> unanswered() {
-        return targets.stream().filter(t -> t.scrapes == 0).collect(Collectors.toMap(t -> t.uri.toString(),
+        return targets.stream().filter(t -> t.scrapes == 0).collect(Collectors.toMap(t -> t.shown(),
                 t -> t.lastError == null ? "no answer" : t.lastError, (a, b) -> a, LinkedHashMap::new));
     }
 

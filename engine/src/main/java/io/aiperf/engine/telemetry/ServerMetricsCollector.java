@@ -71,6 +71,16 @@ public final class ServerMetricsCollector {
         Target(final URI uri) {
             this.uri = uri;
         }
+
+        /**
+         * The URL as the exports and the console show it: any user-info replaced by the redaction mark, whatever
+         * its length (a short one is not in the run's list of secrets, so no stream would mask it).
+         */
+        String shown() {
+            final String raw = uri.getRawUserInfo();
+            return raw == null ? uri.toString() : uri.toString().replaceFirst("//" + java.util.regex.Pattern.quote(raw)
+                    + "@", java.util.regex.Matcher.quoteReplacement("//" + io.aiperf.engine.config.Secret.REDACTED + "@"));
+        }
     }
 
     /**

@@ -75,16 +75,16 @@ final class ServerMetricsJson {
         final var configured = summary.putArray("endpoints_configured");
         final var successful = summary.putArray("endpoints_successful");
         for (final ServerMetricsCollector.Target t : targets) {
-            configured.add(t.uri.toString());
+            configured.add(t.shown());
             if (t.scrapes > 0) {
-                successful.add(t.uri.toString());
+                successful.add(t.shown());
             }
         }
         summary.put("start_time", localTime(startEpochNanos));
         summary.put("end_time", localTime(endEpochNanos));
         final ObjectNode info = summary.putObject("endpoint_info");
-        targets.stream().filter(t -> t.scrapes > 0).sorted(java.util.Comparator.comparing(t -> t.uri.toString()))
-                .forEach(t -> endpoint(info.putObject(t.uri.toString()), t.fetches));
+        targets.stream().filter(t -> t.scrapes > 0).sorted(java.util.Comparator.comparing(t -> t.shown()))
+                .forEach(t -> endpoint(info.putObject(t.shown()), t.fetches));
         if (startEpochNanos < endEpochNanos) {
             summary.putObject("phase_time_ranges").putObject("profiling").put("start_ns", startEpochNanos)
                     .put("end_ns", endEpochNanos);

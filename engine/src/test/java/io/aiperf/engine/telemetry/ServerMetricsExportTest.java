@@ -73,6 +73,12 @@ class ServerMetricsExportTest {
 
     /** Scrapes a server that answers {@code before} first and {@code after} from then on, over one window. */
     private static ServerMetrics scrape(final String before, final String after) throws Exception {
+        return scrape(before, after, "");
+    }
+
+    /** As {@link #scrape(String, String)}, with {@code userInfo} ("user:password@", or "") in the URL. */
+    private static ServerMetrics scrape(final String before, final String after, final String userInfo)
+            throws Exception {
         final AtomicInteger calls = new AtomicInteger();
         try (RecordingServer server = new RecordingServer(out -> {
             final byte[] body = (calls.getAndIncrement() == 0 ? before : after).getBytes(StandardCharsets.UTF_8);
@@ -81,7 +87,7 @@ class ServerMetricsExportTest {
             out.write(body);
         })) {
             final ServerMetricsCollector c = new ServerMetricsCollector(List.of(URI.create(server.origin()
-                    + "/metrics")), Map.of(), 3600, new ProbeClient(NetworkConfig.defaults()));
+                    .replace("//", "//" + userInfo) + "/metrics")), Map.of(), 3600, new ProbeClient(NetworkConfig.defaults()));
             c.phaseStarted();
             c.phaseDrained();
             assertThat(calls.get()).isEqualTo(2);
@@ -152,7 +158,7 @@ class ServerMetricsExportTest {
         assertThat(json.path("schema_version").asText()).isEqualTo("1.1");
         assertThat(json.path("metrics_phase").asText()).isEqualTo("profiling");
         assertThat(json.path("input_config").path("marker").asBoolean()).isTrue();
-        final String url = m.targets().get(0).uri.toString();
+        final String url = m.targets().get(0).shown();
         final JsonNode summary = json.path("summary");
         assertThat(summary.path("endpoints_configured").get(0).asText()).isEqualTo(url);
         assertThat(summary.path("endpoints_successful").get(0).asText()).isEqualTo(url);
@@ -188,6 +194,16 @@ class ServerMetricsExportTest {
         assertThat(metrics.path("vllm:kv_cache_usage_perc").path("series").get(0).path("stats").path("std")
                 .asDouble()).isZero();
         assertThat(json.path("highlights").path("requests_running_max").asDouble()).isEqualTo(2.0);
+    }
+
+    /** A user-info too short to be one of the run's secrets (no stream masks it) is still never written. */
+    @Test
+    void theJsonNeverShowsAUrlsUserInfoHoweverShort() throws Exception {
+        final ServerMetrics m = scrape(vllm(0), vllm(10), "u:pw@");
+        final String json = new String(m.json(ABOUT), StandardCharsets.UTF_8);
+        assertThat(json).doesNotContain("u:pw").contains("//<redacted>@127.0.0.1");
+        assertThat(JSON.readTree(json).path("summary").path("endpoints_successful")).hasSize(1);
+        assertThat(m.unanswered()).isEmpty();
     }
 
     @Test
