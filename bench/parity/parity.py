@@ -568,19 +568,19 @@ def load_cases(path: Path) -> list[tuple[str, list[str], str]]:
 
 
 def load_reasons(path: Path) -> list[tuple[str, str, re.Pattern, str]]:
-    """reasons.tsv: (verdict prefix, file glob, key regex, the phrase of src-docs/migrating.md that explains it)."""
+    """reasons.tsv: (run glob, verdict prefix, file glob, key regex, the phrase of src-docs/migrating.md)."""
     reasons = []
     for line in path.read_text().splitlines():
         if line.strip() and not line.startswith("#"):
-            verdict, file, key, phrase = line.split("\t")
-            reasons.append((verdict, file, re.compile(key), phrase))
+            run, verdict, file, key, phrase = line.split("\t")
+            reasons.append((run, verdict, file, re.compile(key), phrase))
     return reasons
 
 
 def reason_of(row, reasons) -> str | None:
-    file, key, verdict = row[2].split("/")[-1], row[3], row[6]
-    for v, f, k, phrase in reasons:
-        if verdict.startswith(v) and fnmatch.fnmatch(file, f) and k.search(key):
+    run, file, key, verdict = f"{row[0]}/{row[1]}", row[2].split("/")[-1], row[3], row[6]
+    for r, v, f, k, phrase in reasons:
+        if fnmatch.fnmatch(run, r) and verdict.startswith(v) and fnmatch.fnmatch(file, f) and k.search(key):
             return phrase
     return None
 

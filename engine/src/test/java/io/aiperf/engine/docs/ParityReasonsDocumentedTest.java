@@ -27,9 +27,9 @@ class ParityReasonsDocumentedTest {
         assertThat(lines).isNotEmpty();
         final String page = Files.readString(PAGE);
         for (final String[] l : lines) {
-            assertThat(l).as("verdict, file, key, phrase: %s", String.join(" | ", l)).hasSize(4);
-            Pattern.compile(l[2]); // the harness searches the key with it: it must compile
-            assertThat(page).as("the phrase of reasons.tsv line '%s'", String.join(" | ", l)).contains(l[3]);
+            assertThat(l).as("run, verdict, file, key, phrase: %s", String.join(" | ", l)).hasSize(5);
+            Pattern.compile(l[3]); // the harness searches the key with it: it must compile
+            assertThat(page).as("the phrase of reasons.tsv line '%s'", String.join(" | ", l)).contains(l[4]);
         }
     }
 }
