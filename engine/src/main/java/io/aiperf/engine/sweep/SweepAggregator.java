@@ -74,18 +74,30 @@ public final class SweepAggregator {
             item.put(AggregateCodec.LABEL, p.label()); // ours: the cell directory, which the CI step joins on
         }
         final ObjectNode best = root.putObject(AggregateCodec.BEST_CONFIGURATIONS);
+        final String latency = latencyKey(points);
         best(best, AggregateCodec.BEST_THROUGHPUT, points, THROUGHPUT, true);
-        best(best, AggregateCodec.BEST_LATENCY_P99, points, latencyKey(points), false);
+        best(best, AggregateCodec.BEST_LATENCY_P99, points, latency, false);
         final ArrayNode pareto = root.putArray(AggregateCodec.PARETO_OPTIMAL);
-        for (final Point p : pareto(points, latencyKey(points))) {
-            pareto.add(parameters(p));
+        if (latency != null && everyPointHas(points, THROUGHPUT)) {
+            for (final Point p : pareto(points, latency)) {
+                pareto.add(parameters(p));
+            }
         }
         return root;
     }
 
+    /** As upstream: TTFT p99 when every point has it (streaming), else request latency p99 if every point has it. */
     private static String latencyKey(final List<Point> points) {
-        return points.stream().anyMatch(p -> p.metrics().has("time_to_first_token_p99"))
-                ? "time_to_first_token_p99" : "request_latency_p99";
+        for (final String key : List.of("time_to_first_token_p99", "request_latency_p99")) {
+            if (everyPointHas(points, key)) {
+                return key;
+            }
+        }
+        return null;
+    }
+
+    private static boolean everyPointHas(final List<Point> points, final String key) {
+        return !points.isEmpty() && points.stream().allMatch(p -> !Double.isNaN(mean(p, key)));
     }
 
     private static ObjectNode parameters(final Point p) {
@@ -103,6 +115,9 @@ public final class SweepAggregator {
 
     private static void best(final ObjectNode into, final String name, final List<Point> points, final String key,
                              final boolean maximize) {
+        if (key == null || !everyPointHas(points, key)) {
+            return; // as upstream: a best only where every point has the metric
+        }
         Point best = null;
         for (final Point p : points) {
             final double v = mean(p, key);
