@@ -216,7 +216,8 @@ public final class ChunkParser {
             } else {
                 c.skipValue();
             }
-        }        out.cacheReadTokens = nestedCacheRead != null ? nestedCacheRead : topCacheRead;
+        }
+        out.cacheReadTokens = nestedCacheRead != null ? nestedCacheRead : topCacheRead;
     }
 
     /** The vendors' top-level names of the prompt-cache reads (Anthropic, DeepSeek, Gemini, Bedrock, Cohere). */

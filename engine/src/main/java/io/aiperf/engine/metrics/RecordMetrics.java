@@ -37,8 +37,8 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
                             int osl, int outputTokens, int reasoningTokens, double scheduleDelayNanos,
                             int serverOutputTokens, int clientOutputTokens, int requestedOsl, int usagePromptTokens,
                             int usageTotalTokens, int usageReasoningTokens, int usageCacheReadTokens,
-                            int clientInputTokens, int images,
-                            double creditToStartNanos, double effectiveLatencyNanos, HttpMetrics http) {
+                            int clientInputTokens, int images, double creditToStartNanos,
+                            double effectiveLatencyNanos, HttpMetrics http) {
 
     /** A record without HTTP trace metrics (a failed request's). */
     public RecordMetrics(final boolean valid, final int sessionNum, final long startEpochNanos,
@@ -182,8 +182,8 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
                 perUser, isl, osl, output, reasoning, delay, server, client,
                 r.requestedOsl() == null ? -1 : r.requestedOsl(), orAbsent(u == null ? null : u.promptTokens()),
                 orAbsent(u == null ? null : u.totalTokens()), orAbsent(u == null ? null : u.reasoningTokens()),
-                orAbsent(u == null ? null : u.cacheReadTokens()), serverTokens ? -1 : r.inputTokens(), r.images(), since(creditNanos(r), d.startPerfNanos()),
-                since(creditNanos(r), r.endNanos()), HttpMetrics.of(r));
+                orAbsent(u == null ? null : u.cacheReadTokens()), serverTokens ? -1 : r.inputTokens(), r.images(),
+                since(creditNanos(r), d.startPerfNanos()), since(creditNanos(r), r.endNanos()), HttpMetrics.of(r));
     }
 
     private static int orAbsent(final Integer v) {
