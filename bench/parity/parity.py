@@ -53,10 +53,12 @@ CONTENT_REL_TOL = 0.30
 # Metrics whose value depends on timing although their unit is a count (load shape over time).
 TIMING_BY_NAME_PREFIX = ("effective_", "active_", "tokens_in_flight")
 # Values that depend on the prompt text each tool generates (the corpora differ): the server's count of the prompt,
-# what that makes of the client/server difference, and bytes on the wire.
+# what that makes of the client/server difference, the server's prompt-cache hits (the prompts' shared prefixes), and
+# bytes on the wire.
 CONTENT_DEPENDENT = {
     "usage_prompt_tokens", "usage_total_tokens", "usage_prompt_tokens_diff_pct", "usage_discrepancy_count",
     "total_usage_prompt_tokens", "total_usage_total_tokens", "http_req_data_sent", "http_req_data_received",
+    "usage_prompt_cache_read_tokens", "total_usage_prompt_cache_read_tokens", "overall_usage_prompt_cache_read_pct",
 }
 STATS = ("avg", "min", "max", "sum", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "std", "count")
 

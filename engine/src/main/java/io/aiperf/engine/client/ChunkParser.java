@@ -19,6 +19,8 @@ public final class ChunkParser {
         public Integer completionTokens;
         public Integer totalTokens;
         public Integer reasoningTokens;
+        /** Prompt tokens read from the server's prompt cache. */
+        public Integer cacheReadTokens;
         public boolean hasUsage;
         /**
          * The usage gives only some counts, the others stand as earlier events gave them: Anthropic's stream sends
@@ -39,6 +41,7 @@ public final class ChunkParser {
             completionTokens = null;
             totalTokens = null;
             reasoningTokens = null;
+            cacheReadTokens = null;
             hasUsage = false;
             partialUsage = false;
         }
@@ -171,8 +174,14 @@ public final class ChunkParser {
         return field;
     }
 
+    /**
+     * The usage counts. Prompt-cache reads come from {@code prompt_tokens_details.cached_tokens} (or the
+     * {@code input_tokens_details} spelling), else from a top-level synonym, as upstream reads them.
+     */
     private static void usage(final JsonCursor c, final Chunk out) throws IOException {
         out.hasUsage = true;
+        Integer nestedCacheRead = null;
+        Integer topCacheRead = null;
         while (c.nextField()) {
             if (c.atInteger()) {
                 if (c.nameIs("prompt_tokens") || c.nameIs("input_tokens")) {
@@ -181,8 +190,19 @@ public final class ChunkParser {
                     out.completionTokens = c.intValue();
                 } else if (c.nameIs("total_tokens")) {
                     out.totalTokens = c.intValue();
+                } else if (topCacheRead == null && isTopLevelCacheRead(c)) {
+                    topCacheRead = c.intValue();
                 } else {
                     c.skipValue();
+                }
+            } else if ((c.nameIs("prompt_tokens_details") || c.nameIs("input_tokens_details")) && c.atObject()) {
+                c.enter();
+                while (c.nextField()) {
+                    if (c.nameIs("cached_tokens") && c.atInteger() && nestedCacheRead == null) {
+                        nestedCacheRead = c.intValue();
+                    } else {
+                        c.skipValue();
+                    }
                 }
             } else if (c.nameIs("completion_tokens_details") && c.atObject()) {
                 c.enter();
@@ -197,6 +217,14 @@ public final class ChunkParser {
                 c.skipValue();
             }
         }
+        out.cacheReadTokens = nestedCacheRead != null ? nestedCacheRead : topCacheRead;
+    }
+
+    /** The vendors' top-level names of the prompt-cache reads (Anthropic, DeepSeek, Gemini, Bedrock, Cohere). */
+    private static boolean isTopLevelCacheRead(final JsonCursor c) {
+        return c.nameIs("cache_read_input_tokens") || c.nameIs("prompt_cache_hit_tokens")
+                || c.nameIs("cachedContentTokenCount") || c.nameIs("cacheReadInputTokens")
+                || c.nameIs("cached_tokens");
     }
 
     /** OpenAI's error object: {@code {"message", "type", "code"}}; only the message and type are kept. */

@@ -391,9 +391,11 @@ final class ResponseCollector extends AbstractBinResponseConsumer<ResponseData> 
         if (chunk.hasUsage && chunk.partialUsage && usage != null) {
             usage = new Usage(or(chunk.promptTokens, usage.promptTokens()),
                     or(chunk.completionTokens, usage.completionTokens()), or(chunk.totalTokens, usage.totalTokens()),
-                    or(chunk.reasoningTokens, usage.reasoningTokens()));
+                    or(chunk.reasoningTokens, usage.reasoningTokens()),
+                    or(chunk.cacheReadTokens, usage.cacheReadTokens()));
         } else if (chunk.hasUsage) {
-            usage = new Usage(chunk.promptTokens, chunk.completionTokens, chunk.totalTokens, chunk.reasoningTokens);
+            usage = new Usage(chunk.promptTokens, chunk.completionTokens, chunk.totalTokens, chunk.reasoningTokens,
+                    chunk.cacheReadTokens);
         }
         if (!chunk.isContentResponse()) {
             return;

@@ -64,12 +64,14 @@ public interface ResponseParser {
                 final Integer prompt = out.promptTokens;
                 final Integer completion = out.completionTokens;
                 final Integer total = out.totalTokens;
+                final Integer cacheRead = out.cacheReadTokens;
                 detected.parse(buf, off, len, out);
                 if (usage && !out.hasUsage) { // an OpenAI usage-only chunk: keep what it said
                     out.hasUsage = true;
                     out.promptTokens = prompt;
                     out.completionTokens = completion;
                     out.totalTokens = total;
+                    out.cacheReadTokens = cacheRead;
                 }
             }
         };
@@ -133,6 +135,7 @@ public interface ResponseParser {
             out.completionTokens = integer(usage.path("output_tokens"));
             out.totalTokens = integer(usage.path("total_tokens"));
             out.reasoningTokens = integer(usage.path("output_tokens_details").path("reasoning_tokens"));
+            out.cacheReadTokens = integer(usage.path("input_tokens_details").path("cached_tokens"));
         }
     }
 
@@ -197,6 +200,7 @@ public interface ResponseParser {
                     + usage.path("cache_read_input_tokens").asInt(0);
         }
         out.completionTokens = integer(usage.path("output_tokens"));
+        out.cacheReadTokens = integer(usage.path("cache_read_input_tokens"));
     }
 
     /**

@@ -35,6 +35,10 @@ public final class MetricRegistry {
     public static final MetricSpec USAGE_PROMPT = MetricSpec.record("usage_prompt_tokens", "Usage Prompt Tokens", "tokens", true, 1, tokens(RecordMetrics::usagePromptTokens), false, false);
     public static final MetricSpec USAGE_COMPLETION = MetricSpec.record("usage_completion_tokens", "Usage Completion Tokens", "tokens", true, 1, tokens(RecordMetrics::serverOutputTokens), false, false);
     public static final MetricSpec USAGE_TOTAL = MetricSpec.record("usage_total_tokens", "Usage Total Tokens", "tokens", true, 1, tokens(RecordMetrics::usageTotalTokens), false, false);
+    /** Upstream 0.13's prompt-cache reads: per request, their sum, and the sum's share of the prompt tokens. */
+    public static final MetricSpec USAGE_PROMPT_CACHE_READ = MetricSpec.record("usage_prompt_cache_read_tokens", "Usage Prompt Cache Read Tokens", "tokens", true, 1, tokens(RecordMetrics::usageCacheReadTokens), false, false);
+    public static final MetricSpec TOTAL_USAGE_PROMPT_CACHE_READ = hidden("total_usage_prompt_cache_read_tokens", "Total Usage Prompt Cache Read Tokens", "tokens", true);
+    public static final MetricSpec OVERALL_USAGE_PROMPT_CACHE_READ_PCT = hidden("overall_usage_prompt_cache_read_pct", "Overall Usage Prompt Cache Read %", "%", true);
     public static final MetricSpec USAGE_REASONING = MetricSpec.record("usage_reasoning_tokens", "Usage Reasoning Tokens", "tokens", true, 1, tokens(RecordMetrics::usageReasoningTokens), false, false);
     public static final MetricSpec USAGE_PROMPT_DIFF = MetricSpec.record("usage_prompt_tokens_diff_pct", "Usage Prompt Diff %", "%", false, 1, m -> diffPct(m.usagePromptTokens(), m.clientInputTokens()), false, false);
     public static final MetricSpec USAGE_COMPLETION_DIFF = MetricSpec.record("usage_completion_tokens_diff_pct", "Usage Completion Diff %", "%", false, 1, m -> diffPct(m.serverOutputTokens(), m.clientOutputTokens()), false, false);
@@ -111,10 +115,11 @@ public final class MetricRegistry {
 
     private static final List<MetricSpec> CORE = List.of(REQUEST_LATENCY, TTFT, TTST, TTFO, ITL, ICL, DECODE_DURATION,
             LATENCY_FROM_INTENDED, TTFT_FROM_INTENDED, OTPS_USER, PREFILL_USER, E2E_OUTPUT, ISL, OSL, OUTPUT_TOKENS,
-            REASONING_TOKENS, USAGE_PROMPT, USAGE_COMPLETION, USAGE_TOTAL, USAGE_REASONING, USAGE_PROMPT_DIFF,
-            USAGE_COMPLETION_DIFF, USAGE_REASONING_DIFF, OSL_MISMATCH_DIFF, NUM_IMAGES, IMAGE_THROUGHPUT, IMAGE_LATENCY, ERROR_ISL, CREDIT_TO_START, EFFECTIVE_LATENCY, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
+            REASONING_TOKENS, USAGE_PROMPT, USAGE_PROMPT_CACHE_READ, USAGE_COMPLETION, USAGE_TOTAL, USAGE_REASONING,
+            USAGE_PROMPT_DIFF, USAGE_COMPLETION_DIFF, USAGE_REASONING_DIFF, OSL_MISMATCH_DIFF, NUM_IMAGES, IMAGE_THROUGHPUT, IMAGE_LATENCY, ERROR_ISL, CREDIT_TO_START, EFFECTIVE_LATENCY, REQUEST_THROUGHPUT, OUTPUT_THROUGHPUT, INPUT_THROUGHPUT,
             TOTAL_THROUGHPUT, REQUEST_COUNT, ERROR_COUNT, ERROR_RATE, COMPLETED_COUNT, DURATION, TOTAL_ISL, TOTAL_OSL,
-            TOTAL_OUTPUT_TOKENS, TOTAL_REASONING_TOKENS, TOTAL_ERROR_ISL, TOTAL_USAGE_PROMPT, TOTAL_USAGE_COMPLETION,
+            TOTAL_OUTPUT_TOKENS, TOTAL_REASONING_TOKENS, TOTAL_ERROR_ISL, TOTAL_USAGE_PROMPT,
+            TOTAL_USAGE_PROMPT_CACHE_READ, OVERALL_USAGE_PROMPT_CACHE_READ_PCT, TOTAL_USAGE_COMPLETION,
             TOTAL_USAGE_TOTAL, USAGE_DISCREPANCY, OSL_MISMATCH_COUNT, GOOD_COUNT, GOOD_FRACTION, GOODPUT);
 
     /** Every metric, in export order: the core ones, then the groups defined in classes of their own. */

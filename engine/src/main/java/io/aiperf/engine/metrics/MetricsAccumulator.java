@@ -51,6 +51,8 @@ public final class MetricsAccumulator implements AutoCloseable {
     private long deliveredTokens;
     private final long[] usageTotals = new long[3]; // prompt, completion, total: the server's usage, summed
     private final boolean[] anyUsage = new boolean[3];
+    private long usageCacheReadTotal;
+    private boolean anyUsageCacheRead;
     private long usageDiscrepancies;
     private long oslMismatches;
     private boolean anyPromptDiff;
@@ -112,6 +114,10 @@ public final class MetricsAccumulator implements AutoCloseable {
                 usageTotals[i] += usage[i];
                 anyUsage[i] = true;
             }
+        }
+        if (m.usageCacheReadTokens() >= 0) {
+            usageCacheReadTotal += m.usageCacheReadTokens();
+            anyUsageCacheRead = true;
         }
         final double promptDiff = MetricRegistry.diffPct(m.usagePromptTokens(), m.clientInputTokens());
         if (!Double.isNaN(promptDiff)) {
@@ -197,6 +203,11 @@ public final class MetricsAccumulator implements AutoCloseable {
                     scalar(out, totals[i], usageTotals[i]);
                 }
             }
+            if (anyUsageCacheRead) {
+                scalar(out, MetricRegistry.TOTAL_USAGE_PROMPT_CACHE_READ, usageCacheReadTotal);
+                scalar(out, MetricRegistry.OVERALL_USAGE_PROMPT_CACHE_READ_PCT,
+                        cacheReadPct(usageCacheReadTotal, usageTotals[0]));
+            }
             if (anyPromptDiff) {
                 scalar(out, MetricRegistry.USAGE_DISCREPANCY, usageDiscrepancies);
             }
@@ -274,6 +285,14 @@ public final class MetricsAccumulator implements AutoCloseable {
             out.put("adj_max", s.max());
         }
         return out;
+    }
+
+    /**
+     * The share of the prompt tokens read from the server's cache, percent, weighted by tokens (summed cache reads
+     * over summed usage prompt tokens, as upstream 0.13); NaN when no prompt tokens were reported.
+     */
+    static double cacheReadPct(final long cacheReadTokens, final long promptTokens) {
+        return promptTokens <= 0 ? Double.NaN : cacheReadTokens * 100.0 / promptTokens;
     }
 
     private static void scalar(final Map<String, MetricValue> out, final MetricSpec spec, final double value) {

@@ -18,6 +18,8 @@ import io.aiperf.engine.record.Usage;
  * @param requestedOsl the output length asked for, or -1
  * @param ttfoNanos time to the first chunk with answer text (not reasoning), streaming only
  * @param usagePromptTokens the server's usage counts, -1 when it did not report them
+ * @param usageCacheReadTokens the prompt tokens the server's usage says it read from its prompt cache, -1 when it
+ *                             did not say
  * @param clientInputTokens the input tokens the client counted, or -1 when server counts are used
  * @param scheduleDelayNanos how long after its scheduled time an open-loop request was sent (issuer lag, the
  *                           concurrency ceiling, the connection pool), NaN in a closed loop; added to a latency it
@@ -34,8 +36,9 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
                             double itlNanos, double[] iclNanos, double outputTokensPerSecondPerUser, int isl,
                             int osl, int outputTokens, int reasoningTokens, double scheduleDelayNanos,
                             int serverOutputTokens, int clientOutputTokens, int requestedOsl, int usagePromptTokens,
-                            int usageTotalTokens, int usageReasoningTokens, int clientInputTokens, int images,
-                            double creditToStartNanos, double effectiveLatencyNanos, HttpMetrics http) {
+                            int usageTotalTokens, int usageReasoningTokens, int usageCacheReadTokens,
+                            int clientInputTokens, int images, double creditToStartNanos,
+                            double effectiveLatencyNanos, HttpMetrics http) {
 
     /** A record without HTTP trace metrics (a failed request's). */
     public RecordMetrics(final boolean valid, final int sessionNum, final long startEpochNanos,
@@ -50,7 +53,7 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
         this(valid, sessionNum, startEpochNanos, error, latencyNanos, ttftNanos, ttstNanos, ttfoNanos, itlNanos,
                 iclNanos, outputTokensPerSecondPerUser, isl, osl, outputTokens, reasoningTokens, scheduleDelayNanos,
                 serverOutputTokens, clientOutputTokens, requestedOsl, usagePromptTokens, usageTotalTokens,
-                usageReasoningTokens, clientInputTokens, images, creditToStartNanos, effectiveLatencyNanos,
+                usageReasoningTokens, -1, clientInputTokens, images, creditToStartNanos, effectiveLatencyNanos,
                 HttpMetrics.NONE);
     }
 
@@ -179,8 +182,8 @@ public record RecordMetrics(boolean valid, int sessionNum, long startEpochNanos,
                 perUser, isl, osl, output, reasoning, delay, server, client,
                 r.requestedOsl() == null ? -1 : r.requestedOsl(), orAbsent(u == null ? null : u.promptTokens()),
                 orAbsent(u == null ? null : u.totalTokens()), orAbsent(u == null ? null : u.reasoningTokens()),
-                serverTokens ? -1 : r.inputTokens(), r.images(), since(creditNanos(r), d.startPerfNanos()),
-                since(creditNanos(r), r.endNanos()), HttpMetrics.of(r));
+                orAbsent(u == null ? null : u.cacheReadTokens()), serverTokens ? -1 : r.inputTokens(), r.images(),
+                since(creditNanos(r), d.startPerfNanos()), since(creditNanos(r), r.endNanos()), HttpMetrics.of(r));
     }
 
     private static int orAbsent(final Integer v) {

@@ -42,7 +42,8 @@ public final class RecordMetricsJsonl {
                 whole(line, MetricRegistry.REASONING_TOKENS), Double.isNaN(fromIntended) ? Double.NaN
                 : fromIntended - latency, server, server >= 0 ? osl : -1, meta.requestedOutputTokens(),
                 whole(line, MetricRegistry.USAGE_PROMPT), whole(line, MetricRegistry.USAGE_TOTAL),
-                whole(line, MetricRegistry.USAGE_REASONING), isl, Math.max(0, whole(line, MetricRegistry.NUM_IMAGES)),
+                whole(line, MetricRegistry.USAGE_REASONING), whole(line, MetricRegistry.USAGE_PROMPT_CACHE_READ), isl,
+                Math.max(0, whole(line, MetricRegistry.NUM_IMAGES)),
                 since(meta.creditIssuedNs(), start), since(meta.creditIssuedNs(), meta.requestEndNs()), http(line));
     }
 

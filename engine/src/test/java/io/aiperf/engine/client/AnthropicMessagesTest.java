@@ -62,6 +62,7 @@ class AnthropicMessagesTest {
                 + "10,\"cache_read_input_tokens\":30,\"cache_creation_input_tokens\":2,\"output_tokens\":1}}}");
         assertThat(start.isContentResponse()).isFalse();
         assertThat(start.promptTokens).isEqualTo(42); // the cached tokens are part of the prompt
+        assertThat(start.cacheReadTokens).isEqualTo(30);
         assertThat(start.partialUsage).isTrue();
         assertThat(parse("{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\","
                 + "\"text\":\"Hi\"}}").content).isEqualTo("Hi");
@@ -75,6 +76,7 @@ class AnthropicMessagesTest {
                 + "\"usage\":{\"output_tokens\":15}}");
         assertThat(delta.completionTokens).isEqualTo(15);
         assertThat(delta.promptTokens).isNull(); // kept from message_start by the collector
+        assertThat(delta.cacheReadTokens).isNull();
         assertThat(parse("{\"type\":\"ping\"}").isContentResponse()).isFalse();
         assertThat(parse("{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}")
                 .errorType).isEqualTo("overloaded_error");
@@ -91,6 +93,7 @@ class AnthropicMessagesTest {
         assertThat(c.promptTokens).isEqualTo(9);
         assertThat(c.completionTokens).isEqualTo(4);
         assertThat(c.totalTokens).isNull();
+        assertThat(c.cacheReadTokens).isNull(); // no cache_read_input_tokens: no cache metric, as upstream
         assertThat(c.partialUsage).isFalse();
     }
 }

@@ -57,6 +57,9 @@ class ChunkParserDifferentialTest {
             "{\"usage\":{\"prompt_tokens\":99999999999999999999999}}",
             "{\"usage\":{\"prompt_tokens\":16.0,\"total_tokens\":1e2}}",
             "{\"usage\":{\"prompt_tokens\":-0}}",
+            "{\"usage\":{\"prompt_tokens\":9,\"prompt_tokens_details\":{\"cached_tokens\":4,\"cached_tokens\":5}}}",
+            "{\"usage\":{\"cache_read_input_tokens\":3,\"input_tokens_details\":{\"cached_tokens\":\"4\"}}}",
+            "{\"usage\":{\"cached_tokens\":2,\"prompt_cache_hit_tokens\":7,\"prompt_tokens_details\":null}}",
             "{\"usage\":{\"prompt_tokens\":01}}",
             "\uFEFF{\"choices\":[{\"text\":\"bom\"}]}",
             " \t\r\n{\"choices\":[{\"text\":\"blanks\"}]} \n",
@@ -188,7 +191,7 @@ class ChunkParserDifferentialTest {
     private static String fields(final ChunkParser.Chunk c) {
         return String.join("|", String.valueOf(c.content), String.valueOf(c.reasoning), String.valueOf(c.hasEmbedding),
                 String.valueOf(c.promptTokens), String.valueOf(c.completionTokens), String.valueOf(c.totalTokens),
-                String.valueOf(c.reasoningTokens), String.valueOf(c.hasUsage), String.valueOf(c.partialUsage),
+                String.valueOf(c.reasoningTokens), String.valueOf(c.cacheReadTokens), String.valueOf(c.hasUsage), String.valueOf(c.partialUsage),
                 String.valueOf(c.errorType), String.valueOf(c.errorMessage));
     }
 
@@ -298,13 +301,16 @@ class ChunkParserDifferentialTest {
     private static String usage(final Random r) {
         final java.util.List<String> members = new java.util.ArrayList<>();
         for (final String name : new String[] {"prompt_tokens", "completion_tokens", "total_tokens", "input_tokens",
-                "output_tokens"}) {
+                "output_tokens", "cache_read_input_tokens", "cached_tokens"}) {
             if (r.nextBoolean()) {
                 members.add("\"" + name + "\":" + number(r));
             }
         }
         if (r.nextInt(3) == 0) {
             members.add("\"completion_tokens_details\":{\"reasoning_tokens\":" + number(r) + "}");
+        }
+        if (r.nextInt(3) == 0) {
+            members.add("\"prompt_tokens_details\":{\"cached_tokens\":" + number(r) + "}");
         }
         java.util.Collections.shuffle(members, r);
         return "{" + String.join(",", members) + "}";

@@ -43,6 +43,23 @@ class ChunkParserTest {
     }
 
     @Test
+    void promptCacheReadsComeFromTheDetailsFirstThenATopLevelSynonym() throws Exception {
+        assertThat(parse("{\"usage\":{\"prompt_tokens\":9,\"prompt_tokens_details\":{\"cached_tokens\":4}}}")
+                .cacheReadTokens).isEqualTo(4);
+        assertThat(parse("{\"usage\":{\"input_tokens\":9,\"input_tokens_details\":{\"cached_tokens\":0}}}")
+                .cacheReadTokens).isZero();
+        // the OpenAI-nested count wins over a top-level one, wherever each stands
+        assertThat(parse("{\"usage\":{\"cache_read_input_tokens\":7,\"prompt_tokens_details\":{\"cached_tokens\":3}}}")
+                .cacheReadTokens).isEqualTo(3);
+        assertThat(parse("{\"usage\":{\"prompt_cache_hit_tokens\":6,\"prompt_tokens_details\":{\"audio_tokens\":1}}}")
+                .cacheReadTokens).isEqualTo(6);
+        assertThat(parse("{\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":1}}").cacheReadTokens).isNull();
+        final ChunkParser.Chunk c = parse("{\"usage\":{\"prompt_tokens_details\":{\"cached_tokens\":5}}}");
+        c.reset();
+        assertThat(c.cacheReadTokens).isNull();
+    }
+
+    @Test
     void completionsTextToolCallsAndEmbeddings() throws Exception {
         assertThat(parse("{\"choices\":[{\"text\":\"hi\"}]}").content).isEqualTo("hi");
         assertThat(parse("{\"choices\":[{\"delta\":{\"tool_calls\":[{\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}}]}")

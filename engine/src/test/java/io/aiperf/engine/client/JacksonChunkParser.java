@@ -174,6 +174,8 @@ final class JacksonChunkParser {
 
     private static void usage(final JsonParser p, final ChunkParser.Chunk out) throws IOException {
         out.hasUsage = true;
+        Integer nestedCacheRead = null;
+        Integer topCacheRead = null;
         while (next(p) == JsonToken.FIELD_NAME) {
             final String name = p.currentName();
             final JsonToken v = next(p);
@@ -182,7 +184,24 @@ final class JacksonChunkParser {
                     case "prompt_tokens", "input_tokens" -> out.promptTokens = p.getIntValue();
                     case "completion_tokens", "output_tokens" -> out.completionTokens = p.getIntValue();
                     case "total_tokens" -> out.totalTokens = p.getIntValue();
+                    case "cache_read_input_tokens", "prompt_cache_hit_tokens", "cachedContentTokenCount",
+                         "cacheReadInputTokens", "cached_tokens" -> {
+                        if (topCacheRead == null) {
+                            topCacheRead = p.getIntValue();
+                        }
+                    }
                     default -> { }
+                }
+            } else if ((name.equals("prompt_tokens_details") || name.equals("input_tokens_details"))
+                    && v == JsonToken.START_OBJECT) {
+                while (next(p) == JsonToken.FIELD_NAME) {
+                    final String detail = p.currentName();
+                    final JsonToken dv = next(p);
+                    if (detail.equals("cached_tokens") && dv == JsonToken.VALUE_NUMBER_INT && nestedCacheRead == null) {
+                        nestedCacheRead = p.getIntValue();
+                    } else {
+                        p.skipChildren();
+                    }
                 }
             } else if (name.equals("completion_tokens_details") && v == JsonToken.START_OBJECT) {
                 while (next(p) == JsonToken.FIELD_NAME) {
@@ -198,6 +217,7 @@ final class JacksonChunkParser {
                 p.skipChildren();
             }
         }
+        out.cacheReadTokens = nestedCacheRead != null ? nestedCacheRead : topCacheRead;
     }
 
     /** OpenAI's error object: {@code {"message", "type", "code"}}; only the message and type are kept. */

@@ -44,7 +44,7 @@ class RecordsJsonlRoundTripTest {
         }
         return new RequestRecord("profiling", true, 3, "id-1", "corr-1", "conv-1", 2, "m", 1_700_000_000_123_456_789L,
                 550, 64, new ResponseData(T, T + 1_000, chunks, chunks.length, 1, "tok ".repeat(40), "thinking",
-                new Usage(550, 40, 590, 7), null, 2, new TransportTimes(T - 3_000_000, T - 2_000_000, T - 1_000_000,
+                new Usage(550, 40, 590, 7, 128), null, 2, new TransportTimes(T - 3_000_000, T - 2_000_000, T - 1_000_000,
                 true, 1, false, wire)), false, T - 4_000_000, null, -1, 0);
     }
 
@@ -98,6 +98,7 @@ class RecordsJsonlRoundTripTest {
     void everyKindOfRecordComesBackFieldForField() throws Exception {
         final List<Written> lines = write(false, List.of(streamed(TransportTimes.Wire.NONE), whole(), failed(),
                 cancelled()));
+        assertThat(lines.get(0).metrics().usageCacheReadTokens()).isEqualTo(128);
         final RecordLine s = RecordCodec.read(lines.get(0).line());
         assertThat(s.metadata()).isEqualTo(new RecordLine.Metadata(3, "id-1", "corr-1", "conv-1", 2,
                 1_700_000_000_123_456_789L, wall.toEpochNanos(T - 4_000_000), 1_000_000, 1_000_000, true, 1, 2, 64,
@@ -165,6 +166,7 @@ class RecordsJsonlRoundTripTest {
                 assertThat(back.serverOutputTokens()).isEqualTo(m.serverOutputTokens());
                 assertThat(back.usagePromptTokens()).isEqualTo(m.usagePromptTokens());
                 assertThat(back.usageTotalTokens()).isEqualTo(m.usageTotalTokens());
+                assertThat(back.usageCacheReadTokens()).isEqualTo(m.usageCacheReadTokens());
                 assertThat(back.requestedOsl()).isEqualTo(m.requestedOsl())
                         .isEqualTo(line.request().requestedOsl() == null ? -1 : line.request().requestedOsl());
             } else {
