@@ -124,7 +124,7 @@ public final class MetricRegistry {
 
     /** Every metric, in export order: the core ones, then the groups defined in classes of their own. */
     public static final List<MetricSpec> ALL = java.util.stream.Stream.of(CORE,
-            HttpTraceMetrics.ALL, SWEEP_LINE).flatMap(List::stream).toList();
+            HttpTraceMetrics.ALL, SWEEP_LINE, ReplayScheduleLag.ALL).flatMap(List::stream).toList();
 
     /** The metrics whose statistics are also given error-adjusted ({@code adj_*}, AIPerf's metrics reference). */
     public static final java.util.Set<MetricSpec> ERROR_ADJUSTED = java.util.Set.of(REQUEST_LATENCY, TTFT, ITL,

@@ -56,10 +56,18 @@ public final class MetricsAccumulator implements AutoCloseable {
     private long usageDiscrepancies;
     private long oslMismatches;
     private boolean anyPromptDiff;
+    /** A fixed schedule's send lag (upstream's replay_sched_* metrics), or null for any other load. */
+    private final ReplayScheduleLag replayLag;
 
     /** @param slos goodput thresholds by tag in display units; empty for no goodput */
     public MetricsAccumulator(final Map<String, Double> slos) {
+        this(slos, false);
+    }
+
+    /** @param fixedSchedule the phase replays a fixed schedule: its send lag is summarised too */
+    public MetricsAccumulator(final Map<String, Double> slos, final boolean fixedSchedule) {
         this.slos = slos;
+        this.replayLag = fixedSchedule ? new ReplayScheduleLag() : null;
         MetricRegistry.PER_RECORD.forEach(spec -> columns.add(new Column(spec, new Distribution())));
     }
 
@@ -78,6 +86,9 @@ public final class MetricsAccumulator implements AutoCloseable {
             return;
         }
         valid++;
+        if (replayLag != null) {
+            replayLag.add(m.scheduleDelayNanos());
+        }
         for (final Column c : columns) {
             c.values().add(c.spec().displayValue(m));
         }
@@ -227,6 +238,9 @@ public final class MetricsAccumulator implements AutoCloseable {
         }
         if (Double.isNaN(windowSeconds)) {
             putSweepLine(out);
+            if (replayLag != null) {
+                replayLag.putInto(out); // run-level only: a slice re-anchored at its own least-late request hides drift
+            }
         }
         final List<ErrorSummaryEntry> summary = new ArrayList<>();
         errorCounts.forEach((k, v) -> summary.add(new ErrorSummaryEntry(k, v)));

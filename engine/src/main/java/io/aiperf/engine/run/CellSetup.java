@@ -5,7 +5,9 @@ import io.aiperf.engine.client.RequestFactory;
 import io.aiperf.engine.client.ResponseParser;
 import io.aiperf.engine.client.ResponsePathWarmup;
 import io.aiperf.engine.config.BenchmarkConfig;
+import io.aiperf.engine.config.LoadType;
 import io.aiperf.engine.config.PhaseConfig;
+import io.aiperf.engine.config.PhaseKind;
 import io.aiperf.engine.config.Shard;
 import io.aiperf.engine.dataset.ChatTemplateCounter;
 import io.aiperf.engine.dataset.Conversation;
@@ -138,7 +140,8 @@ final class CellSetup {
         final RecordProcessor processor = new RecordProcessor(config.endpoint().streaming()
                 && config.endpoint().type().producesTokens(),
                 config.endpoint().useServerTokenCount(), config.endpoint().perChunkUsage(), config.goodputSlos(),
-                running, recordFiles.writer());
+                running, recordFiles.writer(), config.phases().stream().anyMatch(p -> p.kind() == PhaseKind.PROFILING
+                        && p.type() == LoadType.FIXED_SCHEDULE));
         final ServerMetricsCollector scraper = serverMetricsCollector();
         final GpuTelemetryFiles gpu = GpuTelemetryFiles.open(config.endpoint().gpuTelemetry(), dir, names,
                 ctx.redactor()::file, ctx.log(), probes);

@@ -54,10 +54,11 @@ final class RecordProcessor {
      * @param running the tokenizer of the run, watched: its other users (multi-turn replies, later turns' templates)
      *                share its bound, and the watcher here stops the cell when any of them goes over it
      * @param jsonl where the profiling records' lines go
+     * @param fixedSchedule the profiling phase replays a fixed schedule (its send lag is summarised)
      */
     RecordProcessor(final boolean streaming, final boolean serverTokens, final boolean perChunkUsage,
                     final Map<String, Double> slos, final io.aiperf.engine.dataset.TokenizerWatchdog running,
-                    final RecordsJsonlWriter jsonl) {
+                    final RecordsJsonlWriter jsonl, final boolean fixedSchedule) {
         this.streaming = streaming;
         this.serverTokens = serverTokens;
         this.perChunkUsage = perChunkUsage;
@@ -65,7 +66,7 @@ final class RecordProcessor {
         this.watchdog = running;
         this.tokenizer = new io.aiperf.engine.dataset.MemoTokenizer(watchdog);
         this.jsonl = jsonl;
-        this.profiling = new MetricsAccumulator(slos);
+        this.profiling = new MetricsAccumulator(slos, fixedSchedule);
         this.warmup = new MetricsAccumulator(slos);
         this.worker = new Thread(this::work, "record-processor");
         this.worker.setDaemon(true);

@@ -61,6 +61,7 @@ class InputFileEndToEndTest {
             // small unless this machine's timers ran late during the run (a busy host).
             final double starved = s.path("client_health").path("wakeup_delay_p99_ms").asDouble(0);
             assertThat(lagMs).isLessThan(100 + 10 * starved);
+            assertReplayScheduleLag(s, lines, dir);
             // Rows with the same hash ids send the same prompt; rows sharing ids share its beginning.
             final List<String> prompts = Runs.json(dir.resolve("inputs.json")).findValues("content").stream()
                     .map(JsonNode::asText).toList();
@@ -77,6 +78,35 @@ class InputFileEndToEndTest {
             assertThat(seen).hasSize(5);
             assertThat(seen.stream().filter(m -> ((Integer) m.get("blocks_reused")) > 0).count()).isEqualTo(2);
         }
+    }
+
+    /**
+     * Upstream's replay-schedule metrics: each send's lateness against its scheduled time (the record's start less its
+     * credit), less the least late one's, at p50/p90/p99 interpolated between ranks; degraded when p99 passes 500 ms.
+     */
+    private static void assertReplayScheduleLag(final JsonNode s, final List<JsonNode> lines, final Path dir)
+            throws Exception {
+        final double[] offsets = lines.stream().mapToDouble(l -> (l.path("metadata").path("request_start_ns").asLong()
+                - l.path("metadata").path("credit_issued_ns").asLong()) / 1e6).sorted().toArray();
+        final double[] lags = java.util.Arrays.stream(offsets).map(o -> o - offsets[0]).toArray();
+        final String[] tags = {"replay_sched_lag_p50", "replay_sched_lag_p90", "replay_sched_lag_p99"};
+        final double[] q = {50, 90, 99};
+        for (int i = 0; i < tags.length; i++) {
+            final double rank = q[i] / 100 * (lags.length - 1);
+            final int below = (int) rank;
+            final double expected = lags[below] + (lags[Math.min(below + 1, lags.length - 1)] - lags[below])
+                    * (rank - below);
+            assertThat(s.path(tags[i]).path("unit").asText()).isEqualTo("ms");
+            assertThat(s.path(tags[i]).path("avg").asDouble()).as(tags[i]).isGreaterThanOrEqualTo(0)
+                    .isCloseTo(expected, org.assertj.core.data.Offset.offset(0.01));
+        }
+        final double p99 = s.path("replay_sched_lag_p99").path("avg").asDouble();
+        assertThat(s.path("replay_sched_degraded").path("avg").asDouble()).isEqualTo(p99 > 500 ? 1.0 : 0.0);
+        assertThat(s.path("replay_sched_degraded").path("unit").asText()).isEqualTo("count");
+        final String csv = Files.readString(dir.resolve("profile_export_aiperf.csv"));
+        // upstream's rows, in its order (by tag) among the run-level values
+        assertThat(csv).containsSubsequence("\nReplay Schedule Degraded,", "\nReplay Schedule Lag p50 (ms),",
+                "\nReplay Schedule Lag p90 (ms),", "\nReplay Schedule Lag p99 (ms),", "\nRequest Count,");
     }
 
     @Test

@@ -86,6 +86,8 @@ class OpenLoopTruthEndToEndTest {
                     .isGreaterThanOrEqualTo(summary.path("request_latency").path("avg").asDouble());
             assertThat(Runs.jsonl(dir.resolve("profile_export.jsonl")).get(0).path("metrics")
                     .has("request_latency_from_intended")).isTrue();
+            // a rate's schedule is no replayed one: upstream writes the replay-schedule lag for a fixed schedule only
+            assertThat(summary.has("replay_sched_lag_p50")).isFalse();
             // On a busy machine a send may be late or a stall may skip arrivals; the console says exactly what the
             // run's own client_health says, and a loop that delivered its schedule is not blamed for a lag.
             final JsonNode health = summary.path("client_health");
