@@ -175,7 +175,8 @@ final class ServerMetricsCsv {
      * user:password, which upstream's would show.
      */
     static String display(final String url) {
-        final URI uri = URI.create(url);
+        // the user-info goes first: the exports' URLs show it as the redaction mark, which no URI parser takes
+        final URI uri = URI.create(url.replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@", "$1"));
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
         if (path.endsWith("/metrics")) {
             path = path.substring(0, path.length() - "/metrics".length());

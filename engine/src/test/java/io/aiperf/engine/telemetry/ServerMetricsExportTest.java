@@ -146,6 +146,7 @@ class ServerMetricsExportTest {
         assertThat(ServerMetricsCsv.display("https://perf:s3cret@gw.example:9400/api/metrics"))
                 .isEqualTo("gw.example:9400/api");
         assertThat(ServerMetricsCsv.display("http://node2/prometheus/metrics")).isEqualTo("node2/prometheus");
+        assertThat(ServerMetricsCsv.display("http://<redacted>@gw:9400/metrics?token=t")).isEqualTo("gw:9400");
     }
 
     @Test
@@ -202,6 +203,7 @@ class ServerMetricsExportTest {
         final ServerMetrics m = scrape(vllm(0), vllm(10), "u:pw@");
         final String json = new String(m.json(ABOUT), StandardCharsets.UTF_8);
         assertThat(json).doesNotContain("u:pw").contains("//<redacted>@127.0.0.1");
+        assertThat(new String(m.csv(ABOUT), StandardCharsets.UTF_8)).doesNotContain("u:pw").contains("127.0.0.1:");
         assertThat(JSON.readTree(json).path("summary").path("endpoints_successful")).hasSize(1);
         assertThat(m.unanswered()).isEmpty();
     }
