@@ -77,6 +77,22 @@ class LauncherClassDataEndToEndTest {
             assertThat(out.resolve("profile_export_aiperf.json")).isRegularFile().isNotEmptyFile();
             assertThat(damaged.output).doesNotContainPattern(JVM_ON_ITS_ARCHIVE);
         }
+
+        // A jar rebuilt within the same minute, at the same size, is another build: it gets its own class list, not
+        // the old build's archive (which the JVM would refuse, silently, on every run).
+        final Path jar = dist.resolve("lib/aiperf.jar");
+        final long mtime = Files.getLastModifiedTime(jar).toMillis() / 1000 * 1000;
+        final long otherSecond = mtime % 60_000 < 59_000 ? mtime + 1000 : mtime - 1000;
+        Files.setLastModifiedTime(jar, java.nio.file.attribute.FileTime.fromMillis(otherSecond));
+        try {
+            final Run rebuilt = profile(cache, tmp.resolve("run-rebuilt"));
+            assertThat(rebuilt.exit).as(rebuilt.output).isZero();
+            assertThat(files(cache)).hasSize(2).anySatisfy(f -> assertThat(f.toString())
+                    .matches(".*/aiperf-[0-9]+\\.[0-9]+\\.classlist").doesNotStartWith(kept.get(0).toString()
+                            .replaceFirst("\\.jsa$", ".")));
+        } finally {
+            Files.setLastModifiedTime(jar, java.nio.file.attribute.FileTime.fromMillis(mtime));
+        }
     }
 
     private record Run(int exit, String output) {
