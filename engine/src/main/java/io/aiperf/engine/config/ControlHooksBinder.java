@@ -11,20 +11,32 @@ final class ControlHooksBinder {
     private ControlHooksBinder() {
     }
 
-    static ResetKvCacheConfig resetHook(final Section e) {
-        final JsonNode v = e.raw("reset_kv_cache");
+    /**
+     * A hook's mapping: {@code false} or absent turns it off (written back as false, null returned), {@code true}
+     * takes its defaults, an object its keys; anything else names the field.
+     */
+    private static Section hookSection(final Section e, final String key, final String type,
+                                       final java.util.List<String> keys) {
+        final JsonNode v = e.raw(key);
         if (v == null || v.isNull() || (v.isBoolean() && !v.booleanValue())) {
-            e.node().put("reset_kv_cache", false);
+            e.node().put(key, false);
             return null;
         }
         if (v.isBoolean()) {
-            e.node().putObject("reset_kv_cache");
+            e.node().putObject(key);
         } else if (!v.isObject()) {
-            throw e.error("reset_kv_cache", "Expected false | true | object for ResetKvCacheConfig, got "
-                    + Section.typeName(v));
+            throw e.error(key, "Expected false | true | object for " + type + ", got " + Section.typeName(v));
         }
-        final Section s = e.section("reset_kv_cache");
-        s.allowOnly(RESET_KEYS);
+        final Section s = e.section(key);
+        s.allowOnly(keys);
+        return s;
+    }
+
+    static ResetKvCacheConfig resetHook(final Section e) {
+        final Section s = hookSection(e, "reset_kv_cache", "ResetKvCacheConfig", RESET_KEYS);
+        if (s == null) {
+            return null;
+        }
         final String path = hookPath(s, "path", ResetKvCacheConfig.DEFAULT_PATH);
         final double timeout = positive(s, "timeout_seconds", ResetKvCacheConfig.DEFAULT_TIMEOUT_SECONDS);
         final double retry = s.number("max_retry_seconds", ResetKvCacheConfig.DEFAULT_MAX_RETRY_SECONDS);
@@ -36,19 +48,10 @@ final class ControlHooksBinder {
     }
 
     static ServerProfilerConfig profilerHook(final Section e) {
-        final JsonNode v = e.raw("server_profiler");
-        if (v == null || v.isNull() || (v.isBoolean() && !v.booleanValue())) {
-            e.node().put("server_profiler", false);
+        final Section s = hookSection(e, "server_profiler", "ServerProfilerConfig", PROFILER_KEYS);
+        if (s == null) {
             return null;
         }
-        if (v.isBoolean()) {
-            e.node().putObject("server_profiler");
-        } else if (!v.isObject()) {
-            throw e.error("server_profiler", "Expected false | true | object for ServerProfilerConfig, got "
-                    + Section.typeName(v));
-        }
-        final Section s = e.section("server_profiler");
-        s.allowOnly(PROFILER_KEYS);
         return new ServerProfilerConfig(hookPath(s, "start_path", ServerProfilerConfig.DEFAULT_START_PATH),
                 hookPath(s, "stop_path", ServerProfilerConfig.DEFAULT_STOP_PATH),
                 positive(s, "timeout_seconds", ServerProfilerConfig.DEFAULT_TIMEOUT_SECONDS));
