@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Two builds' CPU per request on P1 (non-streamed, against nginx), alternated in the same minutes (bench/RESULTS.md):
+# Two builds' CPU per request on P1 (non-streamed, against nginx), alternated in the same minutes
+# (bench/history/analyses-2026-12.md):
 # for each round and connection count, wrk at its best (-t1, -t2) and each jar's engine run (5 s warmup, 8 s
 # profiling), the order of the jars swapped every round so neither always runs second. Each engine run's CPU is
 # read from /proc over seconds 7 to 12 of the process (inside its profiling phase), per thread, per request at the

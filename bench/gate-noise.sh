@@ -7,7 +7,7 @@
 # server must pass every round (exit 0) and the doubled TTFT must fail every round (exit 1).
 #
 # Usage: bench/gate-noise.sh            (10 rounds, about 5 minutes on 2 cores; GATE_NOISE_ROUNDS=N to change)
-# Appends a section to bench/RESULTS.md. Exit 0 when every round gave the expected verdict, 1 otherwise.
+# Appends a section to bench/history/runs.md. Exit 0 when every round gave the expected verdict, 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${GATE_NOISE_ROUNDS:-10}
@@ -89,6 +89,6 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "| round | same server | TTFT change | p | doubled TTFT | TTFT change | p |"
   echo "|---|---|---|---|---|---|---|"
   printf '%s' "$rows"
-} >> bench/RESULTS.md
-echo "same server passed $same_pass/$rounds, doubled TTFT failed $slow_fail/$rounds (bench/RESULTS.md)" >&2
+} >> bench/history/runs.md
+echo "same server passed $same_pass/$rounds, doubled TTFT failed $slow_fail/$rounds (bench/history/runs.md)" >&2
 [ "$same_pass" = "$rounds" ] && [ "$slow_fail" = "$rounds" ]

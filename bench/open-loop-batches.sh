@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The open loop's hand-over in batches measured against the build before it, in the same minutes
-# (bench/RESULTS.md): P2 at 20,000 req/s, constant and Poisson, against nginx, the two builds alternated for
+# (bench/history/analyses-2026-12.md): P2 at 20,000 req/s, constant and Poisson, against nginx, the two builds
+# alternated for
 # ROUNDS rounds. Per run: achieved share of the target, missed arrivals, schedule lag p99, pool wait p99, connects
 # a request waited for, and the whole process's CPU seconds and voluntary context switches (each a thread that
 # slept and was woken: the issuer's parks and the event loop's wake-ups), for the same offered load.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Where P3's chunk stamps wait (bench/RESULTS.md): the engine streaming from the cadence server (50 ms to the first
+# Where P3's chunk stamps wait (bench/history/analyses-2026-12.md): the engine streaming from the cadence server
+# (50 ms to the first
 # token, then 20 ms, 20 tokens) at STREAMS streams with a JFR recording of the whole run (top frames per thread,
 # bench/lib/jfr_top.py, and each thread's CPU from /proc), then the client delay per event against the server's
 # send stamps (bench/lib/fidelity.py). Writes bench/profiles/p3-<streams>[-TAG].txt.

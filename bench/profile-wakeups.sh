@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Why P3's chunk stamps are late: the scheduler's view of the client's reading threads (bench/RESULTS.md, part 8).
+# Why P3's chunk stamps are late: the scheduler's view of the client's reading threads
+# (bench/history/analyses-2026-12.md, part 8).
 # At each stream count, the engine and then the reference client run P3's settings against the cadence server
 # under `perf sched record`; for each, the stamps' client delay (bench/lib/fidelity.py) and, inside the measured
 # window, the reading threads' scheduling delays (woken to running) and what else the cores ran while a wake-up

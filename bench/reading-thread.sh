@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The reading thread measured against the loop without it, in the same minutes (bench/RESULTS.md): P3's chunk
+# The reading thread measured against the loop without it, in the same minutes
+# (bench/history/analyses-2026-12.md): P3's chunk
 # stamps at 64 and 256 streams against the cadence server, next to the reference client, for
 # -Daiperf.readingThread=never (the loop reads, stamps, frames and parses) and =streaming (a reading thread only
 # reads and stamps), alternated for ROUNDS rounds; then P1 at 50 connections against nginx, non-streamed, with

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Performance against peers and known truths, in one run (src-docs/performance.md). Every figure is a ratio against
 # a peer measured minutes apart in this same script, or an error against a known truth: the machine is shared and
-# noisy, so absolute numbers mean little. Appends a section to bench/RESULTS.md and writes bench/results.json.
+# noisy, so absolute numbers mean little. Appends a section to bench/history/runs.md and writes bench/results.json.
 #
 #   P1  req/s against nginx (canned chat completion, loopback) next to wrk, h2load and hey, each at its best setting
 #       (1 or 2 threads), at 50 and 500 connections
@@ -130,8 +130,8 @@ fi
 if [ "${BENCH_ONLY:-}" = P1 ]; then
   load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   python3 bench/lib/report.py "$results" "$(date -u +%Y-%m-%dT%H:%MZ)" "$commit" "$(nproc)" "$load_before" \
-    "$load_after" "$versions" "$secs" bench/results-p1.json >> bench/RESULTS.md
-  note "done (P1 only): bench/RESULTS.md and bench/results-p1.json ($out holds the runs)"
+    "$load_after" "$versions" "$secs" bench/results-p1.json >> bench/history/runs.md
+  note "done (P1 only): bench/history/runs.md and bench/results-p1.json ($out holds the runs)"
   exit 0
 fi
 
@@ -307,5 +307,5 @@ fi
 # --- the report ----------------------------------------------------------------------------------------------------
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 python3 bench/lib/report.py "$results" "$(date -u +%Y-%m-%dT%H:%MZ)" "$commit" "$(nproc)" "$load_before" "$load_after" \
-  "$versions" "$secs" bench/results.json >> bench/RESULTS.md
-note "done: bench/RESULTS.md and bench/results.json ($out holds the runs)"
+  "$versions" "$secs" bench/results.json >> bench/history/runs.md
+note "done: bench/history/runs.md and bench/results.json ($out holds the runs)"

@@ -5,7 +5,7 @@
 # The shards are merged with `aiperf aggregate`. Reports errors, each shard's heap after GC and RSS, client CPU per
 # 1,000 events, each shard's client health, and the merged TTFT against the servers' truth (first token after 1 s).
 # A separate script because it does not fit bench/run.sh's 15 minutes next to P1-P6 on 2 cores; about 2 minutes.
-# Appends a section to bench/RESULTS.md and writes bench/results-shards.json.
+# Appends a section to bench/history/runs.md and writes bench/results-shards.json.
 #
 # Usage: bench/shards.sh         (STREAMS=50000 SERVERS=4 by default)
 set -euo pipefail
@@ -46,7 +46,7 @@ for p in "${shard_pids[@]}"; do wait "$p" || failed=$((failed + 1)); done
 java -jar "$jar" aggregate --output-dir "$out/merged" "$out"/shard-[0-9] > "$out/aggregate.log" 2>&1 \
   || echo "[shards] aggregate exited non-zero: $(tail -3 "$out/aggregate.log")" >&2
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-python3 - "$out" "$shards" "$streams" "$servers" "$load_before" "$load_after" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" <<'PY' >> bench/RESULTS.md
+python3 - "$out" "$shards" "$streams" "$servers" "$load_before" "$load_after" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" <<'PY' >> bench/history/runs.md
 import glob, json, os, re, sys
 out, shards, streams, servers, before, after, commit = sys.argv[1:]
 shards = int(shards)
@@ -105,4 +105,4 @@ if mm:
 else:
     print("\nMerged: no merged summary (see the aggregate log).")
 PY
-echo "[shards] done: bench/RESULTS.md and bench/results-shards.json ($out holds the runs)" >&2
+echo "[shards] done: bench/history/runs.md and bench/results-shards.json ($out holds the runs)" >&2

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Time from the command to the first request, two distributions alternated (bench/RESULTS.md, "first request"):
+# Time from the command to the first request, two distributions alternated (bench/history/analyses-2026-12.md,
+# "First request"):
 # each run is `DIST/bin/aiperf profile` against the timing server (bench/lib/cadence_server.py), the point
 # cadence-c64 of bench/peers.sh (256 streamed requests at concurrency 64), timed as P5 of bench/run.sh does: the
 # command's start (date +%s%N) to the server's own stamp of the first request's arrival. Each distribution keeps its

@@ -51,7 +51,8 @@ wrk.headers["Content-Type"] = "application/json"
 LUA
 
 # A fresh VM's memory costs the host a fault on its first touch: writing 512 MB into page cache never used before
-# took 0.71 s of kernel time, into pages used and freed 0.19 s (bench/RESULTS.md, part 8). The engine writes its
+# took 0.71 s of kernel time, into pages used and freed 0.19 s (bench/history/analyses-2026-12.md, part 8). The
+# engine writes its
 # records file (about 1 KB per request) and the peers write nothing, so on such a machine the first touch was
 # billed to the engine alone. Writing and deleting a file before each run hands the records file used pages.
 warm_page_cache() { # warm_page_cache [MB] (WARM_MB=0 turns it off)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Renders bench/run.sh's results (JSON lines) as a RESULTS.md section, and writes them whole as JSON.
+"""Renders bench/run.sh's results (JSON lines) as a section of bench/history/runs.md, and writes them whole as JSON.
 
 Usage: report.py RESULTS_JSONL DATE COMMIT CORES LOAD_BEFORE LOAD_AFTER VERSIONS SECS JSON_OUT
 """

@@ -9,7 +9,8 @@ import java.util.List;
  * Loads, on one background thread, what a run needs before its first request and does not depend on the parsed
  * options: the builtin vocabulary and Jackson's object mapper (together about a third of a second of class loading
  * and table building). Started before the command line is parsed, it overlaps picocli's reflection; whoever needs
- * either first waits only for what is left (class initialisation is the lock). Measured in bench/RESULTS.md (P5).
+ * either first waits only for what is left (class initialisation is the lock). Measured by bench/run.sh (P5,
+ * bench/history/runs.md).
  */
 final class StartupPreload {
     private StartupPreload() {

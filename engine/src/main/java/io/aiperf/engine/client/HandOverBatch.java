@@ -4,8 +4,8 @@ package io.aiperf.engine.client;
  * Requests handed to the lean transport from one thread in a burst: while the thread's batch is open, handing a
  * request to an event loop does not wake the loop; closing the batch wakes each loop that got one, once. An open
  * loop's issuer hands over its due arrivals this way, so a loop wakes once per batch instead of once per request
- * (bench/RESULTS.md: at 20,000 requests per second the wake-ups were a large share of the client's CPU). One batch
- * per thread, used by that thread only.
+ * (bench/history/analyses-2026-12.md: at 20,000 requests per second the wake-ups were a large share of the client's
+ * CPU). One batch per thread, used by that thread only.
  */
 public final class HandOverBatch {
     private static final ThreadLocal<HandOverBatch> OF_THREAD = ThreadLocal.withInitial(HandOverBatch::new);

@@ -57,7 +57,8 @@ final class Http1Loop implements Runnable {
     /**
      * At most this many tasks run between two looks at the sockets. A closed loop's first wave hands over all its
      * requests at once: written in one go (16,667 took 4 s on a crowded machine), no answer was read until the last
-     * was out, and the first tokens that came meanwhile were stamped seconds late (bench/RESULTS.md, part 8).
+     * was out, and the first tokens that came meanwhile were stamped seconds late (bench/history/analyses-2026-12.md,
+     * part 8).
      */
     private static final int TASKS_PER_TURN = 64;
     /** True while the loop is awake, so handing over a task needs no selector wake-up. */
@@ -95,7 +96,7 @@ final class Http1Loop implements Runnable {
      * of requests (after the loop was starved of CPU) takes the connections its own answers free instead of opening
      * one connect after another while those answers sit unread. Requests that idle connections can take are written
      * at once: deferring those too held a closed loop's next requests back by a whole wake-up's reads (P1 at 500
-     * connections fell to a third of wrk, bench/RESULTS.md).
+     * connections fell to a third of wrk, bench/history/analyses-2026-12.md).
      */
     private boolean handedOver;
     /**

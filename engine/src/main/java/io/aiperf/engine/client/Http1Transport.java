@@ -14,8 +14,8 @@ import org.apache.hc.core5.concurrent.FutureCallback;
  * non-blocking sockets (with the JDK's TLS engine for https, and a proxy when one applies), read by a few event
  * loops (for streamed requests each with a reading thread that only reads and stamps, {@link Http1Reader}). It carries
  * no redirect, cookie, auth or header-map machinery: a load generator needs none, and every microsecond of client
- * work per request is a request per second the server is not measured at (bench/RESULTS.md). HTTP/2 and the control
- * hooks use Apache HttpClient. Thread-safe.
+ * work per request is a request per second the server is not measured at (bench/history/analyses-2026-12.md). HTTP/2
+ * and the control hooks use Apache HttpClient. Thread-safe.
  */
 final class Http1Transport implements AutoCloseable {
     private final Http1Loop[] loops;

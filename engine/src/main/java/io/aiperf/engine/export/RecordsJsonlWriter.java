@@ -140,7 +140,7 @@ public final class RecordsJsonlWriter implements AutoCloseable {
      * Where rehearsed lines go: the null device through the same kind of stream as the records file (a buffered
      * file channel), so the JIT compiles the path the profiling records take, down to the file writes. Into a stream
      * that only drops bytes, the profiling phase's first file writes recompiled the records file's code and the
-     * socket writes that share {@code IOUtil.write} (bench/RESULTS.md).
+     * socket writes that share {@code IOUtil.write} (bench/history/analyses-2026-12.md).
      */
     private static OutputStream nowhere() {
         final java.nio.file.Path device = java.nio.file.Path.of("/dev/null");

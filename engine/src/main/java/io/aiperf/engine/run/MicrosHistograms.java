@@ -8,7 +8,7 @@ import org.HdrHistogram.Recorder;
  * it. A histogram that resizes itself grows when a value past its range makes it catch an index exception; in
  * compiled code that exception is a trap, so each new maximum threw away the compiled request path that recorded it
  * (the open loop's issuer, the completion of every request) and the JIT compiled it again during the phase
- * (bench/RESULTS.md, part 6). About 190 KB per histogram.
+ * (bench/history/analyses-2026-12.md, part 6). About 190 KB per histogram.
  */
 final class MicrosHistograms {
     static final long HIGHEST_MICROS = 3_600_000_000L;

@@ -26,9 +26,9 @@ final class OpenLoopDriver implements LoadDriver {
     /**
      * At rates where arrivals come closer than this, the issuer hands them over in batches: it waits until this long
      * after the first arrival of a batch is due, then hands over every arrival due by then, and the event loop is
-     * woken once for them all instead of once each (bench/RESULTS.md: at 20,000 per second those wake-ups, the
-     * issuer's and the loop's, cost more CPU than the 2 cores had). Each send's lateness, up to this plus the
-     * wake-up's, is counted in the schedule lag as before.
+     * woken once for them all instead of once each (bench/history/analyses-2026-12.md: at 20,000 per second those
+     * wake-ups, the issuer's and the loop's, cost more CPU than the 2 cores had). Each send's lateness, up to this plus
+     * the wake-up's, is counted in the schedule lag as before.
      */
     static final long BATCH_NANOS = 200_000L;
 
@@ -152,7 +152,7 @@ final class OpenLoopDriver implements LoadDriver {
      * Waits for the next arrival and sends it; false when sending stops. One call per arrival, so the JIT compiles
      * this as a method the warmup calls thousands of times, and the profiling phase's new issuer thread starts in
      * that compiled code; as the body of one long loop it was compiled on the stack of each issuer thread anew, and
-     * the profiling phase's ran its first two seconds in slower code (bench/RESULTS.md, part 6).
+     * the profiling phase's ran its first two seconds in slower code (bench/history/analyses-2026-12.md, part 6).
      */
     private boolean issueOne(final io.aiperf.engine.client.HandOverBatch batch) {
         target += intervals.nextNanos(target - startNanos) * rampStretch(target - startNanos);

@@ -43,7 +43,7 @@ public final class PhaseRunner implements Phase {
      * Whether this is a profiling phase, and the cancellation rate it applies (0 in a warmup), read as values by
      * the request path: code that branched on the phase's kind per request took a new course when profiling began,
      * and the JIT threw away and recompiled the event loop's and the issuer's code in the phase's first seconds
-     * (bench/RESULTS.md, part 6).
+     * (bench/history/analyses-2026-12.md, part 6).
      */
     private final boolean profiling;
     private final double cancelRatePct;
