@@ -24,7 +24,7 @@ public final class TlsStrategies {
 
     /**
      * The strategy for {@code tls}, set up on its first handshake: a run against plain HTTP never pays for a TLS
-     * context (a few hundred milliseconds of start-up; src-docs/performance.md).
+     * context (a few hundred milliseconds of start-up; bench/history/performance-page-2026-12-06.md).
      */
     public static Lazy of(final TlsConfig tls) {
         return new Lazy(tls);

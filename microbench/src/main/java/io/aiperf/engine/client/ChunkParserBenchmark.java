@@ -16,7 +16,8 @@ import org.openjdk.jmh.annotations.State;
 /**
  * The decision behind {@link ChunkParser}'s reading: its byte-level {@link JsonCursor}, against Jackson's fastest
  * parser (a new blocking parser per object) walking the same tokens. Jackson's reused non-blocking parser, which the
- * cursor replaced, is measured beside them by {@code ResponsePathBenchmark}'s history in src-docs/performance.md.
+ * cursor replaced, is measured beside them by {@code ResponsePathBenchmark}'s history in
+ * bench/history/performance-page-2026-12-06.md.
  * Scored per streamed chat chunk.
  */
 @State(Scope.Thread)
