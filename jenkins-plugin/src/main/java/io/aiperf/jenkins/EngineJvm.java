@@ -103,9 +103,14 @@ final class EngineJvm {
                 archive = existing;
             }
         }
-        final List<String> command = EngineLaunch.command(java, jar.getRemote(), env,
-                archive != null && recording == null ? archive.getRemote() : null,
-                recording == null ? null : recording.getRemote());
+        final List<String> command;
+        try {
+            command = EngineLaunch.command(java, jar.getRemote(), env,
+                    archive != null && recording == null ? archive.getRemote() : null,
+                    recording == null ? null : recording.getRemote());
+        } catch (IllegalArgumentException e) { // AIPERF_JIT neither quick nor full
+            throw new AbortException("aiperf: " + e.getMessage());
+        }
         return new EngineJvm(command, java, jar.getRemote(), recording, archive);
     }
 

@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * The JVM part of the engine command on a CI agent, as {@code bin/aiperf} builds it (src-docs/cli.md): the
- * class-data archive (warm start) unless {@code AIPERF_CDS=off}, then the user's {@code AIPERF_JAVA_OPTS} (last,
- * so they win), then {@code -jar}. The archive is named after the engine jar's hash and the JVM (its command and
+ * class-data archive (warm start) unless {@code AIPERF_CDS=off}, the quick JIT only unless {@code AIPERF_JIT=full},
+ * then the user's {@code AIPERF_JAVA_OPTS} (last, so they win), then {@code -jar}. The archive is named after the engine jar's hash and the JVM (its command and
  * version text), so another jar or JDK records its own. A {@code profile} or {@code compare} run without an archive
  * records one under a name of its own; the CI keeps it only if {@link #checkArchive} accepts it. Stateless.
  */
@@ -19,6 +19,9 @@ public final class EngineLaunch {
     public static final String JAVA_OPTS = "AIPERF_JAVA_OPTS";
     public static final String CDS = "AIPERF_CDS";
     public static final String CACHE_DIR = "AIPERF_CACHE_DIR";
+    public static final String JIT = "AIPERF_JIT";
+    /** C1 only: a benchmark run is too short for C2 to pay back the CPU it compiles with (src-docs/performance.md). */
+    static final String QUICK_JIT = "-XX:TieredStopAtLevel=1";
     private static final String QUIET = "-Xlog:cds=off,cds+dynamic=off";
 
     private EngineLaunch() {
@@ -56,7 +59,8 @@ public final class EngineLaunch {
     /**
      * @param useArchive an archive to start from, or null
      * @param recordTo where to record one at exit, or null (ignored when {@code useArchive} is given)
-     * @return {@code [java, <class-data options>, <AIPERF_JAVA_OPTS>, -jar, jar]}
+     * @return {@code [java, <class-data options>, <JIT option>, <AIPERF_JAVA_OPTS>, -jar, jar]}
+     * @throws IllegalArgumentException when {@code AIPERF_JIT} is neither {@code quick} nor {@code full}
      */
     public static List<String> command(final String java, final String jar, final Map<String, String> env,
                                        final String useArchive, final String recordTo) {
@@ -69,6 +73,9 @@ public final class EngineLaunch {
             argv.add("-XX:ArchiveClassesAtExit=" + recordTo);
             argv.add(QUIET);
         }
+        if (quickJit(env)) {
+            argv.add(QUICK_JIT);
+        }
         final String opts = env.get(JAVA_OPTS);
         if (!ProfileSpec.isBlank(opts)) {
             argv.addAll(List.of(opts.trim().split("\\s+"))); // split on blanks only, as bin/aiperf's shell does
@@ -76,6 +83,17 @@ public final class EngineLaunch {
         argv.add("-jar");
         argv.add(jar);
         return argv;
+    }
+
+    private static boolean quickJit(final Map<String, String> env) {
+        final String jit = env.get(JIT);
+        if (ProfileSpec.isBlank(jit) || "quick".equals(jit.trim())) {
+            return true;
+        }
+        if ("full".equals(jit.trim())) {
+            return false;
+        }
+        throw new IllegalArgumentException(JIT + " must be quick or full, not '" + jit.trim() + "'");
     }
 
     /** The command that exits 0 only if this JVM can map the recorded archive (then the CI keeps it). */

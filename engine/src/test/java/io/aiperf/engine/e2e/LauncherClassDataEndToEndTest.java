@@ -95,18 +95,50 @@ class LauncherClassDataEndToEndTest {
         }
     }
 
+    @Test
+    void theJvmRunsTheQuickCompilerOnlyUnlessTheFullJitIsAsked() throws Exception {
+        final String flags = "-XX:+PrintFlagsFinal"; // the JVM prints the value each flag ended with
+        final java.util.regex.Pattern level = java.util.regex.Pattern.compile("TieredStopAtLevel\\s+=\\s+(\\d)");
+        for (final var jit : List.of(List.of("", "1"), List.of("quick", "1"), List.of("full", "4"))) {
+            final var env = new java.util.HashMap<>(java.util.Map.of("AIPERF_CDS", "off", "AIPERF_JAVA_OPTS", flags));
+            if (!jit.get(0).isEmpty()) {
+                env.put("AIPERF_JIT", jit.get(0));
+            }
+            final Run r = launch(env, "--version");
+            assertThat(r.exit).as(r.output).isZero();
+            final var m = level.matcher(r.output);
+            assertThat(m.find()).as(r.output).isTrue();
+            assertThat(m.group(1)).as("AIPERF_JIT=" + jit.get(0)).isEqualTo(jit.get(1));
+        }
+        // The user's own options come last and win over the launcher's.
+        final Run mine = launch(java.util.Map.of("AIPERF_CDS", "off", "AIPERF_JAVA_OPTS",
+                flags + " -XX:TieredStopAtLevel=4"), "--version");
+        final var m = level.matcher(mine.output);
+        assertThat(m.find()).as(mine.output).isTrue();
+        assertThat(m.group(1)).isEqualTo("4");
+
+        final Run wrong = launch(java.util.Map.of("AIPERF_CDS", "off", "AIPERF_JIT", "c2"), "--version");
+        assertThat(wrong.exit).isEqualTo(2);
+        assertThat(wrong.output.strip()).isEqualTo("aiperf: AIPERF_JIT must be quick or full, not 'c2'");
+    }
+
     private record Run(int exit, String output) {
     }
 
     /** A short profile against the embedded mock through the launcher, with this test's JVM first on the PATH. */
     private static Run profile(final Path cache, final Path artifacts) throws Exception {
+        return launch(java.util.Map.of("AIPERF_CACHE_DIR", cache.toString()), "profile", "--mock", "--request-count",
+                "5", "--concurrency", "1", "--ui", "none", "--artifact-dir", artifacts.toString());
+    }
+
+    /** The launcher with these arguments and variables (none of the user's AIPERF_* ones), its output and exit. */
+    private static Run launch(final java.util.Map<String, String> env, final String... args) throws Exception {
         final Path log = Files.createTempFile(dist, "launcher", ".log");
-        final ProcessBuilder pb = new ProcessBuilder(dist.resolve("bin/aiperf").toString(), "profile", "--mock",
-                "--request-count", "5", "--concurrency", "1", "--ui", "none", "--artifact-dir", artifacts.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().put("AIPERF_CACHE_DIR", cache.toString());
-        pb.environment().remove("AIPERF_CDS");
-        pb.environment().remove("AIPERF_JAVA_OPTS");
+        final List<String> command = new ArrayList<>(List.of(dist.resolve("bin/aiperf").toString()));
+        command.addAll(List.of(args));
+        final ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("AIPERF_"));
+        pb.environment().putAll(env);
         pb.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + java.io.File.pathSeparator
                 + pb.environment().getOrDefault("PATH", "/usr/bin:/bin"));
         final Process p = pb.start();
