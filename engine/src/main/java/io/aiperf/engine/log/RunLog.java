@@ -36,6 +36,7 @@ public final class RunLog {
     private final PrintStream console;
     private final Level consoleLevel;
     private PrintStream file; // guarded by this
+    private final java.util.Set<String> saidOnConsole = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public RunLog(final PrintStream console, final Level consoleLevel) {
         this.console = console;
@@ -138,6 +139,17 @@ public final class RunLog {
         }
         toConsole(Level.WARNING, brief + " (details in logs/aiperf.log)");
         toFile(Level.WARNING, details);
+    }
+
+    /**
+     * A warning every cell's log file gets but the console only the first time in the run: a hint that holds for
+     * every cell of a sweep alike is said once, not once a cell.
+     */
+    public void warningOnce(final String message) {
+        if (saidOnConsole.add(message)) {
+            toConsole(Level.WARNING, message);
+        }
+        toFile(Level.WARNING, message);
     }
 
     public void error(final String message) {

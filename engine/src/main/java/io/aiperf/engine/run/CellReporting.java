@@ -123,6 +123,9 @@ final class CellReporting {
         if (p.showTraceTiming()) {
             console.printTraceTiming(metrics);
         }
+        if (PromptCacheHint.applies(metrics)) {
+            ctx.log().warningOnce(PromptCacheHint.MESSAGE); // after the table, where upstream prints it too
+        }
         final long valid = metrics.validCount();
         final long errors = metrics.errorCount();
         final JsonNode written = asWritten(summary);

@@ -113,7 +113,8 @@ final class CellSetup {
         // turns' templates: all of it under one watchdog, which the record processor watches and which stops the cell.
         final TokenizerWatchdog running = new TokenizerWatchdog(tokenizer, TokenizerWatchdog.FLOOR_NANOS);
         final RequestSource source = new RequestSource(config, mine, Version.VALUE,
-                built.templated() == null ? null : built.templated().laterTurnsCountedBy(running));
+                built.templated() == null ? null : built.templated().laterTurnsCountedBy(running),
+                RequestSource.firstTimestampMs(conversations));
         ctx.log().debug(conversations.size() + " conversation(s), " + conversations.stream()
                 .mapToInt(c -> c.turns().size()).sum() + " turn(s); tokenizer " + tokenizer.name() + " ("
                 + tokenizer.source() + "); sampling " + config.dataset().effectiveSampling().wireName());

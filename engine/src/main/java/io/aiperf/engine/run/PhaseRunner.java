@@ -121,7 +121,8 @@ public final class PhaseRunner implements Phase {
         this.cancellation = cancellation;
         final SendPort port = driverPort;
         if (phase.type() == LoadType.FIXED_SCHEDULE) {
-            final ScheduledArrivals schedule = new ScheduledArrivals(source.conversations(), phase.schedule());
+            final ScheduledArrivals schedule = new ScheduledArrivals(source.conversations(), phase.schedule(),
+                    source.scheduleOriginMs());
             this.driver = new OpenLoopDriver(port, schedule, schedule.rate(), phase.concurrency(), clock, parker,
                     phase.name(), ramp(phase, clock, parker), 0);
         } else if (phase.type().isRate()) {

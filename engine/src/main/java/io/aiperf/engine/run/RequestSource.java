@@ -34,15 +34,22 @@ public final class RequestSource {
     private final double cancelRatePct;
     private final long cancelDelayNanos;
     private final TemplatedInputTokens templated;
+    private final Long scheduleOriginMs;
 
     public RequestSource(final BenchmarkConfig config, final List<Conversation> conversations, final String version) {
-        this(config, conversations, version, null);
+        this(config, conversations, version, null, firstTimestampMs(conversations));
     }
 
-    /** @param templated how ISL is counted under {@code --apply-chat-template}, or null for the plain count */
+    /**
+     * @param templated how ISL is counted under {@code --apply-chat-template}, or null for the plain count
+     * @param scheduleOriginMs the first trace timestamp of the whole dataset, which a shard's part does not start
+     *                         with: an auto-offset fixed schedule counts from it, so every shard keeps the trace's
+     *                         own spacing; null without timestamps
+     */
     RequestSource(final BenchmarkConfig config, final List<Conversation> conversations, final String version,
-                  final TemplatedInputTokens templated) {
+                  final TemplatedInputTokens templated, final Long scheduleOriginMs) {
         this.templated = templated;
+        this.scheduleOriginMs = scheduleOriginMs;
         this.conversations = List.copyOf(conversations);
         this.models = config.models();
         this.factory = new RequestFactory(config.endpoint(), version);
@@ -187,6 +194,17 @@ public final class RequestSource {
 
     public List<Conversation> conversations() {
         return conversations;
+    }
+
+    /** The first trace timestamp of the whole dataset (every shard's alike), or null without timestamps. */
+    Long scheduleOriginMs() {
+        return scheduleOriginMs;
+    }
+
+    /** The earliest timestamp of the conversations, or null when none has one. */
+    static Long firstTimestampMs(final List<Conversation> conversations) {
+        return conversations.stream().map(Conversation::timestampMs).filter(java.util.Objects::nonNull)
+                .min(Long::compare).orElse(null);
     }
 
     private byte[] bodyOf(final Conversation c, final String model, final List<String> replies, final int turn) {

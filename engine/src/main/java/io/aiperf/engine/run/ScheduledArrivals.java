@@ -7,16 +7,18 @@ import java.util.List;
 /**
  * A trace's own timestamps as arrivals (AIPerf's fixed schedule): entry {@code i} is sent at its timestamp minus the
  * schedule's zero, measured from the phase start. The entries come sorted by timestamp and already cut to the
- * schedule's window.
+ * schedule's window. With auto offset the zero is the first timestamp of the whole dataset, not of the entries: a
+ * shard's entries are every N-th row, and each shard must keep the rows' places in the trace (src-docs/distributed.md).
  */
 final class ScheduledArrivals implements Arrivals {
     private final long[] offsetsNanos;
     private int next;
     private long previous;
 
-    ScheduledArrivals(final List<Conversation> entries, final PhaseConfig.Schedule schedule) {
+    /** @param originMs the first replayed timestamp of the whole dataset (null: the entries' first) */
+    ScheduledArrivals(final List<Conversation> entries, final PhaseConfig.Schedule schedule, final Long originMs) {
         this.offsetsNanos = new long[entries.size()];
-        final long zero = schedule.zero(entries.get(0).timestampMs());
+        final long zero = schedule.zero(originMs != null ? originMs : entries.get(0).timestampMs());
         for (int i = 0; i < offsetsNanos.length; i++) {
             offsetsNanos[i] = Math.max(0, entries.get(i).timestampMs() - zero) * 1_000_000L;
         }

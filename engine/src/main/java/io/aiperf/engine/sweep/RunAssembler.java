@@ -215,8 +215,9 @@ public final class RunAssembler {
                 ? dir.resolve(ExportFiles.AGGREGATE_FOLDER).resolve(ExportFiles.SWEEP_FOLDER)
                 : dir.resolve(ExportFiles.SWEEP_FOLDER);
         final Path file = sweepDir.resolve(SweepAggregator.FILE);
-        final ObjectNode aggregate = SweepAggregator.aggregate(points, cells.size(), failed, first.numTrials(),
-                first.confidenceLevel(), mode);
+        final ObjectNode aggregate = SweepAggregator.aggregate(points,
+                table.stream().map(SweepAggregator.Point::parameters).toList(), cells.size(), failed,
+                first.numTrials(), first.confidenceLevel(), mode);
         try {
             AtomicFiles.write(file, JSON.writeValueAsBytes(aggregate));
             AtomicFiles.write(sweepDir.resolve(SweepAggregateCsv.FILE), SweepAggregateCsv.bytes(aggregate));

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.config.ConfigException;
+import io.aiperf.engine.config.LoadType;
+import io.aiperf.engine.config.PhaseKind;
 import io.aiperf.engine.export.AtomicFiles;
 import io.aiperf.engine.export.ExportNames;
 import io.aiperf.engine.export.OutcomeJsonWriter;
@@ -36,8 +38,8 @@ import java.util.Set;
  * Merges the shards of one cell, run on several machines, into the cell (src-docs/distributed.md): every shard
  * present once, all from the same configuration, no request id in two shards. The records are pooled and the
  * metrics computed from the pool by the same code as a single run (percentiles of the pooled records, never
- * averages of the shards' percentiles; the duration is the union of the shards' windows). The rest of the summary
- * is the first shard's. Stateless.
+ * averages of the shards' percentiles; the duration is the union of the shards' windows; a fixed schedule's send lag
+ * over every shard's requests). The rest of the summary is the first shard's. Stateless.
  */
 public final class ShardMerger {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -83,7 +85,10 @@ public final class ShardMerger {
                 .forEach(e -> slos.put(e.getKey(), e.getValue().asDouble()));
         final MetricsSummary pooled;
         final Set<String> ids = new HashSet<>();
-        try (MetricsAccumulator acc = new MetricsAccumulator(slos)) {
+        // A fixed schedule's send lag is summarised over every shard's requests and anchored at the least-late send
+        // of them all, as one process anchors its run: each shard's delays count from its own phase start, which
+        // --start-at makes the shards share.
+        try (MetricsAccumulator acc = new MetricsAccumulator(slos, replaysFixedSchedule(summaries.get(0)))) {
             final AtomicFiles.Pending records = AtomicFiles.begin(target.resolve(names.recordsJsonl()));
             try (OutputStream out = records.stream()) {
                 for (final CellOutcome o : sorted) {
@@ -125,6 +130,17 @@ public final class ShardMerger {
         AtomicFiles.write(target.resolve(OutcomeJsonWriter.FILE), out -> out.write(OutcomeJsonWriter.bytes(cell,
                 summaries.get(0).path(SummaryCodec.AIPERF_VERSION).asText())));
         return cell;
+    }
+
+    /** Whether the summary's profiling phase replayed a fixed schedule (its {@code input_config} phases). */
+    private static boolean replaysFixedSchedule(final JsonNode summary) {
+        for (final JsonNode phase : summary.path(SummaryCodec.INPUT_CONFIG).path("phases")) {
+            if (PhaseKind.PROFILING.wireName().equals(phase.path("kind").asText())
+                    && LoadType.FIXED_SCHEDULE.wireName().equals(phase.path("type").asText())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String configHash(final JsonNode summary) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.aiperf.engine.summary.AggregateCodec;
 import io.aiperf.engine.summary.ExportFiles;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -39,11 +40,16 @@ public final class SweepAggregator {
     }
 
     /**
+     * @param points the points that measured (at least one trial succeeded)
+     * @param ran every point that ran, measured or not, in run order: as upstream 0.13, {@code sweep_parameters}
+     *            and {@code num_combinations} count a point whose every trial failed, which only
+     *            {@code per_combination_metrics} and the best and Pareto choices leave out
      * @param runs every cell of the sweep (trials included); {@code failed} are those among them that measured
      *             nothing
      */
-    public static ObjectNode aggregate(final List<Point> points, final int runs, final List<Failed> failed,
-                                       final int trialsPerValue, final double confidenceLevel, final String mode) {
+    public static ObjectNode aggregate(final List<Point> points, final List<Map<String, Object>> ran, final int runs,
+                                       final List<Failed> failed, final int trialsPerValue,
+                                       final double confidenceLevel, final String mode) {
         final ObjectNode root = JSON.createObjectNode();
         root.put(AggregateCodec.AGGREGATION_TYPE, AggregateCodec.TYPE_SWEEP);
         root.put(AggregateCodec.NUM_PROFILE_RUNS, runs);
@@ -52,16 +58,15 @@ public final class SweepAggregator {
         failed.forEach(f -> failedRuns.addObject().put(AggregateCodec.LABEL, f.label())
                 .put(AggregateCodec.ERROR, f.error()));
         final ObjectNode meta = root.putObject(AggregateCodec.METADATA);
+        final Map<String, List<Object>> values = parameterValues(ran);
         final ArrayNode params = meta.putArray(AggregateCodec.SWEEP_PARAMETERS);
-        if (!points.isEmpty()) {
-            for (final String name : points.get(0).parameters().keySet()) {
-                final ArrayNode values = params.addObject().put(AggregateCodec.NAME, name)
-                        .putArray(AggregateCodec.VALUES);
-                points.stream().map(p -> p.parameters().get(name)).distinct()
-                        .forEach(v -> values.add(JSON.valueToTree(v)));
-            }
-        }
-        meta.put(AggregateCodec.NUM_COMBINATIONS, points.size());
+        values.forEach((name, list) -> {
+            final ArrayNode out = params.addObject().put(AggregateCodec.NAME, name).putArray(AggregateCodec.VALUES);
+            list.forEach(v -> out.add(JSON.valueToTree(v)));
+        });
+        // upstream's count: the product of each parameter's distinct values (a zip sweep's grid, not its points)
+        meta.put(AggregateCodec.NUM_COMBINATIONS, values.values().stream().mapToLong(List::size)
+                .reduce(1, (a, b) -> a * b));
         meta.put(AggregateCodec.SWEEP_MODE, mode);
         meta.put(AggregateCodec.CONFIDENCE_LEVEL, confidenceLevel);
         meta.put(AggregateCodec.NUM_TRIALS_PER_VALUE, trialsPerValue);
@@ -84,6 +89,20 @@ public final class SweepAggregator {
             }
         }
         return root;
+    }
+
+    /** Each parameter's distinct values, names and values in first-seen order. */
+    private static Map<String, List<Object>> parameterValues(final List<Map<String, Object>> ran) {
+        final Map<String, List<Object>> out = new LinkedHashMap<>();
+        for (final Map<String, Object> point : ran) {
+            point.forEach((name, value) -> {
+                final List<Object> list = out.computeIfAbsent(name, k -> new ArrayList<>());
+                if (!list.contains(value)) {
+                    list.add(value);
+                }
+            });
+        }
+        return out;
     }
 
     /** As upstream: TTFT p99 when every point has it (streaming), else request latency p99 if every point has it. */

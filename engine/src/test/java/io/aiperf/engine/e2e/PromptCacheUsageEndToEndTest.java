@@ -60,25 +60,35 @@ class PromptCacheUsageEndToEndTest {
         return server;
     }
 
-    private Path run(final HttpServer server, final String name, final boolean streaming) {
-        final Path dir = tmp.resolve(name);
+    /** Runs into {@code tmp/name}; a comma list of concurrencies sweeps. */
+    private Runs.Result run(final HttpServer server, final String name, final boolean streaming,
+                            final String concurrency) {
         final List<String> args = new java.util.ArrayList<>(List.of("profile", "-m", "m", "-u",
                 "http://127.0.0.1:" + server.getAddress().getPort(), "--endpoint-type", "chat", "--request-count",
-                String.valueOf(REQUESTS), "--concurrency", "1", "--isl", "16", "--osl", "2", "--tokenizer", "builtin",
-                "--artifact-dir", dir.toString()));
+                String.valueOf(REQUESTS), "--concurrency", concurrency, "--isl", "16", "--osl", "2", "--tokenizer",
+                "builtin", "--artifact-dir", tmp.resolve(name).toString()));
         if (streaming) {
             args.add("--streaming");
         }
         final Runs.Result r = Runs.aiperf(args.toArray(String[]::new));
         assertThat(r.exitCode()).as(r.err()).isZero();
-        return dir;
+        return r;
     }
+
+    private static int hints(final String text) {
+        return text.split(HINT, -1).length - 1;
+    }
+
+    private static final String HINT = "no prompt-cache reads";
 
     @Test
     void recordsAndSummaryCarryTheCachedPromptTokensTheServerReported() throws Exception {
         final HttpServer server = server(true);
         try {
-            final Path dir = run(server, "cached", true);
+            final Runs.Result ran = run(server, "cached", true, "1");
+            // one request in three reports no cache details, yet the run has its cache reads: no hint
+            assertThat(ran.err()).doesNotContain(HINT);
+            final Path dir = tmp.resolve("cached");
             final List<JsonNode> records = Runs.jsonl(dir.resolve("profile_export.jsonl"));
             assertThat(records).hasSize(REQUESTS);
             final List<Integer> cached = records.stream()
@@ -116,7 +126,10 @@ class PromptCacheUsageEndToEndTest {
     void aServerThatReportsNoCachedTokensGetsNoCacheKeys() throws Exception {
         final HttpServer server = server(false);
         try {
-            final Path dir = run(server, "uncached", false);
+            final Runs.Result ran = run(server, "uncached", false, "1");
+            assertThat(hints(ran.err())).as(ran.err()).isEqualTo(1);
+            final Path dir = tmp.resolve("uncached");
+            assertThat(Files.readString(dir.resolve("logs").resolve("aiperf.log"))).contains(HINT);
             final List<JsonNode> records = Runs.jsonl(dir.resolve("profile_export.jsonl"));
             assertThat(records).hasSize(REQUESTS).allSatisfy(r -> {
                 assertThat(r.path("metrics").has("usage_prompt_tokens")).isTrue();
@@ -128,6 +141,21 @@ class PromptCacheUsageEndToEndTest {
             assertThat(summary.has("total_usage_prompt_cache_read_tokens")).isFalse();
             assertThat(summary.has("overall_usage_prompt_cache_read_pct")).isFalse();
             assertThat(Files.readString(dir.resolve("profile_export_aiperf.csv"))).doesNotContain("Cache Read");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void theHintIsSaidOnceForAWholeSweepAndLoggedInEachCell() throws Exception {
+        final HttpServer server = server(false);
+        try {
+            final Runs.Result r = run(server, "sweep", false, "1,2");
+            assertThat(hints(r.err() + r.out())).as(r.err()).isEqualTo(1);
+            for (final String cell : List.of("concurrency_1", "concurrency_2")) {
+                assertThat(Files.readString(tmp.resolve("sweep").resolve(cell).resolve("logs").resolve("aiperf.log")))
+                        .as(cell).contains(HINT);
+            }
         } finally {
             server.stop(0);
         }

@@ -125,6 +125,58 @@ class RunAssemblerTest {
         assertThat(agg.path("metrics").path("time_to_first_token_avg").path("mean").asDouble()).isEqualTo(13.0);
     }
 
+    /**
+     * Upstream 0.13 derives {@code sweep_parameters} and {@code num_combinations} from every point that ran, and
+     * leaves out of {@code per_combination_metrics} (and the best and Pareto choices) only a point whose every trial
+     * failed: a sweep of concurrency 1, 2 and 4, two trials each, where both trials of 4 failed.
+     */
+    @Test
+    void aPointWhoseEveryTrialFailedStaysInTheSweepsParametersAndCombinations() throws Exception {
+        final List<CellResult> results = new java.util.ArrayList<>();
+        int index = 0;
+        for (int t = 1; t <= 2; t++) {
+            for (final int c : new int[] {1, 2, 4}) {
+                results.add(sweepCell(index++, c, t, c != 4));
+            }
+        }
+        final List<CellOutcome> outcomes = results.stream().map(CellResult::outcome).toList();
+        final PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        RunAssembler.assemble(tmp, outcomes, RunAssembler.inMemory(results), false, ExitCode.OK,
+                ExportFiles.SUMMARY_JSON, sink, sink, true, false);
+        final JsonNode sweep = JSON.readTree(tmp.resolve(ExportFiles.AGGREGATE_FOLDER).resolve(ExportFiles.SWEEP_FOLDER)
+                .resolve(SweepAggregator.FILE).toFile());
+        final JsonNode meta = sweep.path("metadata");
+        assertThat(meta.path("num_combinations").asInt()).isEqualTo(3);
+        assertThat(meta.path("sweep_parameters").toString())
+                .isEqualTo("[{\"name\":\"concurrency\",\"values\":[1,2,4]}]");
+        assertThat(meta.path("num_trials_per_value").asInt()).isEqualTo(2);
+        assertThat(sweep.path("num_profile_runs").asInt()).isEqualTo(6);
+        assertThat(sweep.path("num_successful_runs").asInt()).isEqualTo(4);
+        assertThat(sweep.path("failed_runs").size()).isEqualTo(2);
+        assertThat(sweep.path("per_combination_metrics").size()).as("only points that measured").isEqualTo(2);
+        sweep.path("per_combination_metrics").forEach(p -> assertThat(p.path("parameters").path("concurrency").asInt())
+                .isNotEqualTo(4));
+    }
+
+    /** Trial {@code t} of the sweep point at concurrency {@code c}, with a summary when it measured. */
+    private CellResult sweepCell(final int index, final int c, final int t, final boolean measured) {
+        final String point = "concurrency_" + c;
+        final String run = String.format("run_%04d", t);
+        final CellIdentity identity = new CellIdentity(index, point + "/" + run,
+                String.format("profile_runs/trial_%04d/%s", t, point), point, Map.of("concurrency", c), t, 2, 0.95,
+                0);
+        final CellOutcome outcome = new CellOutcome(measured ? CellStatus.COMPLETED : CellStatus.FAILED,
+                tmp.resolve(identity.path()).toAbsolutePath().toString(), List.of(), List.of(),
+                measured ? null : "all 6 requests failed", 6, measured ? 6 : 0, measured ? 0 : 6, identity, null);
+        if (!measured) {
+            return new CellResult(outcome, null);
+        }
+        final ObjectNode s = JSON.createObjectNode();
+        s.putObject("request_throughput").put("unit", "requests/sec").put("avg", 10.0 * c + t);
+        s.putObject("request_latency").put("unit", "ms").put("avg", 20.0 * c).put("p99", 30.0 * c + t);
+        return new CellResult(outcome, SummaryCodec.read(s));
+    }
+
     private CellResult trial(final int n, final double ttftAvg) {
         final String id = String.format("run_%04d", n);
         final CellIdentity identity = new CellIdentity(n - 1, id, id, null, Map.of(), n, 2, 0.95, 0);

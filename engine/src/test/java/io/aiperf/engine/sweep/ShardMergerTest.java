@@ -8,6 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.aiperf.engine.config.ConfigException;
 import io.aiperf.engine.export.ExportNames;
+import io.aiperf.engine.metrics.MetricsAccumulator;
+import io.aiperf.engine.metrics.RecordMetrics;
+import io.aiperf.engine.metrics.ReplayScheduleLag;
 import io.aiperf.engine.record.CellIdentity;
 import io.aiperf.engine.record.CellOutcome;
 import io.aiperf.engine.record.CellStatus;
@@ -86,6 +89,74 @@ class ShardMergerTest {
         // the pooled records, both shards' lines
         assertThat(Files.readAllLines(target.resolve(NAMES.recordsJsonl()))).hasSize(4);
         assertThat(Files.isRegularFile(target.resolve("cell_outcome.json"))).isTrue();
+    }
+
+    /**
+     * A fixed-schedule shard: each record sent {@code delaysMs[i]} after its scheduled time (its latency from the
+     * intended start is its latency plus that delay), in a summary whose profiling phase replays a fixed schedule.
+     */
+    private CellOutcome scheduledShard(final int index, final double... delaysMs) throws Exception {
+        final Path dir = tmp.resolve("scheduled" + index);
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(NAMES.summaryJson()), ("{'schema_version':'1.5','aiperf_version':'t',"
+                + "'benchmark_id':'b" + index + "','input_config':{'phases':[{'name':'profiling',"
+                + "'kind':'profiling','type':'fixed_schedule','auto_offset':true}]},"
+                + "'was_cancelled':false,'environment':{'config_hash':'h'}}").replace('\'', '"'));
+        final StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < delaysMs.length; i++) {
+            lines.append(("{'metadata':{'session_num':" + i + ",'x_request_id':'s" + index + "-" + i + "',"
+                    + "'request_start_ns':" + (1_000_000_000L * (i + 1)) + "},"
+                    + "'metrics':{'request_latency':{'value':" + LATENCY_MS + ",'unit':'ms'},"
+                    + "'request_latency_from_intended':{'value':" + (LATENCY_MS + delaysMs[i]) + ",'unit':'ms'},"
+                    + "'input_sequence_length':{'value':8,'unit':'tokens'}}}").replace('\'', '"')).append('\n');
+        }
+        Files.writeString(dir.resolve(NAMES.recordsJsonl()), lines);
+        return new CellOutcome(CellStatus.COMPLETED, dir.toString(), List.of(), List.of(), null,
+                delaysMs.length, delaysMs.length, 0, CELL, new ShardRun(index, 2, null, 0.0, null));
+    }
+
+    private static final double LATENCY_MS = 20.0;
+
+    /** The replay-schedule values a single process computes for requests sent these delays late. */
+    private static Map<String, Double> oneProcess(final double... delaysMs) {
+        try (MetricsAccumulator acc = new MetricsAccumulator(Map.of(), true)) {
+            for (final double d : delaysMs) {
+                acc.add(new RecordMetrics(true, 0, 1_000_000_000L, null, LATENCY_MS * 1e6, Double.NaN, Double.NaN,
+                        Double.NaN, Double.NaN, null, Double.NaN, 8, -1, -1, -1, d * 1e6, -1, -1, -1, -1, -1, -1,
+                        -1, 0, Double.NaN, Double.NaN));
+            }
+            final Map<String, Double> out = new java.util.LinkedHashMap<>();
+            ReplayScheduleLag.ALL.forEach(spec -> out.put(spec.tag(), acc.summary().metrics().get(spec.tag()).value()));
+            return out;
+        }
+    }
+
+    @Test
+    void aFixedScheduleKeepsItsReplayLagComputedOverEveryShardsSamples() throws Exception {
+        final Path target = tmp.resolve("merged-schedule");
+        Files.createDirectories(target);
+        // the least-late send is shard 2's (2 ms): anchored there, as one process anchors its whole run, the lags are
+        // 0, 1, 3, 7, 38 and 698 ms; anchoring each shard at its own least-late send would give 0, 0, 1, 4, 35, 698
+        final double[] first = {5, 9, 40};
+        final double[] second = {2, 3, 700};
+        ShardMerger.merge(List.of(scheduledShard(1, first), scheduledShard(2, second)), target, NAMES);
+        final JsonNode s = JSON.readTree(target.resolve(NAMES.summaryJson()).toFile());
+        final Map<String, Double> expected = oneProcess(5, 9, 40, 2, 3, 700);
+        assertThat(expected).containsEntry("replay_sched_degraded", 1.0);
+        assertThat(expected.get("replay_sched_lag_p50")).isCloseTo(5.0, within(1e-9)); // (3 + 7) / 2
+        for (final Map.Entry<String, Double> e : expected.entrySet()) {
+            assertThat(s.path(e.getKey()).path("avg").asDouble(Double.NaN)).as(e.getKey())
+                    .isCloseTo(e.getValue(), within(1e-9));
+        }
+    }
+
+    @Test
+    void anyOtherLoadHasNoReplayLagAfterTheMerge() throws Exception {
+        final Path target = tmp.resolve("merged-rate");
+        Files.createDirectories(target);
+        ShardMerger.merge(List.of(shard(1, 2, "h", "a", 0, 10), shard(2, 2, "h", "b", 0, 20)), target, NAMES);
+        final JsonNode s = JSON.readTree(target.resolve(NAMES.summaryJson()).toFile());
+        ReplayScheduleLag.ALL.forEach(spec -> assertThat(s.has(spec.tag())).as(spec.tag()).isFalse());
     }
 
     @Test

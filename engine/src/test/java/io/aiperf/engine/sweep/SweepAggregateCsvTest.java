@@ -29,8 +29,9 @@ class SweepAggregateCsvTest {
 
     @Test
     void aRowPerPointThenTheBestTheParetoSetAndTheMetadata() {
-        final ObjectNode agg = SweepAggregator.aggregate(List.of(point(1, 16, 10, 20), point(2, 32, 18, 40)), 4,
-                List.of(), 2, 0.95, "repeated");
+        final ObjectNode agg = SweepAggregator.aggregate(List.of(point(1, 16, 10, 20), point(2, 32, 18, 40)),
+                List.of(point(1, 16, 10, 20).parameters(), point(2, 32, 18, 40).parameters()), 4, List.of(), 2, 0.95,
+                "repeated");
         final String csv = new String(SweepAggregateCsv.bytes(agg), StandardCharsets.UTF_8);
         assertThat(csv.split("\r\n", -1)).containsExactly(
                 "concurrency,isl,request_throughput_avg_mean,request_throughput_avg_std,request_throughput_avg_min,"
@@ -54,7 +55,7 @@ class SweepAggregateCsvTest {
                 "Field,Value",
                 "Aggregation Type,sweep",
                 "Sweep Parameters,\"concurrency, isl\"",
-                "Number of Combinations,2",
+                "Number of Combinations,4", // upstream's count: 2 concurrencies x 2 ISLs, though these 2 points ran
                 "Number of Profile Runs,4",
                 "Number of Successful Runs,4",
                 "");

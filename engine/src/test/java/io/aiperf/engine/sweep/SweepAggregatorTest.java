@@ -31,6 +31,11 @@ class SweepAggregatorTest {
         return new SweepAggregator.Point("concurrency_" + concurrency, params, m, JSON.createObjectNode());
     }
 
+    /** Every point ran (and measured). */
+    private static List<Map<String, Object>> ran(final List<SweepAggregator.Point> points) {
+        return points.stream().map(SweepAggregator.Point::parameters).toList();
+    }
+
     private static List<Integer> concurrencies(final JsonNode list) {
         final List<Integer> out = new ArrayList<>();
         list.forEach(p -> out.add(p.path("concurrency").asInt()));
@@ -42,7 +47,7 @@ class SweepAggregatorTest {
         // 1: slow and quick; 2: faster, a little slower; 4: fastest, slowest; 8: dominated by 4 (less, later).
         final List<SweepAggregator.Point> points = List.of(point(1, 10, 20.0, 30), point(2, 19, 25.0, 35),
                 point(4, 30, 60.0, 70), point(8, 28, 90.0, 100));
-        final ObjectNode agg = SweepAggregator.aggregate(points, 13,
+        final ObjectNode agg = SweepAggregator.aggregate(points, ran(points), 13,
                 List.of(new SweepAggregator.Failed("trial_0003/concurrency_8", "refused")), 3, 0.95, "repeated");
         assertThat(agg.path("aggregation_type").asText()).as("upstream's top level").isEqualTo("sweep");
         assertThat(agg.path("num_profile_runs").asInt()).isEqualTo(13);
@@ -75,7 +80,7 @@ class SweepAggregatorTest {
         // Non-streamed points: request latency p99 decides. 2 and 3 tie exactly, so neither dominates the other.
         final List<SweepAggregator.Point> points = List.of(point(1, 10, null, 50), point(2, 20, null, 40),
                 point(3, 20, null, 40), point(4, 15, null, 45));
-        final ObjectNode agg = SweepAggregator.aggregate(points, 4, List.of(), 1, 0.95, "repeated");
+        final ObjectNode agg = SweepAggregator.aggregate(points, ran(points), 4, List.of(), 1, 0.95, "repeated");
         assertThat(agg.path("best_configurations").path("best_latency_p99").path("metric").asDouble())
                 .as("request latency p99").isEqualTo(40.0);
         assertThat(agg.path("best_configurations").path("best_latency_p99").path("parameters").path("concurrency")
@@ -90,10 +95,26 @@ class SweepAggregatorTest {
         final List<SweepAggregator.Point> points = List.of(
                 new SweepAggregator.Point("concurrency_1", Map.of("concurrency", 1), empty, empty),
                 point(2, 5, null, 9));
-        final ObjectNode agg = SweepAggregator.aggregate(points, 2, List.of(), 1, 0.9, "repeated");
+        final ObjectNode agg = SweepAggregator.aggregate(points, ran(points), 2, List.of(), 1, 0.9, "repeated");
         assertThat(agg.path("best_configurations").isEmpty()).as(agg.toString()).isTrue();
         assertThat(agg.path("pareto_optimal").isEmpty()).isTrue();
-        assertThat(SweepAggregator.aggregate(List.of(), 0, List.of(), 1, 0.9, "repeated")
+        assertThat(SweepAggregator.aggregate(List.of(), List.of(), 0, List.of(), 1, 0.9, "repeated")
                 .path("best_configurations").isEmpty()).isTrue();
+    }
+
+    @Test
+    void theCombinationsAreTheProductOfEachParametersValuesAsUpstreamCountsThem() {
+        // a zip sweep of two points: upstream 0.13 counts 2 x 2 combinations (its count multiplies the value lists)
+        final Map<String, Object> first = new LinkedHashMap<>();
+        first.put("concurrency", 1);
+        first.put("isl", 8);
+        final Map<String, Object> second = new LinkedHashMap<>();
+        second.put("concurrency", 2);
+        second.put("isl", 16);
+        final ObjectNode agg = SweepAggregator.aggregate(List.of(), List.of(first, second), 2, List.of(), 1, 0.95,
+                "repeated");
+        assertThat(agg.path("metadata").path("num_combinations").asInt()).isEqualTo(4);
+        assertThat(agg.path("metadata").path("sweep_parameters").toString()).isEqualTo(
+                "[{\"name\":\"concurrency\",\"values\":[1,2]},{\"name\":\"isl\",\"values\":[8,16]}]");
     }
 }
