@@ -123,7 +123,7 @@ final class CellReporting {
         if (p.showTraceTiming()) {
             console.printTraceTiming(metrics);
         }
-        if (PromptCacheHint.applies(metrics)) {
+        if (PromptCacheHint.applies(metrics, e.server())) {
             ctx.log().warningOnce(PromptCacheHint.MESSAGE); // after the table, where upstream prints it too
         }
         final long valid = metrics.validCount();

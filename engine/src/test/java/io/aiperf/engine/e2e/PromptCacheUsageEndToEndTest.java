@@ -160,4 +160,16 @@ class PromptCacheUsageEndToEndTest {
             server.stop(0);
         }
     }
+
+    @Test
+    void theEnginesOwnMockGetsNoHintItHasNoCacheToReport() throws Exception {
+        final Path dir = tmp.resolve("mock");
+        final Runs.Result r = Runs.aiperf("profile", "--mock", "--request-count", "4", "--concurrency", "2",
+                "--artifact-dir", dir.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(Runs.json(dir.resolve("profile_export_aiperf.json")).has("total_usage_prompt_tokens"))
+                .as("the mock reports usage, so only its name keeps the hint away").isTrue();
+        assertThat(hints(r.err() + r.out())).as(r.err()).isZero();
+        assertThat(Files.readString(dir.resolve("logs").resolve("aiperf.log"))).doesNotContain(HINT);
+    }
 }
