@@ -10,18 +10,25 @@ import java.util.Map;
 
 /**
  * The JVM part of the engine command on a CI agent, as {@code bin/aiperf} builds it (src-docs/cli.md): the
- * class-data archive (warm start) unless {@code AIPERF_CDS=off}, the quick JIT only unless {@code AIPERF_JIT=full},
- * then the user's {@code AIPERF_JAVA_OPTS} (last, so they win), then {@code -jar}. The archive is named after the engine jar's hash and the JVM (its command and
- * version text), so another jar or JDK records its own. A {@code profile} or {@code compare} run without an archive
- * records one under a name of its own; the CI keeps it only if {@link #checkArchive} accepts it. Stateless.
+ * class-data archive (warm start) unless {@code AIPERF_CDS=off}; the quick JIT only unless {@code AIPERF_JIT=full}
+ * or the user's options name JIT options of their own; then the user's {@code AIPERF_JAVA_OPTS} (last, so they win),
+ * then {@code -jar}. The archive is named after the engine jar's hash and the JVM (its command and version text), so
+ * another jar or JDK records its own. A {@code profile} or {@code compare} run without an archive records one under
+ * a name of its own; the CI keeps it only if {@link #checkArchive} accepts it. Stateless.
  */
 public final class EngineLaunch {
     public static final String JAVA_OPTS = "AIPERF_JAVA_OPTS";
     public static final String CDS = "AIPERF_CDS";
     public static final String CACHE_DIR = "AIPERF_CACHE_DIR";
     public static final String JIT = "AIPERF_JIT";
-    /** C1 only: a benchmark run is too short for C2 to pay back the CPU it compiles with (src-docs/performance.md). */
-    static final String QUICK_JIT = "-XX:TieredStopAtLevel=1";
+    /**
+     * C1 only, on one thread: a benchmark run is too short for C2 to pay back the CPU it compiles with
+     * (src-docs/performance.md).
+     */
+    static final List<String> QUICK_JIT = List.of("-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1");
+    /** In the user's options, these make the JIT theirs: the JVM refuses one C1 thread beside C2. */
+    private static final java.util.regex.Pattern USERS_JIT = java.util.regex.Pattern.compile(
+            "TieredStopAtLevel|CICompilerCount|TieredCompilation");
     private static final String QUIET = "-Xlog:cds=off,cds+dynamic=off";
 
     private EngineLaunch() {
@@ -73,10 +80,10 @@ public final class EngineLaunch {
             argv.add("-XX:ArchiveClassesAtExit=" + recordTo);
             argv.add(QUIET);
         }
-        if (quickJit(env)) {
-            argv.add(QUICK_JIT);
-        }
         final String opts = env.get(JAVA_OPTS);
+        if (quickJit(env) && (opts == null || !USERS_JIT.matcher(opts).find())) {
+            argv.addAll(QUICK_JIT);
+        }
         if (!ProfileSpec.isBlank(opts)) {
             argv.addAll(List.of(opts.trim().split("\\s+"))); // split on blanks only, as bin/aiperf's shell does
         }

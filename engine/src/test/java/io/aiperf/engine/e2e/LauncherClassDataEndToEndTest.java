@@ -109,10 +109,15 @@ class LauncherClassDataEndToEndTest {
             final var m = level.matcher(r.output);
             assertThat(m.find()).as(r.output).isTrue();
             assertThat(m.group(1)).as("AIPERF_JIT=" + jit.get(0)).isEqualTo(jit.get(1));
+            final var count = java.util.regex.Pattern.compile("CICompilerCount\\s+=\\s+(\\d+)").matcher(r.output);
+            assertThat(count.find()).as(r.output).isTrue();
+            assertThat(count.group(1).equals("1")).as("one compiler thread with AIPERF_JIT=" + jit.get(0))
+                    .isEqualTo(jit.get(1).equals("1"));
         }
-        // The user's own options come last and win over the launcher's.
+        // The user's own JIT options take the place of the launcher's (one C1 thread beside C2 would not start).
         final Run mine = launch(java.util.Map.of("AIPERF_CDS", "off", "AIPERF_JAVA_OPTS",
                 flags + " -XX:TieredStopAtLevel=4"), "--version");
+        assertThat(mine.exit).as(mine.output).isZero();
         final var m = level.matcher(mine.output);
         assertThat(m.find()).as(mine.output).isTrue();
         assertThat(m.group(1)).isEqualTo("4");
