@@ -11,10 +11,11 @@ import java.util.Map;
 /**
  * The JVM part of the engine command on a CI agent, as {@code bin/aiperf} builds it (src-docs/cli.md): the
  * class-data archive (warm start) unless {@code AIPERF_CDS=off}; the quick JIT only unless {@code AIPERF_JIT=full}
- * or the user's options name JIT options of their own; then the user's {@code AIPERF_JAVA_OPTS} (last, so they win),
- * then {@code -jar}. The archive is named after the engine jar's hash and the JVM (its command and version text), so
- * another jar or JDK records its own. A {@code profile} or {@code compare} run without an archive records one under
- * a name of its own; the CI keeps it only if {@link #checkArchive} accepts it. Stateless.
+ * or the user's options name JIT options of their own; a young generation of at least 128 MB; then the user's
+ * {@code AIPERF_JAVA_OPTS} (last, so they win), then {@code -jar}. The archive is named after the engine jar's hash
+ * and the JVM (its command and version text), so another jar or JDK records its own. A {@code profile} or
+ * {@code compare} run without an archive records one under a name of its own; the CI keeps it only if
+ * {@link #checkArchive} accepts it. Stateless.
  */
 public final class EngineLaunch {
     public static final String JAVA_OPTS = "AIPERF_JAVA_OPTS";
@@ -26,6 +27,8 @@ public final class EngineLaunch {
      * (src-docs/performance.md).
      */
     static final List<String> QUICK_JIT = List.of("-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1");
+    /** A young generation of at least 128 MB: a short run makes no collection pause while it measures. */
+    static final String YOUNG_GENERATION = "-XX:NewSize=128m";
     /** In the user's options, these make the JIT theirs: the JVM refuses one C1 thread beside C2. */
     private static final java.util.regex.Pattern USERS_JIT = java.util.regex.Pattern.compile(
             "TieredStopAtLevel|CICompilerCount|TieredCompilation");
@@ -66,7 +69,7 @@ public final class EngineLaunch {
     /**
      * @param useArchive an archive to start from, or null
      * @param recordTo where to record one at exit, or null (ignored when {@code useArchive} is given)
-     * @return {@code [java, <class-data options>, <JIT option>, <AIPERF_JAVA_OPTS>, -jar, jar]}
+     * @return {@code [java, <class-data options>, <JIT options>, <young generation>, <AIPERF_JAVA_OPTS>, -jar, jar]}
      * @throws IllegalArgumentException when {@code AIPERF_JIT} is neither {@code quick} nor {@code full}
      */
     public static List<String> command(final String java, final String jar, final Map<String, String> env,
@@ -84,6 +87,7 @@ public final class EngineLaunch {
         if (quickJit(env) && (opts == null || !USERS_JIT.matcher(opts).find())) {
             argv.addAll(QUICK_JIT);
         }
+        argv.add(YOUNG_GENERATION);
         if (!ProfileSpec.isBlank(opts)) {
             argv.addAll(List.of(opts.trim().split("\\s+"))); // split on blanks only, as bin/aiperf's shell does
         }

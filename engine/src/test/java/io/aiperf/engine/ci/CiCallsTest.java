@@ -174,25 +174,26 @@ class CiCallsTest {
         assertThat(EngineLaunch.cdsArchive("/c", "hash1", "java", "openjdk 21")).isNotEqualTo(
                 EngineLaunch.cdsArchive("/c", "hash1", "java", "openjdk 17"));
         assertThat(EngineLaunch.command("java", "e.jar", env, archive, "ignored")).containsExactly("java",
-                "-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off,cds+dynamic=off", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
-                "-Xmx4g",
-                "-Dx=1", "-jar", "e.jar");
+                "-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off,cds+dynamic=off", "-XX:TieredStopAtLevel=1",
+                "-XX:CICompilerCount=1", "-XX:NewSize=128m", "-Xmx4g", "-Dx=1", "-jar", "e.jar");
         final String rec = EngineLaunch.recording(archive, "b7");
         assertThat(rec).endsWith(".b7.jsa");
         assertThat(EngineLaunch.command("java", "e.jar", Map.of(), null, rec)).containsExactly("java",
-                "-XX:ArchiveClassesAtExit=" + rec, "-Xlog:cds=off,cds+dynamic=off", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-jar",
-                "e.jar");
+                "-XX:ArchiveClassesAtExit=" + rec, "-Xlog:cds=off,cds+dynamic=off", "-XX:TieredStopAtLevel=1",
+                "-XX:CICompilerCount=1", "-XX:NewSize=128m", "-jar", "e.jar");
         assertThat(EngineLaunch.command("java", "e.jar", Map.of(), null, null))
-                .containsExactly("java", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-jar", "e.jar");
+                .containsExactly("java", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:NewSize=128m",
+                        "-jar", "e.jar");
         assertThat(EngineLaunch.command("java", "e.jar", Map.of(EngineLaunch.JIT, " full "), null, null))
-                .containsExactly("java", "-jar", "e.jar");
+                .containsExactly("java", "-XX:NewSize=128m", "-jar", "e.jar");
         assertThat(EngineLaunch.command("java", "e.jar", Map.of(EngineLaunch.JIT, "quick"), null, null))
-                .containsExactly("java", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-jar", "e.jar");
+                .containsExactly("java", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:NewSize=128m",
+                        "-jar", "e.jar");
         assertThatThrownBy(() -> EngineLaunch.command("java", "e.jar", Map.of(EngineLaunch.JIT, "c2"), null, null))
                 .hasMessage("AIPERF_JIT must be quick or full, not 'c2'");
         // JIT options of the user's own: the launcher's stand aside (the JVM refuses one C1 thread beside C2).
         assertThat(EngineLaunch.command("java", "e.jar", Map.of(EngineLaunch.JAVA_OPTS, "-XX:TieredStopAtLevel=4"),
-                null, null)).containsExactly("java", "-XX:TieredStopAtLevel=4", "-jar", "e.jar");
+                null, null)).containsExactly("java", "-XX:NewSize=128m", "-XX:TieredStopAtLevel=4", "-jar", "e.jar");
         assertThat(EngineLaunch.checkArchive("java", "e.jar", rec)).contains("-Xshare:on", "-XX:SharedArchiveFile=" + rec);
         assertThat(EngineLaunch.cdsDir(Map.of(), "/d")).isEqualTo("/d");
         assertThat(EngineLaunch.cdsDir(Map.of(EngineLaunch.CACHE_DIR, "/mine"), "/d")).isEqualTo("/mine");

@@ -113,6 +113,9 @@ class LauncherClassDataEndToEndTest {
             assertThat(count.find()).as(r.output).isTrue();
             assertThat(count.group(1).equals("1")).as("one compiler thread with AIPERF_JIT=" + jit.get(0))
                     .isEqualTo(jit.get(1).equals("1"));
+            final var young = java.util.regex.Pattern.compile("\\bNewSize\\s+=\\s+(\\d+)").matcher(r.output);
+            assertThat(young.find()).as(r.output).isTrue();
+            assertThat(young.group(1)).as("the young generation's least size").isEqualTo(String.valueOf(128 << 20));
         }
         // The user's own JIT options take the place of the launcher's (one C1 thread beside C2 would not start).
         final Run mine = launch(java.util.Map.of("AIPERF_CDS", "off", "AIPERF_JAVA_OPTS",
