@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * The JVM part of the engine command on a CI agent, as {@code bin/aiperf} builds it (src-docs/cli.md): the
  * class-data archive (warm start) unless {@code AIPERF_CDS=off}; the quick JIT only unless {@code AIPERF_JIT=full}
- * or the user's options name JIT options of their own; a young generation of at least 128 MB; then the user's
+ * or the user's options name JIT options of their own; a young generation of at least 128 MB unless they name the
+ * heap; then the user's
  * {@code AIPERF_JAVA_OPTS} (last, so they win), then {@code -jar}. The archive is named after the engine jar's hash
  * and the JVM (its command and version text), so another jar or JDK records its own. A {@code profile} or
  * {@code compare} run without an archive records one under a name of its own; the CI keeps it only if
@@ -27,11 +28,20 @@ public final class EngineLaunch {
      * (src-docs/performance.md).
      */
     static final List<String> QUICK_JIT = List.of("-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1");
-    /** A young generation of at least 128 MB: a short run makes no collection pause while it measures. */
-    static final String YOUNG_GENERATION = "-XX:NewSize=128m";
+    /**
+     * A young generation of at least 128 MB: a short run makes no collection pause while it measures. The JVM's note
+     * when a heap is smaller (a collector chosen for a small machine) stays off the console.
+     */
+    static final List<String> YOUNG_GENERATION = List.of("-XX:NewSize=128m", "-Xlog:gc+ergo=error");
+    /** Where the JVM reads options besides the command line: the user's JIT and heap options may be there too. */
+    private static final List<String> JVM_OPTION_VARIABLES = List.of(JAVA_OPTS, "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS",
+            "JDK_JAVA_OPTIONS");
     /** In the user's options, these make the JIT theirs: the JVM refuses one C1 thread beside C2. */
     private static final java.util.regex.Pattern USERS_JIT = java.util.regex.Pattern.compile(
             "TieredStopAtLevel|CICompilerCount|TieredCompilation");
+    /** In the user's options, these make the heap theirs. */
+    private static final java.util.regex.Pattern USERS_HEAP = java.util.regex.Pattern.compile(
+            "Xmn|Xmx|Xms|NewSize|NewRatio|MaxRAM|HeapSize|UseSerialGC|UseParallelGC");
     private static final String QUIET = "-Xlog:cds=off,cds+dynamic=off";
 
     private EngineLaunch() {
@@ -84,10 +94,14 @@ public final class EngineLaunch {
             argv.add(QUIET);
         }
         final String opts = env.get(JAVA_OPTS);
-        if (quickJit(env) && (opts == null || !USERS_JIT.matcher(opts).find())) {
+        final String users = JVM_OPTION_VARIABLES.stream().map(env::get).filter(v -> v != null)
+                .collect(java.util.stream.Collectors.joining(" "));
+        if (quickJit(env) && !USERS_JIT.matcher(users).find()) {
             argv.addAll(QUICK_JIT);
         }
-        argv.add(YOUNG_GENERATION);
+        if (!USERS_HEAP.matcher(users).find()) {
+            argv.addAll(YOUNG_GENERATION);
+        }
         if (!ProfileSpec.isBlank(opts)) {
             argv.addAll(List.of(opts.trim().split("\\s+"))); // split on blanks only, as bin/aiperf's shell does
         }
@@ -97,14 +111,14 @@ public final class EngineLaunch {
     }
 
     private static boolean quickJit(final Map<String, String> env) {
-        final String jit = env.get(JIT);
-        if (ProfileSpec.isBlank(jit) || "quick".equals(jit.trim())) {
+        final String jit = env.get(JIT); // read as bin/aiperf reads it: unset or empty is quick, nothing trimmed
+        if (jit == null || jit.isEmpty() || "quick".equals(jit)) {
             return true;
         }
-        if ("full".equals(jit.trim())) {
+        if ("full".equals(jit)) {
             return false;
         }
-        throw new IllegalArgumentException(JIT + " must be quick or full, not '" + jit.trim() + "'");
+        throw new IllegalArgumentException(JIT + " must be quick or full, not '" + jit + "'");
     }
 
     /** The command that exits 0 only if this JVM can map the recorded archive (then the CI keeps it). */

@@ -175,25 +175,34 @@ class CiCallsTest {
                 EngineLaunch.cdsArchive("/c", "hash1", "java", "openjdk 17"));
         assertThat(EngineLaunch.command("java", "e.jar", env, archive, "ignored")).containsExactly("java",
                 "-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off,cds+dynamic=off", "-XX:TieredStopAtLevel=1",
-                "-XX:CICompilerCount=1", "-XX:NewSize=128m", "-Xmx4g", "-Dx=1", "-jar", "e.jar");
+                "-XX:CICompilerCount=1", "-Xmx4g", "-Dx=1", "-jar", "e.jar"); // -Xmx: the heap is the user's
         final String rec = EngineLaunch.recording(archive, "b7");
         assertThat(rec).endsWith(".b7.jsa");
         assertThat(EngineLaunch.command("java", "e.jar", Map.of(), null, rec)).containsExactly("java",
                 "-XX:ArchiveClassesAtExit=" + rec, "-Xlog:cds=off,cds+dynamic=off", "-XX:TieredStopAtLevel=1",
-                "-XX:CICompilerCount=1", "-XX:NewSize=128m", "-jar", "e.jar");
+                "-XX:CICompilerCount=1", "-XX:NewSize=128m", "-Xlog:gc+ergo=error", "-jar", "e.jar");
         assertThat(EngineLaunch.command("java", "e.jar", Map.of(), null, null))
                 .containsExactly("java", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:NewSize=128m",
-                        "-jar", "e.jar");
-        assertThat(EngineLaunch.command("java", "e.jar", Map.of(EngineLaunch.JIT, " full "), null, null))
-                .containsExactly("java", "-XX:NewSize=128m", "-jar", "e.jar");
+                        "-Xlog:gc+ergo=error", "-jar", "e.jar");
+        assertThat(EngineLaunch.command("java", "e.jar", Map.of(EngineLaunch.JIT, "full"), null, null))
+                .containsExactly("java", "-XX:NewSize=128m", "-Xlog:gc+ergo=error", "-jar", "e.jar");
         assertThat(EngineLaunch.command("java", "e.jar", Map.of(EngineLaunch.JIT, "quick"), null, null))
                 .containsExactly("java", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:NewSize=128m",
-                        "-jar", "e.jar");
+                        "-Xlog:gc+ergo=error", "-jar", "e.jar");
         assertThatThrownBy(() -> EngineLaunch.command("java", "e.jar", Map.of(EngineLaunch.JIT, "c2"), null, null))
                 .hasMessage("AIPERF_JIT must be quick or full, not 'c2'");
+        assertThatThrownBy(() -> EngineLaunch.command("java", "e.jar", Map.of(EngineLaunch.JIT, " full"), null, null))
+                .hasMessage("AIPERF_JIT must be quick or full, not ' full'"); // as bin/aiperf reads it
+        // The user's heap options, wherever the JVM reads them: no young generation of the launcher's.
+        assertThat(EngineLaunch.command("java", "e.jar", Map.of(EngineLaunch.JAVA_OPTS, "-Xmx64m -XX:+UseSerialGC",
+                EngineLaunch.JIT, "full"), null, null)).containsExactly("java", "-Xmx64m", "-XX:+UseSerialGC", "-jar",
+                "e.jar");
+        assertThat(EngineLaunch.command("java", "e.jar", Map.of("_JAVA_OPTIONS", "-XX:TieredStopAtLevel=4 -Xmn64m"),
+                null, null)).containsExactly("java", "-jar", "e.jar");
         // JIT options of the user's own: the launcher's stand aside (the JVM refuses one C1 thread beside C2).
         assertThat(EngineLaunch.command("java", "e.jar", Map.of(EngineLaunch.JAVA_OPTS, "-XX:TieredStopAtLevel=4"),
-                null, null)).containsExactly("java", "-XX:NewSize=128m", "-XX:TieredStopAtLevel=4", "-jar", "e.jar");
+                null, null)).containsExactly("java", "-XX:NewSize=128m", "-Xlog:gc+ergo=error",
+                "-XX:TieredStopAtLevel=4", "-jar", "e.jar");
         assertThat(EngineLaunch.checkArchive("java", "e.jar", rec)).contains("-Xshare:on", "-XX:SharedArchiveFile=" + rec);
         assertThat(EngineLaunch.cdsDir(Map.of(), "/d")).isEqualTo("/d");
         assertThat(EngineLaunch.cdsDir(Map.of(EngineLaunch.CACHE_DIR, "/mine"), "/d")).isEqualTo("/mine");

@@ -125,6 +125,16 @@ class LauncherClassDataEndToEndTest {
         assertThat(m.find()).as(mine.output).isTrue();
         assertThat(m.group(1)).isEqualTo("4");
 
+        // A heap of the user's, in a variable the JVM reads after the command line: no young generation of the
+        // launcher's, and nothing from the JVM on the console.
+        final Run heap = launch(java.util.Map.of("AIPERF_CDS", "off", "_JAVA_OPTIONS", "-Xmx64m -XX:+UseSerialGC",
+                "AIPERF_JAVA_OPTS", flags), "--version");
+        assertThat(heap.exit).as(heap.output).isZero();
+        assertThat(heap.output).doesNotContain("[warning]");
+        final var small = java.util.regex.Pattern.compile("\\bNewSize\\s+=\\s+(\\d+)").matcher(heap.output);
+        assertThat(small.find()).as(heap.output).isTrue();
+        assertThat(Long.parseLong(small.group(1))).isLessThan(128L << 20);
+
         final Run wrong = launch(java.util.Map.of("AIPERF_CDS", "off", "AIPERF_JIT", "c2"), "--version");
         assertThat(wrong.exit).isEqualTo(2);
         assertThat(wrong.output.strip()).isEqualTo("aiperf: AIPERF_JIT must be quick or full, not 'c2'");
