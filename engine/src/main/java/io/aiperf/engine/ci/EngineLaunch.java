@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The JVM part of the engine command on a CI agent, as {@code bin/aiperf} builds it (src-docs/cli.md): the
@@ -37,10 +39,10 @@ public final class EngineLaunch {
     private static final List<String> JVM_OPTION_VARIABLES = List.of(JAVA_OPTS, "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS",
             "JDK_JAVA_OPTIONS");
     /** In the user's options, these make the JIT theirs: the JVM refuses one C1 thread beside C2. */
-    private static final java.util.regex.Pattern USERS_JIT = java.util.regex.Pattern.compile(
+    private static final Pattern USERS_JIT = Pattern.compile(
             "TieredStopAtLevel|CICompilerCount|TieredCompilation");
     /** In the user's options, these make the heap theirs. */
-    private static final java.util.regex.Pattern USERS_HEAP = java.util.regex.Pattern.compile(
+    private static final Pattern USERS_HEAP = Pattern.compile(
             "Xmn|Xmx|Xms|NewSize|NewRatio|MaxRAM|HeapSize|UseSerialGC|UseParallelGC");
     private static final String QUIET = "-Xlog:cds=off,cds+dynamic=off";
 
@@ -95,7 +97,7 @@ public final class EngineLaunch {
         }
         final String opts = env.get(JAVA_OPTS);
         final String users = JVM_OPTION_VARIABLES.stream().map(env::get).filter(v -> v != null)
-                .collect(java.util.stream.Collectors.joining(" "));
+                .collect(Collectors.joining(" "));
         if (quickJit(env) && !USERS_JIT.matcher(users).find()) {
             argv.addAll(QUICK_JIT);
         }
