@@ -343,7 +343,7 @@ def render(rows, a):
         if counts is not None:
             goals["counts"].append((p, None, counts))
         out.append("| %s | %s | %s | %s | %s | %s |" % (
-            p, f(c_up, "%.1fx") + ("" if c_up_after is None else " (%.1fx)" % c_up_after), (f(c_best, "%.1fx") + " (%s)" % NAMES[best_cpu["tool"]]) if best_cpu else "-",
+            p, f(c_up, "%.2fx") + ("" if c_up_after is None else " (%.2fx)" % c_up_after), (f(c_best, "%.2fx") + " (%s)" % NAMES[best_cpu["tool"]]) if best_cpu else "-",
             f(c_wrk, "%.2fx"),
             "%s / %s / %s" % (f(e_ours, "%.2f"), f(e_up, "%.2f"),
                               (f(e_best, "%.2f") + " (%s)" % NAMES[best_err["tool"]]) if best_err else "-"),
@@ -364,10 +364,10 @@ def render(rows, a):
         detail = ", ".join("%s %s%s" % (p, fmt % v if v is not None else "yes" if ok else "no", "" if ok else " (not met)")
                            for p, v, ok in items)
         return "- %s: **%s** (%s)" % (name, "met" if met else "not met", detail)
-    out.append(verdict("5x fewer CPU-seconds per request than upstream AIPerf at every point", goals["cpu5"], "%.1fx"))
+    out.append(verdict("5x fewer CPU-seconds per request than upstream AIPerf at every point", goals["cpu5"], "%.2fx"))
     out.append(verdict("lower p99 TTFT error than upstream AIPerf at every timed point", goals["err_up"], "%.1fx"))
     out.append(verdict("equal request and token counts with upstream AIPerf", goals["counts"], "%s"))
-    out.append(verdict("ahead of the best Python peer on CPU per request", goals["cpu_best"], "%.1fx"))
+    out.append(verdict("ahead of the best Python peer on CPU per request", goals["cpu_best"], "%.2fx"))
     out.append(verdict("ahead of the best Python peer on p99 TTFT error", goals["err_best"], "%.1fx"))
     out.append(verdict("client CPU per request within 1.5x of wrk's", goals["wrk"], "%.2fx"))
     if bias is not None:
