@@ -39,15 +39,18 @@ final class EngineJvm {
     private final List<String> command;
     private final String java;
     private final String jar;
-    private final FilePath recording;
+    /** The class list this run writes (its first {@code profile} or {@code compare} without an archive), or null. */
+    private final FilePath classList;
+    private final String token;
     private final FilePath archive;
 
-    private EngineJvm(final List<String> command, final String java, final String jar, final FilePath recording,
-                      final FilePath archive) {
+    private EngineJvm(final List<String> command, final String java, final String jar, final FilePath classList,
+                      final String token, final FilePath archive) {
         this.command = command;
         this.java = java;
         this.jar = jar;
-        this.recording = recording;
+        this.classList = classList;
+        this.token = token;
         this.archive = archive;
     }
 
@@ -58,7 +61,8 @@ final class EngineJvm {
 
     /**
      * @param jdk the step's {@code jdk} setting, or null
-     * @param subcommand the engine command this JVM runs (only {@code profile} and {@code compare} record archives)
+     * @param subcommand the engine command this JVM runs (only {@code profile} and {@code compare} list their
+     *                   classes for an archive)
      */
     static EngineJvm prepare(final FilePath workspace, final EnvVars env, final Launcher launcher,
                              final TaskListener listener, final String jdk, final String subcommand)
@@ -89,7 +93,8 @@ final class EngineJvm {
         }
         pruneOtherJars(cache, jarDir.getName());
         FilePath archive = null;
-        FilePath recording = null;
+        FilePath classList = null;
+        final String token = UUID.randomUUID().toString().substring(0, 8);
         final String cdsDir = EngineLaunch.cdsDir(env, cache.child("cds").getRemote());
         if (cdsDir != null) {
             final String path = EngineLaunch.cdsArchive(cdsDir, hash, java, found[1]);
@@ -98,45 +103,60 @@ final class EngineJvm {
                 archive = existing;
             } else if (EngineLaunch.records(subcommand)) {
                 new FilePath(workspace.getChannel(), cdsDir).mkdirs(); // the archive's folder (cdsArchive's rule)
-                recording = new FilePath(workspace.getChannel(),
-                        EngineLaunch.recording(path, UUID.randomUUID().toString().substring(0, 8)));
+                classList = new FilePath(workspace.getChannel(), EngineLaunch.classList(path, token));
                 archive = existing;
             }
         }
         final List<String> command;
         try {
             command = EngineLaunch.command(java, jar.getRemote(), env,
-                    archive != null && recording == null ? archive.getRemote() : null,
-                    recording == null ? null : recording.getRemote());
+                    archive != null && classList == null ? archive.getRemote() : null,
+                    classList == null ? null : classList.getRemote());
         } catch (IllegalArgumentException e) { // AIPERF_JIT neither quick nor full
             throw new AbortException("aiperf: " + e.getMessage());
         }
-        return new EngineJvm(command, java, jar.getRemote(), recording, archive);
+        return new EngineJvm(command, java, jar.getRemote(), classList, token, archive);
     }
 
     /**
-     * After a run that recorded a class-data archive: keeps it if this JVM can map it (as {@code bin/aiperf} does),
-     * else deletes it. Never fails the step.
+     * After a run that listed its classes: builds the static class-data archive from the list, keeps it under the
+     * archive's name if this JVM can map it (as {@code bin/aiperf} does), else deletes it; the list goes either way.
+     * Never fails the step.
      */
     void keepRecording(final FilePath workspace, final EnvVars env, final Launcher launcher)
             throws InterruptedException {
-        if (recording == null) {
+        if (classList == null) {
             return;
         }
+        final FilePath built = new FilePath(archive.getChannel(), EngineLaunch.built(archive.getRemote(), token));
         try {
-            if (!recording.exists()) {
-                return;
-            }
-            final int exit = launcher.launch().cmds(EngineLaunch.checkArchive(java, jar, recording.getRemote()))
-                    .envs(env).pwd(workspace).quiet(true).stdout(OutputStream.nullOutputStream())
-                    .stderr(OutputStream.nullOutputStream()).join();
-            if (exit == 0 && !archive.exists()) {
-                recording.renameTo(archive);
-            } else {
-                recording.delete();
+            if (classList.exists() && classList.length() > 0 && !archive.exists()
+                    && quietly(launcher, workspace, env, EngineLaunch.buildArchive(java, jar, classList.getRemote(),
+                            built.getRemote())) == 0
+                    && quietly(launcher, workspace, env, EngineLaunch.checkArchive(java, jar, built.getRemote())) == 0
+                    && !archive.exists()) {
+                built.renameTo(archive);
             }
         } catch (IOException e) {
             // a warm start is an optimisation: a cache that cannot be written costs time, never the build
+        } finally {
+            deleteQuietly(built);
+            deleteQuietly(classList);
+        }
+    }
+
+    /** Runs a class-data command on the agent, its output discarded; returns its exit code. */
+    private static int quietly(final Launcher launcher, final FilePath workspace, final EnvVars env,
+                               final List<String> cmd) throws IOException, InterruptedException {
+        return launcher.launch().cmds(cmd).envs(env).pwd(workspace).quiet(true)
+                .stdout(OutputStream.nullOutputStream()).stderr(OutputStream.nullOutputStream()).join();
+    }
+
+    private static void deleteQuietly(final FilePath file) throws InterruptedException {
+        try {
+            file.delete(); // nothing to do when it is gone (kept under the archive's name, or never written)
+        } catch (IOException e) {
+            // a leftover file costs disk space, never the build
         }
     }
 
@@ -153,15 +173,10 @@ final class EngineJvm {
         }
     }
 
-    /** Deletes a class-data archive this JVM was recording (after an abort); never fails the step. */
+    /** Deletes the class list this JVM was writing (after an abort: a stopped run's list is not built from). */
     void discardRecording() throws InterruptedException {
-        if (recording == null) {
-            return;
-        }
-        try {
-            recording.delete();
-        } catch (IOException e) {
-            // the next run records its own under another name
+        if (classList != null) {
+            deleteQuietly(classList); // the next run lists its own under another name
         }
     }
 

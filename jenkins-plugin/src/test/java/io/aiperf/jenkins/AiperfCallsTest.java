@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import hudson.ExtensionList;
+import hudson.FilePath;
 import hudson.model.Result;
 import hudson.slaves.DumbSlave;
+import hudson.slaves.WorkspaceList;
 import io.aiperf.engine.ci.InvocationPlanner;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -177,8 +179,17 @@ class AiperfCallsTest {
             final String log = JenkinsRule.getLog(r);
             assertEquals(1, log.split("copied the engine jar", -1).length - 1, "the jar is copied once: " + log);
             assertTrue(log.contains("-Daiperf.test.marker=4711 -jar"), "AIPERF_JAVA_OPTS come last: " + log);
-            assertTrue(log.contains("-XX:ArchiveClassesAtExit="), "the first run records the class-data archive");
-            assertTrue(log.contains("-XX:SharedArchiveFile="), "the second starts from it");
+            assertTrue(log.contains("-XX:DumpLoadedClassList="), "the first run lists its classes: " + log);
+            assertFalse(log.contains("-XX:ArchiveClassesAtExit="), "no dynamic archive recorded at exit: " + log);
+            assertTrue(log.contains("-Xshare:auto"), "the second starts from the archive built after the first: "
+                    + log);
+            // the static archive kept under its name; the class list and the built file's own name are gone
+            final FilePath cds = WorkspaceList.tempDir(agent.getWorkspaceFor(j.jenkins.getItemByFullName("jvm",
+                    WorkflowJob.class))).child("aiperf-engine/cds");
+            final FilePath[] kept = cds.list("*");
+            assertEquals(1, kept.length, List.of(kept).toString());
+            assertTrue(kept[0].getName().matches("aiperf-[0-9a-f]{16}\\.jsa") && kept[0].length() > 0,
+                    kept[0].getName());
 
             final WorkflowRun missing = build(j, j.createProject(WorkflowJob.class, "nojdk"), "node('"
                     + agent.getNodeName() + "') { " + String.format(call, "x").replace("test-jdk", "no-such-jdk") + " }",

@@ -16,9 +16,12 @@ import java.util.stream.Collectors;
  * or the user's options name JIT options of their own; a young generation of at least 128 MB unless they name the
  * heap; then the user's
  * {@code AIPERF_JAVA_OPTS} (last, so they win), then {@code -jar}. The archive is named after the engine jar's hash
- * and the JVM (its command and version text), so another jar or JDK records its own. A {@code profile} or
- * {@code compare} run without an archive records one under a name of its own; the CI keeps it only if
- * {@link #checkArchive} accepts it. Stateless.
+ * and the JVM (its command and version text), so another jar or JDK builds its own. A {@code profile} or
+ * {@code compare} run without an archive lists the classes it loads under a name of its own; after it, the CI builds
+ * a static archive from that list ({@link #buildArchive}: a dynamic archive recorded at exit would leave out
+ * picocli's classes, compiled for Java 5, and every class linked to them) and keeps it only if {@link #checkArchive}
+ * accepts it. A run starts from an archive with {@code -Xshare:auto}, so one the JVM refuses is skipped, never
+ * fatal. Stateless: the CI runs these commands.
  */
 public final class EngineLaunch {
     public static final String JAVA_OPTS = "AIPERF_JAVA_OPTS";
@@ -68,32 +71,42 @@ public final class EngineLaunch {
                 .substring(0, 16) + ".jsa";
     }
 
-    /** Where one run records a new archive: next to it, under a name no other run uses. */
-    public static String recording(final String archive, final String token) {
-        return archive.substring(0, archive.length() - ".jsa".length()) + "." + token + ".jsa";
+    /** Where one run lists the classes it loads: next to the archive, under a name no other run uses. */
+    public static String classList(final String archive, final String token) {
+        return withoutSuffix(archive) + "." + token + ".classlist";
     }
 
-    /** Whether an engine subcommand records an archive when there is none (the long-running ones). */
+    /** Where the archive built from one run's class list is written before it is checked and kept. */
+    public static String built(final String archive, final String token) {
+        return withoutSuffix(archive) + "." + token + ".jsa";
+    }
+
+    private static String withoutSuffix(final String archive) {
+        return archive.substring(0, archive.length() - ".jsa".length());
+    }
+
+    /** Whether an engine subcommand lists its classes when there is no archive (the long-running ones). */
     public static boolean records(final String subcommand) {
         return "profile".equals(subcommand) || "compare".equals(subcommand);
     }
 
     /**
      * @param useArchive an archive to start from, or null
-     * @param recordTo where to record one at exit, or null (ignored when {@code useArchive} is given)
+     * @param classListTo where to list the classes the run loads, or null (ignored when {@code useArchive} is
+     *                    given)
      * @return {@code [java, <class-data options>, <JIT options>, <young generation>, <AIPERF_JAVA_OPTS>, -jar, jar]}
      * @throws IllegalArgumentException when {@code AIPERF_JIT} is neither {@code quick} nor {@code full}
      */
     public static List<String> command(final String java, final String jar, final Map<String, String> env,
-                                       final String useArchive, final String recordTo) {
+                                       final String useArchive, final String classListTo) {
         final List<String> argv = new ArrayList<>();
         argv.add(java);
         if (useArchive != null) {
             argv.add("-XX:SharedArchiveFile=" + useArchive);
+            argv.add("-Xshare:auto"); // an archive this JVM cannot map (damaged, another build) is skipped
             argv.add(QUIET);
-        } else if (recordTo != null) {
-            argv.add("-XX:ArchiveClassesAtExit=" + recordTo);
-            argv.add(QUIET);
+        } else if (classListTo != null) {
+            argv.add("-XX:DumpLoadedClassList=" + classListTo);
         }
         final String opts = env.get(JAVA_OPTS);
         final String users = JVM_OPTION_VARIABLES.stream().map(env::get).filter(v -> v != null)
@@ -123,9 +136,16 @@ public final class EngineLaunch {
         throw new IllegalArgumentException(JIT + " must be quick or full, not '" + jit + "'");
     }
 
-    /** The command that exits 0 only if this JVM can map the recorded archive (then the CI keeps it). */
-    public static List<String> checkArchive(final String java, final String jar, final String recorded) {
-        return List.of(java, "-Xshare:on", "-XX:SharedArchiveFile=" + recorded, QUIET, "-cp", jar, "-version");
+    /** The command that builds a static class-data archive from a run's class list; it exits 0 if it wrote one. */
+    public static List<String> buildArchive(final String java, final String jar, final String classList,
+                                            final String built) {
+        return List.of(java, "-Xshare:dump", "-XX:SharedClassListFile=" + classList, "-XX:SharedArchiveFile=" + built,
+                QUIET, "-cp", jar);
+    }
+
+    /** The command that exits 0 only if this JVM can map the built archive (then the CI keeps it). */
+    public static List<String> checkArchive(final String java, final String jar, final String built) {
+        return List.of(java, "-Xshare:on", "-XX:SharedArchiveFile=" + built, QUIET, "-cp", jar, "-version");
     }
 
     /** Hex SHA-256 of the text. */
