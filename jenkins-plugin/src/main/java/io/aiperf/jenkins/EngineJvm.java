@@ -123,7 +123,7 @@ final class EngineJvm {
      * archive's name if this JVM can map it (as {@code bin/aiperf} does), else deletes it; the list goes either way.
      * Never fails the step.
      */
-    void keepRecording(final FilePath workspace, final EnvVars env, final Launcher launcher)
+    void buildArchive(final FilePath workspace, final EnvVars env, final Launcher launcher)
             throws InterruptedException {
         if (classList == null) {
             return;
@@ -174,7 +174,7 @@ final class EngineJvm {
     }
 
     /** Deletes the class list this JVM was writing (after an abort: a stopped run's list is not built from). */
-    void discardRecording() throws InterruptedException {
+    void discardClassList() throws InterruptedException {
         if (classList != null) {
             deleteQuietly(classList); // the next run lists its own under another name
         }

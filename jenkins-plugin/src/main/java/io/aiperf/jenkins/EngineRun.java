@@ -181,7 +181,7 @@ final class EngineRun implements AutoCloseable {
             listener.getLogger().println("aiperf: the build was aborted; Jenkins stopped the engine, archiving what"
                     + " it wrote");
             if (jvm != null) {
-                jvm.discardRecording(); // a class-data archive recorded by a stopped JVM is not kept
+                jvm.discardClassList(); // no archive is built from a stopped JVM's class list
             }
             try {
                 collect(invocation.exportDir(), folders, archive, unstableOnWarnings, ExitCode.TERMINATED);
@@ -195,7 +195,7 @@ final class EngineRun implements AutoCloseable {
         final LinkedHashMap<String, Object> summary = collect(invocation.exportDir(), folders, archive,
                 unstableOnWarnings, exitCode);
         if (jvm != null) {
-            jvm.keepRecording(workspace, env, launcher);
+            jvm.buildArchive(workspace, env, launcher);
         }
         apply(summary, folders.prefix(), handler);
         return summary;

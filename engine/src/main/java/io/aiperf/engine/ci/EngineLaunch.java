@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -14,8 +15,7 @@ import java.util.stream.Collectors;
  * The JVM part of the engine command on a CI agent, as {@code bin/aiperf} builds it (src-docs/cli.md): the
  * class-data archive (warm start) unless {@code AIPERF_CDS=off}; the quick JIT only unless {@code AIPERF_JIT=full}
  * or the user's options name JIT options of their own; a young generation of at least 128 MB unless they name the
- * heap; then the user's
- * {@code AIPERF_JAVA_OPTS} (last, so they win), then {@code -jar}. The archive is named after the engine jar's hash
+ * heap; then the user's {@code AIPERF_JAVA_OPTS} (last, so they win), then {@code -jar}. The archive is named after the engine jar's hash
  * and the JVM (its command and version text), so another jar or JDK builds its own. A {@code profile} or
  * {@code compare} run without an archive lists the classes it loads under a name of its own; after it, the CI builds
  * a static archive from that list ({@link #buildArchive}: a dynamic archive recorded at exit would leave out
@@ -109,7 +109,7 @@ public final class EngineLaunch {
             argv.add("-XX:DumpLoadedClassList=" + classListTo);
         }
         final String opts = env.get(JAVA_OPTS);
-        final String users = JVM_OPTION_VARIABLES.stream().map(env::get).filter(v -> v != null)
+        final String users = JVM_OPTION_VARIABLES.stream().map(env::get).filter(Objects::nonNull)
                 .collect(Collectors.joining(" "));
         if (quickJit(env) && !USERS_JIT.matcher(users).find()) {
             argv.addAll(QUICK_JIT);

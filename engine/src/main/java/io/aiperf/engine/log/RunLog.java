@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 /**
@@ -36,7 +38,7 @@ public final class RunLog {
     private final PrintStream console;
     private final Level consoleLevel;
     private PrintStream file; // guarded by this
-    private final java.util.Set<String> saidOnConsole = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> saidOnConsole = ConcurrentHashMap.newKeySet();
 
     public RunLog(final PrintStream console, final Level consoleLevel) {
         this.console = console;
